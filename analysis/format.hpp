@@ -1,0 +1,29 @@
+#pragma once
+// Number formatting shared by every output format, so a table, a CSV and a JSON file of
+// one result show the same digits.
+
+#include <charconv>
+#include <cstdint>
+#include <string>
+
+namespace partsim::analysis {
+
+/// Fixed-point with `decimals` digits after the point, e.g. fixed(0.49185, 4) == "0.4919".
+std::string fixed(double v, int decimals);
+
+/// Appends an integer in decimal without allocating.
+template <class Int>
+void append_int(std::string& out, Int v) {
+  char buf[24];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, end);
+}
+
+/// num/den to `decimals` places, rounded half up on the exact fraction (13309/20000 =
+/// 0.66545 -> "0.6655", where binary floating point would print 0.6654). den > 0.
+std::string exact_ratio(std::uint64_t num, std::uint64_t den, int decimals);
+
+/// Rounds to `decimals` places for JSON output (same digits as fixed()).
+double round_to(double v, int decimals);
+
+}  // namespace partsim::analysis

@@ -1,0 +1,82 @@
+#include "cli/app.hpp"
+
+#include <exception>
+#include <iostream>
+#include <map>
+#include <string>
+
+#include "cli/cli_error.hpp"
+#include "cli/commands.hpp"
+#include "scenarios/loader/input_error.hpp"
+
+namespace partsim::cli {
+namespace {
+
+constexpr const char* kUsage =
+    "partsim: a discrete-event simulator of Kafka producers and clusters\n"
+    "\n"
+    "usage: partsim COMMAND [options]   (partsim COMMAND --help for its options)\n"
+    "\n"
+    "commands:\n"
+    "  hash     where keys land: murmur2, toPositive and the partition per partition count\n"
+    "  keys     how many keys move when the partition count changes\n"
+    "  version  print partsim's version\n";
+
+struct Command {
+  int (*run)(const Args&);
+};
+
+const std::map<std::string, Command>& commands() {
+  static const std::map<std::string, Command> table{
+      {"hash", {run_hash_command}},
+      {"keys", {run_keys_command}},
+  };
+  return table;
+}
+
+}  // namespace
+
+int run_app(const std::vector<std::string>& argv) {
+  if (argv.size() < 2) {
+    std::cerr << kUsage;
+    return kExitUsage;
+  }
+  const std::string& name = argv[1];
+  if (name == "--help" || name == "-h" || name == "help") {
+    std::cout << kUsage;
+    return kExitOk;
+  }
+  if (name == "version" || name == "--version") {
+    std::cout << "partsim " << PARTSIM_VERSION << " (" << PARTSIM_GIT_REVISION << ")\n";
+    return kExitOk;
+  }
+  const auto it = commands().find(name);
+  if (it == commands().end()) {
+    std::cerr << "partsim: unknown command '" << name << "' (commands: ";
+    bool first = true;
+    for (const auto& [n, c] : commands()) {
+      std::cerr << (first ? "" : ", ") << n;
+      first = false;
+    }
+    std::cerr << ", version)\n";
+    return kExitUsage;
+  }
+  const Args args(argv.begin() + 2, argv.end());
+  try {
+    return it->second.run(args);
+  } catch (const UsageError& e) {
+    std::cerr << "partsim " << name << ": " << e.what() << '\n';
+    return kExitUsage;
+  } catch (const scenarios::InputError& e) {
+    for (const auto& m : e.messages()) std::cerr << "partsim " << name << ": " << m << '\n';
+    return kExitUsage;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "partsim " << name << ": out of memory\n";
+    return kExitRunFailed;
+  } catch (const std::exception& e) {
+    std::cerr << "partsim " << name << ": " << e.what() << '\n';
+    return kExitRunFailed;
+  }
+}
+
+}  // namespace partsim::cli

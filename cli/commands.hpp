@@ -1,0 +1,15 @@
+#pragma once
+// The partsim subcommands. Each takes its arguments (after the subcommand's name) and
+// returns the process exit code; usage errors are thrown as UsageError / InputError.
+
+#include <string>
+#include <vector>
+
+namespace partsim::cli {
+
+using Args = std::vector<std::string>;
+
+int run_hash_command(const Args& args);
+int run_keys_command(const Args& args);
+
+}  // namespace partsim::cli

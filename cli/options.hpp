@@ -1,0 +1,32 @@
+#pragma once
+// Parsing helpers shared by the subcommands: Boost.Program_options does the option
+// grammar; these validate values and turn them into typed settings with messages that
+// name the option.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <boost/program_options.hpp>
+
+namespace partsim::cli {
+
+enum class OutputFormat { kTable, kCsv, kJson };
+
+/// Parses "table", "csv" or "json".
+OutputFormat parse_format(const std::string& text);
+
+/// Parses a decimal integer in [lo, hi]; `option` names it in the error.
+std::int64_t parse_int(std::string_view text, std::string_view option, std::int64_t lo, std::int64_t hi);
+
+/// Parses "3" or "3,6,12": partition counts, each in [1, 2^31-1].
+std::vector<std::int32_t> parse_partition_counts(const std::string& text, std::string_view option);
+
+/// Parses argv[first..] with `desc` (and positional names); translates Boost's errors into
+/// UsageError with the option named. `--help` is left for the caller to check.
+boost::program_options::variables_map parse_command_line(
+    const std::vector<std::string>& args, const boost::program_options::options_description& desc,
+    const boost::program_options::positional_options_description* positional = nullptr);
+
+}  // namespace partsim::cli

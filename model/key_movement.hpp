@@ -1,0 +1,40 @@
+#pragma once
+// How many keys move when a topic's partition count changes from `from` to `to`. Keys are
+// placed by the built-in key rule, toPositive(murmur2(key)) % n (spec §2.6), so only the
+// keys' positive hashes matter.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace partsim::model {
+
+struct PartitionChange {
+  std::int32_t from = 0;
+  std::int32_t to = 0;
+};
+
+struct KeyMovement {
+  PartitionChange change;
+  std::uint64_t keys = 0;
+  std::uint64_t changed = 0;        ///< keys whose partition differs
+  std::uint64_t modulo_stable = 0;  ///< keys with new % from == old
+  /// First moved key in input order: its index and its old and new partition.
+  std::optional<std::size_t> example_index;
+  std::int32_t example_old = -1;
+  std::int32_t example_new = -1;
+  /// flow[old * to + new]: keys going from old partition to new partition; empty unless asked.
+  std::vector<std::uint64_t> flow;
+};
+
+/// Expected share of keys that keep their partition when hashes are uniform:
+/// gcd(from, to) / max(from, to). Example: 8 -> 12: gcd 4 / 12 = 0.333.
+double predicted_unchanged_share(PartitionChange change);
+
+/// Counts movement for one change over the keys' toPositive(murmur2) values.
+/// Requires change.from > 0 and change.to > 0.
+KeyMovement measure_key_movement(std::span<const std::int32_t> positive_hashes, PartitionChange change,
+                                 bool with_flow);
+
+}  // namespace partsim::model

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The headline demo that `make run` shows.
+set -euo pipefail
+partsim=${1:-build/release/partsim}
+echo "== Where keys land: table T1 (partsim hash book-0 ... book-4 --partitions 3)"
+"$partsim" hash book-0 book-1 book-2 book-3 book-4 --partitions 3
+echo
+echo "== How many keys move when the partition count changes: table T5"
+echo "   (partsim keys --template 'book-B{i}' --count 20000 --change 4:8 --change 4:5 ...)"
+"$partsim" keys --template 'book-B{i}' --count 20000 --change 4:8 --change 4:5 --change 8:16 --change 8:12 --change 12:6

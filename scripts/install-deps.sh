@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the Debian packages partsim needs to build, test, benchmark and plot.
+# Idempotent: does nothing (and needs no root) when every package is present.
+set -euo pipefail
+
+packages=(
+  build-essential g++ cmake ninja-build make git pkg-config
+  libboost-dev libboost-graph-dev libboost-random-dev libboost-program-options-dev
+  libboost-math-dev
+  libeigen3-dev libyaml-cpp-dev libbenchmark-dev doctest-dev nlohmann-json3-dev
+  gnuplot-nox
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ ! -r /etc/os-release ] || ! grep -qiE '^(ID|ID_LIKE)=.*(debian|ubuntu)' /etc/os-release; then
+  echo "install-deps: partsim's setup supports Debian/Ubuntu only; install these yourself: ${missing[*]}" >&2
+  exit 1
+fi
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-deps: missing packages (${missing[*]}); run as root (e.g. sudo make ...) so apt-get can install them" >&2
+  exit 1
+fi
+
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,87 @@
+#pragma once
+// A simulation is an object, never a singleton: it owns its clock and its pending events,
+// so replications run side by side in one process. The model supplies the event payload
+// type (a closed std::variant of small structs) and a handler; the kernel knows nothing
+// of Kafka.
+
+#include <cstdint>
+#include <functional>
+#include <utility>
+
+#include "sim/check.hpp"
+#include "sim/event_queue.hpp"
+#include "sim/sim_time.hpp"
+
+namespace partsim::sim {
+
+/// Why run_until() returned.
+enum class StopReason { kTimeLimit, kEventLimit, kPredicate, kNoEvents, kStopRequested };
+
+/// When to stop a run: all limits are optional and the first one reached wins.
+struct StopRule {
+  SimTime until = SimTime::max();                       ///< events at t > until do not run
+  std::uint64_t max_events = UINT64_MAX;                ///< events to process in this call
+  std::function<bool()> predicate;                      ///< checked after every event
+};
+
+template <class Payload>
+class Simulation {
+public:
+  SimTime now() const { return now_; }
+  std::uint64_t events_processed() const { return events_processed_; }
+
+  /// Schedules `p` at absolute time t >= now().
+  EventId schedule_at(SimTime t, Payload p) {
+    PARTSIM_CHECK(t >= now_, "an event cannot be scheduled in the past");
+    return queue_.schedule(t, std::move(p));
+  }
+  EventId schedule_in(SimTime delay, Payload p) { return schedule_at(now_ + delay, std::move(p)); }
+  void cancel(EventId id) { queue_.cancel(id); }
+
+  /// Asks the running loop to return after the current event.
+  void request_stop() { stop_requested_ = true; }
+
+  bool has_pending() { return !queue_.empty(); }
+  SimTime next_event_time() { return queue_.next_time(); }
+
+  /// Runs events in (time, sequence) order, calling handler(payload) for each, until a
+  /// limit of `rule` is reached or no event remains. The clock never goes backwards; when
+  /// the time limit stops the run, the clock is advanced to it.
+  template <class Handler>
+  StopReason run(const StopRule& rule, Handler&& handler) {
+    std::uint64_t ran = 0;
+    stop_requested_ = false;
+    for (;;) {
+      if (queue_.empty()) return StopReason::kNoEvents;
+      if (ran >= rule.max_events) return StopReason::kEventLimit;
+      const SimTime t = queue_.next_time();
+      if (t > rule.until) {
+        now_ = rule.until;
+        return StopReason::kTimeLimit;
+      }
+      auto entry = queue_.pop();
+      PARTSIM_CHECK(entry.time >= now_, "simulated time went backwards");
+      now_ = entry.time;
+      ++ran;
+      ++events_processed_;
+      handler(entry.payload);
+      if (stop_requested_) return StopReason::kStopRequested;
+      if (rule.predicate && rule.predicate()) return StopReason::kPredicate;
+    }
+  }
+
+  template <class Handler>
+  StopReason run_until(SimTime t, Handler&& handler) {
+    StopRule rule;
+    rule.until = t;
+    return run(rule, std::forward<Handler>(handler));
+  }
+
+private:
+  EventQueue<Payload> queue_;
+  SimTime now_ = SimTime::zero();
+  std::uint64_t events_processed_ = 0;
+  bool stop_requested_ = false;
+};
+
+}  // namespace partsim::sim

@@ -1,0 +1,56 @@
+#pragma once
+// Runs the partsim binary as a user would and captures exit code, stdout and stderr.
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace partsim::testing {
+
+struct CliResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+inline std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+/// A fresh scratch folder under the system temp dir, removed by the destructor.
+struct ScratchDir {
+  std::filesystem::path path;
+  ScratchDir() {
+    std::string templ = (std::filesystem::temp_directory_path() / "partsim-test-XXXXXX").string();
+    path = ::mkdtemp(templ.data());
+  }
+  ~ScratchDir() { std::filesystem::remove_all(path); }
+  std::filesystem::path write(const std::string& name, const std::string& content) const {
+    std::ofstream(path / name, std::ios::binary) << content;
+    return path / name;
+  }
+};
+
+/// `args` is appended to the binary's path as shell words (quote them yourself).
+inline CliResult run_cli(const std::string& args, const std::string& stdin_text = "") {
+  ScratchDir dir;
+  const auto in = dir.write("stdin", stdin_text);
+  const std::string cmd = std::string("'") + PARTSIM_BINARY + "' " + args + " <'" + in.string() + "' >'" +
+                          (dir.path / "out").string() + "' 2>'" + (dir.path / "err").string() + "'";
+  const int status = std::system(cmd.c_str());
+  CliResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(dir.path / "out");
+  r.err = slurp(dir.path / "err");
+  return r;
+}
+
+}  // namespace partsim::testing

@@ -1,0 +1,57 @@
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "cli/cli_runner.hpp"
+
+using partsim::testing::run_cli;
+using partsim::testing::ScratchDir;
+
+TEST_CASE("partsim keys reproduces table T5 as CSV") {
+  const auto r = run_cli("keys --template 'book-B{i}' --count 20000 --change 4:8 --change 4:5 --change 8:16 "
+                         "--change 8:12 --change 12:6 --format csv");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out ==
+        "from,to,keys,changed,ratio,modulo_stable,predicted_unchanged,example_key,example_old,example_new\n"
+        "4,8,20000,9837,0.4919,20000,0.5000,book-B1,0,4\n"
+        "4,5,20000,16034,0.8017,5001,0.2000,book-B0,0,2\n"
+        "8,16,20000,10044,0.5022,20000,0.5000,book-B3,5,13\n"
+        "8,12,20000,13309,0.6655,10062,0.3333,book-B0,0,8\n"
+        "12,6,20000,9990,0.4995,10010,0.5000,book-B0,8,2\n");
+}
+
+TEST_CASE("partsim keys: the first 3000 keys, 4 -> 8, and the flow keeps each key on one target") {
+  const auto r = run_cli("keys --template 'book-B{i}' --count 3000 --change 4:8");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("   4   8  3000     1479  0.4930") != std::string::npos);
+  const auto flow = run_cli("keys --template 'book-B{i}' --count 3000 --change 4:8 --flow --format csv");
+  CHECK(flow.exit_code == 0);
+  CHECK(flow.out.rfind("from,to,old_partition,new_partition,keys\n", 0) == 0);
+  CHECK(flow.out.find("4,8,0,1,0\n") != std::string::npos);
+}
+
+TEST_CASE("partsim keys reads keys from stdin and prints json") {
+  const auto r = run_cli("keys --keys-file - --change 3:6 --format json", "book-0\nbook-1\n");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("\"keys\": 2") != std::string::npos);
+  CHECK(r.out.find("\"predicted_unchanged\": 0.5") != std::string::npos);
+}
+
+TEST_CASE("bad keys input exits 2 with one line naming the option") {
+  struct Case { const char* args; const char* message; };
+  const Case cases[] = {
+      {"keys --template 'k{i}' --count 10 --change 4", "partsim keys: --change: must be FROM:TO with partition counts >= 1, e.g. 4:8, got '4'\n"},
+      {"keys --template 'k{i}' --count 10 --change 0:4", "partsim keys: --change FROM: must be an integer in [1, 1000000], got 0\n"},
+      {"keys --template 'k{i}' --count 10 --change 4:x", "partsim keys: --change TO: must be an integer in [1, 1000000], got 'x'\n"},
+      {"keys --template 'k' --count 10 --change 4:8", "partsim keys: --template: must contain {i} (the key's index), got 'k'\n"},
+      {"keys --template 'k{i}' --change 4:8", "partsim keys: --template: needs --count N (how many keys)\n"},
+      {"keys --template 'k{i}' --count 0 --change 4:8", "partsim keys: --count: must be an integer in [1, 1000000000], got 0\n"},
+      {"keys --template 'k{i}' --count 10", "partsim keys: the option '--change' is required but missing\n"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.args);
+    const auto r = run_cli(c.args);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == c.message);
+  }
+}
