@@ -20,6 +20,7 @@ constexpr const char* kUsage =
     "commands:\n"
     "  hash     where keys land: murmur2, toPositive and the partition per partition count\n"
     "  keys     how many keys move when the partition count changes\n"
+    "  run      simulate a scenario: producers, batching, brokers\n"
     "  version  print partsim's version\n";
 
 struct Command {
@@ -30,6 +31,7 @@ const std::map<std::string, Command>& commands() {
   static const std::map<std::string, Command> table{
       {"hash", {run_hash_command}},
       {"keys", {run_keys_command}},
+      {"run", {run_run_command}},
   };
   return table;
 }

@@ -1,0 +1,60 @@
+#pragma once
+// Kafka's BuiltInPartitioner (KIP-794, spec §2): one per topic. Unkeyed records stick to
+// a partition until the bytes appended to it reach batch.size at a batch boundary (or
+// 2 x batch.size regardless), then a random partition is drawn: uniformly over the
+// available partitions, or, with adaptive partitioning, weighted by inverse queue size.
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <vector>
+
+namespace partsim::model {
+
+/// A uniform int in [0, 2^31): Utils.toPositive(ThreadLocalRandom.nextInt()) (spec §2.1).
+using PartitionDraw = std::function<std::int32_t()>;
+
+class BuiltInPartitioner {
+public:
+  /// sticky_batch_size = max(1, batch.size) (spec §1.1).
+  BuiltInPartitioner(std::int32_t sticky_batch_size, PartitionDraw draw);
+
+  /// peekCurrentPartitionInfo: the current sticky partition, drawn on first use.
+  /// `available` = partitions with a leader, in the client's list order; `num_partitions`
+  /// = all partitions of the topic.
+  std::int32_t current_partition(std::span<const std::int32_t> available, std::int32_t num_partitions);
+
+  /// updatePartitionInfo (spec §2.4): adds appended_bytes to the bytes produced on the
+  /// current partition and switches iff (produced >= batch.size && enable_switch) or
+  /// produced >= 2 x batch.size. Returns true if it switched.
+  bool update_partition_info(std::int32_t appended_bytes, bool enable_switch, std::span<const std::int32_t> available,
+                             std::int32_t num_partitions);
+
+  /// updatePartitionLoadStats (spec §2.5). queue_sizes has one entry per deque of the
+  /// topic (num_deques); the first `length` entries and partition_ids are the candidates.
+  /// Null (uniform) when queue_sizes is empty, length < 1, num_deques < 2, or all sizes
+  /// are equal and nothing was excluded.
+  void update_load_stats(std::span<const std::int32_t> queue_sizes, std::span<const std::int32_t> partition_ids,
+                         std::int32_t length);
+  void clear_load_stats() { cft_.clear(); }
+
+  /// nextPartition (spec §2.2): one draw, then uniform or cumulative-frequency choice.
+  std::int32_t next_partition(std::span<const std::int32_t> available, std::int32_t num_partitions);
+
+  bool adaptive_active() const { return !cft_.empty(); }
+  std::int64_t produced_bytes() const { return produced_bytes_; }
+  std::int64_t switches() const { return switches_; }
+
+private:
+  std::int32_t sticky_batch_size_;
+  PartitionDraw draw_;
+  bool has_current_ = false;
+  std::int32_t current_ = -1;
+  std::int64_t produced_bytes_ = 0;
+  std::int64_t switches_ = 0;
+  // Cumulative frequency table and its partition ids; empty = uniform mode.
+  std::vector<std::int32_t> cft_;
+  std::vector<std::int32_t> cft_partitions_;
+};
+
+}  // namespace partsim::model

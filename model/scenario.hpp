@@ -1,0 +1,140 @@
+#pragma once
+// The typed, validated description of a run: cluster, topics, producers (Kafka config under
+// its own names and defaults, plus a workload) and the run itself. The scenarios loader
+// fills it from YAML; the model never sees YAML.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/sim_time.hpp"
+
+namespace partsim::model {
+
+using sim::SimTime;
+
+/// A random extra delay drawn per request from a named distribution (milliseconds).
+struct Jitter {
+  enum class Kind { kNone, kExponential, kUniform, kLognormal } kind = Kind::kNone;
+  double mean_ms = 0;    ///< exponential: mean; lognormal: median
+  double max_ms = 0;     ///< uniform: upper bound (lower bound 0)
+  double sigma = 0.5;    ///< lognormal: sigma of the underlying normal
+};
+
+/// A change to a broker at a simulated time (the broker's schedule).
+struct BrokerChange {
+  SimTime at;
+  enum class Kind { kSetRtt, kSetRequestTime, kSetByteRate, kFail, kRecover } kind = Kind::kSetRtt;
+  double value = 0;  ///< ms for rtt / request time; bytes per second for byte rate
+};
+
+struct BrokerConfig {
+  std::int32_t id = 0;
+  std::string rack;
+  double rtt_ms = 1.0;                ///< producer <-> broker round trip (network only)
+  double request_time_ms = 0.1;       ///< service time per produce request
+  double byte_rate = 0;               ///< service throughput in bytes/s (0 = unlimited)
+  double replication_ms = 1.0;        ///< added for acks=all: the slowest in-sync follower
+  Jitter jitter;
+  std::vector<BrokerChange> schedule;
+};
+
+struct TopicConfig {
+  std::string name = "t";
+  std::int32_t partitions = 6;
+  std::int32_t replication_factor = 1;
+};
+
+enum class Acks { kNone = 0, kLeader = 1, kAll = -1 };
+enum class Compression { kNone, kGzip, kSnappy, kLz4, kZstd };
+enum class PartitionerKind { kBuiltin };
+
+/// ProducerConfig with Kafka's names in comments and 4.x defaults (spec §6; linger.ms 5
+/// per KIP-1030). The loader's `client: kafka-3.x` profile sets linger.ms to 0.
+struct ProducerConfig {
+  std::int32_t batch_size = 16384;                 ///< batch.size
+  double linger_ms = 5;                            ///< linger.ms
+  std::int64_t buffer_memory = 33554432;           ///< buffer.memory
+  double max_block_ms = 60000;                     ///< max.block.ms
+  std::int32_t max_request_size = 1048576;         ///< max.request.size
+  std::int32_t max_in_flight = 5;                  ///< max.in.flight.requests.per.connection
+  double request_timeout_ms = 30000;               ///< request.timeout.ms
+  double delivery_timeout_ms = 120000;             ///< delivery.timeout.ms
+  std::int64_t retries = 2147483647;               ///< retries
+  double retry_backoff_ms = 100;                   ///< retry.backoff.ms
+  double retry_backoff_max_ms = 1000;              ///< retry.backoff.max.ms
+  Acks acks = Acks::kAll;                          ///< acks
+  Compression compression = Compression::kNone;    ///< compression.type
+  double compression_ratio = 0.5;                  ///< partsim: compressed / uncompressed bytes
+  bool ignore_keys = false;                        ///< partitioner.ignore.keys
+  bool adaptive = true;                            ///< partitioner.adaptive.partitioning.enable
+  double availability_timeout_ms = 0;              ///< partitioner.availability.timeout.ms
+  PartitionerKind partitioner = PartitionerKind::kBuiltin;
+};
+
+/// When the application calls send().
+struct Arrivals {
+  enum class Kind { kConstant, kPoisson, kOnOff, kClosedLoop, kFlatOut } kind = Kind::kConstant;
+  double rate = 1000;          ///< records per second (constant, poisson, and while "on")
+  double on_ms = 100;          ///< on/off bursts
+  double off_ms = 100;
+  std::int32_t concurrency = 1;  ///< closed loop: outstanding sends
+  double send_cost_us = 0;     ///< application time per send() call
+};
+
+struct KeySpec {
+  enum class Kind { kNone, kTemplate, kZipf, kHot, kList } kind = Kind::kNone;
+  std::string key_template = "key-{i}";  ///< {i} = record index, or index mod cardinality
+  std::int64_t cardinality = 0;          ///< 0 = unbounded (template); zipf: number of keys
+  double zipf_s = 1.0;
+  std::string hot_key;
+  double hot_share = 0;
+  std::vector<std::string> list;         ///< cycled in order
+};
+
+struct ValueSpec {
+  enum class Kind { kFixed, kTemplate, kUniform, kLognormal } kind = Kind::kFixed;
+  std::int32_t size = 100;               ///< fixed bytes
+  std::string value_template;            ///< exact text, {i} = record index
+  std::int32_t min = 0, max = 0;         ///< uniform sizes
+  double median = 100, sigma = 0.5;      ///< lognormal sizes
+  bool null_value = false;
+};
+
+struct Workload {
+  std::string topic;
+  Arrivals arrivals;
+  KeySpec keys;
+  ValueSpec values;
+  std::optional<std::int32_t> partition;  ///< explicit partition for every record
+  std::int32_t header_count = 0;
+  std::int32_t header_key_bytes = 0;
+  std::int32_t header_value_bytes = 0;
+  std::optional<std::int64_t> records;    ///< stop this producer after N records
+};
+
+struct ProducerSpec {
+  std::string name;
+  ProducerConfig config;
+  Workload workload;
+};
+
+struct RunSpec {
+  std::uint64_t seed = 1;
+  std::optional<std::int64_t> records;    ///< total records over all producers
+  std::optional<SimTime> duration;        ///< stop sending after this simulated time
+  SimTime warmup = SimTime::zero();       ///< records sent before this are left out of statistics
+  std::int32_t trace = 40;                ///< how many first partition choices to keep
+  bool sorted_partition_order = false;    ///< list partitions sorted instead of HashMap order
+};
+
+struct Scenario {
+  std::string name;
+  std::vector<BrokerConfig> brokers;
+  std::vector<TopicConfig> topics;
+  std::vector<ProducerSpec> producers;
+  RunSpec run;
+};
+
+}  // namespace partsim::model

@@ -1,0 +1,379 @@
+#include "scenarios/loader/scenario_loader.hpp"
+
+#include <limits>
+#include <set>
+
+#include "scenarios/loader/input_error.hpp"
+#include "scenarios/loader/key_reader.hpp"
+#include "scenarios/loader/yaml_reader.hpp"
+
+namespace partsim::scenarios {
+namespace {
+
+using namespace partsim::model;
+
+constexpr double kMaxMs = 1e12;  // ~31 years: far inside int64 nanoseconds
+constexpr std::int64_t kMaxInt = std::numeric_limits<std::int32_t>::max();
+
+SimTime ms(double v) { return SimTime::from_ms(v); }
+
+void read_jitter(MapReader m, Jitter& j) {
+  std::size_t kind = 0;
+  m.read_choice("kind", kind, {"none", "exponential", "uniform", "lognormal"});
+  j.kind = static_cast<Jitter::Kind>(kind);
+  m.read("mean.ms", j.mean_ms, 0, kMaxMs);
+  m.read("max.ms", j.max_ms, 0, kMaxMs);
+  m.read("sigma", j.sigma, 0, 10);
+  if (j.kind == Jitter::Kind::kExponential && j.mean_ms <= 0) m.error("mean.ms", "must be > 0 for exponential jitter");
+  if (j.kind == Jitter::Kind::kLognormal && j.mean_ms <= 0) m.error("mean.ms", "must be > 0 (the median) for lognormal jitter");
+  m.finish();
+}
+
+void read_broker(ReadContext& ctx, const YAML::Node& node, const std::string& path, BrokerConfig& b) {
+  MapReader m(ctx, node, path);
+  if (!m.has("id")) m.error("id", "is required (a broker id >= 0)");
+  m.read("id", b.id, 0, static_cast<std::int32_t>(kMaxInt));
+  m.read("rack", b.rack, 255);
+  m.read("rtt.ms", b.rtt_ms, 0, kMaxMs);
+  m.read("request.ms", b.request_time_ms, 0, kMaxMs);
+  m.read("byte.rate", b.byte_rate, 0, 1e15);
+  m.read("replication.ms", b.replication_ms, 0, kMaxMs);
+  read_jitter(m.map("jitter"), b.jitter);
+  const auto steps = m.sequence("schedule");
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    MapReader s(ctx, steps[i], join_path(m.path(), "schedule." + std::to_string(i)));
+    BrokerChange c;
+    double at = 0;
+    if (!s.has("at.ms")) s.error("at.ms", "is required (when the change happens, in ms of simulated time)");
+    s.read("at.ms", at, 0, kMaxMs);
+    c.at = ms(at);
+    int actions = 0;
+    if (s.has("set.rtt.ms")) { c.kind = BrokerChange::Kind::kSetRtt; s.read("set.rtt.ms", c.value, 0, kMaxMs); ++actions; }
+    if (s.has("set.request.ms")) { c.kind = BrokerChange::Kind::kSetRequestTime; s.read("set.request.ms", c.value, 0, kMaxMs); ++actions; }
+    if (s.has("set.byte.rate")) { c.kind = BrokerChange::Kind::kSetByteRate; s.read("set.byte.rate", c.value, 0, 1e15); ++actions; }
+    bool flag = false;
+    if (s.has("fail")) { s.read("fail", flag); c.kind = BrokerChange::Kind::kFail; ++actions; }
+    if (s.has("recover")) { s.read("recover", flag); c.kind = BrokerChange::Kind::kRecover; ++actions; }
+    if (actions != 1)
+      s.error("at.ms", "a schedule step needs exactly one of set.rtt.ms, set.request.ms, set.byte.rate, fail, recover");
+    s.finish();
+    b.schedule.push_back(c);
+  }
+  m.finish();
+}
+
+void read_config(MapReader m, ProducerConfig& c) {
+  m.read("batch.size", c.batch_size, 1, static_cast<std::int32_t>(kMaxInt));
+  m.read("linger.ms", c.linger_ms, 0, kMaxMs);
+  m.read("buffer.memory", c.buffer_memory, 1, std::int64_t{1} << 40);
+  m.read("max.block.ms", c.max_block_ms, 0, kMaxMs);
+  m.read("max.request.size", c.max_request_size, 1, static_cast<std::int32_t>(kMaxInt));
+  m.read("max.in.flight.requests.per.connection", c.max_in_flight, 1, 1000);
+  m.read("request.timeout.ms", c.request_timeout_ms, 0, kMaxMs);
+  const bool delivery_set = m.has("delivery.timeout.ms");
+  m.read("delivery.timeout.ms", c.delivery_timeout_ms, 0, kMaxMs);
+  m.read("retries", c.retries, 0, kMaxInt);
+  m.read("retry.backoff.ms", c.retry_backoff_ms, 0, kMaxMs);
+  m.read("retry.backoff.max.ms", c.retry_backoff_max_ms, 0, kMaxMs);
+  std::size_t acks = 2;
+  if (m.has("acks")) {
+    m.read_choice("acks", acks, {"0", "1", "all", "-1"});
+    if (acks == 3) acks = 2;
+  }
+  c.acks = acks == 0 ? Acks::kNone : acks == 1 ? Acks::kLeader : Acks::kAll;
+  std::size_t compression = 0;
+  m.read_choice("compression.type", compression, {"none", "gzip", "snappy", "lz4", "zstd"});
+  c.compression = static_cast<Compression>(compression);
+  m.read("partsim.compression.ratio", c.compression_ratio, 0.01, 10);
+  m.read("partitioner.ignore.keys", c.ignore_keys);
+  m.read("partitioner.adaptive.partitioning.enable", c.adaptive);
+  m.read("partitioner.availability.timeout.ms", c.availability_timeout_ms, 0, kMaxMs);
+  std::size_t part = 0;
+  m.read_choice("partitioner", part, {"builtin"});
+  std::string idem = "true";
+  bool idempotence = true;
+  const bool idem_set = m.has("enable.idempotence");
+  m.read("enable.idempotence", idempotence);
+  (void)idem;
+  if (idem_set && idempotence && c.max_in_flight > 5)
+    m.error("max.in.flight.requests.per.connection", "must be <= 5 with enable.idempotence=true, got " + std::to_string(c.max_in_flight));
+  if (idem_set && idempotence && c.acks != Acks::kAll) m.error("acks", "must be all with enable.idempotence=true");
+  // delivery.timeout.ms >= linger.ms + request.timeout.ms (spec §1.1): an error when set,
+  // silently raised when defaulted.
+  if (c.delivery_timeout_ms < c.linger_ms + c.request_timeout_ms) {
+    if (delivery_set)
+      m.error("delivery.timeout.ms", "must be >= linger.ms + request.timeout.ms (" +
+                                         std::to_string(static_cast<std::int64_t>(c.linger_ms + c.request_timeout_ms)) + ")");
+    else
+      c.delivery_timeout_ms = c.linger_ms + c.request_timeout_ms;
+  }
+  m.finish();
+}
+
+void read_workload(MapReader m, Workload& w) {
+  m.read("topic", w.topic, 249);
+  {
+    MapReader a = m.map("arrivals");
+    std::size_t kind = 0;
+    a.read_choice("kind", kind, {"constant", "poisson", "on-off", "closed-loop", "flat-out"});
+    w.arrivals.kind = static_cast<Arrivals::Kind>(kind);
+    a.read("rate", w.arrivals.rate, 1e-6, 1e10);
+    a.read("on.ms", w.arrivals.on_ms, 1e-3, kMaxMs);
+    a.read("off.ms", w.arrivals.off_ms, 0, kMaxMs);
+    a.read("concurrency", w.arrivals.concurrency, 1, 1'000'000);
+    a.read("send.cost.us", w.arrivals.send_cost_us, 0, 1e9);
+    if (w.arrivals.kind == Arrivals::Kind::kFlatOut && w.arrivals.send_cost_us <= 0)
+      a.error("send.cost.us", "must be > 0 for flat-out arrivals (the application time one send() takes)");
+    a.finish();
+  }
+  {
+    MapReader k = m.map("keys");
+    std::size_t kind = 0;
+    k.read_choice("kind", kind, {"none", "template", "zipf", "hot", "list"});
+    w.keys.kind = static_cast<KeySpec::Kind>(kind);
+    k.read("template", w.keys.key_template, 10000);
+    k.read("cardinality", w.keys.cardinality, 0, 100'000'000);
+    k.read("s", w.keys.zipf_s, 0, 100);
+    k.read("hot.key", w.keys.hot_key, 10000);
+    k.read("hot.share", w.keys.hot_share, 0, 1);
+    k.read_strings("list", w.keys.list);
+    if (w.keys.kind == KeySpec::Kind::kZipf && w.keys.cardinality < 1) k.error("cardinality", "must be >= 1 for zipf keys");
+    if (w.keys.kind == KeySpec::Kind::kList && w.keys.list.empty()) k.error("list", "must hold at least one key");
+    if (w.keys.kind == KeySpec::Kind::kHot && !k.has("hot.key")) k.error("hot.key", "is required for hot keys");
+    k.finish();
+  }
+  {
+    MapReader v = m.map("values");
+    std::size_t kind = 0;
+    v.read_choice("kind", kind, {"fixed", "template", "uniform", "lognormal", "null"});
+    w.values.null_value = kind == 4;
+    w.values.kind = kind == 4 ? ValueSpec::Kind::kFixed : static_cast<ValueSpec::Kind>(kind);
+    v.read("size", w.values.size, 0, 100'000'000);
+    v.read("template", w.values.value_template, 100'000);
+    v.read("min", w.values.min, 0, 100'000'000);
+    v.read("max", w.values.max, 0, 100'000'000);
+    v.read("median", w.values.median, 0, 1e8);
+    v.read("sigma", w.values.sigma, 0, 10);
+    if (w.values.kind == ValueSpec::Kind::kUniform && w.values.max < w.values.min) v.error("max", "must be >= min");
+    if (w.values.kind == ValueSpec::Kind::kTemplate && !v.has("template")) v.error("template", "is required for template values");
+    v.finish();
+  }
+  m.read_optional("partition", w.partition, 0, static_cast<std::int32_t>(kMaxInt));
+  {
+    MapReader h = m.map("headers");
+    h.read("count", w.header_count, 0, 10000);
+    h.read("key.bytes", w.header_key_bytes, 0, 1'000'000);
+    h.read("value.bytes", w.header_value_bytes, 0, 1'000'000);
+    h.finish();
+  }
+  m.read_optional("records", w.records, 1, std::int64_t{1} << 50);
+  m.finish();
+}
+
+Scenario read_scenario(ReadContext& ctx, const YAML::Node& root) {
+  Scenario s;
+  MapReader top(ctx, root, "");
+  top.read("name", s.name, 200);
+  std::size_t client = 0;
+  top.read_choice("client", client, {"kafka-4.x", "kafka-3.x"});
+  {
+    MapReader r = top.map("run");
+    std::int64_t seed = 1;
+    r.read("seed", seed, 0, std::numeric_limits<std::int64_t>::max());
+    s.run.seed = static_cast<std::uint64_t>(seed);
+    r.read_optional("records", s.run.records, 1, std::int64_t{1} << 50);
+    if (r.has("duration.ms")) {
+      double d = 0;
+      r.read("duration.ms", d, 1e-6, kMaxMs);
+      s.run.duration = ms(d);
+    }
+    double warm = 0;
+    r.read("warmup.ms", warm, 0, kMaxMs);
+    s.run.warmup = ms(warm);
+    r.read("trace", s.run.trace, 0, 1'000'000);
+    std::size_t order = 0;
+    r.read_choice("partition.order", order, {"hashmap", "sorted"});
+    s.run.sorted_partition_order = order == 1;
+    r.finish();
+  }
+  {
+    MapReader c = top.map("cluster");
+    const auto brokers = c.sequence("brokers");
+    for (std::size_t i = 0; i < brokers.size(); ++i) {
+      BrokerConfig b;
+      b.id = static_cast<std::int32_t>(i);
+      read_broker(ctx, brokers[i], join_path(c.path(), "brokers." + std::to_string(i)), b);
+      s.brokers.push_back(std::move(b));
+    }
+    if (brokers.empty()) c.error("brokers", "must list at least one broker");
+    if (brokers.size() > 10000) c.error("brokers", "must list at most 10000 brokers");
+    std::set<std::int32_t> ids;
+    for (std::size_t i = 0; i < s.brokers.size(); ++i)
+      if (!ids.insert(s.brokers[i].id).second)
+        ctx.error(brokers[i], join_path(c.path(), "brokers." + std::to_string(i) + ".id"),
+                  "duplicate broker id " + std::to_string(s.brokers[i].id));
+    c.finish();
+  }
+  const auto topics = top.sequence("topics");
+  std::set<std::string> topic_names;
+  for (std::size_t i = 0; i < topics.size(); ++i) {
+    MapReader t(ctx, topics[i], "topics." + std::to_string(i));
+    TopicConfig tc;
+    if (!t.has("name")) t.error("name", "is required");
+    t.read("name", tc.name, 249);
+    t.read("partitions", tc.partitions, 1, 1'000'000);
+    t.read("replication.factor", tc.replication_factor, 1, 1000);
+    if (!s.brokers.empty() && tc.replication_factor > static_cast<std::int32_t>(s.brokers.size()))
+      t.error("replication.factor", "must be <= the number of brokers (" + std::to_string(s.brokers.size()) + "), got " +
+                                        std::to_string(tc.replication_factor));
+    if (!topic_names.insert(tc.name).second) t.error("name", "duplicate topic '" + tc.name + "'");
+    t.finish();
+    s.topics.push_back(tc);
+  }
+  if (topics.empty()) top.error("topics", "must list at least one topic");
+  const auto producers = top.sequence("producers");
+  std::set<std::string> producer_names;
+  for (std::size_t i = 0; i < producers.size(); ++i) {
+    MapReader p(ctx, producers[i], "producers." + std::to_string(i));
+    ProducerSpec ps;
+    ps.name = "p" + std::to_string(i);
+    p.read("name", ps.name, 200);
+    if (client == 1) ps.config.linger_ms = 0;  // kafka-3.x default (spec §6)
+    read_config(p.map("config"), ps.config);
+    read_workload(p.map("workload"), ps.workload);
+    if (ps.workload.topic.empty() && s.topics.size() == 1) ps.workload.topic = s.topics[0].name;
+    const TopicConfig* topic = nullptr;
+    for (const auto& tc : s.topics)
+      if (tc.name == ps.workload.topic) topic = &tc;
+    if (!topic) {
+      std::string names;
+      for (const auto& tc : s.topics) names += (names.empty() ? "" : ", ") + tc.name;
+      p.map("workload").error("topic", "names no topic of this scenario ('" + ps.workload.topic + "'; topics: " + names + ")");
+    } else if (ps.workload.partition && *ps.workload.partition >= topic->partitions) {
+      p.map("workload").error("partition", "must be < the topic's " + std::to_string(topic->partitions) +
+                                               " partitions, got " + std::to_string(*ps.workload.partition));
+    }
+    if (!producer_names.insert(ps.name).second) p.error("name", "duplicate producer name '" + ps.name + "'");
+    p.finish();
+    s.producers.push_back(std::move(ps));
+  }
+  if (producers.empty()) top.error("producers", "must list at least one producer");
+  if (!s.run.records && !s.run.duration) {
+    bool all_bounded = !s.producers.empty();
+    for (const auto& p : s.producers) all_bounded = all_bounded && p.workload.records.has_value();
+    if (!all_bounded) top.map("run").error("records", "the run needs a stop rule: run.records, run.duration.ms, or records on every producer");
+  }
+  top.finish();
+  return s;
+}
+
+// --set PATH=VALUE on the YAML tree. At a mapping, the longest run of path segments that
+// is a known key wins, so Kafka keys with dots work: producers.0.config.linger.ms.
+void apply_set(ReadContext& ctx, YAML::Node& root, const std::string& assignment) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw InputError({"--set"}, "must be PATH=VALUE (e.g. producers.0.config.linger.ms=0), got '" + assignment + "'");
+  const std::string path_text = assignment.substr(0, eq);
+  const std::string value_text = assignment.substr(eq + 1);
+  std::vector<std::string> segs;
+  for (std::size_t pos = 0;;) {
+    const auto dot = path_text.find('.', pos);
+    segs.push_back(path_text.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos));
+    if (dot == std::string::npos) break;
+    pos = dot + 1;
+  }
+  YAML::Node node;
+  node.reset(root);
+  std::string path;
+  std::size_t i = 0;
+  while (i < segs.size()) {
+    if (node.IsSequence()) {
+      std::size_t idx = 0;
+      try {
+        idx = static_cast<std::size_t>(std::stoul(segs[i]));
+      } catch (const std::exception&) {
+        throw InputError({"--set " + assignment}, path + ": is a list; '" + segs[i] + "' is not an index");
+      }
+      if (idx >= node.size())
+        throw InputError({"--set " + assignment}, path + ": has " + std::to_string(node.size()) + " items, no index " + segs[i]);
+      YAML::Node next = node[idx];
+      node.reset(next);
+      path = join_path(path, segs[i]);
+      ++i;
+      continue;
+    }
+    std::set<std::string> known = ctx.known_keys[path];
+    if (node.IsMap())
+      for (const auto& kv : node) known.insert(kv.first.Scalar());
+    std::size_t take = 0;
+    std::string key;
+    for (std::size_t k = segs.size(); k > i; --k) {
+      std::string candidate;
+      for (std::size_t j = i; j < k; ++j) candidate += (j > i ? "." : "") + segs[j];
+      if (known.count(candidate)) {
+        take = k - i;
+        key = candidate;
+        break;
+      }
+    }
+    if (take == 0) {
+      std::string msg = "unknown key '" + segs[i] + "'" + (path.empty() ? "" : " under " + path);
+      if (auto guess = did_you_mean(segs[i], known)) msg += " (did you mean '" + *guess + "'?)";
+      throw InputError({"--set " + assignment}, msg);
+    }
+    if (!node.IsMap() && !node.IsNull() && node.IsDefined())
+      throw InputError({"--set " + assignment}, path + ": is not a mapping");
+    YAML::Node next = node[key];
+    node.reset(next);
+    path = join_path(path, key);
+    i += take;
+  }
+  YAML::Node value;
+  try {
+    value = YAML::Load(value_text);
+  } catch (const YAML::Exception& e) {
+    throw InputError({"--set " + assignment}, "the value is not valid YAML: " + e.msg);
+  }
+  node = value;
+  ctx.overrides[path] = "--set " + assignment;
+}
+
+}  // namespace
+
+Scenario load_scenario_text(std::string_view text, const std::string& source, const std::vector<std::string>& sets) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(std::string(text));
+  } catch (const YAML::ParserException& e) {
+    throw InputError({source, static_cast<std::size_t>(e.mark.line + 1), static_cast<std::size_t>(e.mark.column + 1)},
+                     "invalid YAML: " + e.msg);
+  } catch (const YAML::Exception& e) {
+    throw InputError({source}, std::string("invalid YAML: ") + e.what());
+  }
+  if (!root.IsDefined() || root.IsNull()) throw InputError({source}, "is empty; a scenario needs cluster, topics and producers");
+  ReadContext ctx;
+  ctx.file = source;
+  if (!sets.empty()) {
+    // A first pass learns which keys each mapping knows; then the overrides apply.
+    ReadContext probe;
+    probe.file = source;
+    read_scenario(probe, root);
+    ctx.known_keys = probe.known_keys;
+    for (const auto& s : sets) apply_set(ctx, root, s);
+  }
+  Scenario s = read_scenario(ctx, root);
+  if (!ctx.errors.empty()) throw InputError(ctx.errors);
+  return s;
+}
+
+Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& sets) {
+  const std::string text = read_input_file(path);
+  Scenario s = load_scenario_text(text, path, sets);
+  if (s.name.empty()) {
+    const auto slash = path.find_last_of('/');
+    s.name = path.substr(slash == std::string::npos ? 0 : slash + 1);
+  }
+  return s;
+}
+
+}  // namespace partsim::scenarios
