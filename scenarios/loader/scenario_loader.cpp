@@ -90,11 +90,9 @@ void read_config(MapReader m, ProducerConfig& c) {
   m.read("partitioner.availability.timeout.ms", c.availability_timeout_ms, 0, kMaxMs);
   std::size_t part = 0;
   m.read_choice("partitioner", part, {"builtin"});
-  std::string idem = "true";
   bool idempotence = true;
   const bool idem_set = m.has("enable.idempotence");
   m.read("enable.idempotence", idempotence);
-  (void)idem;
   if (idem_set && idempotence && c.max_in_flight > 5)
     m.error("max.in.flight.requests.per.connection", "must be <= 5 with enable.idempotence=true, got " + std::to_string(c.max_in_flight));
   if (idem_set && idempotence && c.acks != Acks::kAll) m.error("acks", "must be all with enable.idempotence=true");

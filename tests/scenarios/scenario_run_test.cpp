@@ -163,3 +163,14 @@ producers:
   CHECK(r.buffer_full_ms > 0);
   CHECK(r.peak_buffer_bytes <= 65536);
 }
+
+TEST_CASE("every shipped scenario loads and runs with its invariants") {
+  for (const char* rel : {"reference.yaml", "slow-broker.yaml", "book/null-key-sticky.yaml", "book/keyed.yaml",
+                          "book/low-cardinality.yaml", "book/ignore-keys.yaml", "book/hot-key.yaml"}) {
+    CAPTURE(rel);
+    const auto s = scenarios::load_scenario_file(scenario_path(rel), {"run.duration.ms=1000"});
+    const auto r = model::run_scenario(s, 1);
+    check_invariants(r, s);
+    CHECK(r.records_acked > 0);
+  }
+}
