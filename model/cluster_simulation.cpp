@@ -56,6 +56,7 @@ struct Batch {
   bool closed = false;             // closed for appends
   bool built = false;
   bool done = false;
+  bool in_request = false;         // a live request carries it: its slot must not be reused
   float ratio_estimate = 1.0f;
   bool compressed = false;
   std::int64_t base_timestamp_ms = 0;
@@ -193,6 +194,8 @@ private:
   void seal(Producer& p, Batch& b);
   void complete_batch(Producer& p, std::uint32_t id, std::uint32_t broker);
   void fail_batch(Producer& p, std::uint32_t id, std::int64_t FailureCounts::*reason);
+  void settle(Producer& p, std::uint32_t id);
+  bool leave_request(std::uint32_t id);
   void retry_or_fail(Producer& p, std::uint32_t id);
   SimTime draw_backoff(Producer& p, std::int32_t attempt_index);
 
@@ -616,12 +619,28 @@ void Engine::complete_batch(Producer& p, std::uint32_t id, std::uint32_t broker)
     ++bs.batches;
     bs.bytes += b.built_bytes;
   }
+  settle(p, id);
+}
+
+// A batch is done (acked or failed): unmute its partition, return its memory, let a
+// closed-loop application send again. Its slot is reused only once no request refers to it.
+void Engine::settle(Producer& p, std::uint32_t id) {
+  Batch& b = batch(id);
   p.muted[static_cast<std::size_t>(b.partition)] = 0;
   const std::int32_t records = b.records;
   const std::int32_t capacity = b.capacity;
-  free_batch(id);
+  if (!b.in_request) free_batch(id);
   deallocate(p, capacity);
   return_token(p, records);
+}
+
+// The request that carried batch `id` is over (answered or disconnected).
+bool Engine::leave_request(std::uint32_t id) {
+  Batch& b = batch(id);
+  b.in_request = false;
+  if (!b.done) return true;
+  free_batch(id);  // it expired while in flight
+  return false;
 }
 
 void Engine::fail_batch(Producer& p, std::uint32_t id, std::int64_t FailureCounts::*reason) {
@@ -631,12 +650,7 @@ void Engine::fail_batch(Producer& p, std::uint32_t id, std::int64_t FailureCount
   result_.failed.*reason += b.records;
   last_completion_ = now();
   result_.bytes_completed += b.record_bytes;
-  p.muted[static_cast<std::size_t>(b.partition)] = 0;
-  const std::int32_t records = b.records;
-  const std::int32_t capacity = b.capacity;
-  free_batch(id);
-  deallocate(p, capacity);
-  return_token(p, records);
+  settle(p, id);
 }
 
 SimTime Engine::draw_backoff(Producer& p, std::int32_t k) {
@@ -814,6 +828,7 @@ void Engine::send_request(Producer& p, std::uint32_t node, std::vector<std::uint
     r.live = false;
     for (auto b : r.batches) complete_batch(p, b, node);
   } else {
+    for (auto b : r.batches) batch(b).in_request = true;
     ++p.in_flight[node];
     r.timeout = sim_.schedule_at(now() + SimTime::from_ms(p.cfg->request_timeout_ms), RequestTimeout{id});
     p.live_requests.push_back(id);
@@ -867,7 +882,8 @@ void Engine::operator()(const ResponseArrive& e) {
   sim_.cancel(r.timeout);
   --p.in_flight[r.broker];
   std::erase(p.live_requests, e.request);
-  for (auto b : r.batches) complete_batch(p, b, r.broker);
+  for (auto b : r.batches)
+    if (leave_request(b)) complete_batch(p, b, r.broker);
   wake_sender(p, now());
 }
 
@@ -898,7 +914,8 @@ void Engine::disconnect(Producer& p, std::uint32_t broker) {
     std::erase(p.live_requests, rid);
     const auto batches = std::move(r.batches);
     requests_.erase(rid);  // later events for it find nothing and do nothing
-    for (auto b : batches) retry_or_fail(p, b);
+    for (auto b : batches)
+      if (leave_request(b)) retry_or_fail(p, b);
   }
   // A disconnect requests a metadata update, answered after one round trip.
   sim_.schedule_in(SimTime::from_ms(brokers_[broker].rtt_ms), MetadataRefresh{p.index});

@@ -174,3 +174,20 @@ TEST_CASE("every shipped scenario loads and runs with its invariants") {
     CHECK(r.records_acked > 0);
   }
 }
+
+TEST_CASE("batches that expire while in flight are counted once, and their slots are not reused early") {
+  const char* yaml = R"(
+run: {duration.ms: 20000}
+cluster: {brokers: [{id: 0, rtt.ms: 8000}, {id: 1, rtt.ms: 2}]}
+topics: [{name: t, partitions: 4}]
+producers:
+  - config: {linger.ms: 10, request.timeout.ms: 5000, delivery.timeout.ms: 6000}
+    workload:
+      arrivals: {kind: poisson, rate: 500}
+)";
+  const auto s = scenarios::load_scenario_text(yaml, "inline");
+  const auto r = model::run_scenario(s, 2);
+  check_invariants(r, s);
+  CHECK(r.failed.delivery_timeout > 0);
+  CHECK(r.records_acked > 0);
+}
