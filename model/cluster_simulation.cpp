@@ -778,10 +778,13 @@ void Engine::run_sender(Producer& p) {
   const SimTime next_expiry = expire(p);
   if (sent_any) {
     wake_sender(p, t);  // poll(0): another pass may drain more
-  } else {
-    SimTime next = next_expiry;
-    if (next_check != kNever) next = std::min(next, t + next_check);
-    if (next != kNever) wake_sender(p, next);
+  } else if (next_check != kNever) {
+    wake_sender(p, std::min(next_expiry, t + next_check));
+  } else if (p.live_requests.empty() && next_expiry != kNever) {
+    // Nothing else will wake the sender (leaderless or unreachable partitions): wake it to
+    // expire batches. With requests in flight, their responses or timeouts wake it first;
+    // scheduling far-off expiry wakes there would fill the event queue with dead timers.
+    wake_sender(p, next_expiry);
   }
 }
 
