@@ -29,7 +29,7 @@ using sim::EventId;
 
 // ---- events: a closed set of small structs ----------------------------------------------
 struct AppSend { std::uint32_t producer; };
-struct SenderWake { std::uint32_t producer; };
+struct SenderWake { std::uint32_t producer; std::uint64_t generation; };
 struct RequestArrive { std::uint64_t request; };
 struct BrokerDone { std::uint32_t broker; std::uint64_t epoch; std::uint64_t request; };
 struct ResponseArrive { std::uint64_t request; };
@@ -69,7 +69,6 @@ struct Request {
   std::vector<std::uint32_t> batches;
   std::int64_t bytes = 0;
   SimTime sent, arrived;
-  EventId timeout;
   bool live = true;
 };
 
@@ -117,7 +116,7 @@ struct Producer {
   std::vector<std::int32_t> in_flight;
   std::vector<NodeLatency> node_latency;
   SimTime wake_at = kNever;
-  EventId wake_event;
+  std::uint64_t wake_generation = 0;  // a wake event of an older generation is stale
   SimTime next_inflight_expiry = kNever;
   std::vector<std::uint64_t> live_requests;
   std::vector<char> ready_nodes;
@@ -131,7 +130,6 @@ struct Producer {
   bool blocked = false;
   std::uint64_t block_id = 0;
   SimTime block_start;
-  EventId block_timeout;
   PendingSend pending;
   std::int64_t tokens = 0;  // closed loop: sends that may be outstanding
 };
@@ -180,6 +178,7 @@ private:
   bool may_send(Producer& p);
   void schedule_app(Producer& p, SimTime t);
   void after_send(Producer& p);
+  bool next_send_time(Producer& p, SimTime& next);
   void send_one(Producer& p, SimTime intended);
   void finish_append(Producer& p, PendingSend& r, std::int32_t reserved);
   void stop_producer(Producer& p);
@@ -218,7 +217,7 @@ private:
   const Scenario& s_;
   std::uint64_t seed_;
   sim::RandomStreams streams_;
-  sim::Simulation<Event> sim_;
+  sim::Simulation<Event, sim::CalendarStore<Event>> sim_;
   std::vector<Producer> producers_;
   std::vector<Broker> brokers_;
   std::vector<TopicState> topics_;
@@ -395,29 +394,48 @@ void Engine::stop_producer(Producer& p) {
 void Engine::operator()(const AppSend& e) {
   Producer& p = producers_[e.producer];
   p.app_event_pending = false;
-  if (p.blocked || p.stopped) return;
-  if (!may_send(p)) {
-    stop_producer(p);
-    return;
+  // The application thread sends, then runs inline to its next send() while nothing else
+  // happens before it (spec: DESIGN "a source whose next arrival time is known").
+  for (;;) {
+    if (p.blocked || p.stopped) return;
+    if (!may_send(p)) {
+      stop_producer(p);
+      return;
+    }
+    const SimTime intended = p.workload->open_loop() ? p.next_due : now();
+    if (p.spec->workload.arrivals.kind == Arrivals::Kind::kClosedLoop) --p.tokens;
+    send_one(p, intended);
+    if (p.blocked) return;
+    SimTime next;
+    if (!next_send_time(p, next)) return;
+    if (!sim_.try_advance(next)) {
+      schedule_app(p, next);
+      return;
+    }
   }
-  const auto kind = p.spec->workload.arrivals.kind;
-  const SimTime intended = p.workload->open_loop() ? p.next_due : now();
-  if (kind == Arrivals::Kind::kClosedLoop) --p.tokens;
-  send_one(p, intended);
-  if (!p.blocked) after_send(p);
 }
 
-void Engine::after_send(Producer& p) {
+// When the application calls send() next; false if it waits for acknowledgements (closed
+// loop without tokens) or has stopped.
+bool Engine::next_send_time(Producer& p, SimTime& next) {
   const auto& a = p.spec->workload.arrivals;
   const SimTime free_at = now() + SimTime::from_ms(a.send_cost_us / 1000.0);
   if (p.workload->open_loop()) {
     p.next_due = p.workload->next_arrival(p.next_due);
-    schedule_app(p, std::max(p.next_due, free_at));
-  } else if (a.kind == Arrivals::Kind::kFlatOut || p.tokens > 0) {
-    schedule_app(p, free_at);
-  } else if (!may_send(p)) {
-    stop_producer(p);
+    next = std::max(p.next_due, free_at);
+    return true;
   }
+  if (a.kind == Arrivals::Kind::kFlatOut || p.tokens > 0) {
+    next = free_at;
+    return true;
+  }
+  if (!may_send(p)) stop_producer(p);
+  return false;
+}
+
+void Engine::after_send(Producer& p) {
+  SimTime next;
+  if (next_send_time(p, next)) schedule_app(p, next);
 }
 
 void Engine::return_token(Producer& p, std::int64_t records) {
@@ -481,7 +499,7 @@ void Engine::finish_append(Producer& p, PendingSend& r, std::int32_t reserved) {
           p.blocked = true;
           p.block_start = now();
           ++p.block_id;
-          p.block_timeout = sim_.schedule_in(SimTime::from_ms(p.cfg->max_block_ms), BufferTimeout{p.index, p.block_id});
+          sim_.schedule_in(SimTime::from_ms(p.cfg->max_block_ms), BufferTimeout{p.index, p.block_id});
           wake_sender(p, now());  // waiters make every partition sendable ("exhausted")
           return;
         }
@@ -567,7 +585,6 @@ void Engine::deallocate(Producer& p, std::int32_t bytes) {
   if (p.blocked && p.available_memory >= p.pending.need) {
     // The waiting send() gets its memory and finishes its append.
     p.blocked = false;
-    sim_.cancel(p.block_timeout);
     result_.buffer_full_ms += (now() - p.block_start).to_ms();
     p.available_memory -= p.pending.need;
     result_.peak_buffer_bytes = std::max(result_.peak_buffer_bytes, p.cfg->buffer_memory - p.available_memory);
@@ -690,17 +707,18 @@ void Engine::retry_or_fail(Producer& p, std::uint32_t id) {
 // ---- sender (spec §4) -----------------------------------------------------------------------
 
 void Engine::wake_sender(Producer& p, SimTime t) {
+  // One live wake per producer: an earlier request supersedes a later one, which then
+  // fires stale and is ignored (cheaper than cancelling: most wakes are superseded).
   t = std::max(t, now());
   if (t >= p.wake_at) return;
-  if (p.wake_event.valid() && p.wake_at != kNever) sim_.cancel(p.wake_event);
   p.wake_at = t;
-  p.wake_event = sim_.schedule_at(t, SenderWake{p.index});
+  sim_.schedule_at(t, SenderWake{p.index, ++p.wake_generation});
 }
 
 void Engine::operator()(const SenderWake& e) {
   Producer& p = producers_[e.producer];
+  if (e.generation != p.wake_generation) return;
   p.wake_at = kNever;
-  p.wake_event = EventId{};
   run_sender(p);
 }
 
@@ -833,7 +851,8 @@ void Engine::send_request(Producer& p, std::uint32_t node, std::vector<std::uint
   } else {
     for (auto b : r.batches) batch(b).in_request = true;
     ++p.in_flight[node];
-    r.timeout = sim_.schedule_at(now() + SimTime::from_ms(p.cfg->request_timeout_ms), RequestTimeout{id});
+    // Not cancelled on a response: a timeout that finds its request gone does nothing.
+    sim_.schedule_at(now() + SimTime::from_ms(p.cfg->request_timeout_ms), RequestTimeout{id});
     p.live_requests.push_back(id);
     SimTime oldest = kNever;
     for (auto b : r.batches) oldest = std::min(oldest, batch(b).created);
@@ -882,7 +901,6 @@ void Engine::operator()(const ResponseArrive& e) {
   requests_.erase(it);
   if (!r.live) return;
   Producer& p = producers_[r.producer];
-  sim_.cancel(r.timeout);
   --p.in_flight[r.broker];
   std::erase(p.live_requests, e.request);
   for (auto b : r.batches)
@@ -895,7 +913,6 @@ void Engine::operator()(const RequestTimeout& e) {
   if (it == requests_.end() || !it->second.live) return;
   // request.timeout.ms (spec §4.4): the connection is closed and every request in flight
   // to that node fails with a retriable error.
-  it->second.timeout = EventId{};
   Producer& p = producers_[it->second.producer];
   disconnect(p, it->second.broker);
 }
@@ -912,7 +929,6 @@ void Engine::disconnect(Producer& p, std::uint32_t broker) {
   for (auto rid : failed) {
     Request& r = requests_.at(rid);
     r.live = false;
-    if (r.timeout.valid()) sim_.cancel(r.timeout);
     --p.in_flight[broker];
     std::erase(p.live_requests, rid);
     const auto batches = std::move(r.batches);

@@ -24,7 +24,7 @@ struct StopRule {
   std::function<bool()> predicate;                      ///< checked after every event
 };
 
-template <class Payload>
+template <class Payload, class Store = HeapStore<Payload>>
 class Simulation {
 public:
   SimTime now() const { return now_; }
@@ -42,6 +42,17 @@ public:
   void request_stop() { stop_requested_ = true; }
 
   bool has_pending() { return !queue_.empty(); }
+
+  /// Moves the clock to t without an event, when no pending event comes at or before t
+  /// (and t is within the running stop rule). A source whose next arrival is known uses it
+  /// to run inline instead of scheduling one event per arrival; the order of everything
+  /// that happens is the same as with the event.
+  bool try_advance(SimTime t) {
+    if (t < now_ || t > until_) return false;
+    if (!queue_.empty() && queue_.next_time() <= t) return false;
+    now_ = t;
+    return true;
+  }
   SimTime next_event_time() { return queue_.next_time(); }
 
   /// Runs events in (time, sequence) order, calling handler(payload) for each, until a
@@ -51,6 +62,7 @@ public:
   StopReason run(const StopRule& rule, Handler&& handler) {
     std::uint64_t ran = 0;
     stop_requested_ = false;
+    until_ = rule.until;
     for (;;) {
       if (queue_.empty()) return StopReason::kNoEvents;
       if (ran >= rule.max_events) return StopReason::kEventLimit;
@@ -78,8 +90,9 @@ public:
   }
 
 private:
-  EventQueue<Payload> queue_;
+  EventQueue<Payload, Store> queue_;
   SimTime now_ = SimTime::zero();
+  SimTime until_ = SimTime::max();
   std::uint64_t events_processed_ = 0;
   bool stop_requested_ = false;
 };
