@@ -33,7 +33,7 @@ struct SenderWake { std::uint32_t producer; std::uint64_t generation; };
 struct RequestArrive { std::uint64_t request; };
 struct BrokerDone { std::uint32_t broker; std::uint64_t epoch; std::uint64_t request; };
 struct ResponseArrive { std::uint64_t request; };
-struct RequestTimeout { std::uint64_t request; };
+struct RequestTimeout { std::uint32_t producer; };  // check the oldest request deadlines
 struct Disconnect { std::uint32_t producer; std::uint32_t broker; std::uint64_t epoch; };
 struct BufferTimeout { std::uint32_t producer; std::uint64_t block; };
 struct MetadataRefresh { std::uint32_t producer; };
@@ -119,6 +119,8 @@ struct Producer {
   std::uint64_t wake_generation = 0;  // a wake event of an older generation is stale
   SimTime next_inflight_expiry = kNever;
   std::vector<std::uint64_t> live_requests;
+  std::deque<std::pair<SimTime, std::uint64_t>> deadlines;  // request.timeout.ms, in send order
+  bool timeout_timer_pending = false;
   std::vector<char> ready_nodes;
   std::vector<std::int32_t> queue_sizes, queue_ids;
 
@@ -851,8 +853,14 @@ void Engine::send_request(Producer& p, std::uint32_t node, std::vector<std::uint
   } else {
     for (auto b : r.batches) batch(b).in_request = true;
     ++p.in_flight[node];
-    // Not cancelled on a response: a timeout that finds its request gone does nothing.
-    sim_.schedule_at(now() + SimTime::from_ms(p.cfg->request_timeout_ms), RequestTimeout{id});
+    // Deadlines come in send order, so one timer per producer watches the oldest; a
+    // deadline whose request was answered is simply dropped when it comes up.
+    const SimTime deadline = now() + SimTime::from_ms(p.cfg->request_timeout_ms);
+    p.deadlines.emplace_back(deadline, id);
+    if (!p.timeout_timer_pending) {
+      p.timeout_timer_pending = true;
+      sim_.schedule_at(deadline, RequestTimeout{p.index});
+    }
     p.live_requests.push_back(id);
     SimTime oldest = kNever;
     for (auto b : r.batches) oldest = std::min(oldest, batch(b).created);
@@ -909,12 +917,20 @@ void Engine::operator()(const ResponseArrive& e) {
 }
 
 void Engine::operator()(const RequestTimeout& e) {
-  auto it = requests_.find(e.request);
-  if (it == requests_.end() || !it->second.live) return;
-  // request.timeout.ms (spec §4.4): the connection is closed and every request in flight
-  // to that node fails with a retriable error.
-  Producer& p = producers_[it->second.producer];
-  disconnect(p, it->second.broker);
+  Producer& p = producers_[e.producer];
+  p.timeout_timer_pending = false;
+  while (!p.deadlines.empty() && p.deadlines.front().first <= now()) {
+    const std::uint64_t id = p.deadlines.front().second;
+    p.deadlines.pop_front();
+    auto it = requests_.find(id);
+    // request.timeout.ms (spec §4.4): the connection is closed and every request in
+    // flight to that node fails with a retriable error.
+    if (it != requests_.end() && it->second.live) disconnect(p, it->second.broker);
+  }
+  if (!p.deadlines.empty()) {
+    p.timeout_timer_pending = true;
+    sim_.schedule_at(p.deadlines.front().first, RequestTimeout{p.index});
+  }
 }
 
 void Engine::operator()(const Disconnect& e) {
