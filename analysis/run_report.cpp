@@ -31,7 +31,8 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
   j["failures"] = {{"buffer_timeout", r.failed.buffer_timeout},
                    {"delivery_timeout", r.failed.delivery_timeout},
                    {"record_too_large", r.failed.record_too_large},
-                   {"retries_exhausted", r.failed.retries_exhausted}};
+                   {"retries_exhausted", r.failed.retries_exhausted},
+                   {"invalid_partition", r.failed.invalid_partition}};
   j["records_measured"] = r.records_measured;
   auto& parts = j["partitions"] = nlohmann::ordered_json::array();
   for (const auto& p : r.partitions) {
@@ -78,7 +79,8 @@ std::string run_to_text(const model::RunResult& r) {
   if (r.failed.total() > 0)
     out += " (buffer timeout " + std::to_string(r.failed.buffer_timeout) + ", delivery timeout " +
            std::to_string(r.failed.delivery_timeout) + ", too large " + std::to_string(r.failed.record_too_large) +
-           ", retries exhausted " + std::to_string(r.failed.retries_exhausted) + ")";
+           ", retries exhausted " + std::to_string(r.failed.retries_exhausted) + ", invalid partition " +
+           std::to_string(r.failed.invalid_partition) + ")";
   out += "; measured (after warm-up) " + std::to_string(r.records_measured) + "\n\n";
 
   Table parts({{"topic", Align::kLeft}, {"partition"}, {"leader"}, {"records"}, {"share"}, {"bytes"}, {"batches"}, {"rec/batch"}, {"bytes/batch"}});

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -82,6 +83,7 @@ struct PendingSend {  // a send() whose append waits for buffer memory
   bool has_key = false;
   RecordShape shape;
   std::int32_t partition = -1;
+  bool abort_on_new_batch = false;  // a partitioner object gets a second call (spec §1.2)
   SimTime intended;
   std::int32_t need = 0;
 };
@@ -93,7 +95,8 @@ struct Producer {
   std::uint32_t topic = 0;
   std::int32_t num_partitions = 0;
   std::unique_ptr<WorkloadGenerator> workload;
-  std::unique_ptr<BuiltInPartitioner> partitioner;
+  std::unique_ptr<BuiltInPartitioner> partitioner;  // used when there is no partitioner object
+  std::unique_ptr<Partitioner> custom;               // partitioner.class, if any
   sim::RandomEngine backoff_rng;
   bool compressed = false;
   float ratio_estimate = 1.0f;  // CompressionRatioEstimator (spec §5.3), this producer's topic
@@ -105,6 +108,9 @@ struct Producer {
 
   // accumulator (spec §3)
   std::vector<std::deque<std::uint32_t>> deques;
+  // Deques of partitions the metadata does not know (a partitioner answered too large):
+  // never drained, their batches expire (spec §1.4).
+  std::map<std::int32_t, std::deque<std::uint32_t>> limbo;
   std::vector<char> deque_exists;
   std::int32_t deques_created = 0;
   std::vector<char> muted;
@@ -189,7 +195,9 @@ private:
   // accumulator
   static bool is_full(const Batch& b);
   static std::int32_t estimated_bytes(const Batch& b);
-  bool all_batches_full(const Producer& p, std::int32_t partition);
+  bool all_batches_full(Producer& p, std::int32_t partition);
+  std::deque<std::uint32_t>& deque_of(Producer& p, std::int32_t partition);
+  PartitionerView view(const Producer& p) const;
   bool try_append(Producer& p, Batch& b, const RecordShape& shape, SimTime intended, std::int32_t& appended);
   void deallocate(Producer& p, std::int32_t bytes);
   void seal(Producer& p, Batch& b);
@@ -286,8 +294,9 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication)
     p.workload = std::make_unique<WorkloadGenerator>(spec.workload, streams_, spec.name);
     auto draw_rng = std::make_shared<sim::RandomEngine>(streams_.stream("producer/" + spec.name + "/partitioner"));
     // toPositive(nextInt()): 31 uniform bits (spec §2.1).
-    p.partitioner = std::make_unique<BuiltInPartitioner>(
-        spec.config.batch_size, [draw_rng] { return static_cast<std::int32_t>((*draw_rng)() >> 33); });
+    const PartitionDraw draw = [draw_rng] { return static_cast<std::int32_t>((*draw_rng)() >> 33); };
+    p.partitioner = std::make_unique<BuiltInPartitioner>(spec.config.batch_size, draw);
+    p.custom = make_partitioner(spec.config.partitioner, draw);
     p.backoff_rng = streams_.stream("producer/" + spec.name + "/sender/backoff");
     p.compressed = spec.config.compression != Compression::kNone;
     const auto n = static_cast<std::size_t>(p.num_partitions);
@@ -458,10 +467,21 @@ void Engine::send_one(Producer& p, SimTime intended) {
     return_token(p, 1);
     return;
   }
-  // Partition choice (spec §1.3): explicit, then key hash over all partitions, else sticky.
+  // Partition choice (spec §1.3): explicit, then the partitioner object, then the key's
+  // hash over all partitions, else the built-in sticky choice (-1 here).
   std::int32_t partition = -1;
+  bool abort = false;
   if (p.spec->workload.partition) {
     partition = *p.spec->workload.partition;
+    abort = p.custom && p.custom->abort_on_new_batch();
+  } else if (p.custom) {
+    partition = p.custom->partition(rec.has_key ? std::optional<std::string_view>(rec.key) : std::nullopt, view(p));
+    abort = p.custom->abort_on_new_batch();
+    if (partition < 0) {  // IllegalArgumentException out of send() (spec §1.4)
+      ++result_.failed.invalid_partition;
+      return_token(p, 1);
+      return;
+    }
   } else if (rec.has_key && !p.cfg->ignore_keys) {
     partition = partition_for_key(rec.key, p.num_partitions);
   }
@@ -470,6 +490,7 @@ void Engine::send_one(Producer& p, SimTime intended) {
   if (rec.has_key) r.key.assign(rec.key);
   r.shape = rec.shape;
   r.partition = partition;
+  r.abort_on_new_batch = abort;
   r.intended = intended;
   r.need = std::max(p.cfg->batch_size, upper);
   finish_append(p, r, 0);
@@ -481,12 +502,11 @@ void Engine::finish_append(Producer& p, PendingSend& r, std::int32_t reserved) {
   for (;;) {
     const bool sticky = r.partition < 0;
     const std::int32_t eff = sticky ? p.partitioner->current_partition(p.available, p.num_partitions) : r.partition;
-    const auto ueff = static_cast<std::size_t>(eff);
-    if (!p.deque_exists[ueff]) {
-      p.deque_exists[ueff] = 1;
+    if (eff < p.num_partitions && !p.deque_exists[static_cast<std::size_t>(eff)]) {
+      p.deque_exists[static_cast<std::size_t>(eff)] = 1;
       ++p.deques_created;
     }
-    auto& dq = p.deques[ueff];
+    auto& dq = deque_of(p, eff);
     // partitionChanged: complete a deferred switch when the last batch is full/absent (§3.4).
     if (sticky && all_batches_full(p, eff) && p.partitioner->update_partition_info(0, true, p.available, p.num_partitions))
       continue;
@@ -495,6 +515,22 @@ void Engine::finish_append(Producer& p, PendingSend& r, std::int32_t reserved) {
     std::int32_t appended = 0;
     if (!dq.empty()) appended_existing = try_append(p, batch(dq.back()), r.shape, r.intended, appended);
     if (!appended_existing) {
+      if (r.abort_on_new_batch) {
+        // abortForNewBatch (spec §1.2 step 9): onNewBatch, a second partition() call, and
+        // an append that may create the batch.
+        r.abort_on_new_batch = false;
+        p.custom->on_new_batch(eff, view(p));
+        if (!p.spec->workload.partition) {
+          r.partition = p.custom->partition(r.has_key ? std::optional<std::string_view>(r.key) : std::nullopt, view(p));
+          if (r.partition < 0) {
+            ++result_.failed.invalid_partition;
+            if (reserved > 0) deallocate(p, reserved);
+            return_token(p, 1);
+            return;
+          }
+        }
+        continue;
+      }
       if (reserved == 0) {
         // BufferPool.allocate (spec §3.10): wait while memory is exhausted.
         if (p.available_memory < r.need) {
@@ -526,7 +562,12 @@ void Engine::finish_append(Producer& p, PendingSend& r, std::int32_t reserved) {
       new_batch_created = true;
     }
     if (reserved > 0) deallocate(p, reserved);
-    if (sticky) p.partitioner->update_partition_info(appended, all_batches_full(p, eff), p.available, p.num_partitions);
+    if (sticky) {
+      // Without the batch-boundary rule (partsim.sticky.align-batches: false, the first
+      // KIP-794 code before KAFKA-14156) the switch happens at batch.size bytes, mid-batch.
+      const bool enable_switch = !p.cfg->align_batches || all_batches_full(p, eff);
+      p.partitioner->update_partition_info(appended, enable_switch, p.available, p.num_partitions);
+    }
     if (static_cast<std::int32_t>(result_.trace.size()) < s_.run.trace) result_.trace.push_back(eff);
     // Wake the sender when a batch became full or a new one was created (spec §1.2 step 11).
     const bool batch_full = dq.size() > 1 || is_full(batch(dq.back()));
@@ -534,6 +575,13 @@ void Engine::finish_append(Producer& p, PendingSend& r, std::int32_t reserved) {
     return;
   }
 }
+
+std::deque<std::uint32_t>& Engine::deque_of(Producer& p, std::int32_t partition) {
+  if (partition < p.num_partitions) return p.deques[static_cast<std::size_t>(partition)];
+  return p.limbo[partition];
+}
+
+PartitionerView Engine::view(const Producer& p) const { return PartitionerView{p.available, p.num_partitions}; }
 
 void Engine::operator()(const BufferTimeout& e) {
   Producer& p = producers_[e.producer];
@@ -558,8 +606,8 @@ bool Engine::is_full(const Batch& b) {
   return b.closed || b.built || (b.records > 0 && b.capacity <= estimated_bytes(b));
 }
 
-bool Engine::all_batches_full(const Producer& p, std::int32_t partition) {
-  const auto& dq = p.deques[static_cast<std::size_t>(partition)];
+bool Engine::all_batches_full(Producer& p, std::int32_t partition) {
+  const auto& dq = deque_of(p, partition);
   return dq.empty() || is_full(batches_[dq.back()]);  // allBatchesFull (RA:433)
 }
 
@@ -645,7 +693,7 @@ void Engine::complete_batch(Producer& p, std::uint32_t id, std::uint32_t broker)
 // closed-loop application send again. Its slot is reused only once no request refers to it.
 void Engine::settle(Producer& p, std::uint32_t id) {
   Batch& b = batch(id);
-  p.muted[static_cast<std::size_t>(b.partition)] = 0;
+  if (b.partition < p.num_partitions) p.muted[static_cast<std::size_t>(b.partition)] = 0;
   const std::int32_t records = b.records;
   const std::int32_t capacity = b.capacity;
   if (!b.in_request) free_batch(id);
@@ -732,7 +780,10 @@ void Engine::run_sender(Producer& p) {
   const SimTime avail_timeout = SimTime::from_ms(cfg.availability_timeout_ms);
   const bool exhausted = p.blocked;  // free.queued() > 0
   // Adaptive arrays only once every partition has had a deque (RA:672-680).
-  const bool arrays = cfg.adaptive && p.deques_created == p.num_partitions;
+  // Adaptive only without a partitioner object (KP:427-429), and only once every
+  // partition has had a deque (RA:672-680).
+  const bool adaptive = cfg.adaptive && !p.custom;
+  const bool arrays = adaptive && p.deques_created == p.num_partitions;
   std::fill(p.ready_nodes.begin(), p.ready_nodes.end(), 0);
   if (arrays) {
     p.queue_sizes.assign(static_cast<std::size_t>(p.deques_created), 0);
@@ -768,7 +819,7 @@ void Engine::run_sender(Producer& p) {
         next_check = std::min(next_check, std::max(time_to_wait - waited, SimTime::zero()));
     }
   }
-  if (cfg.adaptive) {
+  if (adaptive) {
     if (arrays)
       p.partitioner->update_load_stats(p.queue_sizes, p.queue_ids, idx + 1);
     else
@@ -877,6 +928,13 @@ SimTime Engine::expire(Producer& p) {
   SimTime next = kNever;
   for (std::int32_t part = 0; part < p.num_partitions; ++part) {
     auto& dq = p.deques[static_cast<std::size_t>(part)];
+    while (!dq.empty() && t - batches_[dq.front()].created >= timeout) {
+      expired.push_back(dq.front());
+      dq.pop_front();
+    }
+    if (!dq.empty()) next = std::min(next, batches_[dq.front()].created + timeout);
+  }
+  for (auto& [part, dq] : p.limbo) {
     while (!dq.empty() && t - batches_[dq.front()].created >= timeout) {
       expired.push_back(dq.front());
       dq.pop_front();

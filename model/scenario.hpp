@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "model/partitioner.hpp"
 #include "sim/sim_time.hpp"
 
 namespace partsim::model {
@@ -48,7 +49,6 @@ struct TopicConfig {
 
 enum class Acks { kNone = 0, kLeader = 1, kAll = -1 };
 enum class Compression { kNone, kGzip, kSnappy, kLz4, kZstd };
-enum class PartitionerKind { kBuiltin };
 
 /// ProducerConfig with Kafka's names in comments and 4.x defaults (spec §6; linger.ms 5
 /// per KIP-1030). The loader's `client: kafka-3.x` profile sets linger.ms to 0.
@@ -70,7 +70,8 @@ struct ProducerConfig {
   bool ignore_keys = false;                        ///< partitioner.ignore.keys
   bool adaptive = true;                            ///< partitioner.adaptive.partitioning.enable
   double availability_timeout_ms = 0;              ///< partitioner.availability.timeout.ms
-  PartitionerKind partitioner = PartitionerKind::kBuiltin;
+  PartitionerSpec partitioner;                     ///< partitioner (partitioner.class)
+  bool align_batches = true;                       ///< partsim.sticky.align-batches: the KAFKA-14156 rule
 };
 
 /// When the application calls send().
@@ -86,6 +87,7 @@ struct Arrivals {
 struct KeySpec {
   enum class Kind { kNone, kTemplate, kZipf, kHot, kList } kind = Kind::kNone;
   std::string key_template = "key-{i}";  ///< {i} = record index, or index mod cardinality
+  std::vector<std::string> templates;    ///< template keys: record i uses templates[i mod n]
   std::int64_t cardinality = 0;          ///< 0 = unbounded (template); zipf: number of keys
   double zipf_s = 1.0;
   std::string hot_key;

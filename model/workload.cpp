@@ -65,10 +65,14 @@ GeneratedRecord WorkloadGenerator::next_record(std::int64_t index) {
   GeneratedRecord r;
   switch (keys_.kind) {
     case KeySpec::Kind::kNone: break;
-    case KeySpec::Kind::kTemplate:
-      render_template(keys_.key_template, keys_.cardinality > 0 ? index % keys_.cardinality : index, key_buffer_);
+    case KeySpec::Kind::kTemplate: {
+      const std::string& templ = keys_.templates.empty()
+                                     ? keys_.key_template
+                                     : keys_.templates[static_cast<std::size_t>(index % static_cast<std::int64_t>(keys_.templates.size()))];
+      render_template(templ, keys_.cardinality > 0 ? index % keys_.cardinality : index, key_buffer_);
       r.has_key = true;
       break;
+    }
     case KeySpec::Kind::kZipf:
       render_template(keys_.key_template, (*zipf_)(key_rng_), key_buffer_);
       r.has_key = true;

@@ -1,6 +1,7 @@
 #include "scenarios/loader/scenario_loader.hpp"
 
 #include <limits>
+#include <regex>
 #include <set>
 
 #include "scenarios/loader/input_error.hpp"
@@ -89,7 +90,43 @@ void read_config(MapReader m, ProducerConfig& c) {
   m.read("partitioner.adaptive.partitioning.enable", c.adaptive);
   m.read("partitioner.availability.timeout.ms", c.availability_timeout_ms, 0, kMaxMs);
   std::size_t part = 0;
-  m.read_choice("partitioner", part, {"builtin"});
+  m.read_choice("partitioner", part, partitioner_names());
+  c.partitioner.kind = static_cast<PartitionerKind>(part);
+  m.read("partsim.sticky.align-batches", c.align_batches);
+  const auto rules = m.sequence("partsim.partitioner.rules");
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    MapReader r(*m.context(), rules[i], join_path(m.path(), "partsim.partitioner.rules." + std::to_string(i)));
+    PartitionRule rule;
+    int forms = 0;
+    if (r.has("prefix")) { rule.match = PartitionRule::Match::kPrefix; r.read("prefix", rule.text, 10000); ++forms; }
+    if (r.has("key")) { rule.match = PartitionRule::Match::kExact; r.read("key", rule.text, 10000); ++forms; }
+    if (r.has("regex")) {
+      rule.match = PartitionRule::Match::kRegex;
+      r.read("regex", rule.text, 10000);
+      ++forms;
+      try {
+        std::regex check(rule.text, std::regex::ECMAScript);
+      } catch (const std::regex_error& e) {
+        r.error("regex", std::string("is not a valid ECMAScript regular expression: ") + e.what());
+      }
+    }
+    if (forms != 1) r.error("partition", "a rule needs exactly one of prefix, key, regex");
+    if (!r.has("partition")) r.error("partition", "is required (the partition this rule sends to)");
+    r.read("partition", rule.partition, 0, static_cast<std::int32_t>(kMaxInt));
+    r.finish();
+    c.partitioner.rules.push_back(rule);
+  }
+  {
+    MapReader f = m.map("partsim.partitioner.fallback");
+    std::size_t hash = 0;
+    f.read_choice("hash", hash, {"murmur2", "java-string"});
+    c.partitioner.fallback.hash = static_cast<RuleFallback::Hash>(hash);
+    f.read("from", c.partitioner.fallback.first, 0, static_cast<std::int32_t>(kMaxInt));
+    f.read("count", c.partitioner.fallback.count, 0, static_cast<std::int32_t>(kMaxInt));
+    f.finish();
+  }
+  if (c.partitioner.kind != PartitionerKind::kRules && !rules.empty())
+    m.error("partsim.partitioner.rules", "only applies with partitioner: rules");
   bool idempotence = true;
   const bool idem_set = m.has("enable.idempotence");
   m.read("enable.idempotence", idempotence);
@@ -130,6 +167,7 @@ void read_workload(MapReader m, Workload& w) {
     k.read_choice("kind", kind, {"none", "template", "zipf", "hot", "list"});
     w.keys.kind = static_cast<KeySpec::Kind>(kind);
     k.read("template", w.keys.key_template, 10000);
+    k.read_strings("templates", w.keys.templates);
     k.read("cardinality", w.keys.cardinality, 0, 100'000'000);
     k.read("s", w.keys.zipf_s, 0, 100);
     k.read("hot.key", w.keys.hot_key, 10000);
@@ -247,9 +285,25 @@ Scenario read_scenario(ReadContext& ctx, const YAML::Node& root) {
       std::string names;
       for (const auto& tc : s.topics) names += (names.empty() ? "" : ", ") + tc.name;
       p.map("workload").error("topic", "names no topic of this scenario ('" + ps.workload.topic + "'; topics: " + names + ")");
-    } else if (ps.workload.partition && *ps.workload.partition >= topic->partitions) {
-      p.map("workload").error("partition", "must be < the topic's " + std::to_string(topic->partitions) +
-                                               " partitions, got " + std::to_string(*ps.workload.partition));
+    } else {
+      if (ps.workload.partition && *ps.workload.partition >= topic->partitions)
+        p.map("workload").error("partition", "must be < the topic's " + std::to_string(topic->partitions) +
+                                                 " partitions, got " + std::to_string(*ps.workload.partition));
+      // A rule's partition is known here: out of range is a scenario error, not a run failure.
+      MapReader cfg = p.map("config");
+      const auto& spec = ps.config.partitioner;
+      for (std::size_t r = 0; r < spec.rules.size(); ++r)
+        if (spec.rules[r].partition >= topic->partitions)
+          cfg.error("partsim.partitioner.rules." + std::to_string(r) + ".partition",
+                    "must be < the topic's " + std::to_string(topic->partitions) + " partitions, got " +
+                        std::to_string(spec.rules[r].partition));
+      if (spec.kind == PartitionerKind::kRules) {
+        const std::int64_t last = std::int64_t{spec.fallback.first} + (spec.fallback.count > 0 ? spec.fallback.count : 1) - 1;
+        if (last >= topic->partitions)
+          cfg.error("partsim.partitioner.fallback", "the range from " + std::to_string(spec.fallback.first) + " (" +
+                                                        std::to_string(spec.fallback.count) + " partitions) must end below the topic's " +
+                                                        std::to_string(topic->partitions) + " partitions");
+      }
     }
     if (!producer_names.insert(ps.name).second) p.error("name", "duplicate producer name '" + ps.name + "'");
     p.finish();

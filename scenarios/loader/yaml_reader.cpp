@@ -51,9 +51,13 @@ std::optional<std::string> did_you_mean(const std::string& word, const std::set<
 }
 
 void ReadContext::error(const YAML::Node& at, const std::string& path, const std::string& message) {
+  // A section read twice (to place a cross-check's error) must not report twice.
+  auto add = [this](std::string line) {
+    if (std::find(errors.begin(), errors.end(), line) == errors.end()) errors.push_back(std::move(line));
+  };
   for (const auto& [p, text] : overrides)
     if (path == p || path.rfind(p + ".", 0) == 0) {
-      errors.push_back(text + ": " + path + ": " + message);
+      add(text + ": " + path + ": " + message);
       return;
     }
   std::string where = file;
@@ -61,7 +65,7 @@ void ReadContext::error(const YAML::Node& at, const std::string& path, const std
     const YAML::Mark m = at.Mark();
     if (m.line >= 0) where += ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
   }
-  errors.push_back(where + ": " + (path.empty() ? "" : path + ": ") + message);
+  add(where + ": " + (path.empty() ? "" : path + ": ") + message);
 }
 
 MapReader::MapReader(ReadContext& ctx, YAML::Node node, std::string path)

@@ -58,6 +58,7 @@ public:
   /// A sequence's items (empty when absent); marks the key known.
   std::vector<YAML::Node> sequence(const std::string& key);
   YAML::Node node() const { return node_; }
+  ReadContext* context() const { return &ctx_; }
 
   void error(const std::string& key, const std::string& message);
   /// Reports keys that no read asked for.
