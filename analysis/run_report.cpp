@@ -61,6 +61,9 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
                      {"p999", round_to(ms(r.latency.quantile(0.999)), 3)},
                      {"max", round_to(ms(r.latency.max()), 3)},
                      {"mean", round_to(r.latency.mean() / 1e6, 3)}};
+  j["batch_bytes"] = {{"p10", r.batch_bytes.quantile(0.1)}, {"p50", r.batch_bytes.quantile(0.5)},
+                      {"p90", r.batch_bytes.quantile(0.9)}, {"max", r.batch_bytes.max()},
+                      {"mean", round_to(r.batch_bytes.mean(), 1)}};
   j["buffer_full_ms"] = round_to(r.buffer_full_ms, 3);
   j["peak_buffer_bytes"] = r.peak_buffer_bytes;
   j["retries"] = r.retries;
@@ -68,6 +71,11 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
   j["simulated_ms"] = round_to(r.simulated_ms, 3);
   j["events"] = r.events;
   j["trace"] = r.trace;
+  if (r.window_ms > 0) {
+    auto& w = j["windows"] = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < r.windows.size(); ++i)
+      w.push_back({{"start_ms", round_to(static_cast<double>(i) * r.window_ms, 3)}, {"records", r.windows[i]}});
+  }
   return j;
 }
 
@@ -104,8 +112,25 @@ std::string run_to_text(const model::RunResult& r) {
          ", cv " + fixed(d.cv, 4) + ", chi-square " + fixed(d.chi_square, 2) + " (p = " + fixed(d.p_value, 4) + " vs uniform)\n";
   out += "latency send->ack ms: p50 " + fixed(ms(r.latency.quantile(0.5)), 3) + ", p99 " + fixed(ms(r.latency.quantile(0.99)), 3) +
          ", p99.9 " + fixed(ms(r.latency.quantile(0.999)), 3) + ", max " + fixed(ms(r.latency.max()), 3) + "\n";
+  out += "batch bytes: p10 " + std::to_string(r.batch_bytes.quantile(0.1)) + ", p50 " + std::to_string(r.batch_bytes.quantile(0.5)) +
+         ", p90 " + std::to_string(r.batch_bytes.quantile(0.9)) + ", max " + std::to_string(r.batch_bytes.max()) + "\n";
   out += "buffer full " + fixed(r.buffer_full_ms, 1) + " ms (peak " + std::to_string(r.peak_buffer_bytes) + " bytes), retries " +
-         std::to_string(r.retries) + ", sticky switches " + std::to_string(r.partitioner_switches) + "\n";
+         std::to_string(r.retries) + ", built-in partitioner switches " + std::to_string(r.partitioner_switches) + "\n";
+  if (r.window_ms > 0 && !r.windows.empty()) {
+    std::vector<Column> cols{{"window start ms"}};
+    for (const auto& b : r.brokers) cols.push_back({"broker " + std::to_string(b.broker) + " share"});
+    cols.push_back({"records"});
+    Table w(std::move(cols));
+    for (std::size_t i = 0; i < r.windows.size(); ++i) {
+      std::int64_t sum = 0;
+      for (auto c : r.windows[i]) sum += c;
+      std::vector<std::string> row{fixed(static_cast<double>(i) * r.window_ms, 0)};
+      for (auto c : r.windows[i]) row.push_back(fixed(per(c, sum), 4));
+      row.push_back(std::to_string(sum));
+      w.add_row(std::move(row));
+    }
+    out += "\nrecords per broker by send time:\n" + w.to_text();
+  }
   if (!r.trace.empty()) {
     out += "first " + std::to_string(r.trace.size()) + " partitions:";
     for (auto p : r.trace) out += " " + std::to_string(p);

@@ -21,6 +21,7 @@ constexpr const char* kUsage =
     "  hash     where keys land: murmur2, toPositive and the partition per partition count\n"
     "  keys     how many keys move when the partition count changes\n"
     "  run      simulate a scenario: producers, batching, brokers\n"
+    "  compare  one scenario under several partitioners or settings, side by side\n"
     "  version  print partsim's version\n";
 
 struct Command {
@@ -29,6 +30,7 @@ struct Command {
 
 const std::map<std::string, Command>& commands() {
   static const std::map<std::string, Command> table{
+      {"compare", {run_compare_command}},
       {"hash", {run_hash_command}},
       {"keys", {run_keys_command}},
       {"run", {run_run_command}},

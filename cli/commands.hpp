@@ -12,5 +12,6 @@ using Args = std::vector<std::string>;
 int run_hash_command(const Args& args);
 int run_keys_command(const Args& args);
 int run_run_command(const Args& args);
+int run_compare_command(const Args& args);
 
 }  // namespace partsim::cli

@@ -246,6 +246,7 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication)
     : s_(s), seed_(seed), streams_(seed, replication) {
   result_.scenario = s.name;
   result_.seed = seed;
+  result_.window_ms = s.run.window.to_ms();
   for (const auto& bc : s.brokers) {
     Broker b;
     b.cfg = &bc;
@@ -670,7 +671,13 @@ void Engine::complete_batch(Producer& p, std::uint32_t id, std::uint32_t broker)
   result_.bytes_completed += b.record_bytes;
   const SimTime warmup = s_.run.warmup;
   std::int64_t measured = 0;
+  const std::int64_t window = s_.run.window.count_ns();
   for (SimTime t : b.send_times) {
+    if (window > 0) {
+      const auto w = static_cast<std::size_t>(t.count_ns() / window);
+      if (w >= result_.windows.size()) result_.windows.resize(w + 1, std::vector<std::int64_t>(brokers_.size(), 0));
+      ++result_.windows[w][broker];
+    }
     if (t < warmup) continue;
     ++measured;
     result_.latency.record((now() - t).count_ns());
@@ -681,6 +688,7 @@ void Engine::complete_batch(Producer& p, std::uint32_t id, std::uint32_t broker)
   ps.records += measured;
   bs.records += measured;
   if (b.created >= warmup) {
+    result_.batch_bytes.record(b.built_bytes);
     ++ps.batches;
     ps.bytes += b.built_bytes;
     ++bs.batches;
@@ -1058,7 +1066,7 @@ void Engine::start_service(std::uint32_t bi) {
     if (it == requests_.end()) continue;
     Request& r = it->second;
     result_.brokers[bi].queue_wait_ms_sum += (now() - r.arrived).to_ms();
-    double ms = b.request_time_ms;
+    double ms = b.request_time_ms + b.cfg->batch_time_ms * static_cast<double>(r.batches.size());
     if (b.byte_rate > 0) ms += static_cast<double>(r.bytes) * 1000.0 / b.byte_rate;
     b.busy = true;
     sim_.schedule_at(now() + SimTime::from_ms(ms) + jitter(b), BrokerDone{bi, b.epoch, id});

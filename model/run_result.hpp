@@ -57,7 +57,11 @@ struct RunResult {
   std::vector<PartitionStats> partitions;
   std::vector<BrokerStats> brokers;
   LatencyHistogram latency;          ///< send() to acknowledgement, measured records
+  LatencyHistogram batch_bytes;      ///< bytes of each measured batch on the wire (same log-linear bins)
   std::vector<std::int32_t> trace;   ///< the first N partition choices, in send order
+  double window_ms = 0;              ///< width of the windows below (0 = none kept)
+  /// windows[w][b]: records sent in window w (by send time) and acknowledged by broker b.
+  std::vector<std::vector<std::int64_t>> windows;
   std::int64_t partitioner_switches = 0;
 };
 

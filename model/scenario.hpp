@@ -35,6 +35,7 @@ struct BrokerConfig {
   std::string rack;
   double rtt_ms = 1.0;                ///< producer <-> broker round trip (network only)
   double request_time_ms = 0.1;       ///< service time per produce request
+  double batch_time_ms = 0;           ///< service time per batch (partition) in a request
   double byte_rate = 0;               ///< service throughput in bytes/s (0 = unlimited)
   double replication_ms = 1.0;        ///< added for acks=all: the slowest in-sync follower
   Jitter jitter;
@@ -128,6 +129,7 @@ struct RunSpec {
   std::optional<SimTime> duration;        ///< stop sending after this simulated time
   SimTime warmup = SimTime::zero();       ///< records sent before this are left out of statistics
   std::int32_t trace = 40;                ///< how many first partition choices to keep
+  SimTime window = SimTime::zero();       ///< records per broker per window of send time (0 = off)
   bool sorted_partition_order = false;    ///< list partitions sorted instead of HashMap order
 };
 

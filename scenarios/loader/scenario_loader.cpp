@@ -37,6 +37,7 @@ void read_broker(ReadContext& ctx, const YAML::Node& node, const std::string& pa
   m.read("rack", b.rack, 255);
   m.read("rtt.ms", b.rtt_ms, 0, kMaxMs);
   m.read("request.ms", b.request_time_ms, 0, kMaxMs);
+  m.read("batch.ms", b.batch_time_ms, 0, kMaxMs);
   m.read("byte.rate", b.byte_rate, 0, 1e15);
   m.read("replication.ms", b.replication_ms, 0, kMaxMs);
   read_jitter(m.map("jitter"), b.jitter);
@@ -227,6 +228,9 @@ Scenario read_scenario(ReadContext& ctx, const YAML::Node& root) {
     r.read("warmup.ms", warm, 0, kMaxMs);
     s.run.warmup = ms(warm);
     r.read("trace", s.run.trace, 0, 1'000'000);
+    double window = 0;
+    r.read("window.ms", window, 0, kMaxMs);
+    s.run.window = ms(window);
     std::size_t order = 0;
     r.read_choice("partition.order", order, {"hashmap", "sorted"});
     s.run.sorted_partition_order = order == 1;
@@ -320,13 +324,54 @@ Scenario read_scenario(ReadContext& ctx, const YAML::Node& root) {
 }
 
 // --set PATH=VALUE on the YAML tree. At a mapping, the longest run of path segments that
-// is a known key wins, so Kafka keys with dots work: producers.0.config.linger.ms.
+// is a known key wins, so Kafka keys with dots work: producers.0.config.linger.ms. A "*"
+// at a list sets the field in every item: producers.*.config.linger.ms=0.
+void assign_path(ReadContext& ctx, YAML::Node node, const std::vector<std::string>& segs, std::size_t i, const std::string& path,
+                 const YAML::Node& value, const std::string& assignment) {
+  const InputLocation where{"--set " + assignment};
+  if (i == segs.size()) {
+    node = value;
+    ctx.overrides[path] = "--set " + assignment;
+    return;
+  }
+  if (node.IsSequence()) {
+    if (segs[i] == "*") {
+      for (std::size_t k = 0; k < node.size(); ++k)
+        assign_path(ctx, node[k], segs, i + 1, join_path(path, std::to_string(k)), value, assignment);
+      return;
+    }
+    std::size_t idx = 0;
+    try {
+      idx = static_cast<std::size_t>(std::stoul(segs[i]));
+    } catch (const std::exception&) {
+      throw InputError(where, path + ": is a list; '" + segs[i] + "' is not an index (or *)");
+    }
+    if (idx >= node.size())
+      throw InputError(where, path + ": has " + std::to_string(node.size()) + " items, no index " + segs[i]);
+    assign_path(ctx, node[idx], segs, i + 1, join_path(path, segs[i]), value, assignment);
+    return;
+  }
+  std::set<std::string> known = ctx.known_keys[path];
+  if (node.IsMap())
+    for (const auto& kv : node) known.insert(kv.first.Scalar());
+  for (std::size_t k = segs.size(); k > i; --k) {
+    std::string candidate;
+    for (std::size_t j = i; j < k; ++j) candidate += (j > i ? "." : "") + segs[j];
+    if (!known.count(candidate)) continue;
+    if (!node.IsMap() && !node.IsNull() && node.IsDefined()) throw InputError(where, path + ": is not a mapping");
+    assign_path(ctx, node[candidate], segs, k, join_path(path, candidate), value, assignment);
+    return;
+  }
+  std::string msg = "unknown key '" + segs[i] + "'" + (path.empty() ? "" : " under " + path);
+  if (auto guess = did_you_mean(segs[i], known)) msg += " (did you mean '" + *guess + "'?)";
+  throw InputError(where, msg);
+}
+
 void apply_set(ReadContext& ctx, YAML::Node& root, const std::string& assignment) {
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)
     throw InputError({"--set"}, "must be PATH=VALUE (e.g. producers.0.config.linger.ms=0), got '" + assignment + "'");
   const std::string path_text = assignment.substr(0, eq);
-  const std::string value_text = assignment.substr(eq + 1);
   std::vector<std::string> segs;
   for (std::size_t pos = 0;;) {
     const auto dot = path_text.find('.', pos);
@@ -334,60 +379,13 @@ void apply_set(ReadContext& ctx, YAML::Node& root, const std::string& assignment
     if (dot == std::string::npos) break;
     pos = dot + 1;
   }
-  YAML::Node node;
-  node.reset(root);
-  std::string path;
-  std::size_t i = 0;
-  while (i < segs.size()) {
-    if (node.IsSequence()) {
-      std::size_t idx = 0;
-      try {
-        idx = static_cast<std::size_t>(std::stoul(segs[i]));
-      } catch (const std::exception&) {
-        throw InputError({"--set " + assignment}, path + ": is a list; '" + segs[i] + "' is not an index");
-      }
-      if (idx >= node.size())
-        throw InputError({"--set " + assignment}, path + ": has " + std::to_string(node.size()) + " items, no index " + segs[i]);
-      YAML::Node next = node[idx];
-      node.reset(next);
-      path = join_path(path, segs[i]);
-      ++i;
-      continue;
-    }
-    std::set<std::string> known = ctx.known_keys[path];
-    if (node.IsMap())
-      for (const auto& kv : node) known.insert(kv.first.Scalar());
-    std::size_t take = 0;
-    std::string key;
-    for (std::size_t k = segs.size(); k > i; --k) {
-      std::string candidate;
-      for (std::size_t j = i; j < k; ++j) candidate += (j > i ? "." : "") + segs[j];
-      if (known.count(candidate)) {
-        take = k - i;
-        key = candidate;
-        break;
-      }
-    }
-    if (take == 0) {
-      std::string msg = "unknown key '" + segs[i] + "'" + (path.empty() ? "" : " under " + path);
-      if (auto guess = did_you_mean(segs[i], known)) msg += " (did you mean '" + *guess + "'?)";
-      throw InputError({"--set " + assignment}, msg);
-    }
-    if (!node.IsMap() && !node.IsNull() && node.IsDefined())
-      throw InputError({"--set " + assignment}, path + ": is not a mapping");
-    YAML::Node next = node[key];
-    node.reset(next);
-    path = join_path(path, key);
-    i += take;
-  }
   YAML::Node value;
   try {
-    value = YAML::Load(value_text);
+    value = YAML::Load(assignment.substr(eq + 1));
   } catch (const YAML::Exception& e) {
     throw InputError({"--set " + assignment}, "the value is not valid YAML: " + e.msg);
   }
-  node = value;
-  ctx.overrides[path] = "--set " + assignment;
+  assign_path(ctx, root, segs, 0, "", value, assignment);
 }
 
 }  // namespace

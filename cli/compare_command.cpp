@@ -1,0 +1,170 @@
+// partsim compare: one scenario and seed, once per partitioner or variant (and per sweep
+// value), with common random numbers for the workload, side by side.
+
+#include <filesystem>
+#include <iostream>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "analysis/compare_report.hpp"
+#include "cli/cli_error.hpp"
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
+#include "cli/output.hpp"
+#include "model/cluster_simulation.hpp"
+#include "model/partitioner.hpp"
+#include "scenarios/loader/scenario_loader.hpp"
+
+namespace po = boost::program_options;
+
+namespace partsim::cli {
+namespace {
+
+constexpr const char* kCompareUsage =
+    "usage: partsim compare SCENARIO.yaml (--partitioners A,B,... | --variant NAME:KEY=VALUE,...)... [options]\n"
+    "Runs the scenario once per partitioner or variant on the same seed and prints them side by side.\n"
+    "A KEY without a section (producers., cluster., topics., run.) applies to every producer: workload.X\n"
+    "to its workload, anything else to its config: --variant lazy:linger.ms=50 sets\n"
+    "producers.*.config.linger.ms=50; --sweep workload.arrivals.rate=100,1000 sets the send rate.\n";
+
+std::vector<std::string> split(const std::string& text, char sep) {
+  std::vector<std::string> parts;
+  std::size_t pos = 0;
+  for (;;) {
+    const auto at = text.find(sep, pos);
+    parts.push_back(text.substr(pos, at == std::string::npos ? std::string::npos : at - pos));
+    if (at == std::string::npos) break;
+    pos = at + 1;
+  }
+  return parts;
+}
+
+// "linger.ms=5" -> "producers.*.config.linger.ms=5"; full paths stay as they are.
+std::string expand_assignment(const std::string& a, const std::string& option) {
+  const auto eq = a.find('=');
+  if (eq == std::string::npos || eq == 0) throw UsageError(option + ": must be KEY=VALUE, got '" + a + "'");
+  for (const char* section : {"producers.", "cluster.", "topics.", "run."})
+    if (a.rfind(section, 0) == 0) return a;
+  if (a.rfind("workload.", 0) == 0 || a.rfind("config.", 0) == 0) return "producers.*." + a;
+  return "producers.*.config." + a;
+}
+
+struct RunPlan {
+  std::string name;
+  std::vector<std::string> sets;
+};
+
+}  // namespace
+
+int run_compare_command(const Args& args) {
+  std::string scenario_path, seed_text, partitioners_text, sweep_text, out_dir;
+  std::vector<std::string> sets, variants;
+  std::string format_text = "table";
+  po::options_description desc("compare options");
+  desc.add_options()
+      ("help,h", "show this help")
+      ("partitioners", po::value<std::string>(&partitioners_text), "comma-separated partitioners to compare")
+      ("variant", po::value<std::vector<std::string>>(&variants), "NAME:KEY=VALUE[,KEY=VALUE...] (repeatable)")
+      ("sweep", po::value<std::string>(&sweep_text), "KEY=V1,V2,...: repeat the comparison for each value")
+      ("seed", po::value<std::string>(&seed_text), "master seed (default: the scenario's run.seed)")
+      ("set", po::value<std::vector<std::string>>(&sets), "override a scenario field in every run (repeatable)")
+      ("format", po::value<std::string>(&format_text)->default_value("table"), "table, json or csv (csv: one row per run)")
+      ("out", po::value<std::string>(&out_dir), "also write compare.json and compare.csv into DIR");
+  po::options_description hidden;
+  hidden.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file");
+  po::options_description all;
+  all.add(desc).add(hidden);
+  po::positional_options_description pos;
+  pos.add("scenario", 1);
+  for (const auto& a : args)
+    if (a == "--help" || a == "-h") {
+      std::cout << kCompareUsage << desc;
+      return kExitOk;
+    }
+  parse_command_line(args, all, &pos);
+  if (scenario_path.empty()) throw UsageError("no scenario file: partsim compare SCENARIO.yaml --partitioners A,B");
+  const auto format = parse_format(format_text);
+
+  std::vector<std::string> partitioners;
+  if (!partitioners_text.empty()) {
+    const auto& known = model::partitioner_names();
+    for (const auto& p : split(partitioners_text, ',')) {
+      if (std::find(known.begin(), known.end(), p) == known.end()) {
+        std::string list;
+        for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+        throw UsageError("--partitioners: unknown partitioner '" + p + "' (known: " + list + ")");
+      }
+      partitioners.push_back(p);
+    }
+  }
+  std::vector<RunPlan> variant_plans;
+  for (const auto& v : variants) {
+    const auto colon = v.find(':');
+    if (colon == std::string::npos || colon == 0 || colon + 1 >= v.size())
+      throw UsageError("--variant: must be NAME:KEY=VALUE[,KEY=VALUE...], got '" + v + "'");
+    RunPlan plan{v.substr(0, colon), {}};
+    for (const auto& a : split(v.substr(colon + 1), ',')) plan.sets.push_back(expand_assignment(a, "--variant"));
+    variant_plans.push_back(std::move(plan));
+  }
+  if (partitioners.empty() && variant_plans.empty()) throw UsageError("nothing to compare: give --partitioners A,B,... or --variant NAME:KEY=VALUE");
+
+  std::vector<RunPlan> plans;
+  if (variant_plans.empty()) {
+    for (const auto& p : partitioners) plans.push_back({p, {"producers.*.config.partitioner=" + p}});
+  } else if (partitioners.empty()) {
+    plans = variant_plans;
+  } else {
+    for (const auto& p : partitioners)
+      for (const auto& v : variant_plans) {
+        RunPlan plan{p + "/" + v.name, {"producers.*.config.partitioner=" + p}};
+        plan.sets.insert(plan.sets.end(), v.sets.begin(), v.sets.end());
+        plans.push_back(std::move(plan));
+      }
+  }
+
+  std::string sweep_path;
+  std::vector<std::string> sweep_values{""};
+  if (!sweep_text.empty()) {
+    const auto eq = sweep_text.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 >= sweep_text.size())
+      throw UsageError("--sweep: must be KEY=V1,V2,..., got '" + sweep_text + "'");
+    sweep_path = expand_assignment(sweep_text.substr(0, eq) + "=x", "--sweep");
+    sweep_path = sweep_path.substr(0, sweep_path.size() - 2);
+    sweep_values = split(sweep_text.substr(eq + 1), ',');
+  }
+  std::optional<std::uint64_t> seed;
+  if (!seed_text.empty())
+    seed = static_cast<std::uint64_t>(parse_int(seed_text, "--seed", 0, std::numeric_limits<std::int64_t>::max()));
+  if (!out_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(out_dir, ec);
+    if (ec) throw UsageError("--out: cannot create directory '" + out_dir + "': " + ec.message());
+  }
+
+  std::vector<analysis::NamedRun> runs;
+  for (const auto& value : sweep_values) {
+    for (const auto& plan : plans) {
+      std::vector<std::string> run_sets = sets;
+      run_sets.insert(run_sets.end(), plan.sets.begin(), plan.sets.end());
+      if (!sweep_path.empty()) run_sets.push_back(sweep_path + "=" + value);
+      auto scenario = scenarios::load_scenario_file(scenario_path, run_sets);
+      const std::uint64_t run_seed = seed.value_or(scenario.run.seed);
+      runs.push_back({plan.name, value, model::run_scenario(scenario, run_seed)});
+    }
+  }
+
+  const auto json = analysis::compare_to_json(runs, sweep_path);
+  if (!out_dir.empty()) {
+    write_file_atomically(out_dir + "/compare.json", json.dump(2) + "\n");
+    write_file_atomically(out_dir + "/compare.csv", analysis::compare_to_csv(runs));
+  }
+  switch (format) {
+    case OutputFormat::kTable: write_stdout(analysis::compare_to_text(runs, sweep_path)); break;
+    case OutputFormat::kJson: write_stdout(json.dump(2) + "\n"); break;
+    case OutputFormat::kCsv: write_stdout(analysis::compare_to_csv(runs)); break;
+  }
+  return kExitOk;
+}
+
+}  // namespace partsim::cli
