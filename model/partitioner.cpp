@@ -22,6 +22,7 @@ std::unique_ptr<Partitioner> make_partitioner(const PartitionerSpec& spec, Parti
     case PartitionerKind::kUniformStickyKip480: return std::make_unique<StickyKip480Partitioner>(true, std::move(draw));
     case PartitionerKind::kLegacy: return std::make_unique<LegacyPartitioner>(std::move(draw));
     case PartitionerKind::kRules: return std::make_unique<RulePartitioner>(spec.rules, spec.fallback);
+    case PartitionerKind::kCode: return spec.factory ? spec.factory(std::move(draw)) : nullptr;
   }
   return nullptr;
 }

@@ -48,6 +48,7 @@ enum class PartitionerKind {
   kUniformStickyKip480, ///< 2.4-3.2 UniformStickyPartitioner: keys ignored
   kLegacy,              ///< pre-2.4 DefaultPartitioner: null keys round-robin per record
   kRules,               ///< partsim's declarative user partitioner
+  kCode,                ///< a partitioner written in C++ (PartitionerSpec::factory)
 };
 
 /// One ordered rule of a user partitioner: the first that matches the key decides.
@@ -66,10 +67,15 @@ struct RuleFallback {
   std::int32_t count = 0;  ///< 0 = all partitions from `first` on
 };
 
+/// Makes a partitioner written in C++, given its random draws.
+using PartitionerFactory = std::function<std::unique_ptr<Partitioner>(PartitionDraw)>;
+
 struct PartitionerSpec {
   PartitionerKind kind = PartitionerKind::kBuiltin;
   std::vector<PartitionRule> rules;
   RuleFallback fallback;
+  PartitionerFactory factory;  ///< kCode: one partitioner per producer, made at run start
+  std::string code_name;       ///< kCode: shown in results
 };
 
 /// The partitioner object for `spec`, or nullptr for kBuiltin. `draw` gives

@@ -362,8 +362,12 @@ void assign_path(ReadContext& ctx, YAML::Node node, const std::vector<std::strin
     assign_path(ctx, node[candidate], segs, k, join_path(path, candidate), value, assignment);
     return;
   }
-  std::string msg = "unknown key '" + segs[i] + "'" + (path.empty() ? "" : " under " + path);
-  if (auto guess = did_you_mean(segs[i], known)) msg += " (did you mean '" + *guess + "'?)";
+  std::string rest;
+  for (std::size_t j = i; j < segs.size(); ++j) rest += (j > i ? "." : "") + segs[j];
+  std::string msg = "unknown key '" + rest + "'" + (path.empty() ? "" : " under " + path);
+  auto guess = did_you_mean(rest, known);
+  if (!guess) guess = did_you_mean(segs[i], known);
+  if (guess) msg += " (did you mean '" + *guess + "'?)";
   throw InputError(where, msg);
 }
 

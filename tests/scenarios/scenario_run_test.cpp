@@ -197,7 +197,10 @@ producers:
 
 TEST_CASE("every shipped scenario loads and runs with its invariants") {
   for (const char* rel : {"reference.yaml", "slow-broker.yaml", "book/null-key-sticky.yaml", "book/keyed.yaml",
-                          "book/low-cardinality.yaml", "book/ignore-keys.yaml", "book/hot-key.yaml"}) {
+                          "book/low-cardinality.yaml", "book/ignore-keys.yaml", "book/hot-key.yaml",
+                          "book/hot-key-partitioner.yaml", "kip794/slow-broker.yaml", "kip794/slow-broker-recovery.yaml",
+                          "kip794/fragmentation.yaml", "kip480/linger-latency.yaml", "round-robin/new-batch-per-record.yaml",
+                          "round-robin/kafka-9965-production.yaml"}) {
     CAPTURE(rel);
     const auto s = scenarios::load_scenario_file(scenario_path(rel), {"run.duration.ms=1000"});
     const auto r = model::run_scenario(s, 1);
