@@ -1,9 +1,11 @@
 #include "analysis/compare_report.hpp"
 
+#include <cmath>
 #include <functional>
 
 #include "analysis/distribution.hpp"
 #include "analysis/format.hpp"
+#include "analysis/replicated_report.hpp"
 #include "analysis/run_report.hpp"
 #include "analysis/table.hpp"
 
@@ -138,6 +140,64 @@ nlohmann::ordered_json compare_to_json(const std::vector<NamedRun>& runs, const 
     if (!sweep_path.empty()) run["sweep_value"] = r.sweep_value;
     const auto fields = run_to_json(r.result);  // keep alive: items() only refers to it
     for (const auto& [k, v] : fields.items()) run[k] = v;
+    arr.push_back(std::move(run));
+  }
+  return j;
+}
+
+std::string compare_replicated_to_text(const std::vector<NamedReplications>& runs, const std::string& sweep_path) {
+  std::string out;
+  if (runs.empty()) return out;
+  out += std::to_string(runs.front().replications.size()) + " replications per run: mean ± 95% confidence half-width\n";
+  std::size_t i = 0;
+  while (i < runs.size()) {
+    std::size_t j = i;
+    while (j < runs.size() && runs[j].sweep_value == runs[i].sweep_value) ++j;
+    if (!sweep_path.empty()) out += "\n" + sweep_path + " = " + runs[i].sweep_value + "\n";
+    std::vector<Column> cols{{"metric", Align::kLeft}};
+    std::vector<std::vector<MetricSummary>> sums;
+    for (std::size_t k = i; k < j; ++k) {
+      cols.push_back({runs[k].name});
+      sums.push_back(summarize_replications(runs[k].replications));
+    }
+    Table t(std::move(cols));
+    for (std::size_t m = 0; m < sums.front().size(); ++m) {
+      const std::string& name = sums.front()[m].first;
+      if (name.rfind("partition.", 0) == 0 || name.rfind("failures.", 0) == 0) continue;
+      std::vector<std::string> row{name};
+      const int decimals = name.find("share") != std::string::npos || name.rfind("distribution.", 0) == 0 ? 4 : 2;
+      for (const auto& s : sums) row.push_back(mean_pm(s[m].second, decimals));
+      t.add_row(std::move(row));
+    }
+    out += t.to_text();
+    i = j;
+  }
+  return out;
+}
+
+std::string compare_replicated_to_csv(const std::vector<NamedReplications>& runs) {
+  Table t({{"sweep"}, {"name"}, {"metric"}, {"mean"}, {"ci95_low"}, {"ci95_high"}, {"min"}, {"median"}, {"max"}});
+  for (const auto& r : runs)
+    for (const auto& [name, s] : summarize_replications(r.replications)) {
+      auto cell = [](double v) { return std::isfinite(v) ? fixed(v, 6) : std::string("inf"); };
+      t.add_row({r.sweep_value, r.name, name, cell(s.mean), cell(s.ci_low), cell(s.ci_high), cell(s.min), cell(s.median), cell(s.max)});
+    }
+  return t.to_csv();
+}
+
+nlohmann::ordered_json compare_replicated_to_json(const std::vector<NamedReplications>& runs, const std::string& sweep_path) {
+  nlohmann::ordered_json j;
+  j["scenario"] = runs.empty() ? "" : runs.front().replications.front().scenario;
+  j["seed"] = runs.empty() ? 0 : runs.front().replications.front().seed;
+  j["replications"] = runs.empty() ? 0 : runs.front().replications.size();
+  if (!sweep_path.empty()) j["sweep"] = sweep_path;
+  auto& arr = j["runs"] = nlohmann::ordered_json::array();
+  for (const auto& r : runs) {
+    nlohmann::ordered_json run;
+    run["name"] = r.name;
+    if (!sweep_path.empty()) run["sweep_value"] = r.sweep_value;
+    auto& metrics = run["metrics"] = nlohmann::ordered_json::array();
+    for (const auto& [name, s] : summarize_replications(r.replications)) metrics.push_back(summary_to_json(name, s));
     arr.push_back(std::move(run));
   }
   return j;

@@ -24,4 +24,17 @@ std::string compare_to_csv(const std::vector<NamedRun>& runs);
 /// {"scenario", "seed", "sweep", "runs": [{"name", "sweep_value", ...run fields}]}
 nlohmann::ordered_json compare_to_json(const std::vector<NamedRun>& runs, const std::string& sweep_path);
 
+/// A run of the comparison repeated over replications.
+struct NamedReplications {
+  std::string name;
+  std::string sweep_value;
+  std::vector<model::RunResult> replications;
+};
+/// Metric rows (partition rows left out), a column per run: "mean ± 95% half-width".
+std::string compare_replicated_to_text(const std::vector<NamedReplications>& runs, const std::string& sweep_path);
+/// sweep,name,metric,mean,ci95_low,ci95_high,min,median,max
+std::string compare_replicated_to_csv(const std::vector<NamedReplications>& runs);
+/// {"scenario", "seed", "replications", "sweep", "runs": [{"name", "sweep_value", "metrics": [...]}]}
+nlohmann::ordered_json compare_replicated_to_json(const std::vector<NamedReplications>& runs, const std::string& sweep_path);
+
 }  // namespace partsim::analysis

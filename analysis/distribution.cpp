@@ -3,28 +3,48 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include <boost/math/distributions/chi_squared.hpp>
 
 namespace partsim::analysis {
 
 DistributionStats distribution_stats(std::span<const std::int64_t> counts) {
+  const std::vector<double> uniform(counts.size(), 1.0);
+  return distribution_stats(counts, uniform);
+}
+
+DistributionStats distribution_stats(std::span<const std::int64_t> counts, std::span<const double> weights) {
   DistributionStats d;
-  if (counts.empty()) return d;
+  if (counts.empty() || weights.size() != counts.size()) return d;
   const auto [mn, mx] = std::minmax_element(counts.begin(), counts.end());
   d.has_empty_bin = *mn == 0;
   d.max_over_min = *mn == 0 ? std::numeric_limits<double>::infinity() : static_cast<double>(*mx) / static_cast<double>(*mn);
-  double total = 0;
-  for (auto c : counts) total += static_cast<double>(c);
+  double total = 0, sum_sq = 0, weight_total = 0;
+  for (auto c : counts) {
+    total += static_cast<double>(c);
+    sum_sq += static_cast<double>(c) * static_cast<double>(c);
+  }
+  for (double w : weights) weight_total += w;
   const double k = static_cast<double>(counts.size());
   const double mean = total / k;
-  if (mean <= 0) return d;
+  if (mean <= 0 || weight_total <= 0) return d;
   double ss = 0;
   for (auto c : counts) ss += (static_cast<double>(c) - mean) * (static_cast<double>(c) - mean);
   d.cv = std::sqrt(ss / k) / mean;
-  d.chi_square = ss / mean;
-  if (counts.size() >= 2) {
-    const boost::math::chi_squared chi(k - 1);
+  d.jain = total * total / (k * sum_sq);
+  std::size_t bins = 0;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    const double expected = total * weights[i] / weight_total;
+    const double observed = static_cast<double>(counts[i]);
+    if (expected <= 0) continue;
+    ++bins;
+    d.chi_square += (observed - expected) * (observed - expected) / expected;
+    const double p = observed / total;
+    if (p > 0) d.kl_divergence += p * std::log(p / (weights[i] / weight_total));
+  }
+  if (bins >= 2) {
+    const boost::math::chi_squared chi(static_cast<double>(bins - 1));
     d.p_value = boost::math::cdf(boost::math::complement(chi, d.chi_square));
   }
   return d;

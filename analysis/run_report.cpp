@@ -54,6 +54,8 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
   const auto d = distribution_stats(counts);
   j["distribution"] = {{"max_over_min", d.has_empty_bin ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(round_to(d.max_over_min, 4))},
                        {"cv", round_to(d.cv, 4)},
+                       {"jain", round_to(d.jain, 4)},
+                       {"kl_divergence", round_to(d.kl_divergence, 6)},
                        {"chi_square", round_to(d.chi_square, 4)},
                        {"p_value", round_to(d.p_value, 6)}};
   j["latency_ms"] = {{"p50", round_to(ms(r.latency.quantile(0.5)), 3)},
@@ -109,7 +111,7 @@ std::string run_to_text(const model::RunResult& r) {
 
   const auto d = distribution_stats(partition_counts(r));
   out += "records per partition: max/min " + (d.has_empty_bin ? std::string("inf (an idle partition)") : fixed(d.max_over_min, 3)) +
-         ", cv " + fixed(d.cv, 4) + ", chi-square " + fixed(d.chi_square, 2) + " (p = " + fixed(d.p_value, 4) + " vs uniform)\n";
+         ", cv " + fixed(d.cv, 4) + ", Jain " + fixed(d.jain, 4) + ", chi-square " + fixed(d.chi_square, 2) + " (p = " + fixed(d.p_value, 4) + " vs uniform)\n";
   out += "latency send->ack ms: p50 " + fixed(ms(r.latency.quantile(0.5)), 3) + ", p99 " + fixed(ms(r.latency.quantile(0.99)), 3) +
          ", p99.9 " + fixed(ms(r.latency.quantile(0.999)), 3) + ", max " + fixed(ms(r.latency.max()), 3) + "\n";
   out += "batch bytes: p10 " + std::to_string(r.batch_bytes.quantile(0.1)) + ", p50 " + std::to_string(r.batch_bytes.quantile(0.5)) +

@@ -12,6 +12,8 @@
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/output.hpp"
+#include "cli/progress.hpp"
+#include "sim/replications.hpp"
 #include "model/cluster_simulation.hpp"
 #include "model/partitioner.hpp"
 #include "scenarios/loader/scenario_loader.hpp"
@@ -61,6 +63,7 @@ int run_compare_command(const Args& args) {
   std::string scenario_path, seed_text, partitioners_text, sweep_text, out_dir;
   std::vector<std::string> sets, variants;
   std::string format_text = "table";
+  std::string replications_text = "1", threads_text = "0";
   po::options_description desc("compare options");
   desc.add_options()
       ("help,h", "show this help")
@@ -69,6 +72,8 @@ int run_compare_command(const Args& args) {
       ("sweep", po::value<std::string>(&sweep_text), "KEY=V1,V2,...: repeat the comparison for each value")
       ("seed", po::value<std::string>(&seed_text), "master seed (default: the scenario's run.seed)")
       ("set", po::value<std::vector<std::string>>(&sets), "override a scenario field in every run (repeatable)")
+      ("replications", po::value<std::string>(&replications_text), "replications per run (default 1): mean and 95% CI")
+      ("threads", po::value<std::string>(&threads_text), "threads (default 0 = all cores); output does not depend on it")
       ("format", po::value<std::string>(&format_text)->default_value("table"), "table, json or csv (csv: one row per run)")
       ("out", po::value<std::string>(&out_dir), "also write compare.json and compare.csv into DIR");
   po::options_description hidden;
@@ -142,7 +147,15 @@ int run_compare_command(const Args& args) {
     if (ec) throw UsageError("--out: cannot create directory '" + out_dir + "': " + ec.message());
   }
 
-  std::vector<analysis::NamedRun> runs;
+  const auto replications = static_cast<std::size_t>(parse_int(replications_text, "--replications", 1, 100000));
+  const auto threads = static_cast<unsigned>(parse_int(threads_text, "--threads", 0, 1024));
+  // Every scenario is loaded (and checked) before anything runs.
+  struct Job {
+    std::string name, sweep_value;
+    model::Scenario scenario;
+    std::uint64_t seed;
+  };
+  std::vector<Job> jobs;
   for (const auto& value : sweep_values) {
     for (const auto& plan : plans) {
       std::vector<std::string> run_sets = sets;
@@ -150,9 +163,38 @@ int run_compare_command(const Args& args) {
       if (!sweep_path.empty()) run_sets.push_back(sweep_path + "=" + value);
       auto scenario = scenarios::load_scenario_file(scenario_path, run_sets);
       const std::uint64_t run_seed = seed.value_or(scenario.run.seed);
-      runs.push_back({plan.name, value, model::run_scenario(scenario, run_seed)});
+      jobs.push_back({plan.name, value, std::move(scenario), run_seed});
     }
   }
+  Progress progress("runs");
+  const auto results = sim::run_replications<model::RunResult>(
+      jobs.size() * replications, threads,
+      [&](std::size_t k) {
+        const Job& job = jobs[k / replications];
+        return model::run_scenario(job.scenario, job.seed, k % replications);
+      },
+      [&](std::size_t done, std::size_t total) { progress.update(done, total); });
+
+  if (replications > 1) {
+    std::vector<analysis::NamedReplications> reps;
+    for (std::size_t k = 0; k < jobs.size(); ++k)
+      reps.push_back({jobs[k].name, jobs[k].sweep_value,
+                      std::vector<model::RunResult>(results.begin() + static_cast<std::ptrdiff_t>(k * replications),
+                                                    results.begin() + static_cast<std::ptrdiff_t>((k + 1) * replications))});
+    const auto json = analysis::compare_replicated_to_json(reps, sweep_path);
+    if (!out_dir.empty()) {
+      write_file_atomically(out_dir + "/compare.json", json.dump(2) + "\n");
+      write_file_atomically(out_dir + "/compare.csv", analysis::compare_replicated_to_csv(reps));
+    }
+    switch (format) {
+      case OutputFormat::kTable: write_stdout(analysis::compare_replicated_to_text(reps, sweep_path)); break;
+      case OutputFormat::kJson: write_stdout(json.dump(2) + "\n"); break;
+      case OutputFormat::kCsv: write_stdout(analysis::compare_replicated_to_csv(reps)); break;
+    }
+    return kExitOk;
+  }
+  std::vector<analysis::NamedRun> runs;
+  for (std::size_t k = 0; k < jobs.size(); ++k) runs.push_back({jobs[k].name, jobs[k].sweep_value, results[k]});
 
   const auto json = analysis::compare_to_json(runs, sweep_path);
   if (!out_dir.empty()) {
