@@ -22,6 +22,7 @@ constexpr const char* kUsage =
     "  keys     how many keys move when the partition count changes\n"
     "  run      simulate a scenario: producers, batching, brokers\n"
     "  compare  one scenario under several partitioners or settings, side by side\n"
+    "  book     reproduce every published table and say whether partsim matches it\n"
     "  version  print partsim's version\n";
 
 struct Command {
@@ -30,6 +31,7 @@ struct Command {
 
 const std::map<std::string, Command>& commands() {
   static const std::map<std::string, Command> table{
+      {"book", {run_book_command}},
       {"compare", {run_compare_command}},
       {"hash", {run_hash_command}},
       {"keys", {run_keys_command}},

@@ -13,5 +13,6 @@ int run_hash_command(const Args& args);
 int run_keys_command(const Args& args);
 int run_run_command(const Args& args);
 int run_compare_command(const Args& args);
+int run_book_command(const Args& args);
 
 }  // namespace partsim::cli

@@ -38,9 +38,10 @@ struct RequestTimeout { std::uint32_t producer; };  // check the oldest request 
 struct Disconnect { std::uint32_t producer; std::uint32_t broker; std::uint64_t epoch; };
 struct BufferTimeout { std::uint32_t producer; std::uint64_t block; };
 struct MetadataRefresh { std::uint32_t producer; };
+struct SecondCall { std::uint32_t producer; std::uint64_t send; };  // a thread's second partition() call
 struct BrokerScheduleStep { std::uint32_t broker; std::uint32_t index; };
 using Event = std::variant<AppSend, SenderWake, RequestArrive, BrokerDone, ResponseArrive, RequestTimeout, Disconnect,
-                           BufferTimeout, MetadataRefresh, BrokerScheduleStep>;
+                           BufferTimeout, MetadataRefresh, BrokerScheduleStep, SecondCall>;
 
 constexpr SimTime kNever = SimTime::max();
 
@@ -140,6 +141,10 @@ struct Producer {
   SimTime block_start;
   PendingSend pending;
   std::int64_t tokens = 0;  // closed loop: sends that may be outstanding
+  // Sends between their first and second partition() call (application threads > 1).
+  std::map<std::uint64_t, std::pair<PendingSend, std::int32_t>> second_calls;  // send -> (record, previous)
+  std::deque<std::uint64_t> second_calls_waiting;  // due while the producer was blocked on memory
+  std::uint64_t next_send_id = 0;
 };
 
 struct Broker {
@@ -175,6 +180,8 @@ public:
   void operator()(const BufferTimeout& e);
   void operator()(const MetadataRefresh& e);
   void operator()(const BrokerScheduleStep& e);
+  void operator()(const SecondCall& e);
+  bool threads_busy(const Producer& p) const;
 
 private:
   SimTime now() const { return sim_.now(); }
@@ -418,6 +425,7 @@ void Engine::operator()(const AppSend& e) {
     if (p.spec->workload.arrivals.kind == Arrivals::Kind::kClosedLoop) --p.tokens;
     send_one(p, intended);
     if (p.blocked) return;
+    if (!p.second_calls.empty() && threads_busy(p)) return;  // every thread is mid-send
     SimTime next;
     if (!next_send_time(p, next)) return;
     if (!sim_.try_advance(next)) {
@@ -519,6 +527,15 @@ void Engine::finish_append(Producer& p, PendingSend& r, std::int32_t reserved) {
       if (r.abort_on_new_batch) {
         // abortForNewBatch (spec §1.2 step 9): onNewBatch, a second partition() call, and
         // an append that may create the batch.
+        const auto& arrivals = p.spec->workload.arrivals;
+        if (arrivals.threads > 1 && arrivals.partition_gap_us > 0) {
+          // This thread makes its second call a little later; other threads go on.
+          if (reserved > 0) deallocate(p, reserved);
+          const std::uint64_t id = p.next_send_id++;
+          p.second_calls.emplace(id, std::make_pair(r, eff));
+          sim_.schedule_in(SimTime::from_ms(arrivals.partition_gap_us / 1000.0), SecondCall{p.index, id});
+          return;
+        }
         r.abort_on_new_batch = false;
         p.custom->on_new_batch(eff, view(p));
         if (!p.spec->workload.partition) {
@@ -584,6 +601,39 @@ std::deque<std::uint32_t>& Engine::deque_of(Producer& p, std::int32_t partition)
 
 PartitionerView Engine::view(const Producer& p) const { return PartitionerView{p.available, p.num_partitions}; }
 
+bool Engine::threads_busy(const Producer& p) const {
+  return static_cast<std::int32_t>(p.second_calls.size()) >= p.spec->workload.arrivals.threads - 1;
+}
+
+void Engine::operator()(const SecondCall& e) {
+  Producer& p = producers_[e.producer];
+  if (p.blocked) {  // the producer's memory is exhausted: this thread waits its turn
+    p.second_calls_waiting.push_back(e.send);
+    return;
+  }
+  auto node = p.second_calls.extract(e.send);
+  PendingSend r = std::move(node.mapped().first);
+  const std::int32_t previous = node.mapped().second;
+  const bool was_busy = static_cast<std::int32_t>(p.second_calls.size()) + 1 >= p.spec->workload.arrivals.threads - 1;
+  r.abort_on_new_batch = false;
+  p.custom->on_new_batch(previous, view(p));
+  bool failed = false;
+  if (!p.spec->workload.partition) {
+    r.partition = p.custom->partition(r.has_key ? std::optional<std::string_view>(r.key) : std::nullopt, view(p));
+    if (r.partition < 0) {
+      ++result_.failed.invalid_partition;
+      return_token(p, 1);
+      failed = true;
+    }
+  }
+  if (!failed) {
+    p.pending = std::move(r);
+    finish_append(p, p.pending, 0);
+  }
+  // A thread came free: the application may call send() again.
+  if (was_busy && !p.blocked) after_send(p);
+}
+
 void Engine::operator()(const BufferTimeout& e) {
   Producer& p = producers_[e.producer];
   if (!p.blocked || p.block_id != e.block) return;
@@ -640,7 +690,14 @@ void Engine::deallocate(Producer& p, std::int32_t bytes) {
     p.available_memory -= p.pending.need;
     result_.peak_buffer_bytes = std::max(result_.peak_buffer_bytes, p.cfg->buffer_memory - p.available_memory);
     finish_append(p, p.pending, p.pending.need);
-    if (!p.blocked) after_send(p);
+    if (!p.blocked) {
+      while (!p.second_calls_waiting.empty() && !p.blocked) {
+        const auto id = p.second_calls_waiting.front();
+        p.second_calls_waiting.pop_front();
+        (*this)(SecondCall{p.index, id});
+      }
+      after_send(p);
+    }
   }
 }
 

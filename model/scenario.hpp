@@ -83,6 +83,11 @@ struct Arrivals {
   double off_ms = 100;
   std::int32_t concurrency = 1;  ///< closed loop: outstanding sends
   double send_cost_us = 0;     ///< application time per send() call
+  /// Application threads sharing the producer. With a partitioner object, a send whose
+  /// first partition() found no open batch makes its second call partition_gap_us later,
+  /// and other threads' calls may come in between (they share the partitioner's state).
+  std::int32_t threads = 1;
+  double partition_gap_us = 0;
 };
 
 struct KeySpec {

@@ -158,6 +158,8 @@ void read_workload(MapReader m, Workload& w) {
     a.read("off.ms", w.arrivals.off_ms, 0, kMaxMs);
     a.read("concurrency", w.arrivals.concurrency, 1, 1'000'000);
     a.read("send.cost.us", w.arrivals.send_cost_us, 0, 1e9);
+    a.read("threads", w.arrivals.threads, 1, 10000);
+    a.read("partition.gap.us", w.arrivals.partition_gap_us, 0, 1e9);
     if (w.arrivals.kind == Arrivals::Kind::kFlatOut && w.arrivals.send_cost_us <= 0)
       a.error("send.cost.us", "must be > 0 for flat-out arrivals (the application time one send() takes)");
     a.finish();
