@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/compare_report.hpp"
+#include "analysis/plots.hpp"
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
@@ -60,7 +61,7 @@ struct RunPlan {
 }  // namespace
 
 int run_compare_command(const Args& args) {
-  std::string scenario_path, seed_text, partitioners_text, sweep_text, out_dir;
+  std::string scenario_path, seed_text, partitioners_text, sweep_text, out_dir, plot_dir;
   std::vector<std::string> sets, variants;
   std::string format_text = "table";
   std::string replications_text = "1", threads_text = "0";
@@ -75,6 +76,7 @@ int run_compare_command(const Args& args) {
       ("replications", po::value<std::string>(&replications_text), "replications per run (default 1): mean and 95% CI")
       ("threads", po::value<std::string>(&threads_text), "threads (default 0 = all cores); output does not depend on it")
       ("format", po::value<std::string>(&format_text)->default_value("table"), "table, json or csv (csv: one row per run)")
+      ("plot", po::value<std::string>(&plot_dir), "draw the latency CDF of every run into DIR (gnuplot)")
       ("out", po::value<std::string>(&out_dir), "also write compare.json and compare.csv into DIR");
   po::options_description hidden;
   hidden.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file");
@@ -175,6 +177,14 @@ int run_compare_command(const Args& args) {
       },
       [&](std::size_t done, std::size_t total) { progress.update(done, total); });
 
+  if (!plot_dir.empty()) {
+    // One curve per run (its first replication), in run order.
+    analysis::Plotter plot(plot_dir);
+    std::vector<analysis::LatencyCurve> curves;
+    for (std::size_t k = 0; k < jobs.size(); ++k)
+      curves.push_back({jobs[k].name + (jobs[k].sweep_value.empty() ? "" : " @ " + jobs[k].sweep_value), &results[k * replications].latency});
+    plot.latency_cdf(jobs.front().scenario.name + ": latency by run", curves);
+  }
   if (replications > 1) {
     std::vector<analysis::NamedReplications> reps;
     for (std::size_t k = 0; k < jobs.size(); ++k)

@@ -1,6 +1,8 @@
 #include "cli/options.hpp"
 
 #include <charconv>
+#include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "cli/cli_error.hpp"
@@ -26,6 +28,17 @@ std::int64_t parse_int(std::string_view text, std::string_view option, std::int6
     throw UsageError(std::string(option) + ": must be " + range + ", got '" + std::string(text) + "'");
   if (ec == std::errc::result_out_of_range || v < lo || v > hi)
     throw UsageError(std::string(option) + ": must be " + range + ", got " + std::string(text));
+  return v;
+}
+
+double parse_number(std::string_view text, std::string_view option, double lo, double hi) {
+  double v = 0;
+  const auto* last = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), last, v);
+  char range[96];
+  std::snprintf(range, sizeof range, "a number in [%g, %g]", lo, hi);
+  if (text.empty() || ec != std::errc() || ptr != last || !std::isfinite(v) || v < lo || v > hi)
+    throw UsageError(std::string(option) + ": must be " + range + ", got '" + std::string(text) + "'");
   return v;
 }
 

@@ -20,6 +20,9 @@ OutputFormat parse_format(const std::string& text);
 /// Parses a decimal integer in [lo, hi]; `option` names it in the error.
 std::int64_t parse_int(std::string_view text, std::string_view option, std::int64_t lo, std::int64_t hi);
 
+/// Parses a finite decimal number in [lo, hi]; `option` names it in the error.
+double parse_number(std::string_view text, std::string_view option, double lo, double hi);
+
 /// Parses "3" or "3,6,12": partition counts, each in [1, 2^31-1].
 std::vector<std::int32_t> parse_partition_counts(const std::string& text, std::string_view option);
 

@@ -42,6 +42,9 @@ public:
   std::int32_t next_partition(std::span<const std::int32_t> available, std::int32_t num_partitions);
 
   bool adaptive_active() const { return !cft_.empty(); }
+  /// Adaptive draws so far: chosen partition counts and summed choice probabilities.
+  const std::vector<std::int64_t>& adaptive_choices() const { return adaptive_choices_; }
+  const std::vector<double>& adaptive_expected() const { return adaptive_expected_; }
   std::int64_t produced_bytes() const { return produced_bytes_; }
   std::int64_t switches() const { return switches_; }
 
@@ -55,6 +58,8 @@ private:
   // Cumulative frequency table and its partition ids; empty = uniform mode.
   std::vector<std::int32_t> cft_;
   std::vector<std::int32_t> cft_partitions_;
+  std::vector<std::int64_t> adaptive_choices_;
+  std::vector<double> adaptive_expected_;
 };
 
 }  // namespace partsim::model

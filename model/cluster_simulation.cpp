@@ -39,9 +39,10 @@ struct Disconnect { std::uint32_t producer; std::uint32_t broker; std::uint64_t 
 struct BufferTimeout { std::uint32_t producer; std::uint64_t block; };
 struct MetadataRefresh { std::uint32_t producer; };
 struct SecondCall { std::uint32_t producer; std::uint64_t send; };  // a thread's second partition() call
+struct Sample {};  // time series
 struct BrokerScheduleStep { std::uint32_t broker; std::uint32_t index; };
 using Event = std::variant<AppSend, SenderWake, RequestArrive, BrokerDone, ResponseArrive, RequestTimeout, Disconnect,
-                           BufferTimeout, MetadataRefresh, BrokerScheduleStep, SecondCall>;
+                           BufferTimeout, MetadataRefresh, BrokerScheduleStep, SecondCall, Sample>;
 
 constexpr SimTime kNever = SimTime::max();
 
@@ -49,7 +50,7 @@ constexpr SimTime kNever = SimTime::max();
 struct Batch {
   std::int32_t partition = 0;
   std::uint64_t sequence = 0;      // creation order within the producer
-  SimTime created, last_attempt, backoff;
+  SimTime created, last_attempt, backoff, sent;
   std::int32_t records = 0;
   std::int32_t attempts = 0;
   std::int64_t record_bytes = 0;   // U: exact uncompressed record sizes
@@ -167,7 +168,7 @@ struct TopicState {
 
 class Engine {
 public:
-  Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication);
+  Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication, const RunOptions& options);
   RunResult run();
 
   void operator()(const AppSend& e);
@@ -181,6 +182,7 @@ public:
   void operator()(const MetadataRefresh& e);
   void operator()(const BrokerScheduleStep& e);
   void operator()(const SecondCall& e);
+  void operator()(const Sample& e);
   bool threads_busy(const Producer& p) const;
 
 private:
@@ -211,6 +213,7 @@ private:
   void complete_batch(Producer& p, std::uint32_t id, std::uint32_t broker);
   void fail_batch(Producer& p, std::uint32_t id, std::int64_t FailureCounts::*reason);
   void settle(Producer& p, std::uint32_t id);
+  void record_batch(const Producer& p, const Batch& b, std::int32_t broker, bool acked);
   bool leave_request(std::uint32_t id);
   void retry_or_fail(Producer& p, std::uint32_t id);
   SimTime draw_backoff(Producer& p, std::int32_t attempt_index);
@@ -233,6 +236,11 @@ private:
 
   const Scenario& s_;
   std::uint64_t seed_;
+  RunOptions options_;
+  // Time-series accumulators since the last sample.
+  std::vector<std::int64_t> ts_records_;
+  std::vector<double> ts_wait_sum_;
+  std::vector<std::int64_t> ts_wait_count_;
   sim::RandomStreams streams_;
   sim::Simulation<Event, sim::CalendarStore<Event>> sim_;
   std::vector<Producer> producers_;
@@ -249,8 +257,8 @@ private:
 
 // ---- construction --------------------------------------------------------------------------
 
-Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication)
-    : s_(s), seed_(seed), streams_(seed, replication) {
+Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication, const RunOptions& options)
+    : s_(s), seed_(seed), options_(options), streams_(seed, replication) {
   result_.scenario = s.name;
   result_.seed = seed;
   result_.window_ms = s.run.window.to_ms();
@@ -335,6 +343,13 @@ RunResult Engine::run() {
     for (std::uint32_t i = 0; i < brokers_[b].cfg->schedule.size(); ++i)
       sim_.schedule_at(brokers_[b].cfg->schedule[i].at, BrokerScheduleStep{b, i});
 
+  if (options_.timeseries > SimTime::zero()) {
+    result_.timeseries.interval_ms = options_.timeseries.to_ms();
+    ts_records_.assign(result_.partitions.size(), 0);
+    ts_wait_sum_.assign(brokers_.size(), 0.0);
+    ts_wait_count_.assign(brokers_.size(), 0);
+    sim_.schedule_at(SimTime::zero(), Sample{});
+  }
   sim_.run(sim::StopRule{}, [this](const Event& e) { std::visit(*this, e); });
 
   result_.simulated_ms = last_completion_.to_ms();
@@ -344,7 +359,19 @@ RunResult Engine::run() {
       const std::int32_t l = t.leader[p];
       result_.partitions[t.stats_offset + p].leader = l < 0 ? -1 : brokers_[static_cast<std::size_t>(l)].cfg->id;
     }
-  for (const auto& p : producers_) result_.partitioner_switches += p.partitioner->switches();
+  for (const auto& p : producers_) {
+    result_.partitioner_switches += p.partitioner->switches();
+    const auto& chosen = p.partitioner->adaptive_choices();
+    const auto& expected = p.partitioner->adaptive_expected();
+    const std::size_t base = topics_[p.topic].stats_offset;
+    if (chosen.empty()) continue;
+    result_.adaptive_choices.resize(result_.partitions.size(), 0);
+    result_.adaptive_expected.resize(result_.partitions.size(), 0.0);
+    for (std::size_t i = 0; i < chosen.size(); ++i) {
+      result_.adaptive_choices[base + i] += chosen[i];
+      result_.adaptive_expected[base + i] += expected[i];
+    }
+  }
   return std::move(result_);
 }
 
@@ -587,6 +614,7 @@ void Engine::finish_append(Producer& p, PendingSend& r, std::int32_t reserved) {
       p.partitioner->update_partition_info(appended, enable_switch, p.available, p.num_partitions);
     }
     if (static_cast<std::int32_t>(result_.trace.size()) < s_.run.trace) result_.trace.push_back(eff);
+    if (!ts_records_.empty() && eff < p.num_partitions) ++ts_records_[topics_[p.topic].stats_offset + static_cast<std::size_t>(eff)];
     // Wake the sender when a batch became full or a new one was created (spec §1.2 step 11).
     const bool batch_full = dq.size() > 1 || is_full(batch(dq.back()));
     if (batch_full || new_batch_created) wake_sender(p, now());
@@ -600,6 +628,38 @@ std::deque<std::uint32_t>& Engine::deque_of(Producer& p, std::int32_t partition)
 }
 
 PartitionerView Engine::view(const Producer& p) const { return PartitionerView{p.available, p.num_partitions}; }
+
+void Engine::operator()(const Sample&) {
+  TimeSeries& ts = result_.timeseries;
+  ts.time_ms.push_back(now().to_ms());
+  std::vector<std::int32_t> queues(result_.partitions.size(), 0);
+  std::vector<std::int32_t> in_flight(brokers_.size(), 0);
+  std::int64_t buffer = 0;
+  for (const auto& p : producers_) {
+    const std::size_t base = topics_[p.topic].stats_offset;
+    for (std::size_t part = 0; part < p.deques.size(); ++part) queues[base + part] += static_cast<std::int32_t>(p.deques[part].size());
+    for (std::size_t b = 0; b < brokers_.size(); ++b) in_flight[b] += p.in_flight[b];
+    buffer += p.cfg->buffer_memory - p.available_memory;
+  }
+  std::vector<double> waits(brokers_.size(), 0.0);
+  for (std::size_t b = 0; b < brokers_.size(); ++b)
+    waits[b] = ts_wait_count_[b] ? ts_wait_sum_[b] / static_cast<double>(ts_wait_count_[b]) : 0.0;
+  ts.partition_queue.push_back(std::move(queues));
+  ts.partition_records.push_back(ts_records_);
+  ts.broker_in_flight.push_back(std::move(in_flight));
+  ts.broker_queue_wait_ms.push_back(std::move(waits));
+  ts.buffer_bytes.push_back(buffer);
+  std::fill(ts_records_.begin(), ts_records_.end(), 0);
+  std::fill(ts_wait_sum_.begin(), ts_wait_sum_.end(), 0.0);
+  std::fill(ts_wait_count_.begin(), ts_wait_count_.end(), 0);
+  // Keep sampling while producers send or anything is buffered or in flight.
+  bool active = false;
+  for (const auto& p : producers_) {
+    active = active || !p.stopped || !p.live_requests.empty() || p.blocked;
+    for (const auto& dq : p.deques) active = active || !dq.empty();
+  }
+  if (active && sim_.has_pending()) sim_.schedule_in(options_.timeseries, Sample{});
+}
 
 bool Engine::threads_busy(const Producer& p) const {
   return static_cast<std::int32_t>(p.second_calls.size()) >= p.spec->workload.arrivals.threads - 1;
@@ -744,14 +804,33 @@ void Engine::complete_batch(Producer& p, std::uint32_t id, std::uint32_t broker)
   BrokerStats& bs = result_.brokers[broker];
   ps.records += measured;
   bs.records += measured;
+  if (options_.batches) record_batch(p, b, static_cast<std::int32_t>(broker), true);
   if (b.created >= warmup) {
     result_.batch_bytes.record(b.built_bytes);
+    constexpr std::size_t kMaxBin = 65536;
+    const auto bin = std::min<std::size_t>(static_cast<std::size_t>(b.records), kMaxBin);
+    if (result_.batch_records.size() <= bin) result_.batch_records.resize(bin + 1, 0);
+    ++result_.batch_records[bin];
     ++ps.batches;
     ps.bytes += b.built_bytes;
     ++bs.batches;
     bs.bytes += b.built_bytes;
   }
   settle(p, id);
+}
+
+void Engine::record_batch(const Producer& p, const Batch& b, std::int32_t broker, bool acked) {
+  BatchRecord row;
+  row.topic = topics_[p.topic].cfg->name;
+  row.partition = b.partition;
+  row.broker = broker < 0 ? -1 : brokers_[static_cast<std::size_t>(broker)].cfg->id;
+  row.records = b.records;
+  row.bytes = b.built ? b.built_bytes : estimated_bytes(b);
+  row.created_ms = b.created.to_ms();
+  row.sent_ms = b.built ? b.sent.to_ms() : -1;
+  row.done_ms = now().to_ms();
+  row.acked = acked;
+  result_.batches.push_back(std::move(row));
 }
 
 // A batch is done (acked or failed): unmute its partition, return its memory, let a
@@ -781,6 +860,7 @@ void Engine::fail_batch(Producer& p, std::uint32_t id, std::int64_t FailureCount
   b.done = true;
   result_.failed.*reason += b.records;
   last_completion_ = now();
+  if (options_.batches) record_batch(p, b, -1, false);
   result_.bytes_completed += b.record_bytes;
   settle(p, id);
 }
@@ -945,6 +1025,7 @@ std::vector<std::uint32_t> Engine::drain(Producer& p, std::uint32_t node) {
     if (size + estimated_bytes(first) > p.cfg->max_request_size && !out.empty()) break;
     dq.pop_front();
     seal(p, first);
+    first.sent = now();
     size += first.built_bytes;
     out.push_back(static_cast<std::uint32_t>(&first - batches_.data()));
     if (p.cfg->max_in_flight == 1) p.muted[part] = 1;  // guaranteeMessageOrder
@@ -1123,6 +1204,10 @@ void Engine::start_service(std::uint32_t bi) {
     if (it == requests_.end()) continue;
     Request& r = it->second;
     result_.brokers[bi].queue_wait_ms_sum += (now() - r.arrived).to_ms();
+    if (!ts_wait_sum_.empty()) {
+      ts_wait_sum_[bi] += (now() - r.arrived).to_ms();
+      ++ts_wait_count_[bi];
+    }
     double ms = b.request_time_ms + b.cfg->batch_time_ms * static_cast<double>(r.batches.size());
     if (b.byte_rate > 0) ms += static_cast<double>(r.bytes) * 1000.0 / b.byte_rate;
     b.busy = true;
@@ -1202,8 +1287,8 @@ void Engine::operator()(const BrokerScheduleStep& e) {
 
 }  // namespace
 
-RunResult run_scenario(const Scenario& scenario, std::uint64_t seed, std::uint64_t replication) {
-  Engine engine(scenario, seed, replication);
+RunResult run_scenario(const Scenario& scenario, std::uint64_t seed, std::uint64_t replication, const RunOptions& options) {
+  Engine engine(scenario, seed, replication, options);
   return engine.run();
 }
 

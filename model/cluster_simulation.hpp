@@ -12,8 +12,15 @@
 
 namespace partsim::model {
 
+/// What to record beyond the summary (costs memory in proportion to the run).
+struct RunOptions {
+  SimTime timeseries = SimTime::zero();  ///< sample state every this much simulated time (0 = off)
+  bool batches = false;                  ///< keep one row per batch
+};
+
 /// Runs `scenario` with master seed `seed` and replication number `replication` until
 /// every record sent has been acknowledged or has failed; returns the results.
-RunResult run_scenario(const Scenario& scenario, std::uint64_t seed, std::uint64_t replication = 0);
+RunResult run_scenario(const Scenario& scenario, std::uint64_t seed, std::uint64_t replication = 0,
+                       const RunOptions& options = {});
 
 }  // namespace partsim::model

@@ -40,6 +40,28 @@ struct FailureCounts {
   }
 };
 
+/// One batch's life (kept with RunOptions::batches).
+struct BatchRecord {
+  std::string topic;
+  std::int32_t partition = 0;
+  std::int32_t broker = -1;  ///< broker id that acknowledged it (-1 if it failed)
+  std::int32_t records = 0;
+  std::int32_t bytes = 0;    ///< on the wire
+  double created_ms = 0, sent_ms = 0, done_ms = 0;
+  bool acked = false;
+};
+
+/// State sampled at regular simulated times (kept with RunOptions::timeseries).
+struct TimeSeries {
+  double interval_ms = 0;
+  std::vector<double> time_ms;
+  std::vector<std::vector<std::int32_t>> partition_queue;     ///< [sample][partition]: undrained batches
+  std::vector<std::vector<std::int64_t>> partition_records;   ///< [sample][partition]: records appended since the last sample
+  std::vector<std::vector<std::int32_t>> broker_in_flight;    ///< [sample][broker]: requests in flight (all producers)
+  std::vector<std::vector<double>> broker_queue_wait_ms;      ///< [sample][broker]: mean wait of requests served since the last sample
+  std::vector<std::int64_t> buffer_bytes;                     ///< [sample]: buffer memory in use (all producers)
+};
+
 struct RunResult {
   std::string scenario;
   std::uint64_t seed = 0;
@@ -63,6 +85,14 @@ struct RunResult {
   /// windows[w][b]: records sent in window w (by send time) and acknowledged by broker b.
   std::vector<std::vector<std::int64_t>> windows;
   std::int64_t partitioner_switches = 0;
+  /// Records per batch (index = records, the last bin holds all larger), measured batches.
+  std::vector<std::int64_t> batch_records;
+  /// Adaptive partitioning cross-check: per partition, the choices made in adaptive mode
+  /// and the sum of their probabilities under the queue-size weights (spec §2.5).
+  std::vector<std::int64_t> adaptive_choices;
+  std::vector<double> adaptive_expected;
+  TimeSeries timeseries;
+  std::vector<BatchRecord> batches;
 };
 
 }  // namespace partsim::model

@@ -1,0 +1,43 @@
+#pragma once
+// PNG charts drawn by gnuplot: the data and the script go to a scratch folder, gnuplot
+// draws into a temporary file, which is renamed into place (a chart is whole or absent).
+// Every chart has a title, axis labels with units and a legend.
+
+#include <string>
+#include <vector>
+
+#include "model/run_result.hpp"
+
+namespace partsim::analysis {
+
+struct PartitionBar {
+  std::string label;
+  double value = 0, low = 0, high = 0;  ///< low/high draw a whisker when they differ
+};
+
+struct LatencyCurve {
+  std::string name;
+  const model::LatencyHistogram* histogram = nullptr;
+};
+
+class Plotter {
+public:
+  /// Charts go to `dir` (created if missing); throws std::runtime_error if gnuplot fails.
+  explicit Plotter(std::string dir);
+
+  void records_per_partition(const std::string& title, const std::vector<PartitionBar>& bars);
+  void partition_strip(const std::string& title, const std::vector<std::int32_t>& trace);
+  void broker_queues(const std::string& title, const model::RunResult& r);
+  void latency_cdf(const std::string& title, const std::vector<LatencyCurve>& curves);
+  void batch_size_histogram(const std::string& title, const std::vector<std::int64_t>& records_per_batch);
+
+  const std::vector<std::string>& written() const { return written_; }
+
+private:
+  void draw(const std::string& name, const std::string& data, const std::string& script);
+
+  std::string dir_;
+  std::vector<std::string> written_;
+};
+
+}  // namespace partsim::analysis
