@@ -73,6 +73,20 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
   j["simulated_ms"] = round_to(r.simulated_ms, 3);
   j["events"] = r.events;
   j["trace"] = r.trace;
+  if (!r.adaptive_choices.empty()) {
+    // Adaptive partitioning's choices against what the queue-size weights promised.
+    const auto a = distribution_stats(r.adaptive_choices, r.adaptive_expected);
+    std::int64_t draws = 0;
+    for (auto c : r.adaptive_choices) draws += c;
+    auto& check = j["adaptive_check"];
+    check["draws"] = draws;
+    check["chi_square"] = round_to(a.chi_square, 4);
+    check["p_value"] = round_to(a.p_value, 6);
+    auto& parts = check["partitions"] = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < r.adaptive_choices.size(); ++i)
+      parts.push_back({{"partition", r.partitions[i].partition}, {"choices", r.adaptive_choices[i]},
+                       {"expected", round_to(r.adaptive_expected[i], 3)}});
+  }
   if (r.window_ms > 0) {
     auto& w = j["windows"] = nlohmann::ordered_json::array();
     for (std::size_t i = 0; i < r.windows.size(); ++i)
@@ -118,6 +132,13 @@ std::string run_to_text(const model::RunResult& r) {
          ", p90 " + std::to_string(r.batch_bytes.quantile(0.9)) + ", max " + std::to_string(r.batch_bytes.max()) + "\n";
   out += "buffer full " + fixed(r.buffer_full_ms, 1) + " ms (peak " + std::to_string(r.peak_buffer_bytes) + " bytes), retries " +
          std::to_string(r.retries) + ", built-in partitioner switches " + std::to_string(r.partitioner_switches) + "\n";
+  if (!r.adaptive_choices.empty()) {
+    const auto a = distribution_stats(r.adaptive_choices, r.adaptive_expected);
+    std::int64_t draws = 0;
+    for (auto c : r.adaptive_choices) draws += c;
+    out += "adaptive partitioning: " + std::to_string(draws) + " weighted draws; choices vs queue-size weights: chi-square " +
+           fixed(a.chi_square, 2) + ", p = " + fixed(a.p_value, 4) + "\n";
+  }
   if (r.window_ms > 0 && !r.windows.empty()) {
     std::vector<Column> cols{{"window start ms"}};
     for (const auto& b : r.brokers) cols.push_back({"broker " + std::to_string(b.broker) + " share"});

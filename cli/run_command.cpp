@@ -11,6 +11,10 @@
 #include "analysis/run_report.hpp"
 #include "analysis/run_tables.hpp"
 #include "analysis/summary_stats.hpp"
+#include "analysis/table.hpp"
+#include "analysis/theory.hpp"
+#include "analysis/format.hpp"
+#include "model/record_size.hpp"
 #include "cli/run_files.hpp"
 #include "cli/progress.hpp"
 #include "sim/replications.hpp"
@@ -47,6 +51,51 @@ std::vector<analysis::PartitionBar> bars_of(const std::vector<model::RunResult>&
                     s.mean, s.ci_low, s.ci_high});
   }
   return bars;
+}
+
+// The closed-form batch size distribution beside the simulated one (run.check:
+// poisson-batching), over all replications' measured batches.
+void poisson_batching_check(const model::Scenario& s, const std::vector<model::RunResult>& reps, std::string& text,
+                            nlohmann::ordered_json& json) {
+  const auto& p = s.producers.front();
+  model::RecordShape shape;
+  shape.value_bytes = p.workload.values.null_value ? -1 : p.workload.values.size;
+  shape.header_count = p.workload.header_count;
+  shape.header_key_bytes = p.workload.header_key_bytes;
+  shape.header_value_bytes = p.workload.header_value_bytes;
+  const std::int32_t cap = model::records_per_full_batch(p.config.batch_size, shape.payload_part());
+  const double mean = p.workload.arrivals.rate * p.config.linger_ms / 1000.0;
+  std::vector<std::int64_t> observed;
+  for (const auto& r : reps) {
+    if (observed.size() < r.batch_records.size()) observed.resize(r.batch_records.size(), 0);
+    for (std::size_t k = 0; k < r.batch_records.size(); ++k) observed[k] += r.batch_records[k];
+  }
+  const auto pmf = analysis::poisson_batch_pmf(mean, cap);
+  const auto fit = analysis::chi_square_goodness_of_fit(observed, pmf);
+  std::int64_t total = 0;
+  for (auto c : observed) total += c;
+  analysis::Table t({{"records/batch"}, {"simulated"}, {"theory"}, {"sim share"}, {"theory share"}});
+  auto& rows = json["theory"]["rows"] = nlohmann::ordered_json::array();
+  for (std::int32_t k = 1; k <= cap; ++k) {
+    const std::int64_t o = static_cast<std::size_t>(k) < observed.size() ? observed[static_cast<std::size_t>(k)] : 0;
+    const double e = pmf[static_cast<std::size_t>(k)] * static_cast<double>(total);
+    t.add_row({std::to_string(k), std::to_string(o), analysis::fixed(e, 1),
+               analysis::fixed(total ? static_cast<double>(o) / static_cast<double>(total) : 0.0, 4),
+               analysis::fixed(pmf[static_cast<std::size_t>(k)], 4)});
+    rows.push_back({{"records", k}, {"simulated", o}, {"theory", analysis::round_to(e, 3)}});
+  }
+  text += "\nPoisson batching check: rate " + analysis::fixed(p.workload.arrivals.rate, 1) + "/s x linger " +
+          analysis::fixed(p.config.linger_ms, 1) + " ms = " + analysis::fixed(mean, 3) + " arrivals per linger, cap " +
+          std::to_string(cap) + " records per batch (batch.size " + std::to_string(p.config.batch_size) + ")\n" + t.to_text() +
+          "chi-square " + analysis::fixed(fit.chi_square, 3) + " on " + std::to_string(fit.degrees_of_freedom) +
+          " degrees of freedom: p = " + analysis::fixed(fit.p_value, 4) + "\n";
+  json["theory"]["check"] = "poisson-batching";
+  json["theory"]["mean_arrivals_per_linger"] = mean;
+  json["theory"]["cap_records"] = cap;
+  json["theory"]["batches"] = total;
+  json["theory"]["chi_square"] = analysis::round_to(fit.chi_square, 4);
+  json["theory"]["degrees_of_freedom"] = fit.degrees_of_freedom;
+  json["theory"]["p_value"] = analysis::round_to(fit.p_value, 6);
 }
 
 void plot_run(const std::string& dir, const std::vector<model::RunResult>& reps) {
@@ -145,6 +194,12 @@ int run_run_command(const Args& args) {
       case OutputFormat::kJson: stdout_text = json.dump(2) + "\n"; break;
       case OutputFormat::kCsv: stdout_text = analysis::partitions_to_csv(first); break;
     }
+  }
+  if (scenario.run.check == model::RunSpec::Check::kPoissonBatching) {
+    std::string extra;
+    poisson_batching_check(scenario, reps, extra, json);
+    if (format == OutputFormat::kTable) stdout_text += extra;
+    if (format == OutputFormat::kJson) stdout_text = json.dump(2) + "\n";
   }
   if (!out_dir.empty()) {
     write_file_atomically(out_dir + "/summary.json", json.dump(2) + "\n");

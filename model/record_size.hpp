@@ -70,6 +70,16 @@ constexpr std::int32_t batch_size_upper_bound(std::int32_t payload_part) {
   return kBatchHeaderBytes + kMaxRecordOverhead + payload_part;
 }
 
+/// How many records of one shape fill a batch of `batch_size` bytes uncompressed, with
+/// timestamp deltas below 64 ms (one-byte varints). Example (spec §5.4): 12-byte values,
+/// null keys, batch.size 16384 -> 819.
+constexpr std::int32_t records_per_full_batch(std::int32_t batch_size, std::int32_t payload_part) {
+  std::int64_t bytes = kBatchHeaderBytes;
+  std::int32_t n = 0;
+  while (bytes + record_size(n, 0, payload_part) <= batch_size || n == 0) bytes += record_size(n++, 0, payload_part);
+  return n;
+}
+
 /// MemoryRecordsBuilder.estimatedBytesWritten: 61 + U uncompressed, else 61 +
 /// (int)(U * ratio * 1.05f) in float arithmetic as Java does it.
 inline std::int32_t estimated_bytes_written(std::int64_t uncompressed_record_bytes, bool compressed, float ratio_estimate) {

@@ -136,6 +136,8 @@ struct RunSpec {
   std::int32_t trace = 40;                ///< how many first partition choices to keep
   SimTime window = SimTime::zero();       ///< records per broker per window of send time (0 = off)
   bool sorted_partition_order = false;    ///< list partitions sorted instead of HashMap order
+  /// A closed-form check printed beside the results (the loader checks its assumptions).
+  enum class Check { kNone, kPoissonBatching } check = Check::kNone;
 };
 
 struct Scenario {

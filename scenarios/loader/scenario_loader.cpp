@@ -233,6 +233,9 @@ Scenario read_scenario(ReadContext& ctx, const YAML::Node& root) {
     double window = 0;
     r.read("window.ms", window, 0, kMaxMs);
     s.run.window = ms(window);
+    std::size_t check = 0;
+    r.read_choice("check", check, {"none", "poisson-batching"});
+    s.run.check = static_cast<RunSpec::Check>(check);
     std::size_t order = 0;
     r.read_choice("partition.order", order, {"hashmap", "sorted"});
     s.run.sorted_partition_order = order == 1;
@@ -320,6 +323,20 @@ Scenario read_scenario(ReadContext& ctx, const YAML::Node& root) {
     bool all_bounded = !s.producers.empty();
     for (const auto& p : s.producers) all_bounded = all_bounded && p.workload.records.has_value();
     if (!all_bounded) top.map("run").error("records", "the run needs a stop rule: run.records, run.duration.ms, or records on every producer");
+  }
+  if (s.run.check == RunSpec::Check::kPoissonBatching) {
+    // The closed form holds for one producer sending Poisson arrivals of one size with null
+    // keys into one partition, batches drained when linger expires (deltas stay 1 byte).
+    MapReader r = top.map("run");
+    const bool shape = s.producers.size() == 1 && s.topics.size() == 1 && s.topics[0].partitions == 1 &&
+                       s.producers[0].workload.arrivals.kind == Arrivals::Kind::kPoisson &&
+                       s.producers[0].workload.keys.kind == KeySpec::Kind::kNone &&
+                       s.producers[0].workload.values.kind == ValueSpec::Kind::kFixed &&
+                       s.producers[0].config.partitioner.kind == PartitionerKind::kBuiltin &&
+                       s.producers[0].config.compression == Compression::kNone && s.producers[0].config.linger_ms < 64;
+    if (!shape)
+      r.error("check", "poisson-batching needs one producer, one topic with one partition, Poisson arrivals, null keys, "
+                       "fixed-size values, no compression, the built-in partitioner and linger.ms < 64");
   }
   top.finish();
   return s;

@@ -138,6 +138,7 @@ std::string write_scenario_yaml(const Scenario& s) {
   e << YAML::Key << "trace" << YAML::Value << s.run.trace;
   e << YAML::Key << "window.ms" << YAML::Value << ms(s.run.window);
   e << YAML::Key << "partition.order" << YAML::Value << (s.run.sorted_partition_order ? "sorted" : "hashmap");
+  e << YAML::Key << "check" << YAML::Value << (s.run.check == RunSpec::Check::kPoissonBatching ? "poisson-batching" : "none");
   e << YAML::EndMap;
   e << YAML::Key << "cluster" << YAML::Value << YAML::BeginMap << YAML::Key << "brokers" << YAML::Value << YAML::BeginSeq;
   for (const auto& b : s.brokers) write_broker(e, b);
