@@ -209,7 +209,8 @@ int run_run_command(const Args& args) {
     if (replications > 1) write_file_atomically(out_dir + "/metrics.csv", analysis::replicated_to_csv(reps));
     std::vector<std::string> command{"partsim", "run"};
     command.insert(command.end(), args.begin(), args.end());
-    write_manifest(out_dir, scenario_path, scenario, replications, command);
+    write_manifest(out_dir, scenario_path, scenario, replications, command,
+                   timeseries_text.empty() ? "" : " --timeseries " + timeseries_text);
   }
   if (!timeseries_text.empty() && out_dir.empty() && format == OutputFormat::kCsv) stdout_text = analysis::timeseries_to_csv(first);
   if (!plot_dir.empty()) plot_run(plot_dir, reps);

@@ -24,7 +24,7 @@ std::string sha1_of_file(const std::string& path) {
 }
 
 void write_manifest(const std::string& dir, const std::string& scenario_path, const model::Scenario& resolved,
-                    std::size_t replications, const std::vector<std::string>& command_line) {
+                    std::size_t replications, const std::vector<std::string>& command_line, const std::string& extra_options) {
   const std::string yaml = scenarios::write_scenario_yaml(resolved);
   write_file_atomically(dir + "/scenario.resolved.yaml", yaml);
   nlohmann::ordered_json m;
@@ -38,7 +38,7 @@ void write_manifest(const std::string& dir, const std::string& scenario_path, co
   m["resolved_scenario"] = "scenario.resolved.yaml";
   m["resolved_scenario_yaml"] = yaml;
   m["rerun"] = "partsim run " + dir + "/scenario.resolved.yaml --seed " + std::to_string(resolved.run.seed) +
-               (replications > 1 ? " --replications " + std::to_string(replications) : "");
+               (replications > 1 ? " --replications " + std::to_string(replications) : "") + extra_options;
   write_file_atomically(dir + "/manifest.json", m.dump(2) + "\n");
 }
 

@@ -353,8 +353,8 @@ RunResult Engine::run() {
   sim_.run(sim::StopRule{}, [this](const Event& e) { std::visit(*this, e); });
 
   result_.simulated_ms = last_completion_.to_ms();
-  // Sampling is observation, not part of the run: its events are not counted.
-  result_.events = sim_.events_processed() - result_.timeseries.time_ms.size();
+  // Work done, not a result: sampling adds events (and breaks inline sends into events).
+  result_.events = sim_.events_processed();
   for (const auto& t : topics_)
     for (std::size_t p = 0; p < t.leader.size(); ++p) {
       const std::int32_t l = t.leader[p];

@@ -42,7 +42,8 @@ TEST_CASE("--out writes every file, and the manifest's resolved scenario re-runs
   CHECK(manifest.find("\"seed\": 9") != std::string::npos);
   CHECK(manifest.find("\"scenario_sha1\": \"") != std::string::npos);
   const std::string again = (dir.path / "again").string();
-  const auto rerun = run_cli("run '" + out + "/scenario.resolved.yaml' --seed 9 --out '" + again + "'");
+  CHECK(manifest.find("scenario.resolved.yaml --seed 9 --timeseries 100") != std::string::npos);
+  const auto rerun = run_cli("run '" + out + "/scenario.resolved.yaml' --seed 9 --timeseries 100 --out '" + again + "'");
   REQUIRE(rerun.exit_code == 0);
   CHECK(slurp(dir.path / "again" / "summary.json") == slurp(dir.path / "first" / "summary.json"));
   CHECK(slurp(dir.path / "again" / "batches.csv") == slurp(dir.path / "first" / "batches.csv"));
