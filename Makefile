@@ -4,7 +4,7 @@ BUILD_DIR := build/$(PRESET)
 JOBS ?= 2
 PARTSIM := build/release/partsim
 
-.PHONY: deps configure build run test test-asan bench clean
+.PHONY: deps configure build run test test-asan bench fuzz golden clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -28,6 +28,12 @@ bench: deps
 	@cmake --preset release >/dev/null
 	@cmake --build --preset release -j $(JOBS) --target partsim_bench
 	@build/release/bench/partsim_bench --benchmark_counters_tabular=true $(BENCH_ARGS)
+
+fuzz:
+	@FUZZ_SECONDS=$(or $(FUZZ_SECONDS),60) bash scripts/fuzz.sh
+
+golden: build
+	@bash scripts/golden.sh $(PARTSIM)
 
 clean:
 	rm -rf build

@@ -82,9 +82,9 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
     check["draws"] = draws;
     check["chi_square"] = round_to(a.chi_square, 4);
     check["p_value"] = round_to(a.p_value, 6);
-    auto& parts = check["partitions"] = nlohmann::ordered_json::array();
+    auto& choices = check["partitions"] = nlohmann::ordered_json::array();
     for (std::size_t i = 0; i < r.adaptive_choices.size(); ++i)
-      parts.push_back({{"partition", r.partitions[i].partition}, {"choices", r.adaptive_choices[i]},
+      choices.push_back({{"partition", r.partitions[i].partition}, {"choices", r.adaptive_choices[i]},
                        {"expected", round_to(r.adaptive_expected[i], 3)}});
   }
   if (r.window_ms > 0) {

@@ -235,7 +235,6 @@ private:
   void recover_broker(std::uint32_t b);
 
   const Scenario& s_;
-  std::uint64_t seed_;
   RunOptions options_;
   // Time-series accumulators since the last sample.
   std::vector<std::int64_t> ts_records_;
@@ -258,7 +257,7 @@ private:
 // ---- construction --------------------------------------------------------------------------
 
 Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication, const RunOptions& options)
-    : s_(s), seed_(seed), options_(options), streams_(seed, replication) {
+    : s_(s), options_(options), streams_(seed, replication) {
   result_.scenario = s.name;
   result_.seed = seed;
   result_.window_ms = s.run.window.to_ms();

@@ -11,6 +11,9 @@ packages=(
   gnuplot-nox
 )
 
+# `install-deps.sh fuzz` adds clang and its sanitizer runtimes for the libFuzzer targets.
+if [ "${1:-}" = "fuzz" ]; then packages+=(clang libclang-rt-14-dev); fi
+
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
