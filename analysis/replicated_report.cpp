@@ -83,6 +83,9 @@ nlohmann::ordered_json replicated_to_json(const std::vector<model::RunResult>& r
   j["scenario"] = reps.front().scenario;
   j["seed"] = reps.front().seed;
   j["replications"] = reps.size();
+  bool partial = false;
+  for (const auto& r : reps) partial = partial || r.partial;
+  if (partial) j["partial"] = true;
   auto& metrics = j["metrics"] = nlohmann::ordered_json::array();
   for (const auto& [name, s] : summarize_replications(reps)) metrics.push_back(summary_to_json(name, s));
   auto& runs = j["runs"] = nlohmann::ordered_json::array();

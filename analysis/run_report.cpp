@@ -25,6 +25,7 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
   nlohmann::ordered_json j;
   j["scenario"] = r.scenario;
   j["seed"] = r.seed;
+  if (r.partial) j["partial"] = true;
   j["records_sent"] = r.records_sent;
   j["records_acked"] = r.records_acked;
   j["records_failed"] = r.failed.total();
@@ -98,6 +99,7 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
 std::string run_to_text(const model::RunResult& r) {
   std::string out;
   out += "scenario " + r.scenario + "  seed " + std::to_string(r.seed) + "  simulated " + fixed(r.simulated_ms, 1) + " ms\n";
+  if (r.partial) out += "PARTIAL RESULT: the run was interrupted; records still in flight are neither acked nor failed\n";
   out += "records sent " + std::to_string(r.records_sent) + ", acked " + std::to_string(r.records_acked) + ", failed " +
          std::to_string(r.failed.total());
   if (r.failed.total() > 0)

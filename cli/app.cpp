@@ -7,6 +7,7 @@
 
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
+#include "cli/interrupt.hpp"
 #include "scenarios/loader/input_error.hpp"
 
 namespace partsim::cli {
@@ -68,6 +69,7 @@ int run_app(const std::vector<std::string>& argv) {
     return kExitUsage;
   }
   const Args args(argv.begin() + 2, argv.end());
+  install_interrupt_handlers();
   try {
     return it->second.run(args);
   } catch (const UsageError& e) {

@@ -13,6 +13,7 @@
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/output.hpp"
+#include "cli/interrupt.hpp"
 #include "cli/progress.hpp"
 #include "sim/replications.hpp"
 #include "model/cluster_simulation.hpp"
@@ -65,6 +66,7 @@ int run_compare_command(const Args& args) {
   std::vector<std::string> sets, variants;
   std::string format_text = "table";
   std::string replications_text = "1", threads_text = "0";
+  bool allow_large = false;
   po::options_description desc("compare options");
   desc.add_options()
       ("help,h", "show this help")
@@ -77,6 +79,7 @@ int run_compare_command(const Args& args) {
       ("threads", po::value<std::string>(&threads_text), "threads (default 0 = all cores); output does not depend on it")
       ("format", po::value<std::string>(&format_text)->default_value("table"), "table, json or csv (csv: one row per run)")
       ("plot", po::value<std::string>(&plot_dir), "draw the latency CDF of every run into DIR (gnuplot)")
+      ("allow-large", po::bool_switch(&allow_large), "run even when the estimated records or memory exceed partsim's limits")
       ("out", po::value<std::string>(&out_dir), "also write compare.json and compare.csv into DIR");
   po::options_description hidden;
   hidden.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file");
@@ -164,6 +167,7 @@ int run_compare_command(const Args& args) {
       run_sets.insert(run_sets.end(), plan.sets.begin(), plan.sets.end());
       if (!sweep_path.empty()) run_sets.push_back(sweep_path + "=" + value);
       auto scenario = scenarios::load_scenario_file(scenario_path, run_sets);
+      refuse_if_too_large(scenario, scenario_path, allow_large);
       const std::uint64_t run_seed = seed.value_or(scenario.run.seed);
       jobs.push_back({plan.name, value, std::move(scenario), run_seed});
     }
@@ -173,9 +177,13 @@ int run_compare_command(const Args& args) {
       jobs.size() * replications, threads,
       [&](std::size_t k) {
         const Job& job = jobs[k / replications];
-        return model::run_scenario(job.scenario, job.seed, k % replications);
+        model::RunOptions options;
+        options.cancel = &interrupted();
+        return model::run_scenario(job.scenario, job.seed, k % replications, options);
       },
       [&](std::size_t done, std::size_t total) { progress.update(done, total); });
+  if (interrupted().load())
+    throw std::runtime_error("interrupted: a comparison needs every run; nothing written");
 
   if (!plot_dir.empty()) {
     // One curve per run (its first replication), in run order.

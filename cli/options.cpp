@@ -6,10 +6,18 @@
 #include <limits>
 
 #include "cli/cli_error.hpp"
+#include "model/run_estimate.hpp"
 
 namespace po = boost::program_options;
 
 namespace partsim::cli {
+
+void refuse_if_too_large(const model::Scenario& s, const std::string& path, bool allow_large) {
+  if (allow_large) return;
+  const std::string why = model::check_run_limits(s);
+  if (!why.empty())
+    throw UsageError(path + ": refused: " + why + "; lower run.records or run.duration.ms, or pass --allow-large");
+}
 
 OutputFormat parse_format(const std::string& text) {
   if (text == "table") return OutputFormat::kTable;

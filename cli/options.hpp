@@ -14,6 +14,14 @@ namespace partsim::cli {
 
 enum class OutputFormat { kTable, kCsv, kJson };
 
+}  // namespace partsim::cli
+namespace partsim::model { struct Scenario; }
+namespace partsim::cli {
+
+/// Refuses (UsageError) a scenario whose estimated records or memory are beyond partsim's
+/// limits, naming the estimate and how to override it, unless `allow_large`.
+void refuse_if_too_large(const model::Scenario& s, const std::string& path, bool allow_large);
+
 /// Parses "table", "csv" or "json".
 OutputFormat parse_format(const std::string& text);
 

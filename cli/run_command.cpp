@@ -15,7 +15,9 @@
 #include "analysis/theory.hpp"
 #include "analysis/format.hpp"
 #include "model/record_size.hpp"
+#include "cli/interrupt.hpp"
 #include "cli/run_files.hpp"
+#include "model/run_estimate.hpp"
 #include "cli/progress.hpp"
 #include "sim/replications.hpp"
 #include "cli/cli_error.hpp"
@@ -119,6 +121,7 @@ int run_run_command(const Args& args) {
   std::string format_text = "table";
   std::string out_dir, plot_dir, timeseries_text;
   std::string replications_text = "1", threads_text = "0";
+  bool allow_large = false;
   po::options_description desc("run options");
   desc.add_options()
       ("help,h", "show this help")
@@ -129,6 +132,7 @@ int run_run_command(const Args& args) {
       ("threads", po::value<std::string>(&threads_text), "threads for replications (default 0 = all cores); output does not depend on it")
       ("timeseries", po::value<std::string>(&timeseries_text), "sample queues, in-flight requests, buffer use every MS of simulated time")
       ("plot", po::value<std::string>(&plot_dir), "draw PNG charts into DIR (gnuplot)")
+      ("allow-large", po::bool_switch(&allow_large), "run even when the estimated records or memory exceed partsim's limits")
       ("out", po::value<std::string>(&out_dir), "write summary.json, partitions.csv, batches.csv, timeseries.csv, manifest.json into DIR");
   po::options_description hidden;
   hidden.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file");
@@ -154,6 +158,7 @@ int run_run_command(const Args& args) {
   auto scenario = scenarios::load_scenario_file(scenario_path, sets);
   if (!seed_text.empty())
     scenario.run.seed = static_cast<std::uint64_t>(parse_int(seed_text, "--seed", 0, std::numeric_limits<std::int64_t>::max()));
+  refuse_if_too_large(scenario, scenario_path, allow_large);
   for (const auto& dir : {out_dir, plot_dir}) {
     if (dir.empty()) continue;
     std::error_code ec;
@@ -165,6 +170,7 @@ int run_run_command(const Args& args) {
     options.timeseries = scenario.run.duration ? model::SimTime::ns(std::max<std::int64_t>(1, scenario.run.duration->count_ns() / 200))
                                                : model::SimTime::ms(10);
   options.batches = !out_dir.empty();
+  options.cancel = &interrupted();
 
   Progress progress("replications");
   const auto reps = sim::run_replications<model::RunResult>(
@@ -175,7 +181,8 @@ int run_run_command(const Args& args) {
         if (i > 0) o = model::RunOptions{};
         return model::run_scenario(scenario, scenario.run.seed, i, o);
       },
-      [&](std::size_t done, std::size_t total) { if (total > 1) progress.update(done, total); });
+      [&](std::size_t done, std::size_t total) { if (total > 1) progress.update(done, total); }, &interrupted());
+  if (reps.empty()) throw std::runtime_error("interrupted before any replication finished; nothing written");
   const auto& first = reps.front();
 
   std::string stdout_text;
@@ -215,6 +222,10 @@ int run_run_command(const Args& args) {
   if (!timeseries_text.empty() && out_dir.empty() && format == OutputFormat::kCsv) stdout_text = analysis::timeseries_to_csv(first);
   if (!plot_dir.empty()) plot_run(plot_dir, reps);
   write_stdout(stdout_text);
+  if (interrupted().load()) {
+    std::fprintf(stderr, "partsim run: interrupted: the results above are partial (\"partial\": true)\n");
+    return kExitRunFailed;
+  }
   return kExitOk;
 }
 

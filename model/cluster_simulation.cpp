@@ -187,6 +187,7 @@ public:
 
 private:
   SimTime now() const { return sim_.now(); }
+  bool cancelled() const { return options_.cancel && options_.cancel->load(std::memory_order_relaxed); }
   Batch& batch(std::uint32_t id) { return batches_[id]; }
   std::uint32_t new_batch();
   void free_batch(std::uint32_t id);
@@ -349,7 +350,16 @@ RunResult Engine::run() {
     ts_wait_count_.assign(brokers_.size(), 0);
     sim_.schedule_at(SimTime::zero(), Sample{});
   }
-  sim_.run(sim::StopRule{}, [this](const Event& e) { std::visit(*this, e); });
+  // Run in slices so that a cancel request is seen within a few thousand events.
+  sim::StopRule slice;
+  slice.max_events = 4096;
+  for (;;) {
+    if (cancelled()) {
+      result_.partial = true;
+      break;
+    }
+    if (sim_.run(slice, [this](const Event& e) { std::visit(*this, e); }) != sim::StopReason::kEventLimit) break;
+  }
 
   result_.simulated_ms = last_completion_.to_ms();
   // Work done, not a result: sampling adds events (and breaks inline sends into events).
@@ -442,7 +452,8 @@ void Engine::operator()(const AppSend& e) {
   p.app_event_pending = false;
   // The application thread sends, then runs inline to its next send() while nothing else
   // happens before it (spec: DESIGN "a source whose next arrival time is known").
-  for (;;) {
+  for (std::uint32_t inline_sends = 0;; ++inline_sends) {
+    if ((inline_sends & 4095) == 4095 && cancelled()) return;
     if (p.blocked || p.stopped) return;
     if (!may_send(p)) {
       stop_producer(p);

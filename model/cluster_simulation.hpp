@@ -4,6 +4,7 @@
 // RecordAccumulator (spec §3) with the BuiltInPartitioner (spec §2), the Sender (spec §4);
 // each broker serves produce requests from one FIFO queue.
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 
@@ -16,6 +17,9 @@ namespace partsim::model {
 struct RunOptions {
   SimTime timeseries = SimTime::zero();  ///< sample state every this much simulated time (0 = off)
   bool batches = false;                  ///< keep one row per batch
+  /// When set (e.g. by Ctrl-C), the run stops within a few thousand events and returns
+  /// what it has, marked partial.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 /// Runs `scenario` with master seed `seed` and replication number `replication` until

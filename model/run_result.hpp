@@ -65,6 +65,7 @@ struct TimeSeries {
 struct RunResult {
   std::string scenario;
   std::uint64_t seed = 0;
+  bool partial = false;              ///< stopped early (interrupted): records may still be in flight
   double simulated_ms = 0;           ///< simulated time when the last record completed
   std::uint64_t events = 0;
   std::int64_t records_sent = 0;     ///< send() calls (all, warm-up included)

@@ -16,11 +16,14 @@ namespace partsim::sim {
 
 /// Calls run(i) for i in [0, count) on up to `threads` threads (0 = all cores) and returns
 /// the results in index order. `progress(done, count)` is called after each replication,
-/// one call at a time. The first exception thrown by a replication is rethrown.
+/// one call at a time. The first exception thrown by a replication is rethrown. Once
+/// `cancel` is set no new replication starts, and only those that ran are returned.
 template <class Result, class Run>
 std::vector<Result> run_replications(std::size_t count, unsigned threads, Run&& run,
-                                     const std::function<void(std::size_t, std::size_t)>& progress = {}) {
+                                     const std::function<void(std::size_t, std::size_t)>& progress = {},
+                                     const std::atomic<bool>* cancel = nullptr) {
   std::vector<Result> results(count);
+  std::vector<char> ran(count, 0);
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(count, 1)));
   std::atomic<std::size_t> next{0};
@@ -31,8 +34,10 @@ std::vector<Result> run_replications(std::size_t count, unsigned threads, Run&& 
     for (;;) {
       const std::size_t i = next.fetch_add(1);
       if (i >= count) return;
+      if (cancel && cancel->load()) return;
       try {
         results[i] = run(i);
+        ran[i] = 1;
       } catch (...) {
         std::lock_guard<std::mutex> lock(mu);
         if (!error) error = std::current_exception();
@@ -52,6 +57,12 @@ std::vector<Result> run_replications(std::size_t count, unsigned threads, Run&& 
     for (auto& t : pool) t.join();
   }
   if (error) std::rethrow_exception(error);
+  if (cancel && cancel->load()) {
+    std::vector<Result> done_only;
+    for (std::size_t i = 0; i < count; ++i)
+      if (ran[i]) done_only.push_back(std::move(results[i]));
+    return done_only;
+  }
   return results;
 }
 
