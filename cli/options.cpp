@@ -16,7 +16,7 @@ void refuse_if_too_large(const model::Scenario& s, const std::string& path, bool
   if (allow_large) return;
   const std::string why = model::check_run_limits(s);
   if (!why.empty())
-    throw UsageError(path + ": refused: " + why + "; lower run.records or run.duration.ms, or pass --allow-large");
+    throw UsageError(path + ": refused: " + why + ", or pass --allow-large");
 }
 
 OutputFormat parse_format(const std::string& text) {

@@ -48,14 +48,15 @@ std::string check_run_limits(const Scenario& s) {
   char buf[256];
   if (!(e.records <= kMaxRecords)) {
     if (std::isinf(e.records))
-      return "the run has no bound on the records it sends (set run.records or run.duration.ms)";
-    std::snprintf(buf, sizeof buf, "estimated %.3g records, about %.1f hours at 5 million records/s (limit %.0e)", e.records,
-                  e.records / 5e6 / 3600, kMaxRecords);
+      return "the run has no bound on the records it sends; set run.records or run.duration.ms";
+    std::snprintf(buf, sizeof buf,
+                  "estimated %.3g records, about %.1f hours at 5 million records/s (limit %.0e); lower run.records or run.duration.ms",
+                  e.records, e.records / 5e6 / 3600, kMaxRecords);
     return buf;
   }
   if (e.memory_bytes > kMaxMemoryBytes) {
-    std::snprintf(buf, sizeof buf, "estimated %.1f GiB of simulation state (limit %.0f GiB)", e.memory_bytes / (1ull << 30),
-                  kMaxMemoryBytes / (1ull << 30));
+    std::snprintf(buf, sizeof buf, "estimated %.1f GiB of simulation state (limit %.0f GiB); lower the partitions, producers or buffer.memory",
+                  e.memory_bytes / (1ull << 30), kMaxMemoryBytes / (1ull << 30));
     return buf;
   }
   return "";

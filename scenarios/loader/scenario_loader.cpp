@@ -212,6 +212,7 @@ void read_workload(MapReader m, Workload& w) {
 Scenario read_scenario(ReadContext& ctx, const YAML::Node& root) {
   Scenario s;
   MapReader top(ctx, root, "");
+  if (!root.IsMap()) return s;  // reported by the reader; nothing else can be read
   top.read("name", s.name, 200);
   std::size_t client = 0;
   top.read_choice("client", client, {"kafka-4.x", "kafka-3.x"});
@@ -290,7 +291,13 @@ Scenario read_scenario(ReadContext& ctx, const YAML::Node& root) {
     const TopicConfig* topic = nullptr;
     for (const auto& tc : s.topics)
       if (tc.name == ps.workload.topic) topic = &tc;
-    if (!topic) {
+    if (s.topics.empty()) {
+      // reported once, at topics
+    } else if (!topic && ps.workload.topic.empty()) {
+      std::string names;
+      for (const auto& tc : s.topics) names += (names.empty() ? "" : ", ") + tc.name;
+      p.map("workload").error("topic", "is required when the scenario has several topics (" + names + ")");
+    } else if (!topic) {
       std::string names;
       for (const auto& tc : s.topics) names += (names.empty() ? "" : ", ") + tc.name;
       p.map("workload").error("topic", "names no topic of this scenario ('" + ps.workload.topic + "'; topics: " + names + ")");
@@ -319,7 +326,8 @@ Scenario read_scenario(ReadContext& ctx, const YAML::Node& root) {
     s.producers.push_back(std::move(ps));
   }
   if (producers.empty()) top.error("producers", "must list at least one producer");
-  if (!s.run.records && !s.run.duration) {
+  const bool stop_rule_given = top.map("run").has("records") || top.map("run").has("duration.ms");
+  if (!s.run.records && !s.run.duration && !stop_rule_given) {
     bool all_bounded = !s.producers.empty();
     for (const auto& p : s.producers) all_bounded = all_bounded && p.workload.records.has_value();
     if (!all_bounded) top.map("run").error("records", "the run needs a stop rule: run.records, run.duration.ms, or records on every producer");

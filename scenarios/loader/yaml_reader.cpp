@@ -38,6 +38,9 @@ std::string shown(const YAML::Node& n) {
 }  // namespace
 
 std::optional<std::string> did_you_mean(const std::string& word, const std::set<std::string>& candidates) {
+  // "rtt" for "rtt.ms": a key given without its unit.
+  for (const auto& c : candidates)
+    if (c.size() > word.size() && c.compare(0, word.size(), word) == 0 && c[word.size()] == '.') return c;
   std::optional<std::string> best;
   std::size_t best_d = std::max<std::size_t>(2, word.size() / 3) + 1;
   for (const auto& c : candidates) {
@@ -68,8 +71,8 @@ void ReadContext::error(const YAML::Node& at, const std::string& path, const std
   add(where + ": " + (path.empty() ? "" : path + ": ") + message);
 }
 
-MapReader::MapReader(ReadContext& ctx, YAML::Node node, std::string path)
-    : ctx_(ctx), node_(node), path_(std::move(path)) {
+MapReader::MapReader(ReadContext& ctx, YAML::Node node, std::string path, YAML::Node parent)
+    : ctx_(ctx), node_(node), parent_(parent), path_(std::move(path)) {
   ctx_.known_keys[path_];
   if (node_.IsDefined() && !node_.IsNull() && !node_.IsMap()) {
     ctx_.error(node_, path_, "must be a mapping of keys to values, got " + shown(node_));
@@ -102,6 +105,7 @@ bool MapReader::has(const std::string& key) {
 void MapReader::error(const std::string& key, const std::string& message) {
   YAML::Node at = node_.IsMap() ? get(key) : node_;
   if (!at.IsDefined()) at = node_;
+  if (!at.IsDefined() || at.IsNull()) at = parent_;
   ctx_.error(at, join_path(path_, key), message);
 }
 
@@ -214,7 +218,9 @@ void MapReader::read_strings(const std::string& key, std::vector<std::string>& o
   }
 }
 
-MapReader MapReader::map(const std::string& key) { return MapReader(ctx_, get(key), join_path(path_, key)); }
+MapReader MapReader::map(const std::string& key) {
+  return MapReader(ctx_, get(key), join_path(path_, key), node_.IsDefined() && !node_.IsNull() ? node_ : parent_);
+}
 
 std::vector<YAML::Node> MapReader::sequence(const std::string& key) {
   const YAML::Node n = get(key);

@@ -35,8 +35,9 @@ std::optional<std::string> did_you_mean(const std::string& word, const std::set<
 
 class MapReader {
 public:
-  /// `node` may be null/undefined (an absent optional section reads as empty).
-  MapReader(ReadContext& ctx, YAML::Node node, std::string path);
+  /// `node` may be null/undefined (an absent optional section reads as empty); errors in
+  /// an absent section point at `parent` (the mapping that lacks it).
+  MapReader(ReadContext& ctx, YAML::Node node, std::string path, YAML::Node parent = YAML::Node());
 
   const std::string& path() const { return path_; }
   bool has(const std::string& key);
@@ -71,6 +72,7 @@ private:
 
   ReadContext& ctx_;
   YAML::Node node_;
+  YAML::Node parent_;
   std::string path_;
   std::set<std::string> asked_;
 };
