@@ -159,11 +159,11 @@ int run_run_command(const Args& args) {
   if (!seed_text.empty())
     scenario.run.seed = static_cast<std::uint64_t>(parse_int(seed_text, "--seed", 0, std::numeric_limits<std::int64_t>::max()));
   refuse_if_too_large(scenario, scenario_path, allow_large);
-  for (const auto& dir : {out_dir, plot_dir}) {
+  for (const auto& [option, dir] : {std::pair{"--out", out_dir}, std::pair{"--plot", plot_dir}}) {
     if (dir.empty()) continue;
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
-    if (ec) throw UsageError("cannot create directory '" + dir + "': " + ec.message());
+    if (ec) throw UsageError(std::string(option) + ": cannot create directory '" + dir + "': " + ec.message());
   }
   if (!plot_dir.empty() && options.timeseries == model::SimTime::zero())
     // The queue chart needs samples: 200 over the run when its length is known, else every 10 ms.
