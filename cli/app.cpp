@@ -24,6 +24,7 @@ constexpr const char* kUsage =
     "  run      simulate a scenario: producers, batching, brokers\n"
     "  compare  one scenario under several partitioners or settings, side by side\n"
     "  book     reproduce every published table and say whether partsim matches it\n"
+    "  assign   place replicas as Kafka's placers do and score the result\n"
     "  version  print partsim's version\n";
 
 struct Command {
@@ -32,6 +33,7 @@ struct Command {
 
 const std::map<std::string, Command>& commands() {
   static const std::map<std::string, Command> table{
+      {"assign", {run_assign_command}},
       {"book", {run_book_command}},
       {"compare", {run_compare_command}},
       {"hash", {run_hash_command}},

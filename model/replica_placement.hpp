@@ -4,6 +4,7 @@
 // always sit on the next broker; and the plain round-robin the book prints (T6).
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace partsim::model {
@@ -21,6 +22,23 @@ constexpr std::int32_t admin_replica_index(std::int32_t first, std::int32_t shif
 /// Example (5 brokers, rf 3, start 0): p0 0,1,2 ... p4 4,0,1, then shift 1: p5 0,2,3.
 Assignment admin_rack_unaware(const std::vector<std::int32_t>& brokers, std::int32_t partitions, std::int32_t replication_factor,
                               std::int32_t start_index, std::int32_t initial_shift, std::int32_t start_partition = 0);
+
+/// A broker as the admin placer sees it.
+struct RackedBroker {
+  std::int32_t id = 0;
+  std::string rack;  ///< "" = no rack
+};
+
+/// The rack-alternated broker list (AU:227-241): brokers grouped by rack, ids sorted within
+/// a rack, racks sorted by name, then one broker from each rack in turn.
+/// Example: {0:r1, 1:r3, 2:r3, 3:r2, 4:r2, 5:r1} -> 0, 3, 1, 5, 4, 2.
+std::vector<std::int32_t> rack_alternated_list(const std::vector<RackedBroker>& brokers);
+
+/// AdminUtils.assignReplicasToBrokers with racks (AU:161-210): the rack-unaware start and
+/// shift over the rack-alternated list (shift scaled by the rack count), followers accepted
+/// only on a rack and a broker without a replica yet, unless every rack (broker) has one.
+Assignment admin_rack_aware(const std::vector<RackedBroker>& brokers, std::int32_t partitions, std::int32_t replication_factor,
+                            std::int32_t start_index, std::int32_t initial_shift, std::int32_t start_partition = 0);
 
 /// Plain round-robin: partition p gets brokers[(p + j) % n] for j < rf (book T6 as printed).
 Assignment round_robin_assignment(const std::vector<std::int32_t>& brokers, std::int32_t partitions, std::int32_t replication_factor);
