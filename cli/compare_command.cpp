@@ -26,7 +26,7 @@ namespace partsim::cli {
 namespace {
 
 constexpr const char* kCompareUsage =
-    "usage: partsim compare SCENARIO.yaml (--partitioners A,B,... | --variant NAME:KEY=VALUE,...)... [options]\n"
+    "partsim compare SCENARIO.yaml (--partitioners A,B,... | --variant NAME:KEY=VALUE,...)... [options]\n"
     "Runs the scenario once per partitioner or variant on the same seed and prints them side by side.\n"
     "A KEY without a section (producers., cluster., topics., run.) applies to every producer: workload.X\n"
     "to its workload, anything else to its config: --variant lazy:linger.ms=50 sets\n"
@@ -62,39 +62,27 @@ struct RunPlan {
 }  // namespace
 
 int run_compare_command(const Args& args) {
-  std::string scenario_path, seed_text, partitioners_text, sweep_text, out_dir, plot_dir;
-  std::vector<std::string> sets, variants;
-  std::string format_text = "table";
-  std::string replications_text = "1", threads_text = "0";
-  bool allow_large = false;
+  ScenarioCommandOptions common;
+  std::string partitioners_text, sweep_text, out_dir, plot_dir;
+  std::vector<std::string> variants;
   po::options_description desc("compare options");
   desc.add_options()
       ("help,h", "show this help")
       ("partitioners", po::value<std::string>(&partitioners_text), "comma-separated partitioners to compare")
       ("variant", po::value<std::vector<std::string>>(&variants), "NAME:KEY=VALUE[,KEY=VALUE...] (repeatable)")
-      ("sweep", po::value<std::string>(&sweep_text), "KEY=V1,V2,...: repeat the comparison for each value")
-      ("seed", po::value<std::string>(&seed_text), "master seed (default: the scenario's run.seed)")
-      ("set", po::value<std::vector<std::string>>(&sets), "override a scenario field in every run (repeatable)")
-      ("replications", po::value<std::string>(&replications_text), "replications per run (default 1): mean and 95% CI")
-      ("threads", po::value<std::string>(&threads_text), "threads (default 0 = all cores); output does not depend on it")
-      ("format", po::value<std::string>(&format_text)->default_value("table"), "table, json or csv (csv: one row per run)")
+      ("sweep", po::value<std::string>(&sweep_text), "KEY=V1,V2,...: repeat the comparison for each value");
+  add_scenario_options(desc, common);
+  desc.add_options()
       ("plot", po::value<std::string>(&plot_dir), "draw the latency CDF of every run into DIR (gnuplot)")
-      ("allow-large", po::bool_switch(&allow_large), "run even when the estimated records or memory exceed partsim's limits")
       ("out", po::value<std::string>(&out_dir), "also write compare.json and compare.csv into DIR");
-  po::options_description hidden;
-  hidden.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file");
-  po::options_description all;
-  all.add(desc).add(hidden);
-  po::positional_options_description pos;
-  pos.add("scenario", 1);
-  for (const auto& a : args)
-    if (a == "--help" || a == "-h") {
-      std::cout << kCompareUsage << desc;
-      return kExitOk;
-    }
-  parse_command_line(args, all, &pos);
-  if (scenario_path.empty()) throw UsageError("no scenario file: partsim compare SCENARIO.yaml --partitioners A,B");
-  const auto format = parse_format(format_text);
+  if (!parse_scenario_command(args, desc, common, kCompareUsage, "partsim compare SCENARIO.yaml --partitioners A,B")) return kExitOk;
+  const std::string& scenario_path = common.scenario_path;
+  const std::string& seed_text = common.seed_text;
+  const auto& sets = common.sets;
+  const std::string& replications_text = common.replications_text;
+  const std::string& threads_text = common.threads_text;
+  const bool allow_large = common.allow_large;
+  const auto format = parse_format(common.format_text);
 
   std::vector<std::string> partitioners;
   if (!partitioners_text.empty()) {

@@ -1,6 +1,7 @@
 #include "cli/options.hpp"
 
 #include <charconv>
+#include <iostream>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -61,6 +62,34 @@ std::vector<std::int32_t> parse_partition_counts(const std::string& text, std::s
     pos = comma + 1;
   }
   return counts;
+}
+
+void add_scenario_options(po::options_description& desc, ScenarioCommandOptions& o) {
+  desc.add_options()
+      ("seed", po::value<std::string>(&o.seed_text), "master seed (default: the scenario's run.seed)")
+      ("set", po::value<std::vector<std::string>>(&o.sets), "override a scenario field, e.g. producers.0.config.linger.ms=0 (repeatable)")
+      ("format", po::value<std::string>(&o.format_text)->default_value("table"), "table, json or csv")
+      ("replications", po::value<std::string>(&o.replications_text), "independent replications R (default 1): mean and 95% CI per metric")
+      ("threads", po::value<std::string>(&o.threads_text), "threads for replications (default 0 = all cores); output does not depend on it")
+      ("allow-large", po::bool_switch(&o.allow_large), "run even when the estimated records or memory exceed partsim's limits");
+}
+
+bool parse_scenario_command(const std::vector<std::string>& args, const po::options_description& desc, ScenarioCommandOptions& o,
+                            const char* usage, const char* synopsis) {
+  po::options_description hidden;
+  hidden.add_options()("scenario", po::value<std::string>(&o.scenario_path), "scenario file");
+  po::options_description all;
+  all.add(desc).add(hidden);
+  po::positional_options_description pos;
+  pos.add("scenario", 1);
+  for (const auto& a : args)
+    if (a == "--help" || a == "-h") {
+      std::cout << "usage: " << usage << desc;
+      return false;
+    }
+  parse_command_line(args, all, &pos);
+  if (o.scenario_path.empty()) throw UsageError(std::string("no scenario file: ") + synopsis);
+  return true;
 }
 
 po::variables_map parse_command_line(const std::vector<std::string>& args, const po::options_description& desc,

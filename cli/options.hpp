@@ -34,6 +34,26 @@ double parse_number(std::string_view text, std::string_view option, double lo, d
 /// Parses "3" or "3,6,12": partition counts, each in [1, 2^31-1].
 std::vector<std::int32_t> parse_partition_counts(const std::string& text, std::string_view option);
 
+/// The options every scenario command shares (run, compare).
+struct ScenarioCommandOptions {
+  std::string scenario_path;
+  std::string seed_text;
+  std::vector<std::string> sets;
+  std::string format_text = "table";
+  std::string replications_text = "1";
+  std::string threads_text = "0";
+  bool allow_large = false;
+};
+
+/// Adds --seed, --set, --format, --replications, --threads and --allow-large to `desc`.
+void add_scenario_options(boost::program_options::options_description& desc, ScenarioCommandOptions& o);
+
+/// Parses a scenario command's arguments: the options in `desc` and the scenario file as
+/// the one positional argument. Returns false (after printing usage and options) for --help;
+/// without a scenario file, the error shows `synopsis`.
+bool parse_scenario_command(const std::vector<std::string>& args, const boost::program_options::options_description& desc,
+                            ScenarioCommandOptions& o, const char* usage, const char* synopsis);
+
 /// Parses argv[first..] with `desc` (and positional names); translates Boost's errors into
 /// UsageError with the option named. `--help` is left for the caller to check.
 boost::program_options::variables_map parse_command_line(

@@ -33,7 +33,7 @@ namespace partsim::cli {
 namespace {
 
 constexpr const char* kRunUsage =
-    "usage: partsim run SCENARIO.yaml [--seed N] [--set PATH=VALUE ...] [--replications R] [--format table|json|csv]\n"
+    "partsim run SCENARIO.yaml [--seed N] [--set PATH=VALUE ...] [--replications R] [--format table|json|csv]\n"
     "                  [--timeseries MS] [--plot DIR] [--out DIR]\n"
     "Runs a scenario until every record sent is acknowledged or has failed.\n";
 
@@ -115,38 +115,23 @@ void plot_run(const std::string& dir, const std::vector<model::RunResult>& reps)
 }  // namespace
 
 int run_run_command(const Args& args) {
-  std::string scenario_path;
-  std::string seed_text;
-  std::vector<std::string> sets;
-  std::string format_text = "table";
+  ScenarioCommandOptions common;
   std::string out_dir, plot_dir, timeseries_text;
-  std::string replications_text = "1", threads_text = "0";
-  bool allow_large = false;
   po::options_description desc("run options");
+  desc.add_options()("help,h", "show this help");
+  add_scenario_options(desc, common);
   desc.add_options()
-      ("help,h", "show this help")
-      ("seed", po::value<std::string>(&seed_text), "master seed (default: the scenario's run.seed)")
-      ("set", po::value<std::vector<std::string>>(&sets), "override a scenario field, e.g. producers.0.config.linger.ms=0 (repeatable)")
-      ("format", po::value<std::string>(&format_text)->default_value("table"), "table, json or csv (csv: one row per partition)")
-      ("replications", po::value<std::string>(&replications_text), "independent replications R (default 1): mean and 95% CI per metric")
-      ("threads", po::value<std::string>(&threads_text), "threads for replications (default 0 = all cores); output does not depend on it")
       ("timeseries", po::value<std::string>(&timeseries_text), "sample queues, in-flight requests, buffer use every MS of simulated time")
       ("plot", po::value<std::string>(&plot_dir), "draw PNG charts into DIR (gnuplot)")
-      ("allow-large", po::bool_switch(&allow_large), "run even when the estimated records or memory exceed partsim's limits")
       ("out", po::value<std::string>(&out_dir), "write summary.json, partitions.csv, batches.csv, timeseries.csv, manifest.json into DIR");
-  po::options_description hidden;
-  hidden.add_options()("scenario", po::value<std::string>(&scenario_path), "scenario file");
-  po::options_description all;
-  all.add(desc).add(hidden);
-  po::positional_options_description pos;
-  pos.add("scenario", 1);
-  for (const auto& a : args)
-    if (a == "--help" || a == "-h") {
-      std::cout << kRunUsage << desc;
-      return kExitOk;
-    }
-  parse_command_line(args, all, &pos);
-  if (scenario_path.empty()) throw UsageError("no scenario file: partsim run SCENARIO.yaml");
+  if (!parse_scenario_command(args, desc, common, kRunUsage, "partsim run SCENARIO.yaml")) return kExitOk;
+  const std::string& scenario_path = common.scenario_path;
+  const std::string& seed_text = common.seed_text;
+  const auto& sets = common.sets;
+  const std::string& format_text = common.format_text;
+  const std::string& replications_text = common.replications_text;
+  const std::string& threads_text = common.threads_text;
+  const bool allow_large = common.allow_large;
   const auto format = parse_format(format_text);
   const auto replications = static_cast<std::size_t>(parse_int(replications_text, "--replications", 1, 100000));
   const auto threads = static_cast<unsigned>(parse_int(threads_text, "--threads", 0, 1024));
