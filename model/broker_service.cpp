@@ -1,0 +1,137 @@
+// Brokers: a FIFO request queue with a service model, and their schedules of changes
+// (slow down, fail with leader moves, recover).
+
+#include "model/detail/producer_engine.hpp"
+
+#include <boost/random/exponential_distribution.hpp>
+#include <boost/random/lognormal_distribution.hpp>
+#include <boost/random/uniform_real_distribution.hpp>
+
+namespace partsim::model::detail {
+
+// ---- brokers ----------------------------------------------------------------------------------
+
+SimTime Engine::jitter(Broker& b) {
+  const Jitter& j = b.cfg->jitter;
+  double ms = 0;
+  switch (j.kind) {
+    case Jitter::Kind::kNone: break;
+    case Jitter::Kind::kExponential: ms = boost::random::exponential_distribution<double>(1.0 / j.mean_ms)(b.jitter_rng); break;
+    case Jitter::Kind::kUniform: ms = boost::random::uniform_real_distribution<double>(0.0, j.max_ms)(b.jitter_rng); break;
+    case Jitter::Kind::kLognormal: {
+      const double mean = j.mean_ms * std::exp(j.sigma * j.sigma / 2);
+      const double sd = mean * std::sqrt(std::exp(j.sigma * j.sigma) - 1);
+      ms = boost::random::lognormal_distribution<double>(mean, sd)(b.jitter_rng);
+      break;
+    }
+  }
+  return SimTime::from_ms(ms);
+}
+
+void Engine::operator()(const RequestArrive& e) {
+  auto it = requests_.find(e.request);
+  if (it == requests_.end()) return;
+  Request& r = it->second;
+  Broker& b = brokers_[r.broker];
+  if (!b.up) {
+    if (!r.live) requests_.erase(it);  // acks=0 request lost with the broker
+    return;
+  }
+  r.arrived = now();
+  ++result_.brokers[r.broker].requests;
+  b.queue.push_back(e.request);
+  if (!b.busy) start_service(r.broker);
+}
+
+void Engine::start_service(std::uint32_t bi) {
+  Broker& b = brokers_[bi];
+  while (!b.queue.empty()) {
+    const std::uint64_t id = b.queue.front();
+    b.queue.pop_front();
+    auto it = requests_.find(id);
+    if (it == requests_.end()) continue;
+    Request& r = it->second;
+    result_.brokers[bi].queue_wait_ms_sum += (now() - r.arrived).to_ms();
+    if (!ts_wait_sum_.empty()) {
+      ts_wait_sum_[bi] += (now() - r.arrived).to_ms();
+      ++ts_wait_count_[bi];
+    }
+    double ms = b.request_time_ms + b.cfg->batch_time_ms * static_cast<double>(r.batches.size());
+    if (b.byte_rate > 0) ms += static_cast<double>(r.bytes) * 1000.0 / b.byte_rate;
+    b.busy = true;
+    sim_.schedule_at(now() + SimTime::from_ms(ms) + jitter(b), BrokerDone{bi, b.epoch, id});
+    return;
+  }
+  b.busy = false;
+}
+
+void Engine::operator()(const BrokerDone& e) {
+  Broker& b = brokers_[e.broker];
+  if (b.epoch != e.epoch) return;  // the broker failed while serving this request
+  auto it = requests_.find(e.request);
+  if (it != requests_.end()) {
+    Request& r = it->second;
+    if (!r.live && producers_[r.producer].cfg->acks == Acks::kNone) {
+      requests_.erase(it);
+    } else {
+      // acks=all waits for the slowest in-sync follower (a broker property).
+      SimTime delay = one_way(b);
+      if (producers_[r.producer].cfg->acks == Acks::kAll) delay += SimTime::from_ms(b.cfg->replication_ms);
+      sim_.schedule_at(now() + delay, ResponseArrive{e.request});
+    }
+  }
+  start_service(e.broker);
+}
+
+void Engine::fail_broker(std::uint32_t bi) {
+  Broker& b = brokers_[bi];
+  if (!b.up) return;
+  b.up = false;
+  ++b.epoch;
+  b.queue.clear();
+  b.busy = false;
+  // Leadership moves to the next live replica; with none, the partition goes offline.
+  for (auto& t : topics_)
+    for (std::size_t part = 0; part < t.leader.size(); ++part) {
+      if (t.leader[part] != static_cast<std::int32_t>(bi)) continue;
+      t.leader[part] = -1;
+      for (std::int32_t r : t.replicas[part])
+        if (brokers_[static_cast<std::size_t>(r)].up) {
+          t.leader[part] = r;
+          break;
+        }
+    }
+  for (auto& p : producers_) {
+    sim_.schedule_at(now() + one_way(b), Disconnect{p.index, bi, b.epoch});
+    sim_.schedule_at(now() + SimTime::from_ms(b.rtt_ms), MetadataRefresh{p.index});
+  }
+}
+
+void Engine::recover_broker(std::uint32_t bi) {
+  Broker& b = brokers_[bi];
+  if (b.up) return;
+  b.up = true;
+  ++b.epoch;
+  // Offline partitions with a replica here come back led by it; others keep their leader.
+  for (auto& t : topics_)
+    for (std::size_t part = 0; part < t.leader.size(); ++part)
+      if (t.leader[part] < 0 && std::find(t.replicas[part].begin(), t.replicas[part].end(), static_cast<std::int32_t>(bi)) != t.replicas[part].end())
+        t.leader[part] = static_cast<std::int32_t>(bi);
+  for (auto& p : producers_) sim_.schedule_at(now() + SimTime::from_ms(b.rtt_ms), MetadataRefresh{p.index});
+}
+
+void Engine::operator()(const BrokerScheduleStep& e) {
+  Broker& b = brokers_[e.broker];
+  const BrokerChange& c = b.cfg->schedule[e.index];
+  switch (c.kind) {
+    case BrokerChange::Kind::kSetRtt: b.rtt_ms = c.value; break;
+    case BrokerChange::Kind::kSetRequestTime: b.request_time_ms = c.value; break;
+    case BrokerChange::Kind::kSetByteRate: b.byte_rate = c.value; break;
+    case BrokerChange::Kind::kFail: fail_broker(e.broker); break;
+    case BrokerChange::Kind::kRecover: recover_broker(e.broker); break;
+  }
+  for (auto& p : producers_) wake_sender(p, now());
+}
+
+
+}  // namespace partsim::model::detail
