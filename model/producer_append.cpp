@@ -226,38 +226,6 @@ std::deque<std::uint32_t>& Engine::deque_of(Producer& p, std::int32_t partition)
 
 PartitionerView Engine::view(const Producer& p) const { return PartitionerView{p.available, p.num_partitions}; }
 
-void Engine::operator()(const Sample&) {
-  TimeSeries& ts = result_.timeseries;
-  ts.time_ms.push_back(now().to_ms());
-  std::vector<std::int32_t> queues(result_.partitions.size(), 0);
-  std::vector<std::int32_t> in_flight(brokers_.size(), 0);
-  std::int64_t buffer = 0;
-  for (const auto& p : producers_) {
-    const std::size_t base = topics_[p.topic].stats_offset;
-    for (std::size_t part = 0; part < p.deques.size(); ++part) queues[base + part] += static_cast<std::int32_t>(p.deques[part].size());
-    for (std::size_t b = 0; b < brokers_.size(); ++b) in_flight[b] += p.in_flight[b];
-    buffer += p.cfg->buffer_memory - p.available_memory;
-  }
-  std::vector<double> waits(brokers_.size(), 0.0);
-  for (std::size_t b = 0; b < brokers_.size(); ++b)
-    waits[b] = ts_wait_count_[b] ? ts_wait_sum_[b] / static_cast<double>(ts_wait_count_[b]) : 0.0;
-  ts.partition_queue.push_back(std::move(queues));
-  ts.partition_records.push_back(ts_records_);
-  ts.broker_in_flight.push_back(std::move(in_flight));
-  ts.broker_queue_wait_ms.push_back(std::move(waits));
-  ts.buffer_bytes.push_back(buffer);
-  std::fill(ts_records_.begin(), ts_records_.end(), 0);
-  std::fill(ts_wait_sum_.begin(), ts_wait_sum_.end(), 0.0);
-  std::fill(ts_wait_count_.begin(), ts_wait_count_.end(), 0);
-  // Keep sampling while producers send or anything is buffered or in flight.
-  bool active = false;
-  for (const auto& p : producers_) {
-    active = active || !p.stopped || !p.live_requests.empty() || p.blocked;
-    for (const auto& dq : p.deques) active = active || !dq.empty();
-  }
-  if (active && sim_.has_pending()) sim_.schedule_in(options_.timeseries, Sample{});
-}
-
 bool Engine::threads_busy(const Producer& p) const {
   return static_cast<std::int32_t>(p.second_calls.size()) >= p.spec->workload.arrivals.threads - 1;
 }
