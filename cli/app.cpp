@@ -25,6 +25,7 @@ constexpr const char* kUsage =
     "  compare  one scenario under several partitioners or settings, side by side\n"
     "  book     reproduce every published table and say whether partsim matches it\n"
     "  assign   place replicas as Kafka's placers do and score the result\n"
+    "  leaders  balance preferred leaders among existing replicas, and failover order\n"
     "  version  print partsim's version\n";
 
 struct Command {
@@ -38,6 +39,7 @@ const std::map<std::string, Command>& commands() {
       {"compare", {run_compare_command}},
       {"hash", {run_hash_command}},
       {"keys", {run_keys_command}},
+      {"leaders", {run_leaders_command}},
       {"run", {run_run_command}},
   };
   return table;

@@ -1,0 +1,164 @@
+#include "scenarios/loader/assignment_reader.hpp"
+
+#include <charconv>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "scenarios/loader/input_error.hpp"
+
+namespace partsim::scenarios {
+namespace {
+
+InputLocation at_byte(const std::string& source, const std::string& text, std::size_t byte) {
+  InputLocation loc{source, 1, 1};
+  for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++loc.line;
+      loc.column = 1;
+    } else {
+      ++loc.column;
+    }
+  }
+  return loc;
+}
+
+nlohmann::json parse_json(const std::string& text, const std::string& source) {
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(at_byte(source, text, e.byte > 0 ? e.byte - 1 : 0), std::string("invalid JSON: ") + e.what());
+  }
+}
+
+std::int32_t json_int(const nlohmann::json& v, const std::string& source, const std::string& path, std::int64_t lo) {
+  if (!v.is_number_integer() || v.get<std::int64_t>() < lo || v.get<std::int64_t>() > INT32_MAX)
+    throw InputError({source}, path + ": must be an integer >= " + std::to_string(lo) + ", got " + v.dump());
+  return static_cast<std::int32_t>(v.get<std::int64_t>());
+}
+
+}  // namespace
+
+std::vector<PartitionReplicas> parse_reassignment_json(const std::string& text, const std::string& source) {
+  const auto j = parse_json(text, source);
+  if (!j.is_object() || !j.contains("partitions") || !j["partitions"].is_array())
+    throw InputError({source}, "must be Kafka's reassignment JSON: {\"version\":1,\"partitions\":[{\"topic\",\"partition\",\"replicas\"}]}");
+  std::vector<PartitionReplicas> out;
+  std::set<std::pair<std::string, std::int32_t>> seen;
+  for (std::size_t i = 0; i < j["partitions"].size(); ++i) {
+    const auto& e = j["partitions"][i];
+    const std::string path = "partitions[" + std::to_string(i) + "]";
+    if (!e.is_object() || !e.contains("topic") || !e["topic"].is_string() || !e.contains("partition") || !e.contains("replicas") ||
+        !e["replicas"].is_array())
+      throw InputError({source}, path + ": needs \"topic\" (string), \"partition\" and \"replicas\" (list of broker ids)");
+    PartitionReplicas p{e["topic"].get<std::string>(), json_int(e["partition"], source, path + ".partition", 0), {}};
+    for (std::size_t k = 0; k < e["replicas"].size(); ++k)
+      p.replicas.push_back(json_int(e["replicas"][k], source, path + ".replicas[" + std::to_string(k) + "]", 0));
+    if (p.replicas.empty()) throw InputError({source}, path + ".replicas: must list at least one broker");
+    if (std::set<std::int32_t>(p.replicas.begin(), p.replicas.end()).size() != p.replicas.size())
+      throw InputError({source}, path + ".replicas: a broker appears twice");
+    if (!seen.insert({p.topic, p.partition}).second)
+      throw InputError({source}, path + ": " + p.topic + "-" + std::to_string(p.partition) + " is listed twice");
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+std::vector<PartitionReplicas> parse_topics_describe(const std::string& text, const std::string& source) {
+  // Lines such as "Topic: t  Partition: 0  Leader: 1  Replicas: 1,2,3  Isr: 1,2,3"; the
+  // topic summary lines ("Topic: t  TopicId: ...  PartitionCount: ...") are skipped.
+  std::vector<PartitionReplicas> out;
+  std::istringstream in(text);
+  std::string line;
+  std::size_t line_no = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    const auto pp = line.find("Partition:");
+    const auto rp = line.find("Replicas:");
+    if (pp == std::string::npos || rp == std::string::npos) continue;
+    const auto tp = line.find("Topic:");
+    if (tp == std::string::npos) throw InputError({source, line_no, 1}, "a partition line without \"Topic:\"");
+    std::istringstream fields(line.substr(tp + 6));
+    PartitionReplicas p;
+    fields >> p.topic;
+    std::istringstream part(line.substr(pp + 10));
+    if (!(part >> p.partition) || p.partition < 0) throw InputError({source, line_no, pp + 11}, "Partition: must be a number >= 0");
+    std::istringstream reps(line.substr(rp + 9));
+    std::string list;
+    reps >> list;
+    std::size_t pos = 0;
+    while (pos <= list.size() && !list.empty()) {
+      const auto comma = list.find(',', pos);
+      const std::string id = list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+      std::int32_t v = 0;
+      auto [ptr, ec] = std::from_chars(id.data(), id.data() + id.size(), v);
+      if (id.empty() || ec != std::errc() || ptr != id.data() + id.size() || v < 0)
+        throw InputError({source, line_no, rp + 10}, "Replicas: must be broker ids separated by commas, got '" + list + "'");
+      p.replicas.push_back(v);
+      if (comma == std::string::npos) break;
+      pos = comma + 1;
+    }
+    if (p.replicas.empty()) throw InputError({source, line_no, rp + 10}, "Replicas: must list at least one broker");
+    out.push_back(std::move(p));
+  }
+  if (out.empty()) throw InputError({source}, "no partition lines (expected kafka-topics.sh --describe output)");
+  return out;
+}
+
+std::vector<BrokerEntry> parse_brokers_json(const std::string& text, const std::string& source) {
+  const auto j = parse_json(text, source);
+  if (!j.is_object() || !j.contains("brokers") || !j["brokers"].is_array())
+    throw InputError({source}, "must be {\"version\":1,\"brokers\":[{\"id\":0,\"rack\":\"a\",\"alive\":true},...]}");
+  std::vector<BrokerEntry> out;
+  std::set<std::int32_t> ids;
+  for (std::size_t i = 0; i < j["brokers"].size(); ++i) {
+    const auto& e = j["brokers"][i];
+    const std::string path = "brokers[" + std::to_string(i) + "]";
+    if (!e.is_object() || !e.contains("id")) throw InputError({source}, path + ": needs \"id\"");
+    BrokerEntry b{json_int(e["id"], source, path + ".id", 0), "", true};
+    if (e.contains("rack")) {
+      if (!e["rack"].is_string()) throw InputError({source}, path + ".rack: must be a string");
+      b.rack = e["rack"].get<std::string>();
+    }
+    if (e.contains("alive")) {
+      if (!e["alive"].is_boolean()) throw InputError({source}, path + ".alive: must be true or false");
+      b.alive = e["alive"].get<bool>();
+    }
+    if (!ids.insert(b.id).second) throw InputError({source}, path + ".id: broker " + std::to_string(b.id) + " is listed twice");
+    out.push_back(b);
+  }
+  if (out.empty()) throw InputError({source}, "brokers: must list at least one broker");
+  return out;
+}
+
+std::vector<BrokerEntry> parse_brokers_list(const std::string& text, const std::string& option) {
+  std::vector<BrokerEntry> out;
+  std::set<std::int32_t> ids;
+  std::size_t pos = 0;
+  for (;;) {
+    const auto comma = text.find(',', pos);
+    const std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    const auto colon = item.find(':');
+    const std::string id = item.substr(0, colon);
+    std::int32_t v = 0;
+    auto [ptr, ec] = std::from_chars(id.data(), id.data() + id.size(), v);
+    if (id.empty() || ec != std::errc() || ptr != id.data() + id.size() || v < 0)
+      throw InputError({option}, "must be ID[:RACK],... with ids >= 0, got '" + item + "'");
+    if (!ids.insert(v).second) throw InputError({option}, "broker " + std::to_string(v) + " is listed twice");
+    out.push_back({v, colon == std::string::npos ? "" : item.substr(colon + 1), true});
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  return out;
+}
+
+std::string write_reassignment_json(const std::vector<PartitionReplicas>& plan) {
+  nlohmann::ordered_json j;
+  j["version"] = 1;
+  auto& parts = j["partitions"] = nlohmann::ordered_json::array();
+  for (const auto& p : plan) parts.push_back({{"topic", p.topic}, {"partition", p.partition}, {"replicas", p.replicas}});
+  return j.dump(2) + "\n";
+}
+
+}  // namespace partsim::scenarios
