@@ -1,0 +1,62 @@
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "cli/cli_runner.hpp"
+
+using partsim::testing::run_cli;
+using partsim::testing::ScratchDir;
+using partsim::testing::slurp;
+
+namespace {
+const char* kCurrent = R"({"version":1,"partitions":[
+ {"topic":"t","partition":0,"replicas":[0,1,2]},{"topic":"t","partition":1,"replicas":[0,2,1]},
+ {"topic":"t","partition":2,"replicas":[0,1,2]},{"topic":"t","partition":3,"replicas":[0,2,1]},
+ {"topic":"t","partition":4,"replicas":[1,0,2]},{"topic":"t","partition":5,"replicas":[0,1,2]}]})";
+}  // namespace
+
+TEST_CASE("partsim leaders balances preferred leaders with the fewest changes and writes Kafka's JSON") {
+  ScratchDir dir;
+  const auto current = dir.write("current.json", kCurrent);
+  const auto plan = dir.path / "plan.json";
+  const auto r = run_cli("leaders --current '" + current.string() + "' --brokers 0,1,2 --failover --format json --plan-out '" +
+                         plan.string() + "'");
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("\"leader_changes\": 3") != std::string::npos);  // 5/1/0 -> 2/2/2 needs three changes
+  CHECK(r.out.find("\"before\": 6") != std::string::npos);
+  CHECK(r.out.find("\"after\": 3") != std::string::npos);
+  const auto written = slurp(plan);
+  CHECK(written.rfind("{\n  \"version\": 1,\n  \"partitions\": [", 0) == 0);
+}
+
+TEST_CASE("partsim leaders reads kafka-topics --describe output") {
+  ScratchDir dir;
+  const auto describe = dir.write("describe.txt",
+                                  "Topic: t\tTopicId: x\tPartitionCount: 3\tReplicationFactor: 2\tConfigs:\n"
+                                  "\tTopic: t\tPartition: 0\tLeader: 0\tReplicas: 0,1\tIsr: 0,1\n"
+                                  "\tTopic: t\tPartition: 1\tLeader: 0\tReplicas: 0,2\tIsr: 0,2\n"
+                                  "\tTopic: t\tPartition: 2\tLeader: 0\tReplicas: 0,1\tIsr: 0,1\n");
+  const auto r = run_cli("leaders --describe '" + describe.string() + "' --brokers 0,1,2");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.rfind("preferred leaders per broker within 1..1: 2 of 3 partitions change leader", 0) == 0);
+}
+
+TEST_CASE("partsim leaders reports infeasible bounds and bad input") {
+  ScratchDir dir;
+  const auto current = dir.write("c.json", R"({"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[0,1]},
+    {"topic":"t","partition":1,"replicas":[0,1]}]})");
+  auto r = run_cli("leaders --current '" + current.string() + "' --brokers 0,1,2 --leaders-per-broker 1:1");
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("infeasible") != std::string::npos);
+  const auto bad = dir.write("bad.json", "{\"version\":1,\n\"partitions\": [ {\"topic\": 5} ]}");
+  r = run_cli("leaders --current '" + bad.string() + "' --brokers 0,1");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("partitions[0]: needs \"topic\" (string)") != std::string::npos);
+  const auto broken = dir.write("broken.json", "{\"version\":1,\n  \"partitions\": [ ");
+  r = run_cli("leaders --current '" + broken.string() + "' --brokers 0,1");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("broken.json:2:") != std::string::npos);
+  r = run_cli("leaders --brokers 0,1");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "partsim leaders: give the current assignment with exactly one of --current or --describe\n");
+}
