@@ -88,6 +88,11 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
       choices.push_back({{"partition", r.partitions[i].partition}, {"choices", r.adaptive_choices[i]},
                        {"expected", round_to(r.adaptive_expected[i], 3)}});
   }
+  if (!r.leader_history.empty()) {
+    auto& h = j["leader_history"] = nlohmann::ordered_json::array();
+    for (const auto& snap : r.leader_history)
+      h.push_back({{"time_ms", round_to(snap.time_ms, 3)}, {"cause", snap.cause}, {"leaders", snap.leaders}});
+  }
   if (r.window_ms > 0) {
     auto& w = j["windows"] = nlohmann::ordered_json::array();
     for (std::size_t i = 0; i < r.windows.size(); ++i)
@@ -140,6 +145,17 @@ std::string run_to_text(const model::RunResult& r) {
     for (auto c : r.adaptive_choices) draws += c;
     out += "adaptive partitioning: " + std::to_string(draws) + " weighted draws; choices vs queue-size weights: chi-square " +
            fixed(a.chi_square, 2) + ", p = " + fixed(a.p_value, 4) + "\n";
+  }
+  if (!r.leader_history.empty()) {
+    std::vector<Column> cols{{"time ms"}, {"cause", Align::kLeft}};
+    for (const auto& b : r.brokers) cols.push_back({"broker " + std::to_string(b.broker) + " leaders"});
+    Table h(std::move(cols));
+    for (const auto& snap : r.leader_history) {
+      std::vector<std::string> row{fixed(snap.time_ms, 1), snap.cause};
+      for (auto n : snap.leaders) row.push_back(std::to_string(n));
+      h.add_row(std::move(row));
+    }
+    out += "\nleaders per broker over time:\n" + h.to_text();
   }
   if (r.window_ms > 0 && !r.windows.empty()) {
     std::vector<Column> cols{{"window start ms"}};

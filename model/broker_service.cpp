@@ -105,6 +105,7 @@ void Engine::fail_broker(std::uint32_t bi) {
     sim_.schedule_at(now() + one_way(b), Disconnect{p.index, bi, b.epoch});
     sim_.schedule_at(now() + SimTime::from_ms(b.rtt_ms), MetadataRefresh{p.index});
   }
+  snapshot_leaders("broker " + std::to_string(b.cfg->id) + " failed");
 }
 
 void Engine::recover_broker(std::uint32_t bi) {
@@ -118,6 +119,53 @@ void Engine::recover_broker(std::uint32_t bi) {
       if (t.leader[part] < 0 && std::find(t.replicas[part].begin(), t.replicas[part].end(), static_cast<std::int32_t>(bi)) != t.replicas[part].end())
         t.leader[part] = static_cast<std::int32_t>(bi);
   for (auto& p : producers_) sim_.schedule_at(now() + SimTime::from_ms(b.rtt_ms), MetadataRefresh{p.index});
+  snapshot_leaders("broker " + std::to_string(b.cfg->id) + " back");
+}
+
+void Engine::snapshot_leaders(const std::string& cause) {
+  if (!track_leaders_) return;
+  LeaderSnapshot snap;
+  snap.time_ms = now().to_ms();
+  snap.cause = cause;
+  snap.leaders.assign(brokers_.size(), 0);
+  for (const auto& t : topics_)
+    for (auto l : t.leader)
+      if (l >= 0) ++snap.leaders[static_cast<std::size_t>(l)];
+  result_.leader_history.push_back(std::move(snap));
+}
+
+// auto.leader.rebalance.enable: every check interval, a broker whose preferred
+// partitions are led elsewhere beyond leader.imbalance.per.broker.percentage gets them
+// back (a preferred leader election), if it is alive.
+void Engine::operator()(const LeaderCheck&) {
+  bool moved = false;
+  for (std::size_t b = 0; b < brokers_.size(); ++b) {
+    if (!brokers_[b].up) continue;
+    std::int32_t preferred = 0, elsewhere = 0;
+    for (const auto& t : topics_)
+      for (std::size_t part = 0; part < t.leader.size(); ++part)
+        if (t.replicas[part].front() == static_cast<std::int32_t>(b)) {
+          ++preferred;
+          if (t.leader[part] != static_cast<std::int32_t>(b)) ++elsewhere;
+        }
+    if (preferred == 0 || 100.0 * elsewhere / preferred <= s_.controller.imbalance_per_broker_percent) continue;
+    for (auto& t : topics_)
+      for (std::size_t part = 0; part < t.leader.size(); ++part)
+        if (t.replicas[part].front() == static_cast<std::int32_t>(b) && t.leader[part] != static_cast<std::int32_t>(b)) {
+          t.leader[part] = static_cast<std::int32_t>(b);
+          moved = true;
+        }
+  }
+  if (moved) {
+    snapshot_leaders("preferred leader election");
+    for (auto& p : producers_) {
+      sim_.schedule_in(SimTime::from_ms(1), MetadataRefresh{p.index});
+      wake_sender(p, now());
+    }
+  }
+  bool active = false;
+  for (const auto& p : producers_) active = active || !p.stopped || !p.live_requests.empty();
+  if (active) sim_.schedule_in(SimTime::from_ms(s_.controller.imbalance_check_interval_s * 1000), LeaderCheck{});
 }
 
 void Engine::operator()(const BrokerScheduleStep& e) {

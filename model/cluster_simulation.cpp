@@ -92,8 +92,15 @@ RunResult Engine::run() {
     }
   }
   for (std::uint32_t b = 0; b < brokers_.size(); ++b)
-    for (std::uint32_t i = 0; i < brokers_[b].cfg->schedule.size(); ++i)
+    for (std::uint32_t i = 0; i < brokers_[b].cfg->schedule.size(); ++i) {
       sim_.schedule_at(brokers_[b].cfg->schedule[i].at, BrokerScheduleStep{b, i});
+      if (brokers_[b].cfg->schedule[i].kind == BrokerChange::Kind::kFail) track_leaders_ = true;
+    }
+  if (track_leaders_) {
+    snapshot_leaders("start");
+    if (s_.controller.auto_leader_rebalance)
+      sim_.schedule_in(SimTime::from_ms(s_.controller.imbalance_check_interval_s * 1000), LeaderCheck{});
+  }
 
   if (options_.timeseries > SimTime::zero()) {
     result_.timeseries.interval_ms = options_.timeseries.to_ms();

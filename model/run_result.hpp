@@ -62,6 +62,13 @@ struct TimeSeries {
   std::vector<std::int64_t> buffer_bytes;                     ///< [sample]: buffer memory in use (all producers)
 };
 
+/// Leaders per broker after a leadership change (a failure, a return, a rebalance).
+struct LeaderSnapshot {
+  double time_ms = 0;
+  std::string cause;                 ///< "start", "broker 2 failed", "broker 2 back", "preferred leader election"
+  std::vector<std::int32_t> leaders; ///< per broker, in the order of RunResult::brokers
+};
+
 struct RunResult {
   std::string scenario;
   std::uint64_t seed = 0;
@@ -93,6 +100,7 @@ struct RunResult {
   std::vector<std::int64_t> adaptive_choices;
   std::vector<double> adaptive_expected;
   TimeSeries timeseries;
+  std::vector<LeaderSnapshot> leader_history;  ///< kept when the scenario fails brokers
   std::vector<BatchRecord> batches;
 };
 

@@ -140,9 +140,17 @@ struct RunSpec {
   enum class Check { kNone, kPoissonBatching } check = Check::kNone;
 };
 
+/// Controller settings that move leaders (Kafka's broker configs and defaults).
+struct ControllerConfig {
+  bool auto_leader_rebalance = true;          ///< auto.leader.rebalance.enable
+  double imbalance_check_interval_s = 300;    ///< leader.imbalance.check.interval.seconds
+  double imbalance_per_broker_percent = 10;   ///< leader.imbalance.per.broker.percentage
+};
+
 struct Scenario {
   std::string name;
   std::vector<BrokerConfig> brokers;
+  ControllerConfig controller;
   std::vector<TopicConfig> topics;
   std::vector<ProducerSpec> producers;
   RunSpec run;

@@ -39,9 +39,10 @@ struct BufferTimeout { std::uint32_t producer; std::uint64_t block; };
 struct MetadataRefresh { std::uint32_t producer; };
 struct SecondCall { std::uint32_t producer; std::uint64_t send; };  // a thread's second partition() call
 struct Sample {};  // time series
+struct LeaderCheck {};  // the controller's periodic preferred-leader check
 struct BrokerScheduleStep { std::uint32_t broker; std::uint32_t index; };
 using Event = std::variant<AppSend, SenderWake, RequestArrive, BrokerDone, ResponseArrive, RequestTimeout, Disconnect,
-                           BufferTimeout, MetadataRefresh, BrokerScheduleStep, SecondCall, Sample>;
+                           BufferTimeout, MetadataRefresh, BrokerScheduleStep, SecondCall, Sample, LeaderCheck>;
 
 constexpr SimTime kNever = SimTime::max();
 
@@ -182,6 +183,9 @@ public:
   void operator()(const BrokerScheduleStep& e);
   void operator()(const SecondCall& e);
   void operator()(const Sample& e);
+  void operator()(const LeaderCheck& e);
+  void snapshot_leaders(const std::string& cause);
+  void refresh_all_metadata(SimTime delay);
   bool threads_busy(const Producer& p) const;
 
 private:
@@ -236,6 +240,7 @@ private:
 
   const Scenario& s_;
   RunOptions options_;
+  bool track_leaders_ = false;  // the scenario fails brokers: keep leader counts over time
   // Time-series accumulators since the last sample.
   std::vector<std::int64_t> ts_records_;
   std::vector<double> ts_wait_sum_;

@@ -252,6 +252,9 @@ Scenario read_scenario(ReadContext& ctx, const YAML::Node& root) {
       s.brokers.push_back(std::move(b));
     }
     if (brokers.empty()) c.error("brokers", "must list at least one broker");
+    c.read("auto.leader.rebalance.enable", s.controller.auto_leader_rebalance);
+    c.read("leader.imbalance.check.interval.seconds", s.controller.imbalance_check_interval_s, 0.001, 1e9);
+    c.read("leader.imbalance.per.broker.percentage", s.controller.imbalance_per_broker_percent, 0, 100);
     if (brokers.size() > 10000) c.error("brokers", "must list at most 10000 brokers");
     std::set<std::int32_t> ids;
     for (std::size_t i = 0; i < s.brokers.size(); ++i)

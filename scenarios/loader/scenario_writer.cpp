@@ -142,7 +142,11 @@ std::string write_scenario_yaml(const Scenario& s) {
   e << YAML::EndMap;
   e << YAML::Key << "cluster" << YAML::Value << YAML::BeginMap << YAML::Key << "brokers" << YAML::Value << YAML::BeginSeq;
   for (const auto& b : s.brokers) write_broker(e, b);
-  e << YAML::EndSeq << YAML::EndMap;
+  e << YAML::EndSeq;
+  e << YAML::Key << "auto.leader.rebalance.enable" << YAML::Value << s.controller.auto_leader_rebalance;
+  e << YAML::Key << "leader.imbalance.check.interval.seconds" << YAML::Value << s.controller.imbalance_check_interval_s;
+  e << YAML::Key << "leader.imbalance.per.broker.percentage" << YAML::Value << s.controller.imbalance_per_broker_percent;
+  e << YAML::EndMap;
   e << YAML::Key << "topics" << YAML::Value << YAML::BeginSeq;
   for (const auto& t : s.topics)
     e << YAML::BeginMap << YAML::Key << "name" << YAML::Value << t.name << YAML::Key << "partitions" << YAML::Value << t.partitions

@@ -132,3 +132,17 @@ producers:
   CHECK(r.records_sent == r.records_acked + r.failed.total());
   CHECK(r.simulated_ms >= 2000);
 }
+
+TEST_CASE("a failed broker's leadership moves to the next replica and returns only by preferred leader election") {
+  const auto with = run("placement/broker-failure.yaml", {});
+  REQUIRE(with.leader_history.size() == 4);
+  CHECK(with.leader_history[1].leaders == std::vector<std::int32_t>{2, 0, 4});  // broker 1 failed
+  CHECK(with.leader_history[2].leaders == std::vector<std::int32_t>{2, 0, 4});  // back, but not leading
+  CHECK(with.leader_history[3].cause == "preferred leader election");
+  CHECK(with.leader_history[3].leaders == std::vector<std::int32_t>{2, 2, 2});
+  CHECK(with.records_sent == with.records_acked + with.failed.total());
+  const auto without = run("placement/broker-failure.yaml", {"cluster.auto.leader.rebalance.enable=false"});
+  REQUIRE(without.leader_history.size() == 3);
+  CHECK(without.leader_history.back().leaders == std::vector<std::int32_t>{2, 0, 4});
+  CHECK(without.brokers[1].records < with.brokers[1].records / 2);
+}

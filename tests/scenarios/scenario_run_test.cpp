@@ -200,7 +200,7 @@ TEST_CASE("every shipped scenario loads and runs with its invariants") {
                           "book/low-cardinality.yaml", "book/ignore-keys.yaml", "book/hot-key.yaml",
                           "book/hot-key-partitioner.yaml", "kip794/slow-broker.yaml", "kip794/slow-broker-recovery.yaml",
                           "kip794/fragmentation.yaml", "kip480/linger-latency.yaml", "round-robin/new-batch-per-record.yaml",
-                          "round-robin/kafka-9965-production.yaml"}) {
+                          "round-robin/kafka-9965-production.yaml", "placement/broker-failure.yaml"}) {
     CAPTURE(rel);
     const auto s = scenarios::load_scenario_file(scenario_path(rel), {"run.duration.ms=1000"});
     const auto r = model::run_scenario(s, 1);
