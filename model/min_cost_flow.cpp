@@ -12,7 +12,9 @@ using Graph = boost::adjacency_list<
     boost::property<boost::edge_capacity_t, std::int64_t,
                     boost::property<boost::edge_residual_capacity_t, std::int64_t,
                                     boost::property<boost::edge_reverse_t, Traits::edge_descriptor,
-                                                    boost::property<boost::edge_weight_t, std::int64_t>>>>>;
+                                                    boost::property<boost::edge_weight_t, double>>>>>;
+// Costs are small integers held in double: Boost's shortest paths add path lengths to an
+// "infinite" distance, which overflows a signed integer type but not a double.
 }  // namespace
 
 std::size_t MinCostFlow::add_arc(std::size_t u, std::size_t v, std::int64_t capacity, std::int64_t cost) {
@@ -32,8 +34,8 @@ std::int64_t MinCostFlow::solve(std::size_t s, std::size_t t) {
     auto r = boost::add_edge(a.v, a.u, g).first;
     cap[e] = a.capacity;
     cap[r] = 0;
-    weight[e] = a.cost;
-    weight[r] = -a.cost;
+    weight[e] = static_cast<double>(a.cost);
+    weight[r] = -static_cast<double>(a.cost);
     rev[e] = r;
     rev[r] = e;
     forward.push_back(e);
