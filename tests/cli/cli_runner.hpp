@@ -39,6 +39,9 @@ struct ScratchDir {
   }
 };
 
+/// A shipped scenario's path, quoted for the shell: scenario_arg("book/keyed.yaml").
+inline std::string scenario_arg(const std::string& rel) { return std::string("'") + PARTSIM_SOURCE_DIR + "/scenarios/" + rel + "'"; }
+
 /// `args` is appended to the binary's path as shell words (quote them yourself).
 inline CliResult run_cli(const std::string& args, const std::string& stdin_text = "") {
   ScratchDir dir;

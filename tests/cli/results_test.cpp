@@ -11,7 +11,7 @@ using partsim::testing::ScratchDir;
 using partsim::testing::slurp;
 
 namespace {
-std::string scenario(const std::string& rel) { return std::string("'") + PARTSIM_SOURCE_DIR + "/scenarios/" + rel + "'"; }
+const auto& scenario = partsim::testing::scenario_arg;
 }  // namespace
 
 TEST_CASE("replications give the same bytes on 1 and 2 threads") {

@@ -9,7 +9,7 @@ using partsim::testing::ScratchDir;
 using partsim::testing::slurp;
 
 namespace {
-std::string scenario(const std::string& rel) { return std::string("'") + PARTSIM_SOURCE_DIR + "/scenarios/" + rel + "'"; }
+const auto& scenario = partsim::testing::scenario_arg;
 }  // namespace
 
 TEST_CASE("partsim run prints per-partition and per-broker tables and the trace") {

@@ -10,31 +10,21 @@
 #include "model/cluster_simulation.hpp"
 #include "model/partitioner.hpp"
 #include "scenarios/loader/scenario_loader.hpp"
+#include "scenarios/run_helpers.hpp"
 
 using namespace partsim;
+using partsim::testing::counts;
+using partsim::testing::run_lengths;
 
 namespace {
 std::string path(const std::string& rel) { return std::string(PARTSIM_SOURCE_DIR) + "/scenarios/" + rel; }
 model::RunResult run(const std::string& rel, const std::vector<std::string>& sets, std::uint64_t seed = 1) {
   return model::run_scenario(scenarios::load_scenario_file(path(rel), sets), seed);
 }
-std::vector<std::int64_t> counts(const model::RunResult& r) {
-  std::vector<std::int64_t> c;
-  for (const auto& p : r.partitions) c.push_back(p.records);
-  return c;
-}
 double broker_share(const model::RunResult& r, std::size_t b) {
   std::int64_t total = 0;
   for (const auto& x : r.brokers) total += x.records;
   return static_cast<double>(r.brokers[b].records) / static_cast<double>(total);
-}
-std::vector<int> run_lengths(const std::vector<std::int32_t>& trace) {
-  std::vector<int> runs;
-  for (std::size_t i = 0; i < trace.size(); ++i) {
-    if (i == 0 || trace[i] != trace[i - 1]) runs.push_back(0);
-    ++runs.back();
-  }
-  return runs;
 }
 }  // namespace
 

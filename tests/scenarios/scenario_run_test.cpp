@@ -7,17 +7,15 @@
 
 #include "model/cluster_simulation.hpp"
 #include "scenarios/loader/scenario_loader.hpp"
+#include "scenarios/run_helpers.hpp"
 
 using namespace partsim;
+using partsim::testing::counts;
+using partsim::testing::run_lengths;
 
 namespace {
 std::string scenario_path(const std::string& rel) { return std::string(PARTSIM_SOURCE_DIR) + "/scenarios/" + rel; }
 
-std::vector<std::int64_t> counts(const model::RunResult& r) {
-  std::vector<std::int64_t> c;
-  for (const auto& p : r.partitions) c.push_back(p.records);
-  return c;
-}
 
 void check_invariants(const model::RunResult& r, const model::Scenario& s) {
   CHECK(r.records_sent == r.records_acked + r.failed.total());
@@ -25,14 +23,6 @@ void check_invariants(const model::RunResult& r, const model::Scenario& s) {
   for (const auto& p : s.producers) CHECK(r.peak_buffer_bytes <= p.config.buffer_memory);
 }
 
-std::vector<int> run_lengths(const std::vector<std::int32_t>& trace) {
-  std::vector<int> runs;
-  for (std::size_t i = 0; i < trace.size(); ++i) {
-    if (i == 0 || trace[i] != trace[i - 1]) runs.push_back(0);
-    ++runs.back();
-  }
-  return runs;
-}
 }  // namespace
 
 TEST_CASE("T2 and T3 come out exactly through partsim run's model") {
