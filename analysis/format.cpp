@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 
 namespace partsim::analysis {
 
@@ -10,6 +11,28 @@ std::string fixed(double v, int decimals) {
   char buf[64];
   const int n = std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
   return std::string(buf, static_cast<std::size_t>(n > 0 ? n : 0));
+}
+
+std::string human_bytes(double bytes) {
+  static const char* units[] = {"B", "KB", "MB", "GB", "TB", "PB", "EB"};
+  std::size_t u = 0;
+  while (std::fabs(bytes) >= 999.5 && u + 1 < std::size(units)) {
+    bytes /= 1000;
+    ++u;
+  }
+  if (u == 0) return fixed(bytes, 0) + " B";
+  const int decimals = std::fabs(bytes) >= 99.95 ? 0 : std::fabs(bytes) >= 9.995 ? 1 : 2;
+  return fixed(bytes, decimals) + " " + units[u];
+}
+
+std::string human_duration(double seconds) {
+  const auto s = static_cast<long long>(std::llround(seconds));
+  char buf[64];
+  if (s < 60) std::snprintf(buf, sizeof buf, "%lld s", s);
+  else if (s < 3600) std::snprintf(buf, sizeof buf, "%lld min %02lld s", s / 60, s % 60);
+  else if (s < 86400) std::snprintf(buf, sizeof buf, "%lld h %02lld min", s / 3600, s % 3600 / 60);
+  else std::snprintf(buf, sizeof buf, "%lld d %02lld h", s / 86400, s % 86400 / 3600);
+  return buf;
 }
 
 namespace {

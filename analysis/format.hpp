@@ -23,6 +23,12 @@ void append_int(std::string& out, Int v) {
 /// 0.66545 -> "0.6655", where binary floating point would print 0.6654). den > 0.
 std::string exact_ratio(std::uint64_t num, std::uint64_t den, int decimals);
 
+/// Bytes in decimal units with 3 significant digits: 950 B, 1.50 GB, 12.3 TB.
+std::string human_bytes(double bytes);
+
+/// A duration for people: "45 s", "12 min 30 s", "3 h 05 min", "2 d 04 h".
+std::string human_duration(double seconds);
+
 /// Rounds to `decimals` places for JSON output (same digits as fixed()).
 double round_to(double v, int decimals);
 

@@ -26,6 +26,7 @@ constexpr const char* kUsage =
     "  book     reproduce every published table and say whether partsim matches it\n"
     "  assign   place replicas as Kafka's placers do and score the result\n"
     "  leaders  balance preferred leaders among existing replicas, and failover order\n"
+    "  reassign plan a reassignment with the fewest replica moves under rack and balance constraints\n"
     "  version  print partsim's version\n";
 
 struct Command {
@@ -40,6 +41,7 @@ const std::map<std::string, Command>& commands() {
       {"hash", {run_hash_command}},
       {"keys", {run_keys_command}},
       {"leaders", {run_leaders_command}},
+      {"reassign", {run_reassign_command}},
       {"run", {run_run_command}},
   };
   return table;

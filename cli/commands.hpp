@@ -16,5 +16,6 @@ int run_compare_command(const Args& args);
 int run_book_command(const Args& args);
 int run_assign_command(const Args& args);
 int run_leaders_command(const Args& args);
+int run_reassign_command(const Args& args);
 
 }  // namespace partsim::cli

@@ -1,7 +1,6 @@
 // partsim leaders: balance preferred leaders among the existing replicas (no data moves),
 // and order followers so that a single broker failure spreads its leadership evenly.
 
-#include <filesystem>
 #include <iostream>
 #include <map>
 #include <string>
@@ -10,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/table.hpp"
+#include "cli/assignment_inputs.hpp"
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
@@ -17,7 +17,6 @@
 #include "model/assignment_score.hpp"
 #include "model/leader_balance.hpp"
 #include "scenarios/loader/assignment_reader.hpp"
-#include "scenarios/loader/key_reader.hpp"
 
 namespace po = boost::program_options;
 
@@ -55,13 +54,8 @@ int run_leaders_command(const Args& args) {
   parse_command_line(args, desc);
   const auto format = parse_format(format_text);
   if (format == OutputFormat::kCsv) throw UsageError("--format: must be table or json, got 'csv'");
-  if (current_file.empty() == describe_file.empty()) throw UsageError("give the current assignment with exactly one of --current or --describe");
-  const auto current = current_file.empty()
-                           ? scenarios::parse_topics_describe(scenarios::read_input_file(describe_file), describe_file)
-                           : scenarios::parse_reassignment_json(scenarios::read_input_file(current_file), current_file);
-  const bool brokers_is_file = std::filesystem::exists(brokers_text);
-  const auto brokers = brokers_is_file ? scenarios::parse_brokers_json(scenarios::read_input_file(brokers_text), brokers_text)
-                                       : scenarios::parse_brokers_list(brokers_text, "--brokers");
+  const auto current = load_current_assignment(current_file, describe_file);
+  const auto brokers = load_brokers(brokers_text);
   std::vector<std::int32_t> alive;
   std::vector<model::RackedBroker> racked;
   for (const auto& b : brokers)
@@ -72,19 +66,7 @@ int run_leaders_command(const Args& args) {
   if (alive.empty()) throw UsageError("--brokers: no broker is alive");
   const auto P = static_cast<std::int32_t>(current.size());
   const auto B = static_cast<std::int32_t>(alive.size());
-  model::LeaderBounds bounds;
-  if (!bounds_text.empty()) {
-    const auto colon = bounds_text.find(':');
-    if (colon == std::string::npos) throw UsageError("--leaders-per-broker: must be LO:HI, got '" + bounds_text + "'");
-    bounds.lo = static_cast<std::int32_t>(parse_int(std::string_view(bounds_text).substr(0, colon), "--leaders-per-broker LO", 0, P));
-    bounds.hi = static_cast<std::int32_t>(parse_int(std::string_view(bounds_text).substr(colon + 1), "--leaders-per-broker HI", bounds.lo, P));
-  } else if (balance == "exact") {
-    bounds = model::leader_bounds_exact(P, B);
-  } else if (balance.rfind("band:", 0) == 0) {
-    bounds = model::leader_bounds_band(P, B, parse_number(balance.substr(5), "--balance band", 1.0, 10.0));
-  } else {
-    throw UsageError("--balance: must be exact or band:T (T >= 1, e.g. band:1.10), got '" + balance + "'");
-  }
+  const auto bounds = per_broker_bounds(bounds_text, "--leaders-per-broker", balance, P, B);
 
   model::Assignment a;
   for (const auto& p : current) a.push_back(p.replicas);

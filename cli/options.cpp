@@ -1,10 +1,12 @@
 #include "cli/options.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <iostream>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <set>
 
 #include "cli/cli_error.hpp"
 #include "model/run_estimate.hpp"
@@ -49,6 +51,52 @@ double parse_number(std::string_view text, std::string_view option, double lo, d
   if (text.empty() || ec != std::errc() || ptr != last || !std::isfinite(v) || v < lo || v > hi)
     throw UsageError(std::string(option) + ": must be " + range + ", got '" + std::string(text) + "'");
   return v;
+}
+
+std::int64_t parse_bytes(std::string_view text, std::string_view option, bool rate) {
+  const std::string allowed = std::string(option) + ": must be bytes" + (rate ? " per second" : "") +
+                              ", e.g. 500000000, 500MB, 1.5GiB" + (rate ? " or 50MB/s" : "") + ", got '" + std::string(text) + "'";
+  std::string_view t = text;
+  if (rate && t.size() >= 2 && t.substr(t.size() - 2) == "/s") t.remove_suffix(2);
+  std::size_t digits = 0;
+  while (digits < t.size() && (std::isdigit(static_cast<unsigned char>(t[digits])) || t[digits] == '.')) ++digits;
+  std::string_view unit = t.substr(digits);
+  while (!unit.empty() && unit.front() == ' ') unit.remove_prefix(1);
+  static const std::pair<const char*, double> units[] = {{"", 1},      {"B", 1},          {"KB", 1e3},         {"MB", 1e6},
+                                                          {"GB", 1e9},  {"TB", 1e12},       {"KiB", 1024.0},     {"MiB", 1048576.0},
+                                                          {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}};
+  double scale = 0;
+  for (const auto& [name, factor] : units)
+    if (unit == name) scale = factor;
+  double v = 0;
+  const auto num = t.substr(0, digits);
+  auto [ptr, ec] = std::from_chars(num.data(), num.data() + num.size(), v);
+  if (scale == 0 || num.empty() || ec != std::errc() || ptr != num.data() + num.size() || !std::isfinite(v) || v * scale > 9.0e18)
+    throw UsageError(allowed);
+  return static_cast<std::int64_t>(std::llround(v * scale));
+}
+
+std::vector<std::int32_t> parse_id_ranges(const std::string& text, std::string_view option) {
+  std::vector<std::int32_t> ids;
+  std::set<std::int32_t> seen;
+  std::size_t pos = 0;
+  const auto max = std::numeric_limits<std::int32_t>::max();
+  for (;;) {
+    const std::size_t comma = text.find(',', pos);
+    const std::string_view item = std::string_view(text).substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    const auto dash = item.find('-', 1);
+    const auto lo = parse_int(item.substr(0, dash), option, 0, max);
+    const auto hi = dash == std::string_view::npos ? lo : parse_int(item.substr(dash + 1), option, lo, max);
+    if (hi - lo >= 1'000'000) throw UsageError(std::string(option) + ": the range '" + std::string(item) + "' is too long");
+    for (auto id = lo; id <= hi; ++id) {
+      if (!seen.insert(static_cast<std::int32_t>(id)).second)
+        throw UsageError(std::string(option) + ": broker " + std::to_string(id) + " is listed twice");
+      ids.push_back(static_cast<std::int32_t>(id));
+    }
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  return ids;
 }
 
 std::vector<std::int32_t> parse_partition_counts(const std::string& text, std::string_view option) {

@@ -31,6 +31,13 @@ std::int64_t parse_int(std::string_view text, std::string_view option, std::int6
 /// Parses a finite decimal number in [lo, hi]; `option` names it in the error.
 double parse_number(std::string_view text, std::string_view option, double lo, double hi);
 
+/// Parses a byte count: "1073741824", "1.5GB", "500 MiB" (B, KB/MB/GB/TB in powers of
+/// 1000, KiB/MiB/GiB/TiB in powers of 1024). With `rate`, a trailing "/s" is accepted.
+std::int64_t parse_bytes(std::string_view text, std::string_view option, bool rate = false);
+
+/// Parses broker ids as ranges: "0-18,20" -> 0..18, 20 (ids >= 0, each once).
+std::vector<std::int32_t> parse_id_ranges(const std::string& text, std::string_view option);
+
 /// Parses "3" or "3,6,12": partition counts, each in [1, 2^31-1].
 std::vector<std::int32_t> parse_partition_counts(const std::string& text, std::string_view option);
 

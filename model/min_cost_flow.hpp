@@ -19,6 +19,7 @@ public:
   std::int64_t solve(std::size_t s, std::size_t t);
 
   std::int64_t flow(std::size_t arc) const { return flows_[arc]; }
+  std::int64_t capacity(std::size_t arc) const { return arcs_[arc].capacity; }
   std::int64_t total_cost() const { return cost_; }
 
 private:

@@ -8,7 +8,7 @@ packages=(
   libboost-dev libboost-graph-dev libboost-random-dev libboost-program-options-dev
   libboost-math-dev
   libeigen3-dev libyaml-cpp-dev libbenchmark-dev doctest-dev nlohmann-json3-dev
-  gnuplot-nox
+  libglpk-dev gnuplot-nox
 )
 
 # `install-deps.sh fuzz` adds clang and its sanitizer runtimes for the libFuzzer targets.

@@ -1,5 +1,6 @@
 #include "scenarios/loader/assignment_reader.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <set>
 #include <sstream>
@@ -24,11 +25,11 @@ InputLocation at_byte(const std::string& source, const std::string& text, std::s
   return loc;
 }
 
-nlohmann::json parse_json(const std::string& text, const std::string& source) {
+nlohmann::json parse_json(const std::string& text, const std::string& source, std::size_t from = 0) {
   try {
-    return nlohmann::json::parse(text);
+    return nlohmann::json::parse(text.begin() + static_cast<std::ptrdiff_t>(from), text.end());
   } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(at_byte(source, text, e.byte > 0 ? e.byte - 1 : 0), std::string("invalid JSON: ") + e.what());
+    throw InputError(at_byte(source, text, from + (e.byte > 0 ? e.byte - 1 : 0)), std::string("invalid JSON: ") + e.what());
   }
 }
 
@@ -151,6 +152,47 @@ std::vector<BrokerEntry> parse_brokers_list(const std::string& text, const std::
     pos = comma + 1;
   }
   return out;
+}
+
+std::map<std::string, std::int64_t> parse_log_dirs_json(const std::string& text, const std::string& source) {
+  std::size_t from = 0;  // the first line that opens a JSON object
+  while (from < text.size() && text[from] != '{') {
+    const auto eol = text.find('\n', from);
+    if (eol == std::string::npos) {
+      from = text.size();
+      break;
+    }
+    from = eol + 1;
+  }
+  if (from >= text.size()) throw InputError({source}, "no JSON object (expected kafka-log-dirs.sh --describe output)");
+  const auto j = parse_json(text, source, from);
+  const char* shape = "must be kafka-log-dirs.sh --describe output: {\"brokers\":[{\"broker\":0,\"logDirs\":[{\"partitions\":"
+                      "[{\"partition\":\"t-0\",\"size\":123,\"isFuture\":false}]}]}]}";
+  if (!j.is_object() || !j.contains("brokers") || !j["brokers"].is_array()) throw InputError({source}, shape);
+  std::map<std::string, std::int64_t> sizes;
+  for (std::size_t b = 0; b < j["brokers"].size(); ++b) {
+    const auto& broker = j["brokers"][b];
+    const std::string bpath = "brokers[" + std::to_string(b) + "]";
+    if (!broker.is_object() || !broker.contains("logDirs") || !broker["logDirs"].is_array())
+      throw InputError({source}, bpath + ": needs \"logDirs\" (a list)");
+    for (std::size_t d = 0; d < broker["logDirs"].size(); ++d) {
+      const auto& dir = broker["logDirs"][d];
+      const std::string dpath = bpath + ".logDirs[" + std::to_string(d) + "]";
+      if (!dir.is_object() || !dir.contains("partitions") || !dir["partitions"].is_array())
+        throw InputError({source}, dpath + ": needs \"partitions\" (a list)");
+      for (std::size_t k = 0; k < dir["partitions"].size(); ++k) {
+        const auto& e = dir["partitions"][k];
+        const std::string path = dpath + ".partitions[" + std::to_string(k) + "]";
+        if (!e.is_object() || !e.contains("partition") || !e["partition"].is_string() || !e.contains("size") ||
+            !e["size"].is_number_integer() || e["size"].get<std::int64_t>() < 0)
+          throw InputError({source}, path + ": needs \"partition\" (\"topic-N\") and \"size\" (bytes >= 0)");
+        if (e.contains("isFuture") && e["isFuture"].is_boolean() && e["isFuture"].get<bool>()) continue;
+        auto& size = sizes[e["partition"].get<std::string>()];
+        size = std::max(size, e["size"].get<std::int64_t>());
+      }
+    }
+  }
+  return sizes;
 }
 
 std::string write_reassignment_json(const std::vector<PartitionReplicas>& plan) {

@@ -5,6 +5,7 @@
 // "alive"}]} or "0:a,1:b,...". Errors name file:line:column.
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,11 @@ std::vector<PartitionReplicas> parse_topics_describe(const std::string& text, co
 std::vector<BrokerEntry> parse_brokers_json(const std::string& text, const std::string& source);
 /// "0:a,1:b,2" (rack optional); `option` names it in errors.
 std::vector<BrokerEntry> parse_brokers_list(const std::string& text, const std::string& option);
+
+/// Partition sizes from kafka-log-dirs.sh --describe (its JSON; lines before it, such as
+/// "Querying brokers ...", are skipped): per "topic-partition", the largest size of any
+/// replica, future replicas (an ongoing move) ignored.
+std::map<std::string, std::int64_t> parse_log_dirs_json(const std::string& text, const std::string& source);
 
 /// Kafka's reassignment JSON for a plan.
 std::string write_reassignment_json(const std::vector<PartitionReplicas>& plan);

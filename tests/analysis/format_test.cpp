@@ -27,3 +27,17 @@ TEST_CASE("text tables align columns by display width") {
   CHECK(t.to_text() == "key   n\n\xc3\xa9    10\nabc   2\n");
   CHECK(t.to_csv() == "key,n\n\xc3\xa9,10\nabc,2\n");
 }
+
+TEST_CASE("bytes and durations for people") {
+  using partsim::analysis::human_bytes;
+  using partsim::analysis::human_duration;
+  CHECK(human_bytes(950) == "950 B");
+  CHECK(human_bytes(999.4) == "999 B");
+  CHECK(human_bytes(1500) == "1.50 KB");
+  CHECK(human_bytes(20e9) == "20.0 GB");
+  CHECK(human_bytes(123.4e12) == "123 TB");
+  CHECK(human_duration(45) == "45 s");
+  CHECK(human_duration(400) == "6 min 40 s");
+  CHECK(human_duration(3 * 3600 + 5 * 60 + 20) == "3 h 05 min");
+  CHECK(human_duration(2 * 86400 + 4 * 3600) == "2 d 04 h");
+}

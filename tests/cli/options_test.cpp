@@ -3,8 +3,10 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <vector>
 
 #include "cli/cli_runner.hpp"
+#include "cli/options.hpp"
 
 using partsim::testing::run_cli;
 using partsim::testing::slurp;
@@ -33,6 +35,22 @@ TEST_CASE("bad option values exit 2 with one line naming the option") {
     CHECK(r.err == c.message);
     CHECK(r.out.empty());
   }
+}
+
+TEST_CASE("byte sizes, rates and broker id ranges") {
+  using partsim::cli::parse_bytes;
+  using partsim::cli::parse_id_ranges;
+  CHECK(parse_bytes("1073741824", "--x") == 1073741824);
+  CHECK(parse_bytes("1.5GB", "--x") == 1'500'000'000);
+  CHECK(parse_bytes("500 MiB", "--x") == 500LL * 1024 * 1024);
+  CHECK(parse_bytes("50MB/s", "--x", true) == 50'000'000);
+  CHECK_THROWS_WITH(parse_bytes("50MB/s", "--x"), "--x: must be bytes, e.g. 500000000, 500MB, 1.5GiB, got '50MB/s'");
+  CHECK_THROWS(parse_bytes("1e30", "--x"));
+  CHECK_THROWS(parse_bytes("", "--x"));
+  CHECK(parse_id_ranges("0-3,7", "--t") == std::vector<std::int32_t>{0, 1, 2, 3, 7});
+  CHECK_THROWS_WITH(parse_id_ranges("0-3,2", "--t"), "--t: broker 2 is listed twice");
+  CHECK_THROWS(parse_id_ranges("0-", "--t"));
+  CHECK_THROWS(parse_id_ranges("-1", "--t"));
 }
 
 TEST_CASE("an interrupted run exits 1 with its partial results") {

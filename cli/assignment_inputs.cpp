@@ -1,0 +1,40 @@
+#include "cli/assignment_inputs.hpp"
+
+#include <filesystem>
+#include <limits>
+
+#include "cli/cli_error.hpp"
+#include "cli/options.hpp"
+#include "scenarios/loader/key_reader.hpp"
+
+namespace partsim::cli {
+
+std::vector<scenarios::PartitionReplicas> load_current_assignment(const std::string& current_file, const std::string& describe_file) {
+  if (current_file.empty() == describe_file.empty()) throw UsageError("give the current assignment with exactly one of --current or --describe");
+  return current_file.empty() ? scenarios::parse_topics_describe(scenarios::read_input_file(describe_file), describe_file)
+                              : scenarios::parse_reassignment_json(scenarios::read_input_file(current_file), current_file);
+}
+
+std::vector<scenarios::BrokerEntry> load_brokers(const std::string& text) {
+  return std::filesystem::exists(text) ? scenarios::parse_brokers_json(scenarios::read_input_file(text), text)
+                                       : scenarios::parse_brokers_list(text, "--brokers");
+}
+
+model::LeaderBounds per_broker_bounds(const std::string& explicit_text, const std::string& option, const std::string& balance,
+                                      std::int64_t total, std::int32_t brokers) {
+  const auto max = std::min<std::int64_t>(total, std::numeric_limits<std::int32_t>::max());
+  if (!explicit_text.empty()) {
+    const auto colon = explicit_text.find(':');
+    if (colon == std::string::npos) throw UsageError(option + ": must be LO:HI, got '" + explicit_text + "'");
+    model::LeaderBounds b;
+    b.lo = static_cast<std::int32_t>(parse_int(std::string_view(explicit_text).substr(0, colon), option + " LO", 0, max));
+    b.hi = static_cast<std::int32_t>(parse_int(std::string_view(explicit_text).substr(colon + 1), option + " HI", b.lo, max));
+    return b;
+  }
+  const auto n = static_cast<std::int32_t>(max);
+  if (balance == "exact") return model::leader_bounds_exact(n, brokers);
+  if (balance.rfind("band:", 0) == 0) return model::leader_bounds_band(n, brokers, parse_number(balance.substr(5), "--balance band", 1.0, 10.0));
+  throw UsageError("--balance: must be exact or band:T (T >= 1, e.g. band:1.10), got '" + balance + "'");
+}
+
+}  // namespace partsim::cli

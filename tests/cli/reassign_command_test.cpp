@@ -1,0 +1,130 @@
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_runner.hpp"
+
+using partsim::testing::run_cli;
+using partsim::testing::ScratchDir;
+using partsim::testing::slurp;
+
+namespace {
+std::string example(const std::string& name) { return std::string("'") + PARTSIM_SOURCE_DIR + "/examples/reassign/" + name + "'"; }
+const std::string kDemo = "reassign --current " + example("kafka-assignment-optimizer-demo.json") + " --brokers " +
+                          example("brokers-2-zones.json") + " --target-brokers 0-18";
+}  // namespace
+
+TEST_CASE("the kafka-assignment-optimizer demo: the planner moves 1 replica, --generate about 20") {
+  ScratchDir dir;
+  const auto plan = dir.path / "plan.json";
+  const auto r = run_cli(kDemo + " --partition-size 20GB --throttle 50MB/s --plan-out '" + plan.string() + "'");
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("plan (optimal): 1 replica move, 0 preferred-leader changes; 20.0 GB to copy, at least 6 min 40 s at 50.0 MB/s") !=
+        std::string::npos);
+  CHECK(r.out.find("19 (leaves)") != std::string::npos);
+  // Kafka's own --generate with this seed moves every replica; over all its draws, 18 on average.
+  CHECK(r.out.find("seed 0): 20 replica moves") != std::string::npos);
+  CHECK(r.out.find("over all 361 draws of its start index and replica shift: moves min 6, mean 18.0, max 20") != std::string::npos);
+  const auto written = nlohmann::json::parse(slurp(plan));
+  REQUIRE(written["partitions"].size() == 1);
+  CHECK(written["partitions"][0]["partition"] == 1);
+  CHECK(written["partitions"][0]["replicas"][0] == 8);
+  CHECK(written["partitions"][0]["replicas"][1].get<int>() % 2 == 1);  // zone b keeps its replica
+}
+
+TEST_CASE("partsim reassign as JSON: a new replication factor, --describe input, even racks") {
+  ScratchDir dir;
+  const auto describe = dir.write("describe.txt",
+                                  "Topic: t\tTopicId: x\tPartitionCount: 4\tReplicationFactor: 2\tConfigs:\n"
+                                  "\tTopic: t\tPartition: 0\tLeader: 0\tReplicas: 0,1\tIsr: 0,1\n"
+                                  "\tTopic: t\tPartition: 1\tLeader: 1\tReplicas: 1,2\tIsr: 1,2\n"
+                                  "\tTopic: t\tPartition: 2\tLeader: 2\tReplicas: 2,3\tIsr: 2,3\n"
+                                  "\tTopic: t\tPartition: 3\tLeader: 3\tReplicas: 3,0\tIsr: 3,0\n");
+  const auto r = run_cli("reassign --describe '" + describe.string() + "' --brokers 0:a,1:b,2:c,3:a,4:b,5:c --rf 3 --balance exact --format json");
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["status"] == "optimal");
+  CHECK(j["rack_mode"] == "even");
+  CHECK(j["moves"] == 5);  // a third replica per partition, and t-3 (0 and 3 share rack a) swaps one
+  CHECK(j["leader_changes"] == 0);
+  CHECK(j["bounds"]["replicas"]["lo"] == 2);
+  CHECK(j["bounds"]["replicas"]["hi"] == 2);
+  for (const auto& p : j["plan"]["partitions"]) {
+    std::vector<std::string> racks;
+    for (int b : p["replicas"]) racks.push_back(std::string(1, "abcabc"[b]));
+    std::sort(racks.begin(), racks.end());
+    CHECK(racks == std::vector<std::string>{"a", "b", "c"});
+  }
+  CHECK(run_cli("reassign --describe '" + describe.string() + "' --brokers 0:a,1:b,2:c,3:a,4:b,5:c --rf 3 --balance exact --format json").out ==
+        r.out);
+}
+
+TEST_CASE("partsim reassign reads partition sizes from kafka-log-dirs output") {
+  ScratchDir dir;
+  const auto current = dir.write("c.json", R"({"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[0,1]},
+    {"topic":"t","partition":1,"replicas":[1,2]}]})");
+  const auto sizes = dir.write("logdirs.txt",
+                               "Querying brokers for log directories information\n"
+                               "Received log directory information from brokers 0,1,2\n"
+                               R"({"version":1,"brokers":[{"broker":0,"logDirs":[{"logDir":"/d","error":null,"partitions":[)"
+                               R"({"partition":"t-0","size":3000000000,"offsetLag":0,"isFuture":false}]}]},)"
+                               R"({"broker":1,"logDirs":[{"logDir":"/d","error":null,"partitions":[)"
+                               R"({"partition":"t-0","size":2900000000,"offsetLag":0,"isFuture":false},)"
+                               R"({"partition":"t-1","size":1000000000,"offsetLag":0,"isFuture":false}]}]}]})"
+                               "\n");
+  // Broker 2 leaves: t-1's replica on it is copied (1 GB) from its leader, broker 1.
+  const auto r = run_cli("reassign --current '" + current.string() + "' --brokers 0,1,2,3 --target-brokers 0,1,3 --sizes '" +
+                         sizes.string() + "' --throttle 10MB/s --format json");
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["moves"] == 1);
+  CHECK(j["bytes_to_copy"] == 1000000000);
+  CHECK(j["copy_seconds"] == 100.0);
+}
+
+TEST_CASE("partsim reassign: infeasible constraints exit 1 naming the constraint; bad input exits 2 naming the option") {
+  ScratchDir dir;
+  const auto current = dir.write("c.json", R"({"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[0,1,2]}]})");
+  const std::string base = "reassign --current '" + current.string() + "' ";
+  auto r = run_cli(base + "--brokers 0:a,1:a,2:b --rack-mode strict");
+  CHECK(r.exit_code == 1);
+  CHECK(r.err == "partsim reassign: infeasible: --rack-mode strict: t-0 needs 3 replicas, at most 1 per rack, and the target brokers span 2 racks\n");
+  const std::vector<std::pair<std::string, std::string>> bad{
+      {"--brokers 0,1,2 --rack-mode tidy", "partsim reassign: --rack-mode: must be strict, even or none, got 'tidy'\n"},
+      {"--brokers 0,1,2 --rack-mode strict",
+       "partsim reassign: --rack-mode strict: every target broker needs a rack, and broker 2 has none (give racks in --brokers, or use --rack-mode none)\n"},
+      {"--brokers 0,1,2 --target-brokers 0-3", "partsim reassign: --target-brokers: broker 3 is not in --brokers\n"},
+      {"--brokers 0,1,2 --target-brokers 2-0", "partsim reassign: --target-brokers: must be an integer in [2, 2147483647], got 0\n"},
+      {"--brokers 0,1,2 --rf 4", "partsim reassign: --rf: must be an integer in [1, 3], got 4\n"},
+      {"--brokers 0,1,2 --throttle 50MB/s",
+       "partsim reassign: --throttle: needs partition sizes (--partition-size or --sizes) to estimate a copy time\n"},
+      {"--brokers 0,1,2 --partition-size 1GB --throttle fast",
+       "partsim reassign: --throttle: must be bytes per second, e.g. 500000000, 500MB, 1.5GiB or 50MB/s, got 'fast'\n"},
+      {"--brokers 0,1,2 --partition-size 12parsecs",
+       "partsim reassign: --partition-size: must be bytes, e.g. 500000000, 500MB, 1.5GiB, got '12parsecs'\n"},
+      {"--brokers 0,1,2 --balance band:0.5", "partsim reassign: --balance band: must be a number in [1, 10], got '0.5'\n"},
+      {"--brokers 0,1,2 --replicas-per-broker 2", "partsim reassign: --replicas-per-broker: must be LO:HI, got '2'\n"},
+      {"--brokers 0,1,2 --format csv", "partsim reassign: --format: must be table or json, got 'csv'\n"},
+  };
+  for (const auto& [args, message] : bad) {
+    CAPTURE(args);
+    r = run_cli(base + args);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == message);
+  }
+  const auto dead = dir.write("brokers.json", R"({"version":1,"brokers":[{"id":0},{"id":1},{"id":2,"alive":false},{"id":3}]})");
+  r = run_cli(base + "--brokers '" + dead.string() + "' --target-brokers 0-2");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "partsim reassign: --target-brokers: broker 2 is not alive\n");
+  // Without --target-brokers the live brokers are the targets: 2 is replaced by 3.
+  r = run_cli(base + "--brokers '" + dead.string() + "' --format json");
+  REQUIRE(r.exit_code == 0);
+  CHECK(nlohmann::json::parse(r.out)["plan"]["partitions"][0]["replicas"] == nlohmann::json::array({0, 1, 3}));
+  const auto logdirs = dir.write("l.json", R"({"brokers":[{"broker":0,"logDirs":[{"partitions":[]}]}]})");
+  r = run_cli(base + "--brokers 0,1,2 --sizes '" + logdirs.string() + "'");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "partsim reassign: " + logdirs.string() + ": no size for t-0\n");
+}
