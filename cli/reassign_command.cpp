@@ -20,7 +20,9 @@
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/output.hpp"
+#include "model/assignment_score.hpp"
 #include "model/java_random.hpp"
+#include "model/leader_balance.hpp"
 #include "model/reassign_planner.hpp"
 #include "scenarios/loader/key_reader.hpp"
 
@@ -33,7 +35,8 @@ constexpr const char* kReassignUsage =
     "usage: partsim reassign (--current FILE | --describe FILE) --brokers FILE|ID[:RACK],... [--target-brokers 0-18,20]\n"
     "                        [--rf N] [--rack-mode strict|even|none] [--balance exact|band:T]\n"
     "                        [--replicas-per-broker LO:HI] [--leaders-per-broker LO:HI]\n"
-    "                        [--partition-size SIZE | --sizes FILE] [--throttle RATE] [--plan-out FILE] [--format table|json]\n"
+    "                        [--partition-size SIZE | --sizes FILE] [--throttle RATE] [--failover] [--plan-out FILE]\n"
+    "                        [--seed S] [--time-limit SEC] [--format table|json]\n"
     "Plans a reassignment onto the target brokers with the fewest replica moves, then the fewest preferred-leader\n"
     "changes, that keeps racks and per-broker balance within bounds (exact, by integer programming); prints what\n"
     "kafka-reassign-partitions --generate would propose beside it.\n";
@@ -44,6 +47,13 @@ std::string list_text(const std::vector<std::int32_t>& v) {
   std::string s;
   for (std::size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
   return s;
+}
+
+std::vector<model::RackedBroker> racked_alive(const std::vector<scenarios::BrokerEntry>& brokers) {
+  std::vector<model::RackedBroker> out;
+  for (const auto& b : brokers)
+    if (b.alive) out.push_back({b.id, b.rack});
+  return out;
 }
 
 std::string partition_name(const scenarios::PartitionReplicas& p) { return p.topic + "-" + std::to_string(p.partition); }
@@ -139,6 +149,7 @@ GenerateResult kafka_generate(const std::vector<scenarios::PartitionReplicas>& c
 int run_reassign_command(const Args& args) {
   std::string current_file, describe_file, brokers_text, targets_text, rf_text, rack_text, balance = "band:1.10", replicas_text,
       leaders_text, size_text, sizes_file, throttle_text, plan_out, format_text = "table", seed_text = "0", limit_text = "60";
+  bool failover = false;
   po::options_description desc("reassign options");
   desc.add_options()
       ("help,h", "show this help")
@@ -157,6 +168,8 @@ int run_reassign_command(const Args& args) {
       ("partition-size", po::value<std::string>(&size_text), "bytes per partition, e.g. 20GB (for bytes to copy)")
       ("sizes", po::value<std::string>(&sizes_file), "partition sizes from kafka-log-dirs.sh --describe output")
       ("throttle", po::value<std::string>(&throttle_text), "replication throttle, e.g. 50MB/s: estimate the copy time")
+      ("failover", po::bool_switch(&failover),
+       "also order each plan's followers so that any single broker failure spreads its leadership evenly (as partsim leaders)")
       ("plan-out", po::value<std::string>(&plan_out), "write the plan (changed partitions) as Kafka's reassignment JSON to FILE")
       ("seed", po::value<std::string>(&seed_text), "java.util.Random seed for --generate's draw (default 0)")
       ("time-limit", po::value<std::string>(&limit_text), "seconds the solver may search (default 60)")
@@ -257,19 +270,32 @@ int run_reassign_command(const Args& args) {
               << "\n";
     return kExitRunFailed;
   }
+  // Followers ordered for failover: the leaders stay (bounds 0..P keep every first replica,
+  // at no cost), then each leader's partitions get second replicas spread evenly.
+  auto planned = plan.plan;
+  std::int32_t failover_changes = 0;
+  if (failover) {
+    std::vector<std::int32_t> ids;
+    for (const auto& t : targets) ids.push_back(t.id);
+    const auto ordered = model::balance_leaders(planned, ids, {0, static_cast<std::int32_t>(P)}, true);
+    planned = ordered.reordered;
+    failover_changes = ordered.failover_changes;
+  }
+  const auto score_before = model::score_assignment(req.current, racked_alive(brokers));
+  const auto score_after = model::score_assignment(planned, targets);
   const auto generate = kafka_generate(current, req.rf, targets, all_racked, seed);
   const auto gen_moves = model::count_moves(req.current, generate.seeded);
   const auto gen_leaders = model::count_leader_changes(req.current, generate.seeded);
-  const auto load = copy_load(req.current, plan.plan, sizes, alive);
+  const auto load = copy_load(req.current, planned, sizes, alive);
   const auto gen_load = copy_load(req.current, generate.seeded, sizes, alive);
   const auto seconds = [&](const CopyLoad& l) { return throttle > 0 ? static_cast<double>(l.busiest()) / static_cast<double>(throttle) : 0.0; };
 
   std::vector<scenarios::PartitionReplicas> changed;
   std::vector<std::size_t> changed_rows;
   for (std::size_t p = 0; p < current.size(); ++p)
-    if (plan.plan[p] != current[p].replicas) {
+    if (planned[p] != current[p].replicas) {
       changed.push_back(current[p]);
-      changed.back().replicas = plan.plan[p];
+      changed.back().replicas = planned[p];
       changed_rows.push_back(p);
     }
   if (!plan_out.empty()) write_file_atomically(plan_out, scenarios::write_reassignment_json(changed));
@@ -280,8 +306,8 @@ int run_reassign_command(const Args& args) {
   for (std::size_t p = 0; p < current.size(); ++p) {
     for (auto b : req.current[p]) ++per_broker[b][0];
     ++per_broker[req.current[p].front()][2];
-    for (auto b : plan.plan[p]) ++per_broker[b][1];
-    ++per_broker[plan.plan[p].front()][3];
+    for (auto b : planned[p]) ++per_broker[b][1];
+    ++per_broker[planned[p].front()][3];
   }
   const char* mode_text = mode == model::RackMode::kStrict ? "strict" : mode == model::RackMode::kEven ? "even" : "none";
   const bool optimal = plan.status == model::PlanStatus::kOptimal;
@@ -295,13 +321,16 @@ int run_reassign_command(const Args& args) {
     j["bounds"] = {{"replicas", {{"lo", req.replicas.lo}, {"hi", req.replicas.hi}}}, {"leaders", {{"lo", req.leaders.lo}, {"hi", req.leaders.hi}}}};
     j["moves"] = plan.moves;
     j["leader_changes"] = plan.leader_changes;
+    j["worst_single_failure_max_leaders"] = {{"before", score_before.worst_failure_max_leaders},
+                                             {"after", score_after.worst_failure_max_leaders}};
+    if (failover) j["failover_changes"] = failover_changes;
     if (have_sizes) j["bytes_to_copy"] = load.total;
     if (throttle > 0) j["copy_seconds"] = analysis::round_to(seconds(load), 3);
     auto& parts = j["changed"] = nlohmann::ordered_json::array();
     for (auto p : changed_rows) {
-      const auto moves = model::count_moves({req.current[p]}, {plan.plan[p]});
-      parts.push_back({{"topic", current[p].topic}, {"partition", current[p].partition}, {"before", req.current[p]}, {"after", plan.plan[p]},
-                       {"moves", moves}, {"leader_changed", req.current[p].front() != plan.plan[p].front()}});
+      const auto moves = model::count_moves({req.current[p]}, {planned[p]});
+      parts.push_back({{"topic", current[p].topic}, {"partition", current[p].partition}, {"before", req.current[p]}, {"after", planned[p]},
+                       {"moves", moves}, {"leader_changed", req.current[p].front() != planned[p].front()}});
     }
     auto& bs = j["brokers"] = nlohmann::ordered_json::array();
     for (const auto& [id, c] : per_broker)
@@ -344,16 +373,18 @@ int run_reassign_command(const Args& args) {
     analysis::Table t({{"partition", analysis::Align::kLeft}, {"before", analysis::Align::kLeft}, {"after", analysis::Align::kLeft},
                        {"moves"}, {"leader", analysis::Align::kLeft}});
     for (auto p : changed_rows)
-      t.add_row({partition_name(current[p]), list_text(req.current[p]), list_text(plan.plan[p]),
-                 std::to_string(model::count_moves({req.current[p]}, {plan.plan[p]})),
-                 req.current[p].front() != plan.plan[p].front() ? "changed" : ""});
+      t.add_row({partition_name(current[p]), list_text(req.current[p]), list_text(planned[p]),
+                 std::to_string(model::count_moves({req.current[p]}, {planned[p]})),
+                 req.current[p].front() != planned[p].front() ? "changed" : ""});
     out += t.to_text() + "\n";
   }
   analysis::Table b({{"broker"}, {"rack", analysis::Align::kLeft}, {"replicas before"}, {"after"}, {"leaders before"}, {"after"}});
   for (const auto& [id, c] : per_broker)
     b.add_row({std::to_string(id) + (target_ids.count(id) ? "" : " (leaves)"), by_id.count(id) ? by_id[id].rack : "",
                std::to_string(c[0]), std::to_string(c[1]), std::to_string(c[2]), std::to_string(c[3])});
-  out += b.to_text() + "\n";
+  out += b.to_text() + "\nworst single broker failure: a broker then leads " + std::to_string(score_before.worst_failure_max_leaders) +
+         " partitions before, " + std::to_string(score_after.worst_failure_max_leaders) + " after" +
+         (failover ? " (--failover reordered " + std::to_string(failover_changes) + " second replicas)" : "") + "\n\n";
   out += std::string("kafka-reassign-partitions --generate (AdminUtils ") + (all_racked ? "rack-aware" : "rack-unaware") +
          ", java.util.Random seed " + std::to_string(seed) + "): " + std::to_string(gen_moves) + " replica moves, " +
          std::to_string(gen_leaders) + " preferred-leader changes";

@@ -60,6 +60,13 @@ TEST_CASE("partsim reassign as JSON: a new replication factor, --describe input,
   }
   CHECK(run_cli("reassign --describe '" + describe.string() + "' --brokers 0:a,1:b,2:c,3:a,4:b,5:c --rf 3 --balance exact --format json").out ==
         r.out);
+  // --failover orders the followers so that a failed leader's partitions spread out; the
+  // replicas and leaders stay those of the plan.
+  const auto f = nlohmann::json::parse(
+      run_cli("reassign --describe '" + describe.string() + "' --brokers 0:a,1:b,2:c,3:a,4:b,5:c --rf 3 --balance exact --failover --format json").out);
+  CHECK(f["moves"] == j["moves"]);
+  CHECK(f["worst_single_failure_max_leaders"]["after"] <= j["worst_single_failure_max_leaders"]["after"]);
+  CHECK(f["worst_single_failure_max_leaders"]["after"] == 2);  // 4 leaders on 6 brokers: one failure hands out at most 1 more
 }
 
 TEST_CASE("partsim reassign reads partition sizes from kafka-log-dirs output") {
