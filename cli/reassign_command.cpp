@@ -385,7 +385,10 @@ int run_reassign_command(const Args& args) {
   out += b.to_text() + "\nworst single broker failure: a broker then leads " + std::to_string(score_before.worst_failure_max_leaders) +
          " partitions before, " + std::to_string(score_after.worst_failure_max_leaders) + " after" +
          (failover ? " (--failover reordered " + std::to_string(failover_changes) + " second replicas)" : "") + "\n\n";
-  out += std::string("kafka-reassign-partitions --generate (AdminUtils ") + (all_racked ? "rack-aware" : "rack-unaware") +
+  out += std::string("kafka-reassign-partitions --generate (AdminUtils ") + (all_racked ? "rack-aware"
+                                                                          : racks.empty() ? "rack-unaware"
+                                                                                          : "rack-unaware as with --disable-rack-aware; "
+                                                                                            "Kafka refuses brokers with and without racks") +
          ", java.util.Random seed " + std::to_string(seed) + "): " + std::to_string(gen_moves) + " replica moves, " +
          std::to_string(gen_leaders) + " preferred-leader changes";
   if (have_sizes) out += ", " + analysis::human_bytes(static_cast<double>(gen_load.total));

@@ -94,6 +94,45 @@ TEST_CASE("the kafka-assignment-optimizer demo: 20 brokers in 2 zones, broker 19
   CHECK(count_moves(current, plan.plan) == 1);
 }
 
+TEST_CASE("each constraint and each objective on its own, against brute force") {
+  auto check = [](const ReassignRequest& r, Cost expected) {
+    const auto plan = plan_reassignment(r);
+    REQUIRE(plan.status == PlanStatus::kOptimal);
+    CHECK(check_plan(r, plan.plan) == "");
+    CHECK(Cost{plan.moves, plan.leader_changes} == expected);
+    CHECK(brute_force(r) == expected);
+  };
+  const std::vector<RackedBroker> two_racks{{0, "a"}, {1, "a"}, {2, "a"}, {3, "b"}, {4, "b"}};
+  SUBCASE("even racks: rf 3 on 2 racks puts 1 or 2 on each; strict cannot; none keeps all") {
+    const Assignment current{{0, 1, 2}};
+    check(request(current, two_racks, RackMode::kEven, {0, 1}, {0, 1}), {1, 0});
+    CHECK(plan_reassignment(request(current, two_racks, RackMode::kStrict, {0, 1}, {0, 1})).status == PlanStatus::kInfeasible);
+    check(request(current, two_racks, RackMode::kNone, {0, 1}, {0, 1}), {0, 0});
+  }
+  SUBCASE("strict racks move a replica off a shared rack, keeping the leader") {
+    check(request({{3, 4}, {0, 3}}, two_racks, RackMode::kStrict, {0, 2}, {0, 1}), {1, 0});
+  }
+  SUBCASE("replica balance fills a new broker with the fewest moves") {
+    check(request({{0, 1}, {1, 2}, {2, 0}}, {{0, ""}, {1, ""}, {2, ""}, {3, ""}}, RackMode::kNone, leader_bounds_exact(6, 4),
+                  leader_bounds_band(3, 4, 1.10)),
+          {1, 0});
+  }
+  SUBCASE("leader balance changes leaders without moving data when it can") {
+    check(request({{0, 1}, {0, 2}, {0, 1}}, {{0, ""}, {1, ""}, {2, ""}}, RackMode::kNone, {0, 3}, {1, 1}), {0, 2});
+  }
+  SUBCASE("leader and replica balance together: the moved replica also takes the lead") {
+    check(request({{0, 1}, {0, 1}, {0, 1}}, {{0, ""}, {1, ""}, {2, ""}}, RackMode::kNone, {2, 2}, {1, 1}), {2, 2});
+  }
+  SUBCASE("a lower replication factor drops followers first, a higher one adds the fewest") {
+    auto r = request({{0, 1, 2}, {1, 2, 0}}, {{0, ""}, {1, ""}, {2, ""}}, RackMode::kNone, {0, 2}, {0, 2});
+    r.rf = {2, 2};
+    check(r, {0, 0});
+    r = request({{0, 1}, {1, 2}}, {{0, ""}, {1, ""}, {2, ""}, {3, ""}}, RackMode::kNone, {1, 2}, {0, 1});
+    r.rf = {3, 3};
+    check(r, {2, 0});
+  }
+}
+
 TEST_CASE("infeasible requests name the constraint") {
   const Assignment current{{0, 1}, {1, 2}, {2, 0}};
   const std::vector<RackedBroker> three{{0, "a"}, {1, "a"}, {2, "b"}};
