@@ -56,6 +56,8 @@ std::vector<model::RackedBroker> racked_alive(const std::vector<scenarios::Broke
   return out;
 }
 
+std::string count_of(std::int64_t n, const std::string& noun) { return std::to_string(n) + " " + noun + (n == 1 ? "" : "s"); }
+
 std::string partition_name(const scenarios::PartitionReplicas& p) { return p.topic + "-" + std::to_string(p.partition); }
 
 // Bytes each broker receives (new replicas) and sends (the partition's leader serves the
@@ -290,6 +292,12 @@ int run_reassign_command(const Args& args) {
   const auto gen_load = copy_load(req.current, generate.seeded, sizes, alive);
   const auto seconds = [&](const CopyLoad& l) { return throttle > 0 ? static_cast<double>(l.busiest()) / static_cast<double>(throttle) : 0.0; };
 
+  // Partitions without a live replica have nothing to copy from: Kafka cannot move them
+  // until one of their brokers returns.
+  std::vector<std::string> stranded;
+  for (std::size_t p = 0; p < current.size(); ++p)
+    if (std::none_of(req.current[p].begin(), req.current[p].end(), [&](std::int32_t b) { return alive.count(b) > 0; }))
+      stranded.push_back(partition_name(current[p]));
   std::vector<scenarios::PartitionReplicas> changed;
   std::vector<std::size_t> changed_rows;
   for (std::size_t p = 0; p < current.size(); ++p)
@@ -324,6 +332,7 @@ int run_reassign_command(const Args& args) {
     j["worst_single_failure_max_leaders"] = {{"before", score_before.worst_failure_max_leaders},
                                              {"after", score_after.worst_failure_max_leaders}};
     if (failover) j["failover_changes"] = failover_changes;
+    j["no_live_replica"] = stranded;
     if (have_sizes) j["bytes_to_copy"] = load.total;
     if (throttle > 0) j["copy_seconds"] = analysis::round_to(seconds(load), 3);
     auto& parts = j["changed"] = nlohmann::ordered_json::array();
@@ -348,8 +357,7 @@ int run_reassign_command(const Args& args) {
 
   std::string rack_list;
   for (const auto& r : racks) rack_list += (rack_list.empty() ? "" : " ") + r;
-  std::string out = std::to_string(P) + " partitions, " + std::to_string(total) + " replicas onto " + std::to_string(B) +
-                    " target brokers" + (racks.empty() ? "" : " on racks " + rack_list) + "; rack mode " + mode_text + "\n" +
+  std::string out = count_of(P, "partition") + ", " + count_of(total, "replica") + " onto " + count_of(B, "target broker") + (racks.empty() ? "" : " on racks " + rack_list) + "; rack mode " + mode_text + "\n" +
                     "per broker: replicas " + std::to_string(req.replicas.lo) + ".." + std::to_string(req.replicas.hi) +
                     ", preferred leaders " + std::to_string(req.leaders.lo) + ".." + std::to_string(req.leaders.hi) +
                     (replicas_text.empty() || leaders_text.empty() ? " (--balance " + balance + ")" : "") + "\n\n";
@@ -367,6 +375,9 @@ int run_reassign_command(const Args& args) {
     out += ", at least " + analysis::human_duration(seconds(load)) + " at " + analysis::human_bytes(static_cast<double>(throttle)) +
            "/s (busiest broker " + analysis::human_bytes(static_cast<double>(load.busiest())) + ")";
   out += "\n\n";
+  for (const auto& name : stranded)
+    out += "warning: " + name + " has no live replica to copy from; the move waits until one of its brokers returns\n";
+  if (!stranded.empty()) out += "\n";
   if (changed_rows.empty()) {
     out += "nothing to change: the current assignment meets the constraints\n\n";
   } else {
@@ -396,7 +407,8 @@ int run_reassign_command(const Args& args) {
   out += "\n  over all " + std::to_string(generate.draws) + " draws of its start index and replica shift: moves min " +
          std::to_string(generate.min_moves) + ", mean " + analysis::fixed(generate.mean_moves, 1) + ", max " +
          std::to_string(generate.max_moves) + "\n";
-  if (!plan_out.empty()) out += "plan written to " + plan_out + " (" + std::to_string(changed.size()) + " partitions; kafka-reassign-partitions --execute)\n";
+  if (!plan_out.empty()) out += "plan written to " + plan_out + " (" + count_of(static_cast<std::int64_t>(changed.size()), "partition") +
+                                 "; kafka-reassign-partitions --execute)\n";
   write_stdout(out);
   return kExitOk;
 }

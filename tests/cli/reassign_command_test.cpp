@@ -130,6 +130,10 @@ TEST_CASE("partsim reassign: infeasible constraints exit 1 naming the constraint
   r = run_cli(base + "--brokers '" + dead.string() + "' --format json");
   REQUIRE(r.exit_code == 0);
   CHECK(nlohmann::json::parse(r.out)["plan"]["partitions"][0]["replicas"] == nlohmann::json::array({0, 1, 3}));
+  const auto lost = dir.write("lost.json", R"({"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[5,6]}]})");
+  r = run_cli("reassign --current '" + lost.string() + "' --brokers 0,1,2");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("warning: t-0 has no live replica to copy from") != std::string::npos);
   const auto logdirs = dir.write("l.json", R"({"brokers":[{"broker":0,"logDirs":[{"partitions":[]}]}]})");
   r = run_cli(base + "--brokers 0,1,2 --sizes '" + logdirs.string() + "'");
   CHECK(r.exit_code == 2);
