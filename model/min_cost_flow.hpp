@@ -1,5 +1,6 @@
 #pragma once
-// Minimum-cost flow on Boost.Graph (successive shortest paths with non-negative costs),
+// Minimum-cost flow on Boost.Graph (primal-dual: Boost's Dijkstra for the distances, then
+// Boost's push-relabel max flow along all shortest paths at once; costs non-negative),
 // behind a small interface: add arcs with capacity and cost, solve from a source to a
 // sink, read each arc's flow.
 

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <map>
 
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/successive_shortest_path_nonnegative_weights.hpp>
 #include <boost/random/mersenne_twister.hpp>
 #include <boost/random/uniform_int_distribution.hpp>
 
@@ -47,6 +49,48 @@ TEST_CASE("min-cost flow on a tiny network") {
   CHECK(f.flow(a) == 1);
   CHECK(f.flow(b) == 2);
   CHECK(f.total_cost() == 7);
+}
+
+TEST_CASE("min-cost flow agrees with Boost's successive shortest paths on random networks") {
+  using Traits = boost::adjacency_list_traits<boost::vecS, boost::vecS, boost::directedS>;
+  using Graph = boost::adjacency_list<
+      boost::vecS, boost::vecS, boost::directedS, boost::no_property,
+      boost::property<boost::edge_capacity_t, long,
+                      boost::property<boost::edge_residual_capacity_t, long,
+                                      boost::property<boost::edge_reverse_t, Traits::edge_descriptor,
+                                                      boost::property<boost::edge_weight_t, double>>>>>;
+  boost::random::mt19937 rng(11);
+  auto draw = [&](int lo, int hi) { return boost::random::uniform_int_distribution<int>(lo, hi)(rng); };
+  for (int trial = 0; trial < 300; ++trial) {
+    CAPTURE(trial);
+    const int n = draw(2, 12), m = draw(1, 40);
+    MinCostFlow mine(static_cast<std::size_t>(n));
+    std::vector<Traits::edge_descriptor> forward;
+    Graph g(static_cast<std::size_t>(n));
+    auto cap = boost::get(boost::edge_capacity, g);
+    auto rev = boost::get(boost::edge_reverse, g);
+    auto weight = boost::get(boost::edge_weight, g);
+    auto residual = boost::get(boost::edge_residual_capacity, g);
+    for (int i = 0; i < m; ++i) {
+      const int u = draw(0, n - 1), v = draw(0, n - 1), c = draw(0, 5), w = draw(0, 9);
+      if (u == v) continue;
+      mine.add_arc(static_cast<std::size_t>(u), static_cast<std::size_t>(v), c, w);
+      auto e = boost::add_edge(static_cast<std::size_t>(u), static_cast<std::size_t>(v), g).first;
+      auto r = boost::add_edge(static_cast<std::size_t>(v), static_cast<std::size_t>(u), g).first;
+      cap[e] = c, cap[r] = 0, weight[e] = w, weight[r] = -w, rev[e] = r, rev[r] = e;
+      forward.push_back(e);
+    }
+    const auto sent = mine.solve(0, static_cast<std::size_t>(n - 1));
+    boost::successive_shortest_path_nonnegative_weights(g, 0, static_cast<std::size_t>(n - 1));
+    long boost_sent = 0;
+    double boost_cost = 0;
+    for (auto e : forward) {
+      boost_cost += static_cast<double>(cap[e] - residual[e]) * weight[e];
+      if (boost::source(e, g) == 0) boost_sent += cap[e] - residual[e];
+    }
+    CHECK(sent == boost_sent);
+    CHECK(static_cast<double>(mine.total_cost()) == boost_cost);
+  }
 }
 
 TEST_CASE("leader balancing finds the fewest changes, as brute force does") {
