@@ -85,16 +85,22 @@ std::vector<Metric> metrics(const model::RunResult& first) {
   return m;
 }
 
+// Calls fn(i, j) for each group [i, j) of consecutive runs that share a sweep value.
+template <class Runs, class Fn>
+void for_each_sweep_group(const Runs& runs, Fn&& fn) {
+  for (std::size_t i = 0, j = 0; i < runs.size(); i = j) {
+    for (j = i; j < runs.size() && runs[j].sweep_value == runs[i].sweep_value;) ++j;
+    fn(i, j);
+  }
+}
+
 }  // namespace
 
 std::string compare_to_text(const std::vector<NamedRun>& runs, const std::string& sweep_path) {
   if (runs.empty()) return "";
   std::string out;
   const auto ms = metrics(runs.front().result);
-  std::size_t i = 0;
-  while (i < runs.size()) {
-    std::size_t j = i;
-    while (j < runs.size() && runs[j].sweep_value == runs[i].sweep_value) ++j;
+  for_each_sweep_group(runs, [&](std::size_t i, std::size_t j) {
     if (!sweep_path.empty()) out += (i > 0 ? "\n" : "") + sweep_path + " = " + runs[i].sweep_value + "\n";
     std::vector<Column> cols{{"metric", Align::kLeft}};
     for (std::size_t k = i; k < j; ++k) cols.push_back({runs[k].name});
@@ -105,8 +111,7 @@ std::string compare_to_text(const std::vector<NamedRun>& runs, const std::string
       t.add_row(std::move(row));
     }
     out += t.to_text();
-    i = j;
-  }
+  });
   return out;
 }
 
@@ -149,10 +154,7 @@ std::string compare_replicated_to_text(const std::vector<NamedReplications>& run
   std::string out;
   if (runs.empty()) return out;
   out += std::to_string(runs.front().replications.size()) + " replications per run: mean ± 95% confidence half-width\n";
-  std::size_t i = 0;
-  while (i < runs.size()) {
-    std::size_t j = i;
-    while (j < runs.size() && runs[j].sweep_value == runs[i].sweep_value) ++j;
+  for_each_sweep_group(runs, [&](std::size_t i, std::size_t j) {
     if (!sweep_path.empty()) out += "\n" + sweep_path + " = " + runs[i].sweep_value + "\n";
     std::vector<Column> cols{{"metric", Align::kLeft}};
     std::vector<std::vector<MetricSummary>> sums;
@@ -170,8 +172,7 @@ std::string compare_replicated_to_text(const std::vector<NamedReplications>& run
       t.add_row(std::move(row));
     }
     out += t.to_text();
-    i = j;
-  }
+  });
   return out;
 }
 

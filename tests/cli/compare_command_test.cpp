@@ -40,6 +40,14 @@ TEST_CASE("partsim compare json holds runs with the run fields; csv one row per 
   CHECK(c.out.find("\n3000,sticky-kip480,") != std::string::npos);
   CHECK(slurp(dir.path / "compare.csv") == c.out);
   CHECK(slurp(dir.path / "compare.json").find("\"sweep\": \"producers.*.workload.arrivals.rate\"") != std::string::npos);
+  // As a table: one block per sweep value, one column per partitioner.
+  const auto t = run_cli("compare " + scenario("kip794/slow-broker.yaml") +
+                         " --partitioners builtin,sticky-kip480 --sweep workload.arrivals.rate=300,3000 --set run.records=3000");
+  CHECK(t.exit_code == 0);
+  const auto first = t.out.find("producers.*.workload.arrivals.rate = 300\nmetric "), second = t.out.find("\nproducers.*.workload.arrivals.rate = 3000\nmetric ");
+  CHECK(first == 0);
+  CHECK(second != std::string::npos);
+  CHECK(t.out.find("sticky-kip480", first) < second);
 }
 
 TEST_CASE("bad compare input exits 2 naming the option") {
