@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "scenarios/loader/assignment_reader.hpp"
 #include "scenarios/loader/input_error.hpp"
 #include "scenarios/loader/key_reader.hpp"
 #include "scenarios/loader/scenario_loader.hpp"
@@ -39,6 +40,38 @@ producers:
 )";
   try {
     scenarios::load_scenario_text(kScenario, "base.yaml", {std::string(text)});
+  } catch (const scenarios::InputError&) {
+  }
+}
+
+// Every reader of the placement commands' inputs: reassignment JSON, --describe text,
+// brokers (JSON and list), kafka-log-dirs output. A parsed assignment must write back as
+// JSON that parses to the same partitions.
+inline void assignment_inputs(std::string_view view) {
+  const std::string text(view);
+  try {
+    const auto parsed = scenarios::parse_reassignment_json(text, "fuzz.json");
+    const auto again = scenarios::parse_reassignment_json(scenarios::write_reassignment_json(parsed), "again.json");
+    if (again.size() != parsed.size()) __builtin_trap();
+    for (std::size_t i = 0; i < parsed.size(); ++i)
+      if (again[i].topic != parsed[i].topic || again[i].partition != parsed[i].partition || again[i].replicas != parsed[i].replicas)
+        __builtin_trap();
+  } catch (const scenarios::InputError&) {
+  }
+  try {
+    scenarios::parse_topics_describe(text, "fuzz.txt");
+  } catch (const scenarios::InputError&) {
+  }
+  try {
+    scenarios::parse_brokers_json(text, "fuzz.json");
+  } catch (const scenarios::InputError&) {
+  }
+  try {
+    scenarios::parse_brokers_list(text, "--brokers");
+  } catch (const scenarios::InputError&) {
+  }
+  try {
+    scenarios::parse_log_dirs_json(text, "fuzz.txt");
   } catch (const scenarios::InputError&) {
   }
 }

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
-targets=${FUZZ_TARGETS:-"scenario_loader key_reader set_override"}
+targets=${FUZZ_TARGETS:-"scenario_loader key_reader set_override assignment_inputs"}
 bash scripts/install-deps.sh fuzz
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j 2 --target $(for t in $targets; do printf 'fuzz_%s ' "$t"; done)
@@ -19,6 +19,10 @@ for t in $targets; do
     key_reader) printf 'book-0\nbook-1\n\n' > "$corpus/keys.txt"; printf '626f6f6b2d30\n80\nzz\n' > "$corpus/hex.txt" ;;
     set_override) for s in 'producers.0.config.linger.ms=5' 'cluster.brokers.*.rtt.ms=3' 'run.records=~' 'topics.0.partitions=[1,2]' \
                              'producers.0.workload.keys.kind=zipf'; do printf '%s' "$s" > "$corpus/$(echo "$s" | md5sum | cut -c1-8)"; done ;;
+    assignment_inputs) cp examples/reassign/*.json "$corpus"/
+                       printf 'Topic: t\tPartition: 0\tLeader: 1\tReplicas: 1,2\tIsr: 1,2\n' > "$corpus/describe.txt"
+                       printf '0:a,1:b,2' > "$corpus/brokers.txt"
+                       printf 'Querying\n{"brokers":[{"broker":0,"logDirs":[{"partitions":[{"partition":"t-0","size":5}]}]}]}\n' > "$corpus/logdirs.txt" ;;
   esac
   if [ -d "tests/fuzz-regressions/$t" ]; then cp tests/fuzz-regressions/$t/* "$corpus"/ 2>/dev/null || true; fi
   echo "== fuzz_$t for ${seconds}s"

@@ -1,7 +1,9 @@
 #include "scenarios/loader/assignment_reader.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
+#include <cstdio>
 #include <set>
 #include <sstream>
 
@@ -39,6 +41,26 @@ std::int32_t json_int(const nlohmann::json& v, const std::string& source, const 
   return static_cast<std::int32_t>(v.get<std::int64_t>());
 }
 
+// Kafka's legal topic names (Topic.validate): 1 to 249 of [a-zA-Z0-9._-]. Anything else is
+// refused with the name shown, unprintable bytes as \xNN.
+void check_topic_name(const std::string& name, const InputLocation& at, const std::string& what) {
+  const bool legal = !name.empty() && name.size() <= 249 && name != "." && name != ".." &&
+                     std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-'; });
+  if (legal) return;
+  std::string shown;
+  for (unsigned char c : name.substr(0, 80)) {
+    if (c >= 0x20 && c < 0x7f) {
+      shown += static_cast<char>(c);
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02X", c);
+      shown += buf;
+    }
+  }
+  throw InputError(at, what + ": '" + shown + (name.size() > 80 ? "..." : "") +
+                           "' is not a legal Kafka topic name (1 to 249 of letters, digits, '.', '_' and '-')");
+}
+
 }  // namespace
 
 std::vector<PartitionReplicas> parse_reassignment_json(const std::string& text, const std::string& source) {
@@ -54,6 +76,7 @@ std::vector<PartitionReplicas> parse_reassignment_json(const std::string& text, 
         !e["replicas"].is_array())
       throw InputError({source}, path + ": needs \"topic\" (string), \"partition\" and \"replicas\" (list of broker ids)");
     PartitionReplicas p{e["topic"].get<std::string>(), json_int(e["partition"], source, path + ".partition", 0), {}};
+    check_topic_name(p.topic, {source}, path + ".topic");
     for (std::size_t k = 0; k < e["replicas"].size(); ++k)
       p.replicas.push_back(json_int(e["replicas"][k], source, path + ".replicas[" + std::to_string(k) + "]", 0));
     if (p.replicas.empty()) throw InputError({source}, path + ".replicas: must list at least one broker");
@@ -83,6 +106,7 @@ std::vector<PartitionReplicas> parse_topics_describe(const std::string& text, co
     std::istringstream fields(line.substr(tp + 6));
     PartitionReplicas p;
     fields >> p.topic;
+    check_topic_name(p.topic, {source, line_no, line.find_first_not_of(" \t", tp + 6) + 1}, "Topic");
     std::istringstream part(line.substr(pp + 10));
     if (!(part >> p.partition) || p.partition < 0) throw InputError({source, line_no, pp + 11}, "Partition: must be a number >= 0");
     std::istringstream reps(line.substr(rp + 9));

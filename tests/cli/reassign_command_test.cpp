@@ -130,6 +130,15 @@ TEST_CASE("partsim reassign: infeasible constraints exit 1 naming the constraint
   r = run_cli(base + "--brokers '" + dead.string() + "' --format json");
   REQUIRE(r.exit_code == 0);
   CHECK(nlohmann::json::parse(r.out)["plan"]["partitions"][0]["replicas"] == nlohmann::json::array({0, 1, 3}));
+  const auto spaced = dir.write("spaced.json", R"({"version":1,"partitions":[{"topic":"a b","partition":0,"replicas":[1]}]})");
+  r = run_cli("reassign --current '" + spaced.string() + "' --brokers 0,1");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "partsim reassign: " + spaced.string() +
+                     ": partitions[0].topic: 'a b' is not a legal Kafka topic name (1 to 249 of letters, digits, '.', '_' and '-')\n");
+  const auto binary = dir.write("describe.txt", "Topic: t\xff\tPartition: 0\tLeader: 1\tReplicas: 1,2\tIsr: 1,2\n");
+  r = run_cli("reassign --describe '" + binary.string() + "' --brokers 0,1,2");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("describe.txt:1:8: Topic: 't\\xFF' is not a legal Kafka topic name") != std::string::npos);
   const auto lost = dir.write("lost.json", R"({"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[5,6]}]})");
   r = run_cli("reassign --current '" + lost.string() + "' --brokers 0,1,2");
   CHECK(r.exit_code == 0);

@@ -37,3 +37,6 @@ TEST_CASE("key reader regressions") {
 TEST_CASE("--set regressions") {
   for (const auto& in : inputs("set_override")) partsim::fuzz::set_override(in);
 }
+TEST_CASE("placement input regressions") {
+  for (const auto& in : inputs("assignment_inputs")) partsim::fuzz::assignment_inputs(in);
+}
