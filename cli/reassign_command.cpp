@@ -168,6 +168,7 @@ GenerateResult kafka_generate(const std::vector<scenarios::PartitionReplicas>& c
 int run_reassign_command(const Args& args) {
   std::string current_file, describe_file, brokers_text, targets_text, rf_text, rack_text, balance = "band:1.10", replicas_text,
       leaders_text, size_text, sizes_file, throttle_text, plan_out, format_text = "table", seed_text = "0", limit_text = "60";
+  std::string scope_text = "cluster";
   bool failover = false;
   po::options_description desc("reassign options");
   desc.add_options()
@@ -182,6 +183,8 @@ int run_reassign_command(const Args& args) {
        "strict (at most one replica per rack), even (floor/ceil of rf/#racks per rack) or none; default even with racks")
       ("balance", po::value<std::string>(&balance)->default_value("band:1.10"),
        "per-broker replicas and leaders: exact (floor/ceil of the average) or band:T (Cruise Control's threshold)")
+      ("balance-scope", po::value<std::string>(&scope_text)->default_value("cluster"),
+       "cluster (all partitions given), topic (each topic on its own) or both; --balance's rule applies to each")
       ("replicas-per-broker", po::value<std::string>(&replicas_text), "explicit replica bounds LO:HI (overrides --balance)")
       ("leaders-per-broker", po::value<std::string>(&leaders_text), "explicit preferred-leader bounds LO:HI (overrides --balance)")
       ("partition-size", po::value<std::string>(&size_text), "bytes per partition, e.g. 20GB (for bytes to copy)")
@@ -263,8 +266,28 @@ int run_reassign_command(const Args& args) {
     throw UsageError("the plan would need " + std::to_string(2 * P * B) + " 0-1 variables (2 x " + std::to_string(P) + " partitions x " +
                      std::to_string(B) + " brokers); partsim's planner takes up to " + std::to_string(kMaxVariables) +
                      ": plan a subset of the topics at a time");
+  if (scope_text != "cluster" && scope_text != "topic" && scope_text != "both")
+    throw UsageError("--balance-scope: must be cluster, topic or both, got '" + scope_text + "'");
   req.replicas = per_broker_bounds(replicas_text, "--replicas-per-broker", balance, total, B);
   req.leaders = per_broker_bounds(leaders_text, "--leaders-per-broker", balance, P, B);
+  if (scope_text == "topic") {  // the cluster as a whole is then free
+    req.replicas = {0, static_cast<std::int32_t>(std::min<std::int64_t>(total, std::numeric_limits<std::int32_t>::max()))};
+    req.leaders = {0, static_cast<std::int32_t>(P)};
+  }
+  if (scope_text != "cluster") {
+    std::map<std::string, std::int32_t> topic_index;
+    for (const auto& p : current) topic_index.emplace(p.topic, static_cast<std::int32_t>(topic_index.size()));
+    std::vector<std::int64_t> replicas(topic_index.size()), partitions(topic_index.size());
+    for (std::size_t p = 0; p < current.size(); ++p) {
+      req.topic.push_back(topic_index[current[p].topic]);
+      replicas[static_cast<std::size_t>(req.topic.back())] += req.rf[p];
+      ++partitions[static_cast<std::size_t>(req.topic.back())];
+    }
+    for (std::size_t t = 0; t < topic_index.size(); ++t) {
+      req.topic_replicas.push_back(per_broker_bounds("", "--balance", balance, replicas[t], B));
+      req.topic_leaders.push_back(per_broker_bounds("", "--balance", balance, partitions[t], B));
+    }
+  }
 
   // Partition sizes: one for all, or each from kafka-log-dirs output.
   if (!size_text.empty() && !sizes_file.empty()) throw UsageError("give partition sizes with one of --partition-size or --sizes");
@@ -334,6 +357,35 @@ int run_reassign_command(const Args& args) {
     for (auto b : planned[p]) ++per_broker[b][1];
     ++per_broker[planned[p].front()][3];
   }
+  // Per topic: the fewest and most replicas and leaders a target broker holds, before and after.
+  struct TopicSpread {
+    std::string topic;
+    std::int32_t lo[4], hi[4];  // replicas before/after, leaders before/after
+  };
+  std::vector<TopicSpread> spreads;
+  {
+    std::map<std::string, std::map<std::int32_t, std::array<std::int32_t, 4>>> counts;
+    for (std::size_t p = 0; p < current.size(); ++p) {
+      auto& c = counts[current[p].topic];
+      for (auto b : req.current[p]) ++c[b][0];
+      ++c[req.current[p].front()][2];
+      for (auto b : planned[p]) ++c[b][1];
+      ++c[planned[p].front()][3];
+    }
+    for (const auto& [topic, c] : counts) {
+      TopicSpread sp{topic, {0, 0, 0, 0}, {0, 0, 0, 0}};
+      for (int k = 0; k < 4; ++k) {
+        sp.lo[k] = std::numeric_limits<std::int32_t>::max();
+        for (auto id : target_ids) {
+          const auto it = c.find(id);
+          const auto v = it == c.end() ? 0 : it->second[static_cast<std::size_t>(k)];
+          sp.lo[k] = std::min(sp.lo[k], v);
+          sp.hi[k] = std::max(sp.hi[k], v);
+        }
+      }
+      spreads.push_back(sp);
+    }
+  }
   const char* mode_text = mode == model::RackMode::kStrict ? "strict" : mode == model::RackMode::kEven ? "even" : "none";
   const bool optimal = plan.status == model::PlanStatus::kOptimal;
 
@@ -362,6 +414,17 @@ int run_reassign_command(const Args& args) {
     for (const auto& [id, c] : per_broker)
       bs.push_back({{"broker", id}, {"rack", by_id.count(id) ? by_id[id].rack : ""}, {"target", target_ids.count(id) > 0},
                     {"replicas_before", c[0]}, {"replicas_after", c[1]}, {"leaders_before", c[2]}, {"leaders_after", c[3]}});
+    auto& ts = j["topics"] = nlohmann::ordered_json::array();
+    for (std::size_t t = 0; t < spreads.size(); ++t) {
+      const auto& sp = spreads[t];
+      nlohmann::ordered_json e{{"topic", sp.topic},
+                               {"replicas_per_broker", {{"before", {sp.lo[0], sp.hi[0]}}, {"after", {sp.lo[1], sp.hi[1]}}}},
+                               {"leaders_per_broker", {{"before", {sp.lo[2], sp.hi[2]}}, {"after", {sp.lo[3], sp.hi[3]}}}}};
+      if (!req.topic_replicas.empty())
+        e["bounds"] = {{"replicas", {{"lo", req.topic_replicas[t].lo}, {"hi", req.topic_replicas[t].hi}}},
+                       {"leaders", {{"lo", req.topic_leaders[t].lo}, {"hi", req.topic_leaders[t].hi}}}};
+      ts.push_back(std::move(e));
+    }
     j["generate"] = {{"seed", seed}, {"moves", gen_moves}, {"leader_changes", gen_leaders},
                      {"over_draws", {{"draws", generate.draws}, {"possible_draws", generate.possible}, {"sampled", generate.sampled}, {"min_moves", generate.min_moves},
                                     {"mean_moves", analysis::round_to(generate.mean_moves, 2)}, {"max_moves", generate.max_moves}}}};
@@ -374,10 +437,15 @@ int run_reassign_command(const Args& args) {
 
   std::string rack_list;
   for (const auto& r : racks) rack_list += (rack_list.empty() ? "" : " ") + r;
-  std::string out = count_of(P, "partition") + ", " + count_of(total, "replica") + " onto " + count_of(B, "target broker") + (racks.empty() ? "" : " on racks " + rack_list) + "; rack mode " + mode_text + "\n" +
-                    "per broker: replicas " + std::to_string(req.replicas.lo) + ".." + std::to_string(req.replicas.hi) +
-                    ", preferred leaders " + std::to_string(req.leaders.lo) + ".." + std::to_string(req.leaders.hi) +
-                    (replicas_text.empty() || leaders_text.empty() ? " (--balance " + balance + ")" : "") + "\n\n";
+  std::string out = count_of(P, "partition") + ", " + count_of(total, "replica") + " onto " + count_of(B, "target broker") +
+                    (racks.empty() ? "" : " on racks " + rack_list) + "; rack mode " + mode_text + "\n";
+  if (scope_text == "topic")
+    out += "per broker: each topic balanced on its own (--balance-scope topic, --balance " + balance + ")\n\n";
+  else
+    out += "per broker: replicas " + std::to_string(req.replicas.lo) + ".." + std::to_string(req.replicas.hi) + ", preferred leaders " +
+           std::to_string(req.leaders.lo) + ".." + std::to_string(req.leaders.hi) +
+           (replicas_text.empty() || leaders_text.empty() ? " (--balance " + balance + ")" : "") +
+           (scope_text == "both" ? "; and each topic on its own" : "") + "\n\n";
   const bool fewest_moves = plan.moves == plan.lower_bound_moves;
   out += std::string("plan") +
          (optimal ? " (optimal)"
@@ -410,7 +478,16 @@ int run_reassign_command(const Args& args) {
   for (const auto& [id, c] : per_broker)
     b.add_row({std::to_string(id) + (target_ids.count(id) ? "" : " (leaves)"), by_id.count(id) ? by_id[id].rack : "",
                std::to_string(c[0]), std::to_string(c[1]), std::to_string(c[2]), std::to_string(c[3])});
-  out += b.to_text() + "\nworst single broker failure: a broker then leads " + std::to_string(score_before.worst_failure_max_leaders) +
+  out += b.to_text() + "\n";
+  if (spreads.size() > 1 || scope_text != "cluster") {
+    auto range = [](std::int32_t lo, std::int32_t hi) { return std::to_string(lo) + ".." + std::to_string(hi); };
+    analysis::Table tt({{"topic", analysis::Align::kLeft}, {"replicas per broker before", analysis::Align::kLeft}, {"after", analysis::Align::kLeft},
+                        {"leaders before", analysis::Align::kLeft}, {"after", analysis::Align::kLeft}});
+    for (const auto& sp : spreads)
+      tt.add_row({sp.topic, range(sp.lo[0], sp.hi[0]), range(sp.lo[1], sp.hi[1]), range(sp.lo[2], sp.hi[2]), range(sp.lo[3], sp.hi[3])});
+    out += tt.to_text() + "\n";
+  }
+  out += "worst single broker failure: a broker then leads " + std::to_string(score_before.worst_failure_max_leaders) +
          " partitions before, " + std::to_string(score_after.worst_failure_max_leaders) + " after" +
          (failover ? " (--failover reordered " + std::to_string(failover_changes) + " second replicas)" : "") + "\n\n";
   out += std::string("kafka-reassign-partitions --generate (AdminUtils ") + (all_racked ? "rack-aware"

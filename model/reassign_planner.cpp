@@ -56,6 +56,28 @@ public:
 
   std::string name(std::size_t p) const { return p < r_.names.size() ? r_.names[p] : "partition #" + std::to_string(p); }
   std::size_t racks() const { return rack_ids_.size(); }
+  std::size_t topic_of(std::size_t p) const { return r_.topic.empty() ? 0 : static_cast<std::size_t>(r_.topic[p]); }
+  std::size_t topics() const { return r_.topic.empty() ? 1 : static_cast<std::size_t>(*std::max_element(r_.topic.begin(), r_.topic.end())) + 1; }
+  bool per_topic() const { return !r_.topic_replicas.empty(); }
+
+  /// Adds u -> v carrying between b.lo and b.hi units: the first lo at cost 0 (recorded in
+  /// `lower`, to check they filled), the rest at cost K, above every other total, so that
+  /// the lower bounds fill whenever the constraints allow.
+  static void bounded_arc(MinCostFlow& f, std::size_t u, std::size_t v, CountBounds b, std::int64_t K, std::vector<std::size_t>& lower) {
+    if (b.lo > 0) lower.push_back(f.add_arc(u, v, b.lo, 0));
+    if (b.hi > b.lo) f.add_arc(u, v, b.hi - b.lo, K);
+  }
+
+  /// The (topic, broker) layer between partitions and brokers: arcs topic_broker(t, b) ->
+  /// broker0 + b, bounded by the per-topic bounds `tb` when there are any.
+  void topic_layer(MinCostFlow& f, std::size_t layer0, std::size_t broker0, const std::vector<CountBounds>& tb, std::int64_t K,
+                   std::vector<std::size_t>& lower) const {
+    for (std::size_t t = 0; t < topics(); ++t)
+      for (std::size_t b = 0; b < B_; ++b) {
+        if (per_topic()) bounded_arc(f, layer0 + t * B_ + b, broker0 + b, tb[t], K, lower);
+        else f.add_arc(layer0 + t * B_ + b, broker0 + b, std::int64_t{1} << 40, 0);
+      }
+  }
 
   /// Counting arguments that rule a request out before any search, with the reason.
   std::string structural_check() const {
@@ -107,6 +129,21 @@ public:
         B * r_.leaders.hi < static_cast<std::int64_t>(P_))
       return "preferred leaders per broker " + range_text(r_.leaders) + ": " + std::to_string(B) + " brokers must lead " +
              std::to_string(P_) + " partitions";
+    if (per_topic())
+      for (std::size_t t = 0; t < topics(); ++t) {
+        std::int64_t replicas = 0, partitions = 0;
+        std::size_t first = 0;
+        for (std::size_t p = P_; p-- > 0;)
+          if (topic_of(p) == t) replicas += r_.rf[p], ++partitions, first = p;
+        const auto rb = r_.topic_replicas[t], lb = r_.topic_leaders[t];
+        const std::string topic = r_.names.empty() ? "topic #" + std::to_string(t) : "topic of " + name(first);
+        if (partitions > 0 && (rb.lo > rb.hi || B * rb.lo > replicas || B * rb.hi < replicas))
+          return "per-topic replicas per broker " + range_text(rb) + ": " + std::to_string(B) + " brokers must hold the " +
+                 std::to_string(replicas) + " replicas of the " + topic;
+        if (partitions > 0 && (lb.lo > lb.hi || B * lb.lo > partitions || B * lb.hi < partitions))
+          return "per-topic preferred leaders per broker " + range_text(lb) + ": " + std::to_string(B) + " brokers must lead the " +
+                 std::to_string(partitions) + " partitions of the " + topic;
+      }
     return "";
   }
 
@@ -181,6 +218,16 @@ public:
         put(rep, x(p, b), 1);
         put(lead, y(p, b), 1);
       }
+      if (!per_topic()) continue;
+      std::vector<int> topic_rep(topics()), topic_lead(topics());
+      for (std::size_t t = 0; t < topics(); ++t) {
+        topic_rep[t] = row(GLP_DB, r_.topic_replicas[t].lo, r_.topic_replicas[t].hi);
+        topic_lead[t] = row(GLP_DB, r_.topic_leaders[t].lo, r_.topic_leaders[t].hi);
+      }
+      for (std::size_t p = 0; p < P; ++p) {
+        put(topic_rep[topic_of(p)], x(p, b), 1);
+        put(topic_lead[topic_of(p)], y(p, b), 1);
+      }
     }
     glp_load_matrix(g, static_cast<int>(ia.size() - 1), ia.data(), ja.data(), ar.data());
 
@@ -248,30 +295,25 @@ public:
     std::int64_t total = 0;
     for (auto rf : r_.rf) total += rf;
     const std::int64_t W = total + 1, K = W * (total + 1);
-    const std::size_t s = 0, part0 = 1, rack0 = part0 + P, broker0 = rack0 + P * R, t = broker0 + B;
+    const std::size_t s = 0, part0 = 1, rack0 = part0 + P, layer0 = rack0 + P * R, broker0 = layer0 + topics() * B, t = broker0 + B;
     MinCostFlow flow(t + 1);
     std::vector<std::size_t> lower_arcs;
     std::vector<std::vector<std::pair<std::size_t, std::int32_t>>> choice(P);  // (arc, broker)
     for (std::size_t p = 0; p < P; ++p) {
       flow.add_arc(s, part0 + p, r_.rf[p], 0);
       const auto range = by_rack ? rack_range(r_.rack_mode, r_.rf[p], static_cast<std::int32_t>(R)) : RackRange{0, r_.rf[p]};
-      for (std::size_t k = 0; k < R; ++k) {
-        if (range.lo > 0) lower_arcs.push_back(flow.add_arc(part0 + p, rack0 + p * R + k, range.lo, 0));
-        if (range.hi > range.lo) flow.add_arc(part0 + p, rack0 + p * R + k, range.hi - range.lo, K);
-      }
+      for (std::size_t k = 0; k < R; ++k) bounded_arc(flow, part0 + p, rack0 + p * R + k, {range.lo, range.hi}, K, lower_arcs);
       const auto& cur = r_.current[p];
       for (std::size_t b = 0; b < B; ++b) {
         const auto id = r_.targets[b].id;
         const auto at = std::find(cur.begin(), cur.end(), id);
         const bool wanted = ideal ? (*ideal)[p] == id : at == cur.begin();
         const std::int64_t cost = (at == cur.end() ? W : 0) + (wanted ? 0 : 1);
-        choice[p].push_back({flow.add_arc(rack0 + p * R + (by_rack ? rack_of_[b] : 0), broker0 + b, 1, cost), id});
+        choice[p].push_back({flow.add_arc(rack0 + p * R + (by_rack ? rack_of_[b] : 0), layer0 + topic_of(p) * B + b, 1, cost), id});
       }
     }
-    for (std::size_t b = 0; b < B; ++b) {
-      if (r_.replicas.lo > 0) lower_arcs.push_back(flow.add_arc(broker0 + b, t, r_.replicas.lo, 0));
-      if (r_.replicas.hi > r_.replicas.lo) flow.add_arc(broker0 + b, t, r_.replicas.hi - r_.replicas.lo, K);
-    }
+    topic_layer(flow, layer0, broker0, r_.topic_replicas, K, lower_arcs);
+    for (std::size_t b = 0; b < B; ++b) bounded_arc(flow, broker0 + b, t, r_.replicas, K, lower_arcs);
     if (flow.solve(s, t) < total) return std::nullopt;
     for (auto a : lower_arcs)
       if (flow.flow(a) < flow.capacity(a)) return std::nullopt;
@@ -289,18 +331,17 @@ public:
     std::map<std::int32_t, std::size_t> index;
     for (std::size_t b = 0; b < B; ++b) index[r_.targets[b].id] = b;
     const std::int64_t K = static_cast<std::int64_t>(P) + 1;
-    const std::size_t s = 0, t = 1 + P + B;
+    const std::size_t s = 0, layer0 = 1 + P, broker0 = layer0 + topics() * B, t = broker0 + B;
     MinCostFlow flow(t + 1);
     std::vector<std::vector<std::pair<std::size_t, std::int32_t>>> choice(P);
     for (std::size_t p = 0; p < P; ++p) {
       flow.add_arc(s, 1 + p, 1, 0);
-      for (auto id : chosen[p]) choice[p].push_back({flow.add_arc(1 + p, 1 + P + index[id], 1, id == r_.current[p].front() ? 0 : 1), id});
+      for (auto id : chosen[p])
+        choice[p].push_back({flow.add_arc(1 + p, layer0 + topic_of(p) * B + index[id], 1, id == r_.current[p].front() ? 0 : 1), id});
     }
     std::vector<std::size_t> lower_arcs;
-    for (std::size_t b = 0; b < B; ++b) {
-      if (r_.leaders.lo > 0) lower_arcs.push_back(flow.add_arc(1 + P + b, t, r_.leaders.lo, 0));
-      if (r_.leaders.hi > r_.leaders.lo) flow.add_arc(1 + P + b, t, r_.leaders.hi - r_.leaders.lo, K);
-    }
+    topic_layer(flow, layer0, broker0, r_.topic_leaders, K, lower_arcs);
+    for (std::size_t b = 0; b < B; ++b) bounded_arc(flow, broker0 + b, t, r_.leaders, K, lower_arcs);
     if (flow.solve(s, t) < static_cast<std::int64_t>(P)) return std::nullopt;
     for (auto a : lower_arcs)
       if (flow.flow(a) < flow.capacity(a)) return std::nullopt;
@@ -325,7 +366,7 @@ public:
     std::map<std::int32_t, std::size_t> index;
     for (std::size_t b = 0; b < B; ++b) index[r_.targets[b].id] = b;
     const std::int64_t C = static_cast<std::int64_t>(P) + 1, K = C * (static_cast<std::int64_t>(P) + 1);
-    const std::size_t s = 0, hub = 1, part0 = 2, broker0 = part0 + P, t = broker0 + B;
+    const std::size_t T = topics(), s = 0, hub0 = 1, part0 = hub0 + T, layer0 = part0 + P, broker0 = layer0 + T * B, t = broker0 + B;
     MinCostFlow flow(t + 1);
     std::vector<std::vector<std::pair<std::size_t, std::int32_t>>> direct(P);
     std::vector<std::size_t> via_hub(P);
@@ -334,32 +375,32 @@ public:
       const auto& cur = r_.current[p];
       for (std::size_t j = 0; j < cur.size(); ++j) {
         auto it = index.find(cur[j]);
-        if (it != index.end()) direct[p].push_back({flow.add_arc(part0 + p, broker0 + it->second, 1, j == 0 ? 0 : C), cur[j]});
+        if (it != index.end())
+          direct[p].push_back({flow.add_arc(part0 + p, layer0 + topic_of(p) * B + it->second, 1, j == 0 ? 0 : C), cur[j]});
       }
-      via_hub[p] = flow.add_arc(part0 + p, hub, 1, C + 1);
+      via_hub[p] = flow.add_arc(part0 + p, hub0 + topic_of(p), 1, C + 1);
     }
-    std::vector<std::size_t> from_hub(B);
-    for (std::size_t b = 0; b < B; ++b) {
-      from_hub[b] = flow.add_arc(hub, broker0 + b, static_cast<std::int64_t>(P), 0);
-      if (r_.leaders.lo > 0) flow.add_arc(broker0 + b, t, r_.leaders.lo, 0);
-      if (r_.leaders.hi > r_.leaders.lo) flow.add_arc(broker0 + b, t, r_.leaders.hi - r_.leaders.lo, K);
-    }
+    std::vector<std::size_t> from_hub(T * B), lower_arcs;
+    for (std::size_t tp = 0; tp < T; ++tp)
+      for (std::size_t b = 0; b < B; ++b) from_hub[tp * B + b] = flow.add_arc(hub0 + tp, layer0 + tp * B + b, static_cast<std::int64_t>(P), 0);
+    topic_layer(flow, layer0, broker0, r_.topic_leaders, K, lower_arcs);
+    for (std::size_t b = 0; b < B; ++b) bounded_arc(flow, broker0 + b, t, r_.leaders, K, lower_arcs);
     flow.solve(s, t);
     IdealLeaders out;
     out.leader.assign(P, -1);
-    std::vector<std::int64_t> hub_left(B);
-    for (std::size_t b = 0; b < B; ++b) hub_left[b] = flow.flow(from_hub[b]);
+    std::vector<std::int64_t> hub_left(T * B);
+    for (std::size_t i = 0; i < T * B; ++i) hub_left[i] = flow.flow(from_hub[i]);
     for (std::size_t p = 0; p < P; ++p) {
       for (const auto& [arc, id] : direct[p])
         if (flow.flow(arc) > 0) {
           out.leader[p] = id;
           if (id != r_.current[p].front()) ++out.changes;
         }
-      if (flow.flow(via_hub[p]) > 0) {  // hand out the hub's units to brokers in id order
+      if (flow.flow(via_hub[p]) > 0) {  // hand out the topic hub's units to brokers in order
         ++out.changes;
         for (std::size_t b = 0; b < B; ++b)
-          if (hub_left[b] > 0) {
-            --hub_left[b];
+          if (auto& left = hub_left[topic_of(p) * B + b]; left > 0) {
+            --left;
             out.leader[p] = r_.targets[b].id;
             break;
           }
@@ -418,6 +459,7 @@ std::string check_plan(const ReassignRequest& r, const Assignment& a) {
   std::set<std::string> all_racks;
   for (const auto& t : r.targets) all_racks.insert(t.rack);
   std::vector<std::int32_t> replicas(r.targets.size()), leaders(r.targets.size());
+  std::map<std::pair<std::int32_t, std::size_t>, std::int32_t> topic_replicas, topic_leaders;  // (topic, broker)
   for (std::size_t p = 0; p < a.size(); ++p) {
     const std::string name = "partition #" + std::to_string(p);
     if (static_cast<std::int32_t>(a[p].size()) != r.rf[p]) return name + ": wrong replication factor";
@@ -429,6 +471,9 @@ std::string check_plan(const ReassignRequest& r, const Assignment& a) {
         return name + ": broker " + std::to_string(a[p][j]) + " twice";
       ++replicas[it->second];
       if (j == 0) ++leaders[it->second];
+      const std::int32_t topic = r.topic.empty() ? 0 : r.topic[p];
+      ++topic_replicas[{topic, it->second}];
+      if (j == 0) ++topic_leaders[{topic, it->second}];
       ++per_rack[r.targets[it->second].rack];
     }
     const auto range = rack_range(r.rack_mode, r.rf[p], static_cast<std::int32_t>(all_racks.size()));
@@ -442,6 +487,14 @@ std::string check_plan(const ReassignRequest& r, const Assignment& a) {
       return "broker " + std::to_string(r.targets[b].id) + " holds " + std::to_string(replicas[b]) + " replicas";
     if (leaders[b] < r.leaders.lo || leaders[b] > r.leaders.hi)
       return "broker " + std::to_string(r.targets[b].id) + " leads " + std::to_string(leaders[b]) + " partitions";
+    for (std::size_t t = 0; t < r.topic_replicas.size(); ++t) {
+      const auto key = std::pair{static_cast<std::int32_t>(t), b};
+      const auto n = topic_replicas.count(key) ? topic_replicas[key] : 0, l = topic_leaders.count(key) ? topic_leaders[key] : 0;
+      if (n < r.topic_replicas[t].lo || n > r.topic_replicas[t].hi)
+        return "broker " + std::to_string(r.targets[b].id) + " holds " + std::to_string(n) + " replicas of topic #" + std::to_string(t);
+      if (l < r.topic_leaders[t].lo || l > r.topic_leaders[t].hi)
+        return "broker " + std::to_string(r.targets[b].id) + " leads " + std::to_string(l) + " partitions of topic #" + std::to_string(t);
+    }
   }
   return "";
 }

@@ -45,6 +45,8 @@ struct ReassignRequest {
   std::vector<RackedBroker> targets;      ///< brokers that may hold replicas
   RackMode rack_mode = RackMode::kNone;
   CountBounds replicas, leaders;          ///< per target broker
+  std::vector<std::int32_t> topic;        ///< per partition: its topic's index 0.. (empty: all one topic)
+  std::vector<CountBounds> topic_replicas, topic_leaders;  ///< per topic, per target broker (empty: none)
   double time_limit_s = 60;               ///< for the solver's search
   std::vector<std::string> names;         ///< per partition, for messages ("t-3"); optional
 };

@@ -69,6 +69,35 @@ TEST_CASE("partsim reassign as JSON: a new replication factor, --describe input,
   CHECK(f["worst_single_failure_max_leaders"]["after"] == 2);  // 4 leaders on 6 brokers: one failure hands out at most 1 more
 }
 
+TEST_CASE("partsim reassign balances each topic on its own with --balance-scope topic or both") {
+  // Topic a sits on brokers 0 and 1 only, topic b on 2 and 3: the cluster is balanced, the topics are not.
+  std::string parts;
+  for (int i = 0; i < 6; ++i)
+    parts += std::string(parts.empty() ? "" : ",") + R"({"topic":"a","partition":)" + std::to_string(i) + R"(,"replicas":[)" +
+             std::to_string(i % 2) + "," + std::to_string(1 - i % 2) + R"(]},{"topic":"b","partition":)" + std::to_string(i) +
+             R"(,"replicas":[)" + std::to_string(2 + i % 2) + "," + std::to_string(3 - i % 2) + "]}";
+  ScratchDir dir;
+  const auto current = dir.write("two.json", R"({"version":1,"partitions":[)" + parts + "]}");
+  const std::string base = "reassign --current '" + current.string() + "' --brokers 0,1,2,3 --format json --balance-scope ";
+  const auto cluster = nlohmann::json::parse(run_cli(base + "cluster").out);
+  CHECK(cluster["moves"] == 0);
+  CHECK(cluster["topics"][0]["replicas_per_broker"]["after"] == nlohmann::json::array({0, 6}));
+  for (const char* scope : {"topic", "both"}) {
+    CAPTURE(scope);
+    const auto j = nlohmann::json::parse(run_cli(base + scope).out);
+    CHECK(j["status"] == "optimal");
+    CHECK(j["moves"] == 8);  // each topic puts 2 replicas on each of the two brokers it lacks
+    for (const auto& t : j["topics"]) {
+      CHECK(t["replicas_per_broker"]["after"] == nlohmann::json::array({2, 4}));
+      CHECK(t["leaders_per_broker"]["after"] == nlohmann::json::array({1, 2}));
+      CHECK(t["bounds"]["replicas"]["lo"] == 2);
+    }
+  }
+  const auto bad = run_cli(base + "rack");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err == "partsim reassign: --balance-scope: must be cluster, topic or both, got 'rack'\n");
+}
+
 TEST_CASE("partsim reassign reads partition sizes from kafka-log-dirs output") {
   ScratchDir dir;
   const auto current = dir.write("c.json", R"({"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[0,1]},

@@ -163,7 +163,7 @@ TEST_CASE("infeasible requests name the constraint") {
 TEST_CASE("the planner matches brute force on random small cases, for each constraint and objective") {
   boost::random::mt19937 rng(20261129);
   auto draw = [&](int lo, int hi) { return boost::random::uniform_int_distribution<int>(lo, hi)(rng); };
-  int feasible = 0, infeasible = 0, with_leader_changes = 0, cases = 0;
+  int feasible = 0, infeasible = 0, with_leader_changes = 0, cases = 0, with_topics = 0, with_topics_feasible = 0;
   std::map<std::string, int> by_method;
   for (int round = 0; round < 1500; ++round) {
     const int B = draw(2, 5), P = draw(1, B < 5 ? 4 : 3), racks = draw(1, 3);
@@ -197,6 +197,18 @@ TEST_CASE("the planner matches brute force on random small cases, for each const
     auto r = request(current, targets, mode, rep, lead);
     if (draw(0, 3) == 0)  // a new replication factor for every partition
       for (auto& rf : r.rf) rf = draw(1, std::min(3, n));
+    if (draw(0, 2) == 0) {  // two topics, balanced each on its own as well
+      r.topic.assign(current.size(), 0);
+      for (std::size_t p = 1; p < current.size(); ++p) r.topic[p] = draw(0, 1);
+      std::int32_t replicas[2] = {0, 0}, partitions[2] = {0, 0};
+      for (std::size_t p = 0; p < current.size(); ++p) replicas[r.topic[p]] += r.rf[p], ++partitions[r.topic[p]];
+      const bool exact = draw(0, 1) == 0;
+      for (int t = 0; t < (partitions[1] > 0 ? 2 : 1); ++t) {
+        r.topic_replicas.push_back(exact ? leader_bounds_exact(replicas[t], n) : leader_bounds_band(replicas[t], n, 1.10));
+        r.topic_leaders.push_back(exact ? leader_bounds_exact(partitions[t], n) : leader_bounds_band(partitions[t], n, 1.10));
+      }
+      ++with_topics;
+    }
     CAPTURE(round);
     const auto expected = brute_force(r);
     const auto plan = plan_reassignment(r);
@@ -212,11 +224,14 @@ TEST_CASE("the planner matches brute force on random small cases, for each const
     CHECK(check_plan(r, plan.plan) == "");
     CHECK(Cost{plan.moves, plan.leader_changes} == *expected);
     if (expected->second > 0) ++with_leader_changes;
+    if (!r.topic.empty()) ++with_topics_feasible;
     ++by_method[plan.method];
   }
   CHECK(cases == 1500);
   CHECK(feasible > 100);  // the draw covers both outcomes and the second objective
   CHECK(infeasible > 20);
+  CHECK(with_topics > 300);           // per-topic balance drawn in about a third of the cases,
+  CHECK(with_topics_feasible > 100);  // feasible in about half of those
   CHECK(with_leader_changes > 20);
   CHECK(by_method["flow"] > 100);  // both paths are exercised: the flows certified optimal,
   CHECK(by_method["0-1 program"] > 5);  // and the joint program where they could not
