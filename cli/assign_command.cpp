@@ -81,11 +81,7 @@ int run_assign_command(const Args& args) {
       ("start-index", po::value<std::string>(&start_text), "admin: fixed start index (Kafka's fixedStartIndex); else drawn")
       ("seed", po::value<std::string>(&seed_text), "java.util.Random seed for the draws (admin without --start-index, striped)")
       ("format", po::value<std::string>(&format_text)->default_value("table"), "table, json or csv (csv: the assignment)");
-  for (const auto& a : args)
-    if (a == "--help" || a == "-h") {
-      std::cout << kAssignUsage << desc;
-      return kExitOk;
-    }
+  if (help_requested(args, kAssignUsage, desc)) return kExitOk;
   parse_command_line(args, desc);
   const auto format = parse_format(format_text);
   const auto specs = parse_brokers(brokers_text);

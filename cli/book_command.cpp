@@ -283,16 +283,13 @@ int run_book_command(const Args& args) {
       ("threads", po::value<std::string>(&threads_text), "threads (default 0 = all cores)")
       ("scenarios", po::value<std::string>(&scenarios_dir), "folder of the shipped scenarios")
       ("format", po::value<std::string>(&format_text)->default_value("table"), "table or json");
-  for (const auto& a : args)
-    if (a == "--help" || a == "-h") {
-      std::cout << "usage: partsim book [--replications R] [--format table|json]\n"
-                   "Runs every published table through partsim and sets it beside the published figure.\n"
-                << desc;
-      return kExitOk;
-    }
+  if (help_requested(args,
+                     "usage: partsim book [--replications R] [--format table|json]\n"
+                     "Runs every published table through partsim and sets it beside the published figure.\n",
+                     desc))
+    return kExitOk;
   parse_command_line(args, desc);
-  const auto format = parse_format(format_text);
-  if (format == OutputFormat::kCsv) throw UsageError("--format: must be table or json, got 'csv'");
+  const auto format = parse_format(format_text, false);
   Book book(scenarios_dir, static_cast<std::size_t>(parse_int(replications_text, "--replications", 2, 100000)),
             static_cast<unsigned>(parse_int(threads_text, "--threads", 0, 1024)));
   exact_entries(book);

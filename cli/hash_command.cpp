@@ -159,11 +159,7 @@ int run_hash_command(const Args& args) {
   po::positional_options_description pos;
   pos.add("key", -1);
 
-  for (const auto& a : args)
-    if (a == "--help" || a == "-h") {
-      std::cout << kHashUsage << desc;
-      return kExitOk;
-    }
+  if (help_requested(args, kHashUsage, desc)) return kExitOk;
   parse_command_line(args, all, &pos);
   const auto counts = parse_partition_counts(partitions_text, "--partitions");
   const auto format = parse_format(format_text);

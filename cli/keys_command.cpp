@@ -70,11 +70,7 @@ int run_keys_command(const Args& args) {
       ("format", po::value<std::string>(&format_text)->default_value("table"), "table, csv or json");
   add_key_source_options(desc, keys_opts, /*with_template=*/true);
 
-  for (const auto& a : args)
-    if (a == "--help" || a == "-h") {
-      std::cout << kKeysUsage << desc;
-      return kExitOk;
-    }
+  if (help_requested(args, kKeysUsage, desc)) return kExitOk;
   parse_command_line(args, desc);
   std::vector<model::PartitionChange> changes;
   for (const auto& t : change_texts) changes.push_back(parse_change(t));

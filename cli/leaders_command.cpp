@@ -46,14 +46,9 @@ int run_leaders_command(const Args& args) {
       ("failover", po::bool_switch(&failover), "also order followers to balance leadership after any single broker failure")
       ("plan-out", po::value<std::string>(&plan_out), "write the new order as Kafka's reassignment JSON to FILE")
       ("format", po::value<std::string>(&format_text)->default_value("table"), "table or json");
-  for (const auto& a : args)
-    if (a == "--help" || a == "-h") {
-      std::cout << kLeadersUsage << desc;
-      return kExitOk;
-    }
+  if (help_requested(args, kLeadersUsage, desc)) return kExitOk;
   parse_command_line(args, desc);
-  const auto format = parse_format(format_text);
-  if (format == OutputFormat::kCsv) throw UsageError("--format: must be table or json, got 'csv'");
+  const auto format = parse_format(format_text, false);
   const auto current = load_current_assignment(current_file, describe_file);
   const auto brokers = load_brokers(brokers_text);
   std::vector<std::int32_t> alive;

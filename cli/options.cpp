@@ -22,11 +22,20 @@ void refuse_if_too_large(const model::Scenario& s, const std::string& path, bool
     throw UsageError(path + ": refused: " + why + ", or pass --allow-large");
 }
 
-OutputFormat parse_format(const std::string& text) {
+OutputFormat parse_format(const std::string& text, bool csv) {
   if (text == "table") return OutputFormat::kTable;
-  if (text == "csv") return OutputFormat::kCsv;
+  if (text == "csv" && csv) return OutputFormat::kCsv;
   if (text == "json") return OutputFormat::kJson;
-  throw UsageError("--format: must be table, csv or json, got '" + text + "'");
+  throw UsageError(std::string("--format: must be ") + (csv ? "table, csv or json" : "table or json") + ", got '" + text + "'");
+}
+
+bool help_requested(const std::vector<std::string>& args, const std::string& usage, const boost::program_options::options_description& desc) {
+  for (const auto& a : args)
+    if (a == "--help" || a == "-h") {
+      std::cout << usage << desc;
+      return true;
+    }
+  return false;
 }
 
 std::int64_t parse_int(std::string_view text, std::string_view option, std::int64_t lo, std::int64_t hi) {
@@ -130,11 +139,7 @@ bool parse_scenario_command(const std::vector<std::string>& args, const po::opti
   all.add(desc).add(hidden);
   po::positional_options_description pos;
   pos.add("scenario", 1);
-  for (const auto& a : args)
-    if (a == "--help" || a == "-h") {
-      std::cout << "usage: " << usage << desc;
-      return false;
-    }
+  if (help_requested(args, std::string("usage: ") + usage, desc)) return false;
   parse_command_line(args, all, &pos);
   if (o.scenario_path.empty()) throw UsageError(std::string("no scenario file: ") + synopsis);
   return true;

@@ -22,8 +22,12 @@ namespace partsim::cli {
 /// limits, naming the estimate and how to override it, unless `allow_large`.
 void refuse_if_too_large(const model::Scenario& s, const std::string& path, bool allow_large);
 
-/// Parses "table", "csv" or "json".
-OutputFormat parse_format(const std::string& text);
+/// Parses "table", "csv" or "json" ("table" or "json" when a command has no CSV form).
+OutputFormat parse_format(const std::string& text, bool csv = true);
+
+/// True (after printing `usage` and the options) when the arguments ask for --help / -h.
+bool help_requested(const std::vector<std::string>& args, const std::string& usage,
+                    const boost::program_options::options_description& desc);
 
 /// Parses a decimal integer in [lo, hi]; `option` names it in the error.
 std::int64_t parse_int(std::string_view text, std::string_view option, std::int64_t lo, std::int64_t hi);

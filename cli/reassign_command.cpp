@@ -196,14 +196,9 @@ int run_reassign_command(const Args& args) {
       ("seed", po::value<std::string>(&seed_text), "java.util.Random seed for --generate's draw (default 0)")
       ("time-limit", po::value<std::string>(&limit_text), "seconds the solver may search (default 60)")
       ("format", po::value<std::string>(&format_text)->default_value("table"), "table or json");
-  for (const auto& a : args)
-    if (a == "--help" || a == "-h") {
-      std::cout << kReassignUsage << desc;
-      return kExitOk;
-    }
+  if (help_requested(args, kReassignUsage, desc)) return kExitOk;
   parse_command_line(args, desc);
-  const auto format = parse_format(format_text);
-  if (format == OutputFormat::kCsv) throw UsageError("--format: must be table or json, got 'csv'");
+  const auto format = parse_format(format_text, false);
   const auto seed = parse_int(seed_text, "--seed", std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max());
   const auto time_limit = parse_number(limit_text, "--time-limit", 0.1, 86400);
   const auto current = load_current_assignment(current_file, describe_file);

@@ -49,31 +49,24 @@ producers:
 // JSON that parses to the same partitions.
 inline void assignment_inputs(std::string_view view) {
   const std::string text(view);
-  try {
+  auto input_errors_only = [](auto&& read) {
+    try {
+      read();
+    } catch (const scenarios::InputError&) {
+    }
+  };
+  input_errors_only([&] {
     const auto parsed = scenarios::parse_reassignment_json(text, "fuzz.json");
     const auto again = scenarios::parse_reassignment_json(scenarios::write_reassignment_json(parsed), "again.json");
     if (again.size() != parsed.size()) __builtin_trap();
     for (std::size_t i = 0; i < parsed.size(); ++i)
       if (again[i].topic != parsed[i].topic || again[i].partition != parsed[i].partition || again[i].replicas != parsed[i].replicas)
         __builtin_trap();
-  } catch (const scenarios::InputError&) {
-  }
-  try {
-    scenarios::parse_topics_describe(text, "fuzz.txt");
-  } catch (const scenarios::InputError&) {
-  }
-  try {
-    scenarios::parse_brokers_json(text, "fuzz.json");
-  } catch (const scenarios::InputError&) {
-  }
-  try {
-    scenarios::parse_brokers_list(text, "--brokers");
-  } catch (const scenarios::InputError&) {
-  }
-  try {
-    scenarios::parse_log_dirs_json(text, "fuzz.txt");
-  } catch (const scenarios::InputError&) {
-  }
+  });
+  input_errors_only([&] { scenarios::parse_topics_describe(text, "fuzz.txt"); });
+  input_errors_only([&] { scenarios::parse_brokers_json(text, "fuzz.json"); });
+  input_errors_only([&] { scenarios::parse_brokers_list(text, "--brokers"); });
+  input_errors_only([&] { scenarios::parse_log_dirs_json(text, "fuzz.txt"); });
 }
 
 }  // namespace partsim::fuzz
