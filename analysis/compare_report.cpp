@@ -94,6 +94,15 @@ void for_each_sweep_group(const Runs& runs, Fn&& fn) {
   }
 }
 
+// A run's JSON entry starts with its name and, in a sweep, its sweep value.
+template <class Run>
+nlohmann::ordered_json run_entry(const Run& r, const std::string& sweep_path) {
+  nlohmann::ordered_json run;
+  run["name"] = r.name;
+  if (!sweep_path.empty()) run["sweep_value"] = r.sweep_value;
+  return run;
+}
+
 }  // namespace
 
 std::string compare_to_text(const std::vector<NamedRun>& runs, const std::string& sweep_path) {
@@ -140,9 +149,7 @@ nlohmann::ordered_json compare_to_json(const std::vector<NamedRun>& runs, const 
   if (!sweep_path.empty()) j["sweep"] = sweep_path;
   auto& arr = j["runs"] = nlohmann::ordered_json::array();
   for (const auto& r : runs) {
-    nlohmann::ordered_json run;
-    run["name"] = r.name;
-    if (!sweep_path.empty()) run["sweep_value"] = r.sweep_value;
+    auto run = run_entry(r, sweep_path);
     const auto fields = run_to_json(r.result);  // keep alive: items() only refers to it
     for (const auto& [k, v] : fields.items()) run[k] = v;
     arr.push_back(std::move(run));
@@ -194,9 +201,7 @@ nlohmann::ordered_json compare_replicated_to_json(const std::vector<NamedReplica
   if (!sweep_path.empty()) j["sweep"] = sweep_path;
   auto& arr = j["runs"] = nlohmann::ordered_json::array();
   for (const auto& r : runs) {
-    nlohmann::ordered_json run;
-    run["name"] = r.name;
-    if (!sweep_path.empty()) run["sweep_value"] = r.sweep_value;
+    auto run = run_entry(r, sweep_path);
     auto& metrics = run["metrics"] = nlohmann::ordered_json::array();
     for (const auto& [name, s] : summarize_replications(r.replications)) metrics.push_back(summary_to_json(name, s));
     arr.push_back(std::move(run));

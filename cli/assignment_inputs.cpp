@@ -20,6 +20,13 @@ std::vector<scenarios::BrokerEntry> load_brokers(const std::string& text) {
                                        : scenarios::parse_brokers_list(text, "--brokers");
 }
 
+std::vector<model::RackedBroker> live_brokers(const std::vector<scenarios::BrokerEntry>& brokers) {
+  std::vector<model::RackedBroker> out;
+  for (const auto& b : brokers)
+    if (b.alive) out.push_back({b.id, b.rack});
+  return out;
+}
+
 model::LeaderBounds per_broker_bounds(const std::string& explicit_text, const std::string& option, const std::string& balance,
                                       std::int64_t total, std::int32_t brokers) {
   const auto max = std::min<std::int64_t>(total, std::numeric_limits<std::int32_t>::max());

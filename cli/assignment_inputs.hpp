@@ -18,6 +18,9 @@ std::vector<scenarios::PartitionReplicas> load_current_assignment(const std::str
 /// `text` names an existing file (brokers JSON) or is a list ID[:RACK],... (all alive).
 std::vector<scenarios::BrokerEntry> load_brokers(const std::string& text);
 
+/// The brokers that are alive, with their racks, in the order given.
+std::vector<model::RackedBroker> live_brokers(const std::vector<scenarios::BrokerEntry>& brokers);
+
 /// Bounds for `total` items on `brokers` brokers: `explicit_text` "LO:HI" when given (named
 /// `option` in errors), else `balance`: "exact" (floor/ceil of the average) or "band:T".
 model::LeaderBounds per_broker_bounds(const std::string& explicit_text, const std::string& option, const std::string& balance,

@@ -51,13 +51,9 @@ int run_leaders_command(const Args& args) {
   const auto format = parse_format(format_text, false);
   const auto current = load_current_assignment(current_file, describe_file);
   const auto brokers = load_brokers(brokers_text);
+  const auto racked = live_brokers(brokers);
   std::vector<std::int32_t> alive;
-  std::vector<model::RackedBroker> racked;
-  for (const auto& b : brokers)
-    if (b.alive) {
-      alive.push_back(b.id);
-      racked.push_back({b.id, b.rack});
-    }
+  for (const auto& b : racked) alive.push_back(b.id);
   if (alive.empty()) throw UsageError("--brokers: no broker is alive");
   const auto P = static_cast<std::int32_t>(current.size());
   const auto B = static_cast<std::int32_t>(alive.size());

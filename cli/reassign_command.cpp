@@ -50,13 +50,6 @@ std::string list_text(const std::vector<std::int32_t>& v) {
   return s;
 }
 
-std::vector<model::RackedBroker> racked_alive(const std::vector<scenarios::BrokerEntry>& brokers) {
-  std::vector<model::RackedBroker> out;
-  for (const auto& b : brokers)
-    if (b.alive) out.push_back({b.id, b.rack});
-  return out;
-}
-
 std::string count_of(std::int64_t n, const std::string& noun) { return std::to_string(n) + " " + noun + (n == 1 ? "" : "s"); }
 
 std::string partition_name(const scenarios::PartitionReplicas& p) { return p.topic + "-" + std::to_string(p.partition); }
@@ -318,7 +311,7 @@ int run_reassign_command(const Args& args) {
     planned = ordered.reordered;
     failover_changes = ordered.failover_changes;
   }
-  const auto score_before = model::score_assignment(req.current, racked_alive(brokers));
+  const auto score_before = model::score_assignment(req.current, live_brokers(brokers));
   const auto score_after = model::score_assignment(planned, targets);
   const auto generate = kafka_generate(current, req.rf, targets, all_racked, seed);
   const auto gen_moves = model::count_moves(req.current, generate.seeded);
@@ -343,43 +336,40 @@ int run_reassign_command(const Args& args) {
     }
   if (!plan_out.empty()) write_file_atomically(plan_out, scenarios::write_reassignment_json(changed));
 
-  // Per broker: the targets and every broker that held a replica before.
-  std::map<std::int32_t, std::array<std::int32_t, 4>> per_broker;  // replicas before/after, leaders before/after
-  for (const auto& t : targets) per_broker[t.id] = {};
+  // Replicas before/after and leaders before/after, per topic and broker; per broker they
+  // add up over the topics (the targets, and every broker that held a replica before).
+  using Counts = std::array<std::int32_t, 4>;
+  std::map<std::string, std::map<std::int32_t, Counts>> per_topic;
   for (std::size_t p = 0; p < current.size(); ++p) {
-    for (auto b : req.current[p]) ++per_broker[b][0];
-    ++per_broker[req.current[p].front()][2];
-    for (auto b : planned[p]) ++per_broker[b][1];
-    ++per_broker[planned[p].front()][3];
+    auto& c = per_topic[current[p].topic];
+    for (auto b : req.current[p]) ++c[b][0];
+    ++c[req.current[p].front()][2];
+    for (auto b : planned[p]) ++c[b][1];
+    ++c[planned[p].front()][3];
   }
-  // Per topic: the fewest and most replicas and leaders a target broker holds, before and after.
+  std::map<std::int32_t, Counts> per_broker;
+  for (const auto& t : targets) per_broker[t.id] = {};
+  for (const auto& [topic, c] : per_topic)
+    for (const auto& [b, n] : c)
+      for (std::size_t k = 0; k < 4; ++k) per_broker[b][k] += n[k];
+  // Per topic: the fewest and most of each count a target broker has.
   struct TopicSpread {
     std::string topic;
-    std::int32_t lo[4], hi[4];  // replicas before/after, leaders before/after
+    Counts lo, hi;
   };
   std::vector<TopicSpread> spreads;
-  {
-    std::map<std::string, std::map<std::int32_t, std::array<std::int32_t, 4>>> counts;
-    for (std::size_t p = 0; p < current.size(); ++p) {
-      auto& c = counts[current[p].topic];
-      for (auto b : req.current[p]) ++c[b][0];
-      ++c[req.current[p].front()][2];
-      for (auto b : planned[p]) ++c[b][1];
-      ++c[planned[p].front()][3];
-    }
-    for (const auto& [topic, c] : counts) {
-      TopicSpread sp{topic, {0, 0, 0, 0}, {0, 0, 0, 0}};
-      for (int k = 0; k < 4; ++k) {
-        sp.lo[k] = std::numeric_limits<std::int32_t>::max();
-        for (auto id : target_ids) {
-          const auto it = c.find(id);
-          const auto v = it == c.end() ? 0 : it->second[static_cast<std::size_t>(k)];
-          sp.lo[k] = std::min(sp.lo[k], v);
-          sp.hi[k] = std::max(sp.hi[k], v);
-        }
+  for (const auto& [topic, c] : per_topic) {
+    TopicSpread sp{topic, {}, {}};
+    sp.lo.fill(std::numeric_limits<std::int32_t>::max());
+    for (auto id : target_ids) {
+      const auto it = c.find(id);
+      const Counts n = it == c.end() ? Counts{} : it->second;
+      for (std::size_t k = 0; k < 4; ++k) {
+        sp.lo[k] = std::min(sp.lo[k], n[k]);
+        sp.hi[k] = std::max(sp.hi[k], n[k]);
       }
-      spreads.push_back(sp);
     }
+    spreads.push_back(sp);
   }
   const char* mode_text = mode == model::RackMode::kStrict ? "strict" : mode == model::RackMode::kEven ? "even" : "none";
   const bool optimal = plan.status == model::PlanStatus::kOptimal;

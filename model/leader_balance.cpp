@@ -17,6 +17,53 @@ LeaderBounds leader_bounds_band(std::int32_t partitions, std::int32_t brokers, d
   return {static_cast<std::int32_t>(std::floor(avg * (2 - t))), static_cast<std::int32_t>(std::ceil(avg * t))};
 }
 
+LeaderChoice choose_leaders(const Assignment& candidates, const std::vector<std::int32_t>& current_leader,
+                            const std::vector<std::int32_t>& brokers, LeaderBounds bounds, const std::vector<std::int32_t>& group,
+                            const std::vector<LeaderBounds>& group_bounds) {
+  // source -> partition (1) -> [group, broker] -> broker -> sink; cost 1 unless the current
+  // leader; bounds as bounded arcs. Without groups the middle layer is one group, unbounded.
+  const auto P = candidates.size(), B = brokers.size();
+  const std::size_t G = group_bounds.empty() ? 1 : group_bounds.size();
+  std::map<std::int32_t, std::size_t> index;
+  for (std::size_t i = 0; i < B; ++i) index[brokers[i]] = i;
+  const std::int64_t K = static_cast<std::int64_t>(P) + 1;
+  const std::size_t s = 0, layer0 = 1 + P, broker0 = layer0 + G * B, t = broker0 + B;
+  MinCostFlow flow(t + 1);
+  std::vector<std::vector<std::pair<std::size_t, std::int32_t>>> arcs(P);  // (arc, broker)
+  for (std::size_t p = 0; p < P; ++p) {
+    flow.add_arc(s, 1 + p, 1, 0);
+    const std::size_t g = group_bounds.empty() ? 0 : static_cast<std::size_t>(group[p]);
+    for (auto b : candidates[p]) {
+      auto it = index.find(b);
+      if (it != index.end()) arcs[p].push_back({flow.add_arc(1 + p, layer0 + g * B + it->second, 1, b == current_leader[p] ? 0 : 1), b});
+    }
+  }
+  std::vector<std::pair<std::size_t, std::size_t>> lower;  // (lower arc, broker index)
+  for (std::size_t g = 0; g < G; ++g)
+    for (std::size_t b = 0; b < B; ++b) {
+      if (group_bounds.empty()) flow.add_arc(layer0 + b, broker0 + b, static_cast<std::int64_t>(P), 0);
+      else lower.push_back({flow.add_bounded_arc(layer0 + g * B + b, broker0 + b, group_bounds[g].lo, group_bounds[g].hi, K), b});
+    }
+  std::vector<std::size_t> broker_lower(B);
+  for (std::size_t b = 0; b < B; ++b) lower.push_back({broker_lower[b] = flow.add_bounded_arc(broker0 + b, t, bounds.lo, bounds.hi, K), b});
+  LeaderChoice out;
+  if (flow.solve(s, t) < static_cast<std::int64_t>(P)) {
+    out.over = true;
+    return out;
+  }
+  for (const auto& [arc, b] : lower)
+    if (!flow.met(arc)) {
+      out.short_broker = brokers[b];
+      out.short_count = broker_lower[b] == MinCostFlow::npos ? 0 : flow.flow(broker_lower[b]);
+      return out;
+    }
+  out.leader.assign(P, -1);
+  for (std::size_t p = 0; p < P; ++p)
+    for (const auto& [arc, b] : arcs[p])
+      if (flow.flow(arc) > 0) out.leader[p] = b;
+  return out;
+}
+
 LeaderPlan balance_leaders(const Assignment& current, const std::vector<std::int32_t>& brokers, LeaderBounds bounds, bool failover) {
   LeaderPlan plan;
   const auto P = current.size();
@@ -24,48 +71,26 @@ LeaderPlan balance_leaders(const Assignment& current, const std::vector<std::int
   std::map<std::int32_t, std::size_t> index;
   for (std::size_t i = 0; i < B; ++i) index[brokers[i]] = i;
 
-  // Leaders: source -> partition (1) -> a replica broker (cost 1 unless it is the current
-  // preferred leader) -> sink. A broker's first lo units cost 0 and the rest K, so the
-  // lower bounds fill first whenever they can.
-  const std::size_t s = 0, t = 1 + P + B;
-  MinCostFlow flow(t + 1);
-  const std::int64_t K = static_cast<std::int64_t>(P) + 1;
-  std::vector<std::vector<std::pair<std::size_t, std::int32_t>>> arcs(P);  // (arc, broker)
+  std::vector<std::int32_t> fronts;
   for (std::size_t p = 0; p < P; ++p) {
-    flow.add_arc(s, 1 + p, 1, 0);
-    for (std::size_t j = 0; j < current[p].size(); ++j) {
-      auto it = index.find(current[p][j]);
-      if (it == index.end()) continue;
-      arcs[p].push_back({flow.add_arc(1 + p, 1 + P + it->second, 1, j == 0 ? 0 : 1), current[p][j]});
-    }
-    if (arcs[p].empty()) {
+    fronts.push_back(current[p].front());
+    if (std::none_of(current[p].begin(), current[p].end(), [&](std::int32_t b) { return index.count(b) > 0; })) {
       plan.feasible = false;
       plan.infeasible_reason = "partition " + std::to_string(p) + " has no replica on the given brokers";
       return plan;
     }
   }
-  std::vector<std::size_t> low(B), high(B);
-  for (std::size_t b = 0; b < B; ++b) {
-    low[b] = flow.add_arc(1 + P + b, t, std::min(bounds.lo, bounds.hi), 0);
-    high[b] = flow.add_arc(1 + P + b, t, std::max(0, bounds.hi - bounds.lo), K);
-  }
-  if (flow.solve(s, t) < static_cast<std::int64_t>(P)) {
+  const auto chosen = choose_leaders(current, fronts, brokers, bounds);
+  if (chosen.leader.empty()) {
     plan.feasible = false;
-    plan.infeasible_reason = "no choice of leaders among the replicas keeps every broker at most " + std::to_string(bounds.hi) +
-                             " preferred leaders";
+    plan.infeasible_reason = chosen.over ? "no choice of leaders among the replicas keeps every broker at most " + std::to_string(bounds.hi) +
+                                               " preferred leaders"
+                                         : "broker " + std::to_string(chosen.short_broker) + " can lead only " +
+                                               std::to_string(chosen.short_count) +
+                                               " partitions among its replicas, below the lower bound " + std::to_string(bounds.lo);
     return plan;
   }
-  for (std::size_t b = 0; b < B; ++b)
-    if (flow.flow(low[b]) < bounds.lo) {
-      plan.feasible = false;
-      plan.infeasible_reason = "broker " + std::to_string(brokers[b]) + " can lead only " + std::to_string(flow.flow(low[b])) +
-                               " partitions among its replicas, below the lower bound " + std::to_string(bounds.lo);
-      return plan;
-    }
-  std::vector<std::int32_t> leader(P);
-  for (std::size_t p = 0; p < P; ++p)
-    for (const auto& [arc, b] : arcs[p])
-      if (flow.flow(arc) > 0) leader[p] = b;
+  const auto& leader = chosen.leader;
   plan.reordered = current;
   for (std::size_t p = 0; p < P; ++p) {
     auto& r = plan.reordered[p];

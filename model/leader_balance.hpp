@@ -22,6 +22,22 @@ struct LeaderBounds {
 LeaderBounds leader_bounds_exact(std::int32_t partitions, std::int32_t brokers);
 LeaderBounds leader_bounds_band(std::int32_t partitions, std::int32_t brokers, double threshold);
 
+/// Leaders chosen by choose_leaders(), or why there are none.
+struct LeaderChoice {
+  std::vector<std::int32_t> leader;   ///< per partition; empty when the bounds cannot be met
+  bool over = false;                  ///< some broker must lead more than the upper bound
+  std::int32_t short_broker = -1;     ///< else a broker that cannot reach the lower bound...
+  std::int64_t short_count = 0;       ///< ...leading only this many
+};
+
+/// Leaders among each partition's candidate brokers (those not in `brokers` are skipped) as
+/// a min-cost flow, exact: every broker leads within `bounds` and, when `group` (per
+/// partition, groups 0..) and `group_bounds` are given, each group within its own bounds on
+/// every broker; as few leaders as possible differ from `current_leader`.
+LeaderChoice choose_leaders(const Assignment& candidates, const std::vector<std::int32_t>& current_leader,
+                            const std::vector<std::int32_t>& brokers, LeaderBounds bounds, const std::vector<std::int32_t>& group = {},
+                            const std::vector<LeaderBounds>& group_bounds = {});
+
 struct LeaderPlan {
   bool feasible = true;
   std::string infeasible_reason;

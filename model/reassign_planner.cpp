@@ -29,7 +29,7 @@ RackRange rack_range(RackMode mode, std::int32_t rf, std::int32_t racks) {
   return {0, rf};
 }
 
-std::string analysis_seconds(double s) {
+std::string seconds_text(double s) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g s", s);
   return buf;
@@ -60,21 +60,13 @@ public:
   std::size_t topics() const { return r_.topic.empty() ? 1 : static_cast<std::size_t>(*std::max_element(r_.topic.begin(), r_.topic.end())) + 1; }
   bool per_topic() const { return !r_.topic_replicas.empty(); }
 
-  /// Adds u -> v carrying between b.lo and b.hi units: the first lo at cost 0 (recorded in
-  /// `lower`, to check they filled), the rest at cost K, above every other total, so that
-  /// the lower bounds fill whenever the constraints allow.
-  static void bounded_arc(MinCostFlow& f, std::size_t u, std::size_t v, CountBounds b, std::int64_t K, std::vector<std::size_t>& lower) {
-    if (b.lo > 0) lower.push_back(f.add_arc(u, v, b.lo, 0));
-    if (b.hi > b.lo) f.add_arc(u, v, b.hi - b.lo, K);
-  }
-
   /// The (topic, broker) layer between partitions and brokers: arcs topic_broker(t, b) ->
   /// broker0 + b, bounded by the per-topic bounds `tb` when there are any.
   void topic_layer(MinCostFlow& f, std::size_t layer0, std::size_t broker0, const std::vector<CountBounds>& tb, std::int64_t K,
                    std::vector<std::size_t>& lower) const {
     for (std::size_t t = 0; t < topics(); ++t)
       for (std::size_t b = 0; b < B_; ++b) {
-        if (per_topic()) bounded_arc(f, layer0 + t * B_ + b, broker0 + b, tb[t], K, lower);
+        if (per_topic()) lower.push_back(f.add_bounded_arc(layer0 + t * B_ + b, broker0 + b, tb[t].lo, tb[t].hi, K));
         else f.add_arc(layer0 + t * B_ + b, broker0 + b, std::int64_t{1} << 40, 0);
       }
   }
@@ -302,7 +294,7 @@ public:
     for (std::size_t p = 0; p < P; ++p) {
       flow.add_arc(s, part0 + p, r_.rf[p], 0);
       const auto range = by_rack ? rack_range(r_.rack_mode, r_.rf[p], static_cast<std::int32_t>(R)) : RackRange{0, r_.rf[p]};
-      for (std::size_t k = 0; k < R; ++k) bounded_arc(flow, part0 + p, rack0 + p * R + k, {range.lo, range.hi}, K, lower_arcs);
+      for (std::size_t k = 0; k < R; ++k) lower_arcs.push_back(flow.add_bounded_arc(part0 + p, rack0 + p * R + k, range.lo, range.hi, K));
       const auto& cur = r_.current[p];
       for (std::size_t b = 0; b < B; ++b) {
         const auto id = r_.targets[b].id;
@@ -313,10 +305,10 @@ public:
       }
     }
     topic_layer(flow, layer0, broker0, r_.topic_replicas, K, lower_arcs);
-    for (std::size_t b = 0; b < B; ++b) bounded_arc(flow, broker0 + b, t, r_.replicas, K, lower_arcs);
+    for (std::size_t b = 0; b < B; ++b) lower_arcs.push_back(flow.add_bounded_arc(broker0 + b, t, r_.replicas.lo, r_.replicas.hi, K));
     if (flow.solve(s, t) < total) return std::nullopt;
     for (auto a : lower_arcs)
-      if (flow.flow(a) < flow.capacity(a)) return std::nullopt;
+      if (!flow.met(a)) return std::nullopt;
     std::vector<std::vector<std::int32_t>> chosen(P);
     for (std::size_t p = 0; p < P; ++p)
       for (const auto& [arc, id] : choice[p])
@@ -324,32 +316,18 @@ public:
     return chosen;
   }
 
-  /// Leaders among fixed replicas as a flow: 1 per leader that is not the current one;
-  /// the leader bounds as above. Nothing when the bounds cannot be met.
+  /// Leaders among fixed replicas (leader_balance's flow, with the topic bounds when there
+  /// are any). Nothing when the bounds cannot be met.
   std::optional<std::vector<std::int32_t>> flow_leaders(const std::vector<std::vector<std::int32_t>>& chosen) const {
-    const auto P = P_, B = B_;
-    std::map<std::int32_t, std::size_t> index;
-    for (std::size_t b = 0; b < B; ++b) index[r_.targets[b].id] = b;
-    const std::int64_t K = static_cast<std::int64_t>(P) + 1;
-    const std::size_t s = 0, layer0 = 1 + P, broker0 = layer0 + topics() * B, t = broker0 + B;
-    MinCostFlow flow(t + 1);
-    std::vector<std::vector<std::pair<std::size_t, std::int32_t>>> choice(P);
-    for (std::size_t p = 0; p < P; ++p) {
-      flow.add_arc(s, 1 + p, 1, 0);
-      for (auto id : chosen[p])
-        choice[p].push_back({flow.add_arc(1 + p, layer0 + topic_of(p) * B + index[id], 1, id == r_.current[p].front() ? 0 : 1), id});
+    std::vector<std::int32_t> ids, fronts, groups;
+    for (const auto& t : r_.targets) ids.push_back(t.id);
+    for (std::size_t p = 0; p < P_; ++p) {
+      fronts.push_back(r_.current[p].front());
+      groups.push_back(static_cast<std::int32_t>(topic_of(p)));
     }
-    std::vector<std::size_t> lower_arcs;
-    topic_layer(flow, layer0, broker0, r_.topic_leaders, K, lower_arcs);
-    for (std::size_t b = 0; b < B; ++b) bounded_arc(flow, broker0 + b, t, r_.leaders, K, lower_arcs);
-    if (flow.solve(s, t) < static_cast<std::int64_t>(P)) return std::nullopt;
-    for (auto a : lower_arcs)
-      if (flow.flow(a) < flow.capacity(a)) return std::nullopt;
-    std::vector<std::int32_t> leader(P);
-    for (std::size_t p = 0; p < P; ++p)
-      for (const auto& [arc, id] : choice[p])
-        if (flow.flow(arc) > 0) leader[p] = id;
-    return leader;
+    auto choice = choose_leaders(chosen, fronts, ids, r_.leaders, groups, r_.topic_leaders);
+    if (choice.leader.empty()) return std::nullopt;
+    return std::move(choice.leader);
   }
 
   /// The fewest leader changes any plan needs, with a leader per partition that achieves
@@ -384,7 +362,7 @@ public:
     for (std::size_t tp = 0; tp < T; ++tp)
       for (std::size_t b = 0; b < B; ++b) from_hub[tp * B + b] = flow.add_arc(hub0 + tp, layer0 + tp * B + b, static_cast<std::int64_t>(P), 0);
     topic_layer(flow, layer0, broker0, r_.topic_leaders, K, lower_arcs);
-    for (std::size_t b = 0; b < B; ++b) bounded_arc(flow, broker0 + b, t, r_.leaders, K, lower_arcs);
+    for (std::size_t b = 0; b < B; ++b) lower_arcs.push_back(flow.add_bounded_arc(broker0 + b, t, r_.leaders.lo, r_.leaders.hi, K));
     flow.solve(s, t);
     IdealLeaders out;
     out.leader.assign(P, -1);
@@ -567,7 +545,7 @@ ReassignPlan plan_reassignment(const ReassignRequest& r) {
     return finish(*replicas, *leaders, PlanStatus::kFeasible);
   }
   out.status = PlanStatus::kTimedOut;
-  out.reason = "the solver's time limit (" + analysis_seconds(r.time_limit_s) +
+  out.reason = "the solver's time limit (" + seconds_text(r.time_limit_s) +
                ") ran out before it found a plan that meets the leader bounds " + range_text(r.leaders);
   return out;
 }
