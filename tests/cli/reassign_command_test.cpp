@@ -144,6 +144,7 @@ TEST_CASE("partsim reassign: infeasible constraints exit 1 naming the constraint
       {"--brokers 0,1,2 --balance band:0.5", "partsim reassign: --balance band: must be a number in [1, 10], got '0.5'\n"},
       {"--brokers 0,1,2 --replicas-per-broker 2", "partsim reassign: --replicas-per-broker: must be LO:HI, got '2'\n"},
       {"--brokers 0,1,2 --format csv", "partsim reassign: --format: must be table or json, got 'csv'\n"},
+      {"--brokers 0,1,2 --time-limit 0", "partsim reassign: --time-limit: must be a number in [0.1, 86400], got '0'\n"},
   };
   for (const auto& [args, message] : bad) {
     CAPTURE(args);
@@ -168,6 +169,12 @@ TEST_CASE("partsim reassign: infeasible constraints exit 1 naming the constraint
   r = run_cli("reassign --describe '" + binary.string() + "' --brokers 0,1,2");
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("describe.txt:1:8: Topic: 't\\xFF' is not a legal Kafka topic name") != std::string::npos);
+  // Explicit bounds replace --balance and are echoed back.
+  r = run_cli(base + "--brokers 0,1,2,3 --replicas-per-broker 0:1 --leaders-per-broker 0:1 --format json");
+  REQUIRE(r.exit_code == 0);
+  const auto explicit_bounds = nlohmann::json::parse(r.out)["bounds"];
+  CHECK(explicit_bounds["replicas"] == nlohmann::json{{"lo", 0}, {"hi", 1}});
+  CHECK(explicit_bounds["leaders"] == nlohmann::json{{"lo", 0}, {"hi", 1}});
   const auto lost = dir.write("lost.json", R"({"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[5,6]}]})");
   r = run_cli("reassign --current '" + lost.string() + "' --brokers 0,1,2");
   CHECK(r.exit_code == 0);
