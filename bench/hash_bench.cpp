@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "model/key_hash.hpp"
+#include "model/partitioners/key_hash.hpp"
 
 namespace {
 

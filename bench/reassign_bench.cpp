@@ -4,8 +4,8 @@
 
 #include <benchmark/benchmark.h>
 
-#include "model/java_random.hpp"
-#include "model/reassign_planner.hpp"
+#include "model/placement/java_random.hpp"
+#include "model/placement/reassign_planner.hpp"
 
 namespace {
 

@@ -17,10 +17,10 @@
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/output.hpp"
-#include "model/assignment_score.hpp"
-#include "model/java_random.hpp"
-#include "model/replica_placement.hpp"
-#include "model/striped_placer.hpp"
+#include "model/placement/assignment_score.hpp"
+#include "model/placement/java_random.hpp"
+#include "model/placement/replica_placement.hpp"
+#include "model/placement/striped_placer.hpp"
 
 namespace po = boost::program_options;
 

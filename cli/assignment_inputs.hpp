@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "model/leader_balance.hpp"
+#include "model/placement/leader_balance.hpp"
 #include "scenarios/loader/assignment_reader.hpp"
 
 namespace partsim::cli {

@@ -22,9 +22,9 @@
 #include "cli/output.hpp"
 #include "cli/progress.hpp"
 #include "model/cluster_simulation.hpp"
-#include "model/key_hash.hpp"
-#include "model/key_movement.hpp"
-#include "model/replica_placement.hpp"
+#include "model/partitioners/key_hash.hpp"
+#include "model/partitioners/key_movement.hpp"
+#include "model/placement/replica_placement.hpp"
 #include "scenarios/loader/scenario_loader.hpp"
 #include "sim/replications.hpp"
 

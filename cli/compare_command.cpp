@@ -17,7 +17,7 @@
 #include "cli/progress.hpp"
 #include "sim/replications.hpp"
 #include "model/cluster_simulation.hpp"
-#include "model/partitioner.hpp"
+#include "model/partitioners/partitioner.hpp"
 #include "scenarios/loader/scenario_loader.hpp"
 
 namespace po = boost::program_options;

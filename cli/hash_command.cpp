@@ -15,7 +15,7 @@
 #include "cli/key_source.hpp"
 #include "cli/options.hpp"
 #include "cli/output.hpp"
-#include "model/key_hash.hpp"
+#include "model/partitioners/key_hash.hpp"
 
 namespace po = boost::program_options;
 

@@ -15,8 +15,8 @@
 #include "cli/key_source.hpp"
 #include "cli/options.hpp"
 #include "cli/output.hpp"
-#include "model/key_hash.hpp"
-#include "model/key_movement.hpp"
+#include "model/partitioners/key_hash.hpp"
+#include "model/partitioners/key_movement.hpp"
 
 namespace po = boost::program_options;
 

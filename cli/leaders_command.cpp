@@ -14,8 +14,8 @@
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/output.hpp"
-#include "model/assignment_score.hpp"
-#include "model/leader_balance.hpp"
+#include "model/placement/assignment_score.hpp"
+#include "model/placement/leader_balance.hpp"
 #include "scenarios/loader/assignment_reader.hpp"
 
 namespace po = boost::program_options;

@@ -20,10 +20,10 @@
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/output.hpp"
-#include "model/assignment_score.hpp"
-#include "model/java_random.hpp"
-#include "model/leader_balance.hpp"
-#include "model/reassign_planner.hpp"
+#include "model/placement/assignment_score.hpp"
+#include "model/placement/java_random.hpp"
+#include "model/placement/leader_balance.hpp"
+#include "model/placement/reassign_planner.hpp"
 #include "scenarios/loader/key_reader.hpp"
 
 namespace po = boost::program_options;

@@ -14,7 +14,7 @@
 #include "analysis/table.hpp"
 #include "analysis/theory.hpp"
 #include "analysis/format.hpp"
-#include "model/record_size.hpp"
+#include "model/producer/record_size.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/run_files.hpp"
 #include "model/run_estimate.hpp"

@@ -3,7 +3,7 @@
 #include "model/cluster_simulation.hpp"
 
 #include "model/detail/producer_engine.hpp"
-#include "model/partition_order.hpp"
+#include "model/producer/partition_order.hpp"
 
 namespace partsim::model::detail {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "model/partitioner.hpp"
+#include "model/partitioners/partitioner.hpp"
 #include "sim/sim_time.hpp"
 
 namespace partsim::model {

@@ -15,11 +15,11 @@
 #include <variant>
 #include <vector>
 
-#include "model/builtin_partitioner.hpp"
+#include "model/partitioners/builtin_partitioner.hpp"
 #include "model/cluster_simulation.hpp"
-#include "model/partitioner.hpp"
-#include "model/record_size.hpp"
-#include "model/workload.hpp"
+#include "model/partitioners/partitioner.hpp"
+#include "model/producer/record_size.hpp"
+#include "model/producer/workload.hpp"
 #include "sim/random_streams.hpp"
 #include "sim/simulation.hpp"
 

@@ -2,7 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "model/partitioner.hpp"
+#include "model/partitioners/partitioner.hpp"
 
 namespace partsim::scenarios {
 namespace {

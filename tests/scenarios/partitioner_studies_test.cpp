@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "model/cluster_simulation.hpp"
-#include "model/partitioner.hpp"
+#include "model/partitioners/partitioner.hpp"
 #include "scenarios/loader/scenario_loader.hpp"
 #include "scenarios/run_helpers.hpp"
 

@@ -1,0 +1,88 @@
+#pragma once
+// Partitioner objects: what `partitioner.class` plugs into KafkaProducer (spec §1.3, §7,
+// §8). With one configured, KafkaProducer calls partition() for every record without an
+// explicit partition and, in 2.4+, appends with abortOnNewBatch: when the chosen partition
+// has no open batch with room, it calls onNewBatch(previous) and partition() again
+// (spec §1.2 steps 7-9). The built-in partitioner (no object) lives in the accumulator.
+// Partitioners written in C++ implement this interface; the ones Kafka shipped are below.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <regex>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/partitioners/builtin_partitioner.hpp"
+
+namespace partsim::model {
+
+/// What a partitioner sees of the cluster: the topic's partitions with a leader in the
+/// client's list order (Cluster.availablePartitionsForTopic) and the partition count.
+struct PartitionerView {
+  std::span<const std::int32_t> available;
+  std::int32_t num_partitions = 0;
+};
+
+class Partitioner {
+public:
+  virtual ~Partitioner() = default;
+  /// Partitioner.partition: `key` is empty for a null key. Any value may come back: the
+  /// producer fails the send for a negative one and parks records for one too large.
+  virtual std::int32_t partition(std::optional<std::string_view> key, const PartitionerView& view) = 0;
+  /// Partitioner.onNewBatch (a no-op by default, as in Kafka's interface).
+  virtual void on_new_batch(std::int32_t /*previous*/, const PartitionerView& /*view*/) {}
+  /// True for every partitioner object since 2.4 (KP:1068); false reproduces the pre-2.4
+  /// producer, which called partition() exactly once (spec §8.1).
+  virtual bool abort_on_new_batch() const { return true; }
+};
+
+enum class PartitionerKind {
+  kBuiltin,             ///< no partitioner object: KIP-794 in the accumulator
+  kRoundRobin,          ///< RoundRobinPartitioner, counter step per call (KAFKA-9965)
+  kRoundRobinFixed,     ///< one counter step per record (KAFKA-17632)
+  kStickyKip480,        ///< 2.4-3.2 DefaultPartitioner: keys hashed, null keys sticky
+  kUniformStickyKip480, ///< 2.4-3.2 UniformStickyPartitioner: keys ignored
+  kLegacy,              ///< pre-2.4 DefaultPartitioner: null keys round-robin per record
+  kRules,               ///< partsim's declarative user partitioner
+  kCode,                ///< a partitioner written in C++ (PartitionerSpec::factory)
+};
+
+/// One ordered rule of a user partitioner: the first that matches the key decides.
+struct PartitionRule {
+  enum class Match { kPrefix, kExact, kRegex } match = Match::kPrefix;
+  std::string text;
+  std::int32_t partition = 0;
+};
+
+/// Where keys that no rule matches go: first + hash mod count, with Kafka's murmur2
+/// (toPositive(murmur2) % count) or Java's String.hashCode (floorMod(hashCode, count)).
+/// Null keys go round-robin over the same range.
+struct RuleFallback {
+  enum class Hash { kMurmur2, kJavaString } hash = Hash::kMurmur2;
+  std::int32_t first = 0;
+  std::int32_t count = 0;  ///< 0 = all partitions from `first` on
+};
+
+/// Makes a partitioner written in C++, given its random draws.
+using PartitionerFactory = std::function<std::unique_ptr<Partitioner>(PartitionDraw)>;
+
+struct PartitionerSpec {
+  PartitionerKind kind = PartitionerKind::kBuiltin;
+  std::vector<PartitionRule> rules;
+  RuleFallback fallback;
+  PartitionerFactory factory;  ///< kCode: one partitioner per producer, made at run start
+  std::string code_name;       ///< kCode: shown in results
+};
+
+/// The partitioner object for `spec`, or nullptr for kBuiltin. `draw` gives
+/// toPositive(nextInt()) values from the partitioner's own random stream.
+std::unique_ptr<Partitioner> make_partitioner(const PartitionerSpec& spec, PartitionDraw draw);
+
+/// Names as scenarios and --partitioners spell them, in PartitionerKind order.
+const std::vector<std::string>& partitioner_names();
+
+}  // namespace partsim::model

@@ -1,0 +1,153 @@
+#include "model/producer/workload.hpp"
+
+#include <cmath>
+#include <vector>
+
+#include <boost/random/bernoulli_distribution.hpp>
+#include <boost/random/exponential_distribution.hpp>
+#include <boost/random/lognormal_distribution.hpp>
+#include <boost/random/uniform_int_distribution.hpp>
+
+namespace partsim::model {
+namespace {
+
+constexpr std::string_view kIndex = "{i}";
+
+std::int32_t decimal_digits(std::int64_t v) {
+  std::int32_t d = v < 0 ? 2 : 1;
+  for (std::int64_t x = v < 0 ? -(v / 10) : v / 10; x != 0; x /= 10) ++d;
+  return d;
+}
+
+}  // namespace
+
+WorkloadGenerator::WorkloadGenerator(const Workload& w, const sim::RandomStreams& streams, const std::string& name)
+    : arrivals_(w.arrivals), keys_(w.keys), values_(w.values), header_count_(w.header_count),
+      header_key_bytes_(w.header_key_bytes), header_value_bytes_(w.header_value_bytes),
+      arrival_rng_(streams.stream("producer/" + name + "/workload/arrivals")),
+      key_rng_(streams.stream("producer/" + name + "/workload/keys")),
+      value_rng_(streams.stream("producer/" + name + "/workload/values")) {
+  if (keys_.kind == KeySpec::Kind::kZipf) {
+    // Zipf(s) over ranks 1..N: weight of rank k is 1 / k^s.
+    std::vector<double> weights(static_cast<std::size_t>(keys_.cardinality));
+    for (std::size_t k = 0; k < weights.size(); ++k) weights[k] = 1.0 / std::pow(static_cast<double>(k + 1), keys_.zipf_s);
+    zipf_ = std::make_unique<boost::random::discrete_distribution<std::int64_t, double>>(weights.begin(), weights.end());
+  }
+  if (values_.kind == ValueSpec::Kind::kTemplate) {
+    std::size_t pos = 0;
+    while ((pos = values_.value_template.find(kIndex, pos)) != std::string::npos) {
+      ++placeholders_in_value_;
+      pos += kIndex.size();
+    }
+    value_template_fixed_bytes_ = static_cast<std::int32_t>(values_.value_template.size() - placeholders_in_value_ * kIndex.size());
+  }
+}
+
+void WorkloadGenerator::render_template(const std::string& templ, std::int64_t index, std::string& out) const {
+  out.clear();
+  char digits[24];
+  const int n = std::snprintf(digits, sizeof digits, "%lld", static_cast<long long>(index));
+  std::size_t pos = 0;
+  for (;;) {
+    const std::size_t hit = templ.find(kIndex, pos);
+    out.append(templ, pos, hit == std::string::npos ? std::string::npos : hit - pos);
+    if (hit == std::string::npos) break;
+    out.append(digits, static_cast<std::size_t>(n));
+    pos = hit + kIndex.size();
+  }
+}
+
+std::int32_t WorkloadGenerator::template_length(const std::string&, std::int64_t index) const {
+  return value_template_fixed_bytes_ + static_cast<std::int32_t>(placeholders_in_value_) * decimal_digits(index);
+}
+
+GeneratedRecord WorkloadGenerator::next_record(std::int64_t index) {
+  GeneratedRecord r;
+  switch (keys_.kind) {
+    case KeySpec::Kind::kNone: break;
+    case KeySpec::Kind::kTemplate: {
+      const std::string& templ = keys_.templates.empty()
+                                     ? keys_.key_template
+                                     : keys_.templates[static_cast<std::size_t>(index % static_cast<std::int64_t>(keys_.templates.size()))];
+      render_template(templ, keys_.cardinality > 0 ? index % keys_.cardinality : index, key_buffer_);
+      r.has_key = true;
+      break;
+    }
+    case KeySpec::Kind::kZipf:
+      render_template(keys_.key_template, (*zipf_)(key_rng_), key_buffer_);
+      r.has_key = true;
+      break;
+    case KeySpec::Kind::kHot: {
+      boost::random::bernoulli_distribution<double> hot(keys_.hot_share);
+      if (hot(key_rng_)) {
+        key_buffer_ = keys_.hot_key;
+      } else {
+        render_template(keys_.key_template, index, key_buffer_);
+      }
+      r.has_key = true;
+      break;
+    }
+    case KeySpec::Kind::kList:
+      key_buffer_ = keys_.list[static_cast<std::size_t>(index % static_cast<std::int64_t>(keys_.list.size()))];
+      r.has_key = true;
+      break;
+  }
+  if (r.has_key) {
+    r.key = key_buffer_;
+    r.shape.key_bytes = static_cast<std::int32_t>(key_buffer_.size());
+  }
+  switch (values_.kind) {
+    case ValueSpec::Kind::kFixed: r.shape.value_bytes = values_.size; break;
+    case ValueSpec::Kind::kTemplate: r.shape.value_bytes = template_length(values_.value_template, index); break;
+    case ValueSpec::Kind::kUniform: {
+      boost::random::uniform_int_distribution<std::int32_t> d(values_.min, values_.max);
+      r.shape.value_bytes = d(value_rng_);
+      break;
+    }
+    case ValueSpec::Kind::kLognormal: {
+      // Boost's lognormal takes the mean and sigma of the variable itself; we are given the
+      // median m and the underlying normal's sigma s: mean = m e^(s^2/2), sd = mean sqrt(e^(s^2)-1).
+      const double s = values_.sigma;
+      const double mean = values_.median * std::exp(s * s / 2);
+      const double sd = mean * std::sqrt(std::exp(s * s) - 1);
+      boost::random::lognormal_distribution<double> d(mean, sd);
+      r.shape.value_bytes = static_cast<std::int32_t>(std::min(1e9, std::round(d(value_rng_))));
+      break;
+    }
+  }
+  if (values_.null_value) r.shape.value_bytes = -1;
+  r.shape.header_count = header_count_;
+  r.shape.header_key_bytes = header_key_bytes_;
+  r.shape.header_value_bytes = header_value_bytes_;
+  return r;
+}
+
+SimTime WorkloadGenerator::next_arrival(SimTime previous) {
+  const std::int64_t k = arrival_count_++;
+  switch (arrivals_.kind) {
+    case Arrivals::Kind::kConstant:
+      // The k-th send at k / rate seconds, computed from k so rounding never drifts.
+      return SimTime::ns(static_cast<std::int64_t>(std::llround(static_cast<double>(k) * 1e9 / arrivals_.rate)));
+    case Arrivals::Kind::kPoisson: {
+      boost::random::exponential_distribution<double> gap(arrivals_.rate / 1e9);
+      return k == 0 ? SimTime::ns(static_cast<std::int64_t>(gap(arrival_rng_)))
+                    : previous + SimTime::ns(static_cast<std::int64_t>(gap(arrival_rng_)));
+    }
+    case Arrivals::Kind::kOnOff: {
+      // Poisson arrivals during "on" periods; an arrival that falls into an "off" period
+      // moves to the start of the next "on" period.
+      boost::random::exponential_distribution<double> gap(arrivals_.rate / 1e9);
+      const std::int64_t on = SimTime::from_ms(arrivals_.on_ms).count_ns();
+      const std::int64_t cycle = on + SimTime::from_ms(arrivals_.off_ms).count_ns();
+      std::int64_t t = (k == 0 ? 0 : previous.count_ns()) + static_cast<std::int64_t>(gap(arrival_rng_));
+      const std::int64_t phase = t % cycle;
+      if (phase >= on) t += cycle - phase;
+      return SimTime::ns(t);
+    }
+    case Arrivals::Kind::kClosedLoop:
+    case Arrivals::Kind::kFlatOut: break;
+  }
+  return previous;
+}
+
+}  // namespace partsim::model
