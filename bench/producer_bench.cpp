@@ -22,11 +22,11 @@ Scenario reference_scenario(bool keyed, double seconds) {
   s.topics.push_back(TopicConfig{"t", 12, 1});
   ProducerSpec p;
   p.name = "p0";
-  p.config.linger_ms = 5;
+  p.config.linger = SimTime::ms(5);
   p.workload.topic = "t";
   p.workload.arrivals.kind = Arrivals::Kind::kPoisson;
-  p.workload.arrivals.rate = 1e6;
-  p.workload.values.size = 100;
+  p.workload.arrivals.records_per_second = 1e6;
+  p.workload.values.size_bytes = 100;
   if (keyed) {
     p.workload.keys.kind = KeySpec::Kind::kTemplate;
     p.workload.keys.key_template = "key-{i}";

@@ -61,12 +61,12 @@ void poisson_batching_check(const model::Scenario& s, const std::vector<model::R
                             nlohmann::ordered_json& json) {
   const auto& p = s.producers.front();
   model::RecordShape shape;
-  shape.value_bytes = p.workload.values.null_value ? -1 : p.workload.values.size;
+  shape.value_bytes = p.workload.values.null_value ? -1 : p.workload.values.size_bytes;
   shape.header_count = p.workload.header_count;
   shape.header_key_bytes = p.workload.header_key_bytes;
   shape.header_value_bytes = p.workload.header_value_bytes;
-  const std::int32_t cap = model::records_per_full_batch(p.config.batch_size, shape.payload_part());
-  const double mean = p.workload.arrivals.rate * p.config.linger_ms / 1000.0;
+  const std::int32_t cap = model::records_per_full_batch(p.config.batch_size_bytes, shape.payload_part());
+  const double mean = p.workload.arrivals.records_per_second * p.config.linger.to_ms() / 1000.0;
   std::vector<std::int64_t> observed;
   for (const auto& r : reps) {
     if (observed.size() < r.batch_records.size()) observed.resize(r.batch_records.size(), 0);
@@ -86,9 +86,9 @@ void poisson_batching_check(const model::Scenario& s, const std::vector<model::R
                analysis::fixed(pmf[static_cast<std::size_t>(k)], 4)});
     rows.push_back({{"records", k}, {"simulated", o}, {"theory", analysis::round_to(e, 3)}});
   }
-  text += "\nPoisson batching check: rate " + analysis::fixed(p.workload.arrivals.rate, 1) + "/s x linger " +
-          analysis::fixed(p.config.linger_ms, 1) + " ms = " + analysis::fixed(mean, 3) + " arrivals per linger, cap " +
-          std::to_string(cap) + " records per batch (batch.size " + std::to_string(p.config.batch_size) + ")\n" + t.to_text() +
+  text += "\nPoisson batching check: rate " + analysis::fixed(p.workload.arrivals.records_per_second, 1) + "/s x linger " +
+          analysis::fixed(p.config.linger.to_ms(), 1) + " ms = " + analysis::fixed(mean, 3) + " arrivals per linger, cap " +
+          std::to_string(cap) + " records per batch (batch.size " + std::to_string(p.config.batch_size_bytes) + ")\n" + t.to_text() +
           "chi-square " + analysis::fixed(fit.chi_square, 3) + " on " + std::to_string(fit.degrees_of_freedom) +
           " degrees of freedom: p = " + analysis::fixed(fit.p_value, 4) + "\n";
   json["theory"]["check"] = "poisson-batching";

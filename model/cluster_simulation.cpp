@@ -17,9 +17,9 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
   for (const auto& bc : s.brokers) {
     Broker b;
     b.cfg = &bc;
-    b.rtt_ms = bc.rtt_ms;
-    b.request_time_ms = bc.request_time_ms;
-    b.byte_rate = bc.byte_rate;
+    b.rtt = bc.rtt;
+    b.request_time = bc.request_time;
+    b.bytes_per_second = bc.bytes_per_second;
     b.jitter_rng = streams_.stream("broker/" + std::to_string(bc.id) + "/jitter");
     brokers_.push_back(std::move(b));
     BrokerStats bs;
@@ -63,7 +63,7 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
     auto draw_rng = std::make_shared<sim::RandomEngine>(streams_.stream("producer/" + spec.name + "/partitioner"));
     // toPositive(nextInt()): 31 uniform bits (spec §2.1).
     const PartitionDraw draw = [draw_rng] { return static_cast<std::int32_t>((*draw_rng)() >> 33); };
-    p.partitioner = std::make_unique<BuiltInPartitioner>(spec.config.batch_size, draw);
+    p.partitioner = std::make_unique<BuiltInPartitioner>(spec.config.batch_size_bytes, draw);
     p.custom = make_partitioner(spec.config.partitioner, draw);
     p.backoff_rng = streams_.stream("producer/" + spec.name + "/sender/backoff");
     p.compressed = spec.config.compression != Compression::kNone;
@@ -71,7 +71,7 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
     p.deques.resize(n);
     p.deque_exists.assign(n, 0);
     p.muted.assign(n, 0);
-    p.available_memory = spec.config.buffer_memory;
+    p.available_memory = spec.config.buffer_memory_bytes;
     p.drain_index.assign(brokers_.size(), 0);
     p.in_flight.assign(brokers_.size(), 0);
     p.node_latency.resize(brokers_.size());
@@ -99,7 +99,7 @@ RunResult Engine::run() {
   if (track_leaders_) {
     snapshot_leaders("start");
     if (s_.controller.auto_leader_rebalance)
-      sim_.schedule_in(SimTime::from_ms(s_.controller.imbalance_check_interval_s * 1000), LeaderCheck{});
+      sim_.schedule_in(s_.controller.imbalance_check_interval, LeaderCheck{});
   }
 
   if (options_.timeseries > SimTime::zero()) {
@@ -195,7 +195,7 @@ void Engine::operator()(const Sample&) {
     const std::size_t base = topics_[p.topic].stats_offset;
     for (std::size_t part = 0; part < p.deques.size(); ++part) queues[base + part] += static_cast<std::int32_t>(p.deques[part].size());
     for (std::size_t b = 0; b < brokers_.size(); ++b) in_flight[b] += p.in_flight[b];
-    buffer += p.cfg->buffer_memory - p.available_memory;
+    buffer += p.cfg->buffer_memory_bytes - p.available_memory;
   }
   std::vector<double> waits(brokers_.size(), 0.0);
   for (std::size_t b = 0; b < brokers_.size(); ++b)

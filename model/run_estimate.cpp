@@ -12,7 +12,7 @@ RunEstimate estimate_run(const Scenario& s) {
   const double duration_s = s.run.duration ? s.run.duration->to_sec() : std::numeric_limits<double>::infinity();
   // A closed loop sends at most one record per round trip per outstanding send.
   double min_rtt_s = std::numeric_limits<double>::infinity();
-  for (const auto& b : s.brokers) min_rtt_s = std::min(min_rtt_s, std::max(b.rtt_ms / 1e3, 1e-6));
+  for (const auto& b : s.brokers) min_rtt_s = std::min(min_rtt_s, std::max(b.rtt.to_sec(), 1e-6));
   if (std::isinf(min_rtt_s)) min_rtt_s = 1e-6;
   double by_producers = 0;
   for (const auto& p : s.producers) {
@@ -21,8 +21,8 @@ RunEstimate estimate_run(const Scenario& s) {
     switch (a.kind) {
       case Arrivals::Kind::kConstant:
       case Arrivals::Kind::kPoisson:
-      case Arrivals::Kind::kOnOff: rate = a.rate; break;
-      case Arrivals::Kind::kFlatOut: rate = 1e6 / std::max(a.send_cost_us, 1e-3); break;
+      case Arrivals::Kind::kOnOff: rate = a.records_per_second; break;
+      case Arrivals::Kind::kFlatOut: rate = 1e6 / std::max(a.send_cost.to_ms() * 1000, 1e-3); break;
       case Arrivals::Kind::kClosedLoop: rate = a.concurrency / min_rtt_s; break;
     }
     double n = rate * duration_s;
@@ -34,7 +34,7 @@ RunEstimate estimate_run(const Scenario& s) {
         if (t.name == p.workload.topic) return static_cast<double>(t.partitions);
       return 0.0;
     }();
-    e.memory_bytes += partitions * 256 + static_cast<double>(p.config.buffer_memory) / 4;
+    e.memory_bytes += partitions * 256 + static_cast<double>(p.config.buffer_memory_bytes) / 4;
     if (p.workload.keys.kind == KeySpec::Kind::kZipf) e.memory_bytes += static_cast<double>(p.workload.keys.cardinality) * 24;
   }
   e.records = s.run.records ? std::min(static_cast<double>(*s.run.records), by_producers) : by_producers;

@@ -18,7 +18,7 @@ using sim::SimTime;
 /// A random extra delay drawn per request from a named distribution (milliseconds).
 struct Jitter {
   enum class Kind { kNone, kExponential, kUniform, kLognormal } kind = Kind::kNone;
-  double mean_ms = 0;    ///< exponential: mean; lognormal: median
+  double mean_ms = 0;    ///< exponential: mean; lognormal: median (a distribution parameter, ms)
   double max_ms = 0;     ///< uniform: upper bound (lower bound 0)
   double sigma = 0.5;    ///< lognormal: sigma of the underlying normal
 };
@@ -27,17 +27,18 @@ struct Jitter {
 struct BrokerChange {
   SimTime at;
   enum class Kind { kSetRtt, kSetRequestTime, kSetByteRate, kFail, kRecover } kind = Kind::kSetRtt;
-  double value = 0;  ///< ms for rtt / request time; bytes per second for byte rate
+  SimTime duration;                 ///< kSetRtt, kSetRequestTime: the new value
+  double bytes_per_second = 0;      ///< kSetByteRate: the new value
 };
 
 struct BrokerConfig {
   std::int32_t id = 0;
   std::string rack;
-  double rtt_ms = 1.0;                ///< producer <-> broker round trip (network only)
-  double request_time_ms = 0.1;       ///< service time per produce request
-  double batch_time_ms = 0;           ///< service time per batch (partition) in a request
-  double byte_rate = 0;               ///< service throughput in bytes/s (0 = unlimited)
-  double replication_ms = 1.0;        ///< added for acks=all: the slowest in-sync follower
+  SimTime rtt = SimTime::ms(1);                  ///< rtt.ms: producer <-> broker round trip (network only)
+  SimTime request_time = SimTime::us(100);       ///< request.ms: service time per produce request
+  SimTime batch_time = SimTime::zero();          ///< batch.ms: service time per batch (partition) in a request
+  double bytes_per_second = 0;                   ///< byte.rate: service throughput (0 = unlimited)
+  SimTime replication = SimTime::ms(1);          ///< replication.ms: added for acks=all (the slowest in-sync follower)
   Jitter jitter;
   std::vector<BrokerChange> schedule;
 };
@@ -54,23 +55,23 @@ enum class Compression { kNone, kGzip, kSnappy, kLz4, kZstd };
 /// ProducerConfig with Kafka's names in comments and 4.x defaults (spec §6; linger.ms 5
 /// per KIP-1030). The loader's `client: kafka-3.x` profile sets linger.ms to 0.
 struct ProducerConfig {
-  std::int32_t batch_size = 16384;                 ///< batch.size
-  double linger_ms = 5;                            ///< linger.ms
-  std::int64_t buffer_memory = 33554432;           ///< buffer.memory
-  double max_block_ms = 60000;                     ///< max.block.ms
-  std::int32_t max_request_size = 1048576;         ///< max.request.size
-  std::int32_t max_in_flight = 5;                  ///< max.in.flight.requests.per.connection
-  double request_timeout_ms = 30000;               ///< request.timeout.ms
-  double delivery_timeout_ms = 120000;             ///< delivery.timeout.ms
-  std::int64_t retries = 2147483647;               ///< retries
-  double retry_backoff_ms = 100;                   ///< retry.backoff.ms
-  double retry_backoff_max_ms = 1000;              ///< retry.backoff.max.ms
+  std::int32_t batch_size_bytes = 16384;                    ///< batch.size
+  SimTime linger = SimTime::ms(5);                          ///< linger.ms
+  std::int64_t buffer_memory_bytes = 33554432;              ///< buffer.memory
+  SimTime max_block = SimTime::ms(60000);                   ///< max.block.ms
+  std::int32_t max_request_size_bytes = 1048576;            ///< max.request.size
+  std::int32_t max_in_flight = 5;                           ///< max.in.flight.requests.per.connection
+  SimTime request_timeout = SimTime::ms(30000);             ///< request.timeout.ms
+  SimTime delivery_timeout = SimTime::ms(120000);           ///< delivery.timeout.ms
+  std::int64_t retries = 2147483647;                        ///< retries
+  SimTime retry_backoff = SimTime::ms(100);                 ///< retry.backoff.ms
+  SimTime retry_backoff_max = SimTime::ms(1000);            ///< retry.backoff.max.ms
   Acks acks = Acks::kAll;                          ///< acks
   Compression compression = Compression::kNone;    ///< compression.type
   double compression_ratio = 0.5;                  ///< partsim: compressed / uncompressed bytes
   bool ignore_keys = false;                        ///< partitioner.ignore.keys
   bool adaptive = true;                            ///< partitioner.adaptive.partitioning.enable
-  double availability_timeout_ms = 0;              ///< partitioner.availability.timeout.ms
+  SimTime availability_timeout = SimTime::zero();  ///< partitioner.availability.timeout.ms
   PartitionerSpec partitioner;                     ///< partitioner (partitioner.class)
   bool align_batches = true;                       ///< partsim.sticky.align-batches: the KAFKA-14156 rule
 };
@@ -78,16 +79,16 @@ struct ProducerConfig {
 /// When the application calls send().
 struct Arrivals {
   enum class Kind { kConstant, kPoisson, kOnOff, kClosedLoop, kFlatOut } kind = Kind::kConstant;
-  double rate = 1000;          ///< records per second (constant, poisson, and while "on")
-  double on_ms = 100;          ///< on/off bursts
-  double off_ms = 100;
-  std::int32_t concurrency = 1;  ///< closed loop: outstanding sends
-  double send_cost_us = 0;     ///< application time per send() call
+  double records_per_second = 1000;  ///< rate: constant, poisson, and while "on"
+  SimTime on = SimTime::ms(100);     ///< on.ms: on/off bursts
+  SimTime off = SimTime::ms(100);    ///< off.ms
+  std::int32_t concurrency = 1;      ///< closed loop: outstanding sends
+  SimTime send_cost = SimTime::zero();  ///< send.cost.us: application time per send() call
   /// Application threads sharing the producer. With a partitioner object, a send whose
-  /// first partition() found no open batch makes its second call partition_gap_us later,
+  /// first partition() found no open batch makes its second call partition_gap later,
   /// and other threads' calls may come in between (they share the partitioner's state).
   std::int32_t threads = 1;
-  double partition_gap_us = 0;
+  SimTime partition_gap = SimTime::zero();  ///< partition.gap.us
 };
 
 struct KeySpec {
@@ -103,10 +104,10 @@ struct KeySpec {
 
 struct ValueSpec {
   enum class Kind { kFixed, kTemplate, kUniform, kLognormal } kind = Kind::kFixed;
-  std::int32_t size = 100;               ///< fixed bytes
-  std::string value_template;            ///< exact text, {i} = record index
-  std::int32_t min = 0, max = 0;         ///< uniform sizes
-  double median = 100, sigma = 0.5;      ///< lognormal sizes
+  std::int32_t size_bytes = 100;               ///< fixed
+  std::string value_template;                  ///< exact text, {i} = record index
+  std::int32_t min_bytes = 0, max_bytes = 0;   ///< uniform sizes
+  double median_bytes = 100, sigma = 0.5;      ///< lognormal sizes: median and the underlying normal's sigma
   bool null_value = false;
 };
 
@@ -143,7 +144,7 @@ struct RunSpec {
 /// Controller settings that move leaders (Kafka's broker configs and defaults).
 struct ControllerConfig {
   bool auto_leader_rebalance = true;          ///< auto.leader.rebalance.enable
-  double imbalance_check_interval_s = 300;    ///< leader.imbalance.check.interval.seconds
+  SimTime imbalance_check_interval = SimTime::sec(300);  ///< leader.imbalance.check.interval.seconds
   double imbalance_per_broker_percent = 10;   ///< leader.imbalance.per.broker.percentage
 };
 

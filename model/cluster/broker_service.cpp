@@ -56,8 +56,8 @@ void Engine::start_service(std::uint32_t bi) {
       ts_wait_sum_[bi] += (now() - r.arrived).to_ms();
       ++ts_wait_count_[bi];
     }
-    double ms = b.request_time_ms + b.cfg->batch_time_ms * static_cast<double>(r.batches.size());
-    if (b.byte_rate > 0) ms += static_cast<double>(r.bytes) * 1000.0 / b.byte_rate;
+    double ms = b.request_time.to_ms() + b.cfg->batch_time.to_ms() * static_cast<double>(r.batches.size());
+    if (b.bytes_per_second > 0) ms += static_cast<double>(r.bytes) * 1000.0 / b.bytes_per_second;
     b.busy = true;
     sim_.schedule_at(now() + SimTime::from_ms(ms) + jitter(b), BrokerDone{bi, b.epoch, id});
     return;
@@ -76,7 +76,7 @@ void Engine::operator()(const BrokerDone& e) {
     } else {
       // acks=all waits for the slowest in-sync follower (a broker property).
       SimTime delay = one_way(b);
-      if (producers_[r.producer].cfg->acks == Acks::kAll) delay += SimTime::from_ms(b.cfg->replication_ms);
+      if (producers_[r.producer].cfg->acks == Acks::kAll) delay += b.cfg->replication;
       sim_.schedule_at(now() + delay, ResponseArrive{e.request});
     }
   }
@@ -103,7 +103,7 @@ void Engine::fail_broker(std::uint32_t bi) {
     }
   for (auto& p : producers_) {
     sim_.schedule_at(now() + one_way(b), Disconnect{p.index, bi, b.epoch});
-    sim_.schedule_at(now() + SimTime::from_ms(b.rtt_ms), MetadataRefresh{p.index});
+    sim_.schedule_at(now() + b.rtt, MetadataRefresh{p.index});
   }
   snapshot_leaders("broker " + std::to_string(b.cfg->id) + " failed");
 }
@@ -118,7 +118,7 @@ void Engine::recover_broker(std::uint32_t bi) {
     for (std::size_t part = 0; part < t.leader.size(); ++part)
       if (t.leader[part] < 0 && std::find(t.replicas[part].begin(), t.replicas[part].end(), static_cast<std::int32_t>(bi)) != t.replicas[part].end())
         t.leader[part] = static_cast<std::int32_t>(bi);
-  for (auto& p : producers_) sim_.schedule_at(now() + SimTime::from_ms(b.rtt_ms), MetadataRefresh{p.index});
+  for (auto& p : producers_) sim_.schedule_at(now() + b.rtt, MetadataRefresh{p.index});
   snapshot_leaders("broker " + std::to_string(b.cfg->id) + " back");
 }
 
@@ -165,16 +165,16 @@ void Engine::operator()(const LeaderCheck&) {
   }
   bool active = false;
   for (const auto& p : producers_) active = active || !p.stopped || !p.live_requests.empty();
-  if (active) sim_.schedule_in(SimTime::from_ms(s_.controller.imbalance_check_interval_s * 1000), LeaderCheck{});
+  if (active) sim_.schedule_in(s_.controller.imbalance_check_interval, LeaderCheck{});
 }
 
 void Engine::operator()(const BrokerScheduleStep& e) {
   Broker& b = brokers_[e.broker];
   const BrokerChange& c = b.cfg->schedule[e.index];
   switch (c.kind) {
-    case BrokerChange::Kind::kSetRtt: b.rtt_ms = c.value; break;
-    case BrokerChange::Kind::kSetRequestTime: b.request_time_ms = c.value; break;
-    case BrokerChange::Kind::kSetByteRate: b.byte_rate = c.value; break;
+    case BrokerChange::Kind::kSetRtt: b.rtt = c.duration; break;
+    case BrokerChange::Kind::kSetRequestTime: b.request_time = c.duration; break;
+    case BrokerChange::Kind::kSetByteRate: b.bytes_per_second = c.bytes_per_second; break;
     case BrokerChange::Kind::kFail: fail_broker(e.broker); break;
     case BrokerChange::Kind::kRecover: recover_broker(e.broker); break;
   }

@@ -150,7 +150,8 @@ struct Producer {
 
 struct Broker {
   const BrokerConfig* cfg = nullptr;
-  double rtt_ms = 0, request_time_ms = 0, byte_rate = 0;
+  SimTime rtt, request_time;
+  double bytes_per_second = 0;
   bool up = true;
   std::uint64_t epoch = 0;
   std::deque<std::uint64_t> queue;
@@ -234,7 +235,8 @@ private:
   // brokers
   void start_service(std::uint32_t b);
   SimTime jitter(Broker& b);
-  SimTime one_way(const Broker& b) const { return SimTime::from_ms(b.rtt_ms / 2); }
+  // Half the round trip, rounded half up (rtt is whole nanoseconds).
+  SimTime one_way(const Broker& b) const { return SimTime::ns((b.rtt.count_ns() + 1) / 2); }
   void fail_broker(std::uint32_t b);
   void recover_broker(std::uint32_t b);
 

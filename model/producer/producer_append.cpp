@@ -63,7 +63,7 @@ void Engine::operator()(const AppSend& e) {
 // loop without tokens) or has stopped.
 bool Engine::next_send_time(Producer& p, SimTime& next) {
   const auto& a = p.spec->workload.arrivals;
-  const SimTime free_at = now() + SimTime::from_ms(a.send_cost_us / 1000.0);
+  const SimTime free_at = now() + a.send_cost;
   if (p.workload->open_loop()) {
     p.next_due = p.workload->next_arrival(p.next_due);
     next = std::max(p.next_due, free_at);
@@ -95,7 +95,7 @@ void Engine::send_one(Producer& p, SimTime intended) {
   const GeneratedRecord rec = p.workload->next_record(p.sent - 1);
   const std::int32_t upper = batch_size_upper_bound(rec.shape.payload_part());
   // Size check of doSend (spec §1.2 step 5): RecordTooLargeException to the callback.
-  if (upper > p.cfg->max_request_size || upper > p.cfg->buffer_memory) {
+  if (upper > p.cfg->max_request_size_bytes || upper > p.cfg->buffer_memory_bytes) {
     ++result_.failed.record_too_large;
     return_token(p, 1);
     return;
@@ -125,7 +125,7 @@ void Engine::send_one(Producer& p, SimTime intended) {
   r.partition = partition;
   r.abort_on_new_batch = abort;
   r.intended = intended;
-  r.need = std::max(p.cfg->batch_size, upper);
+  r.need = std::max(p.cfg->batch_size_bytes, upper);
   finish_append(p, r, 0);
 }
 
@@ -152,12 +152,12 @@ void Engine::finish_append(Producer& p, PendingSend& r, std::int32_t reserved) {
         // abortForNewBatch (spec §1.2 step 9): onNewBatch, a second partition() call, and
         // an append that may create the batch.
         const auto& arrivals = p.spec->workload.arrivals;
-        if (arrivals.threads > 1 && arrivals.partition_gap_us > 0) {
+        if (arrivals.threads > 1 && arrivals.partition_gap > SimTime::zero()) {
           // This thread makes its second call a little later; other threads go on.
           if (reserved > 0) deallocate(p, reserved);
           const std::uint64_t id = p.next_send_id++;
           p.second_calls.emplace(id, std::make_pair(r, eff));
-          sim_.schedule_in(SimTime::from_ms(arrivals.partition_gap_us / 1000.0), SecondCall{p.index, id});
+          sim_.schedule_in(arrivals.partition_gap, SecondCall{p.index, id});
           return;
         }
         r.abort_on_new_batch = false;
@@ -179,13 +179,13 @@ void Engine::finish_append(Producer& p, PendingSend& r, std::int32_t reserved) {
           p.blocked = true;
           p.block_start = now();
           ++p.block_id;
-          sim_.schedule_in(SimTime::from_ms(p.cfg->max_block_ms), BufferTimeout{p.index, p.block_id});
+          sim_.schedule_in(p.cfg->max_block, BufferTimeout{p.index, p.block_id});
           wake_sender(p, now());  // waiters make every partition sendable ("exhausted")
           return;
         }
         p.available_memory -= r.need;
         reserved = r.need;
-        result_.peak_buffer_bytes = std::max(result_.peak_buffer_bytes, p.cfg->buffer_memory - p.available_memory);
+        result_.peak_buffer_bytes = std::max(result_.peak_buffer_bytes, p.cfg->buffer_memory_bytes - p.available_memory);
         continue;  // re-checks partitionChanged, as after allocation in Kafka (RA:360)
       }
       const std::uint32_t id = new_batch();
@@ -313,7 +313,7 @@ void Engine::deallocate(Producer& p, std::int32_t bytes) {
     p.blocked = false;
     result_.buffer_full_ms += (now() - p.block_start).to_ms();
     p.available_memory -= p.pending.need;
-    result_.peak_buffer_bytes = std::max(result_.peak_buffer_bytes, p.cfg->buffer_memory - p.available_memory);
+    result_.peak_buffer_bytes = std::max(result_.peak_buffer_bytes, p.cfg->buffer_memory_bytes - p.available_memory);
     finish_append(p, p.pending, p.pending.need);
     if (!p.blocked) {
       while (!p.second_calls_waiting.empty() && !p.blocked) {
@@ -432,8 +432,8 @@ void Engine::fail_batch(Producer& p, std::uint32_t id, std::int64_t FailureCount
 
 SimTime Engine::draw_backoff(Producer& p, std::int32_t k) {
   // ExponentialBackoff (spec §4.6): min(max, U(0.8, 1.2) * initial * 2^min(k, expMax)).
-  const double initial = p.cfg->retry_backoff_ms;
-  const double max = p.cfg->retry_backoff_max_ms;
+  const double initial = p.cfg->retry_backoff.to_ms();
+  const double max = p.cfg->retry_backoff_max.to_ms();
   const double exp_max = max > initial && initial > 0 ? std::log(max / initial) / std::log(2.0) : 0.0;
   boost::random::uniform_real_distribution<double> jitter(0.8, 1.2);
   const double term = initial * std::pow(2.0, std::min(static_cast<double>(k), exp_max));
@@ -445,7 +445,7 @@ void Engine::retry_or_fail(Producer& p, std::uint32_t id) {
   Batch& b = batch(id);
   if (b.done) return;
   // Sender.canRetry (spec §4.3): within delivery.timeout.ms and attempts < retries.
-  if (now() - b.created >= SimTime::from_ms(p.cfg->delivery_timeout_ms)) {
+  if (now() - b.created >= p.cfg->delivery_timeout) {
     fail_batch(p, id, &FailureCounts::delivery_timeout);
     return;
   }

@@ -26,8 +26,8 @@ void Engine::operator()(const SenderWake& e) {
 void Engine::run_sender(Producer& p) {
   const ProducerConfig& cfg = *p.cfg;
   const SimTime t = now();
-  const SimTime linger = SimTime::from_ms(cfg.linger_ms);
-  const SimTime avail_timeout = SimTime::from_ms(cfg.availability_timeout_ms);
+  const SimTime linger = cfg.linger;
+  const SimTime avail_timeout = cfg.availability_timeout;
   const bool exhausted = p.blocked;  // free.queued() > 0
   // Adaptive arrays only once every partition has had a deque (RA:672-680).
   // Adaptive only without a partitioner object (KP:427-429), and only once every
@@ -57,7 +57,7 @@ void Engine::run_sender(Producer& p) {
     if (arrays) {
       p.queue_sizes[static_cast<std::size_t>(idx)] = static_cast<std::int32_t>(dq.size());
       const NodeLatency& nl = p.node_latency[ul];
-      if (cfg.availability_timeout_ms > 0 && nl.exists && nl.ready_time - nl.drain_time > avail_timeout) --idx;
+      if (cfg.availability_timeout > SimTime::zero() && nl.exists && nl.ready_time - nl.drain_time > avail_timeout) --idx;
     }
     if (!p.ready_nodes[ul] && !p.muted[up]) {
       const SimTime time_to_wait = backing_off ? first.backoff : linger;
@@ -81,7 +81,7 @@ void Engine::run_sender(Producer& p) {
     if (!p.ready_nodes[node]) continue;
     // NetworkClient.ready (spec §4.2): connection up and room for another request.
     const bool can_send = brokers_[node].up && p.in_flight[node] < cfg.max_in_flight;
-    if (cfg.availability_timeout_ms > 0) {  // spec §3.7
+    if (cfg.availability_timeout > SimTime::zero()) {  // spec §3.7
       NodeLatency& nl = p.node_latency[node];
       if (!nl.exists) {
         nl.exists = true;
@@ -127,7 +127,7 @@ std::vector<std::uint32_t> Engine::drain(Producer& p, std::uint32_t node) {
     if (dq.empty()) continue;
     Batch& first = batch(dq.front());
     if (first.attempts > 0 && now() - first.last_attempt < first.backoff) continue;
-    if (size + estimated_bytes(first) > p.cfg->max_request_size && !out.empty()) break;
+    if (size + estimated_bytes(first) > p.cfg->max_request_size_bytes && !out.empty()) break;
     dq.pop_front();
     seal(p, first);
     first.sent = now();
@@ -157,7 +157,7 @@ void Engine::send_request(Producer& p, std::uint32_t node, std::vector<std::uint
     ++p.in_flight[node];
     // Deadlines come in send order, so one timer per producer watches the oldest; a
     // deadline whose request was answered is simply dropped when it comes up.
-    const SimTime deadline = now() + SimTime::from_ms(p.cfg->request_timeout_ms);
+    const SimTime deadline = now() + p.cfg->request_timeout;
     p.deadlines.emplace_back(deadline, id);
     if (!p.timeout_timer_pending) {
       p.timeout_timer_pending = true;
@@ -166,14 +166,14 @@ void Engine::send_request(Producer& p, std::uint32_t node, std::vector<std::uint
     p.live_requests.push_back(id);
     SimTime oldest = kNever;
     for (auto b : r.batches) oldest = std::min(oldest, batch(b).created);
-    p.next_inflight_expiry = std::min(p.next_inflight_expiry, oldest + SimTime::from_ms(p.cfg->delivery_timeout_ms));
+    p.next_inflight_expiry = std::min(p.next_inflight_expiry, oldest + p.cfg->delivery_timeout);
   }
   requests_.emplace(id, std::move(r));
 }
 
 // Expire batches past delivery.timeout.ms (spec §3.9, §4.5); returns the next expiry time.
 SimTime Engine::expire(Producer& p) {
-  const SimTime timeout = SimTime::from_ms(p.cfg->delivery_timeout_ms);
+  const SimTime timeout = p.cfg->delivery_timeout;
   const SimTime t = now();
   std::vector<std::uint32_t> expired;
   SimTime next = kNever;
@@ -262,7 +262,7 @@ void Engine::disconnect(Producer& p, std::uint32_t broker) {
       if (leave_request(b)) retry_or_fail(p, b);
   }
   // A disconnect requests a metadata update, answered after one round trip.
-  sim_.schedule_in(SimTime::from_ms(brokers_[broker].rtt_ms), MetadataRefresh{p.index});
+  sim_.schedule_in(brokers_[broker].rtt, MetadataRefresh{p.index});
   wake_sender(p, now());
 }
 

@@ -97,10 +97,10 @@ GeneratedRecord WorkloadGenerator::next_record(std::int64_t index) {
     r.shape.key_bytes = static_cast<std::int32_t>(key_buffer_.size());
   }
   switch (values_.kind) {
-    case ValueSpec::Kind::kFixed: r.shape.value_bytes = values_.size; break;
+    case ValueSpec::Kind::kFixed: r.shape.value_bytes = values_.size_bytes; break;
     case ValueSpec::Kind::kTemplate: r.shape.value_bytes = template_length(values_.value_template, index); break;
     case ValueSpec::Kind::kUniform: {
-      boost::random::uniform_int_distribution<std::int32_t> d(values_.min, values_.max);
+      boost::random::uniform_int_distribution<std::int32_t> d(values_.min_bytes, values_.max_bytes);
       r.shape.value_bytes = d(value_rng_);
       break;
     }
@@ -108,7 +108,7 @@ GeneratedRecord WorkloadGenerator::next_record(std::int64_t index) {
       // Boost's lognormal takes the mean and sigma of the variable itself; we are given the
       // median m and the underlying normal's sigma s: mean = m e^(s^2/2), sd = mean sqrt(e^(s^2)-1).
       const double s = values_.sigma;
-      const double mean = values_.median * std::exp(s * s / 2);
+      const double mean = values_.median_bytes * std::exp(s * s / 2);
       const double sd = mean * std::sqrt(std::exp(s * s) - 1);
       boost::random::lognormal_distribution<double> d(mean, sd);
       r.shape.value_bytes = static_cast<std::int32_t>(std::min(1e9, std::round(d(value_rng_))));
@@ -127,18 +127,18 @@ SimTime WorkloadGenerator::next_arrival(SimTime previous) {
   switch (arrivals_.kind) {
     case Arrivals::Kind::kConstant:
       // The k-th send at k / rate seconds, computed from k so rounding never drifts.
-      return SimTime::ns(static_cast<std::int64_t>(std::llround(static_cast<double>(k) * 1e9 / arrivals_.rate)));
+      return SimTime::ns(static_cast<std::int64_t>(std::llround(static_cast<double>(k) * 1e9 / arrivals_.records_per_second)));
     case Arrivals::Kind::kPoisson: {
-      boost::random::exponential_distribution<double> gap(arrivals_.rate / 1e9);
+      boost::random::exponential_distribution<double> gap(arrivals_.records_per_second / 1e9);
       return k == 0 ? SimTime::ns(static_cast<std::int64_t>(gap(arrival_rng_)))
                     : previous + SimTime::ns(static_cast<std::int64_t>(gap(arrival_rng_)));
     }
     case Arrivals::Kind::kOnOff: {
       // Poisson arrivals during "on" periods; an arrival that falls into an "off" period
       // moves to the start of the next "on" period.
-      boost::random::exponential_distribution<double> gap(arrivals_.rate / 1e9);
-      const std::int64_t on = SimTime::from_ms(arrivals_.on_ms).count_ns();
-      const std::int64_t cycle = on + SimTime::from_ms(arrivals_.off_ms).count_ns();
+      boost::random::exponential_distribution<double> gap(arrivals_.records_per_second / 1e9);
+      const std::int64_t on = arrivals_.on.count_ns();
+      const std::int64_t cycle = on + arrivals_.off.count_ns();
       std::int64_t t = (k == 0 ? 0 : previous.count_ns()) + static_cast<std::int64_t>(gap(arrival_rng_));
       const std::int64_t phase = t % cycle;
       if (phase >= on) t += cycle - phase;

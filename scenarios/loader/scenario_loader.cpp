@@ -18,6 +18,20 @@ constexpr std::int64_t kMaxInt = std::numeric_limits<std::int32_t>::max();
 
 SimTime ms(double v) { return SimTime::from_ms(v); }
 
+// A duration given in milliseconds (or microseconds) under `key`, kept as SimTime.
+void read_ms(MapReader& m, const std::string& key, SimTime& out, double lo, double hi) {
+  double v = out.to_ms();
+  const std::size_t before = m.context()->errors.size();
+  m.read(key, v, lo, hi);
+  if (m.has(key) && m.context()->errors.size() == before) out = ms(v);
+}
+void read_us(MapReader& m, const std::string& key, SimTime& out, double lo, double hi) {
+  double v = out.to_ms() * 1000.0;
+  const std::size_t before = m.context()->errors.size();
+  m.read(key, v, lo, hi);
+  if (m.has(key) && m.context()->errors.size() == before) out = ms(v / 1000.0);
+}
+
 void read_jitter(MapReader m, Jitter& j) {
   std::size_t kind = 0;
   m.read_choice("kind", kind, {"none", "exponential", "uniform", "lognormal"});
@@ -35,11 +49,11 @@ void read_broker(ReadContext& ctx, const YAML::Node& node, const std::string& pa
   if (!m.has("id")) m.error("id", "is required (a broker id >= 0)");
   m.read("id", b.id, 0, static_cast<std::int32_t>(kMaxInt));
   m.read("rack", b.rack, 255);
-  m.read("rtt.ms", b.rtt_ms, 0, kMaxMs);
-  m.read("request.ms", b.request_time_ms, 0, kMaxMs);
-  m.read("batch.ms", b.batch_time_ms, 0, kMaxMs);
-  m.read("byte.rate", b.byte_rate, 0, 1e15);
-  m.read("replication.ms", b.replication_ms, 0, kMaxMs);
+  read_ms(m, "rtt.ms", b.rtt, 0, kMaxMs);
+  read_ms(m, "request.ms", b.request_time, 0, kMaxMs);
+  read_ms(m, "batch.ms", b.batch_time, 0, kMaxMs);
+  m.read("byte.rate", b.bytes_per_second, 0, 1e15);
+  read_ms(m, "replication.ms", b.replication, 0, kMaxMs);
   read_jitter(m.map("jitter"), b.jitter);
   const auto steps = m.sequence("schedule");
   for (std::size_t i = 0; i < steps.size(); ++i) {
@@ -50,9 +64,9 @@ void read_broker(ReadContext& ctx, const YAML::Node& node, const std::string& pa
     s.read("at.ms", at, 0, kMaxMs);
     c.at = ms(at);
     int actions = 0;
-    if (s.has("set.rtt.ms")) { c.kind = BrokerChange::Kind::kSetRtt; s.read("set.rtt.ms", c.value, 0, kMaxMs); ++actions; }
-    if (s.has("set.request.ms")) { c.kind = BrokerChange::Kind::kSetRequestTime; s.read("set.request.ms", c.value, 0, kMaxMs); ++actions; }
-    if (s.has("set.byte.rate")) { c.kind = BrokerChange::Kind::kSetByteRate; s.read("set.byte.rate", c.value, 0, 1e15); ++actions; }
+    if (s.has("set.rtt.ms")) { c.kind = BrokerChange::Kind::kSetRtt; read_ms(s, "set.rtt.ms", c.duration, 0, kMaxMs); ++actions; }
+    if (s.has("set.request.ms")) { c.kind = BrokerChange::Kind::kSetRequestTime; read_ms(s, "set.request.ms", c.duration, 0, kMaxMs); ++actions; }
+    if (s.has("set.byte.rate")) { c.kind = BrokerChange::Kind::kSetByteRate; s.read("set.byte.rate", c.bytes_per_second, 0, 1e15); ++actions; }
     bool flag = false;
     if (s.has("fail")) { s.read("fail", flag); c.kind = BrokerChange::Kind::kFail; ++actions; }
     if (s.has("recover")) { s.read("recover", flag); c.kind = BrokerChange::Kind::kRecover; ++actions; }
@@ -65,18 +79,18 @@ void read_broker(ReadContext& ctx, const YAML::Node& node, const std::string& pa
 }
 
 void read_config(MapReader m, ProducerConfig& c) {
-  m.read("batch.size", c.batch_size, 1, static_cast<std::int32_t>(kMaxInt));
-  m.read("linger.ms", c.linger_ms, 0, kMaxMs);
-  m.read("buffer.memory", c.buffer_memory, 1, std::int64_t{1} << 40);
-  m.read("max.block.ms", c.max_block_ms, 0, kMaxMs);
-  m.read("max.request.size", c.max_request_size, 1, static_cast<std::int32_t>(kMaxInt));
+  m.read("batch.size", c.batch_size_bytes, 1, static_cast<std::int32_t>(kMaxInt));
+  read_ms(m, "linger.ms", c.linger, 0, kMaxMs);
+  m.read("buffer.memory", c.buffer_memory_bytes, 1, std::int64_t{1} << 40);
+  read_ms(m, "max.block.ms", c.max_block, 0, kMaxMs);
+  m.read("max.request.size", c.max_request_size_bytes, 1, static_cast<std::int32_t>(kMaxInt));
   m.read("max.in.flight.requests.per.connection", c.max_in_flight, 1, 1000);
-  m.read("request.timeout.ms", c.request_timeout_ms, 0, kMaxMs);
+  read_ms(m, "request.timeout.ms", c.request_timeout, 0, kMaxMs);
   const bool delivery_set = m.has("delivery.timeout.ms");
-  m.read("delivery.timeout.ms", c.delivery_timeout_ms, 0, kMaxMs);
+  read_ms(m, "delivery.timeout.ms", c.delivery_timeout, 0, kMaxMs);
   m.read("retries", c.retries, 0, kMaxInt);
-  m.read("retry.backoff.ms", c.retry_backoff_ms, 0, kMaxMs);
-  m.read("retry.backoff.max.ms", c.retry_backoff_max_ms, 0, kMaxMs);
+  read_ms(m, "retry.backoff.ms", c.retry_backoff, 0, kMaxMs);
+  read_ms(m, "retry.backoff.max.ms", c.retry_backoff_max, 0, kMaxMs);
   std::size_t acks = 2;
   if (m.has("acks")) {
     m.read_choice("acks", acks, {"0", "1", "all", "-1"});
@@ -89,7 +103,7 @@ void read_config(MapReader m, ProducerConfig& c) {
   m.read("partsim.compression.ratio", c.compression_ratio, 0.01, 10);
   m.read("partitioner.ignore.keys", c.ignore_keys);
   m.read("partitioner.adaptive.partitioning.enable", c.adaptive);
-  m.read("partitioner.availability.timeout.ms", c.availability_timeout_ms, 0, kMaxMs);
+  read_ms(m, "partitioner.availability.timeout.ms", c.availability_timeout, 0, kMaxMs);
   std::size_t part = 0;
   m.read_choice("partitioner", part, partitioner_names());
   c.partitioner.kind = static_cast<PartitionerKind>(part);
@@ -136,12 +150,12 @@ void read_config(MapReader m, ProducerConfig& c) {
   if (idem_set && idempotence && c.acks != Acks::kAll) m.error("acks", "must be all with enable.idempotence=true");
   // delivery.timeout.ms >= linger.ms + request.timeout.ms (spec §1.1): an error when set,
   // silently raised when defaulted.
-  if (c.delivery_timeout_ms < c.linger_ms + c.request_timeout_ms) {
+  if (c.delivery_timeout < c.linger + c.request_timeout) {
     if (delivery_set)
       m.error("delivery.timeout.ms", "must be >= linger.ms + request.timeout.ms (" +
-                                         std::to_string(static_cast<std::int64_t>(c.linger_ms + c.request_timeout_ms)) + ")");
+                                         std::to_string(static_cast<std::int64_t>((c.linger + c.request_timeout).to_ms())) + ")");
     else
-      c.delivery_timeout_ms = c.linger_ms + c.request_timeout_ms;
+      c.delivery_timeout = c.linger + c.request_timeout;
   }
   m.finish();
 }
@@ -153,14 +167,14 @@ void read_workload(MapReader m, Workload& w) {
     std::size_t kind = 0;
     a.read_choice("kind", kind, {"constant", "poisson", "on-off", "closed-loop", "flat-out"});
     w.arrivals.kind = static_cast<Arrivals::Kind>(kind);
-    a.read("rate", w.arrivals.rate, 1e-6, 1e10);
-    a.read("on.ms", w.arrivals.on_ms, 1e-3, kMaxMs);
-    a.read("off.ms", w.arrivals.off_ms, 0, kMaxMs);
+    a.read("rate", w.arrivals.records_per_second, 1e-6, 1e10);
+    read_ms(a, "on.ms", w.arrivals.on, 1e-3, kMaxMs);
+    read_ms(a, "off.ms", w.arrivals.off, 0, kMaxMs);
     a.read("concurrency", w.arrivals.concurrency, 1, 1'000'000);
-    a.read("send.cost.us", w.arrivals.send_cost_us, 0, 1e9);
+    read_us(a, "send.cost.us", w.arrivals.send_cost, 0, 1e9);
     a.read("threads", w.arrivals.threads, 1, 10000);
-    a.read("partition.gap.us", w.arrivals.partition_gap_us, 0, 1e9);
-    if (w.arrivals.kind == Arrivals::Kind::kFlatOut && w.arrivals.send_cost_us <= 0)
+    read_us(a, "partition.gap.us", w.arrivals.partition_gap, 0, 1e9);
+    if (w.arrivals.kind == Arrivals::Kind::kFlatOut && w.arrivals.send_cost <= SimTime::zero())
       a.error("send.cost.us", "must be > 0 for flat-out arrivals (the application time one send() takes)");
     a.finish();
   }
@@ -187,13 +201,13 @@ void read_workload(MapReader m, Workload& w) {
     v.read_choice("kind", kind, {"fixed", "template", "uniform", "lognormal", "null"});
     w.values.null_value = kind == 4;
     w.values.kind = kind == 4 ? ValueSpec::Kind::kFixed : static_cast<ValueSpec::Kind>(kind);
-    v.read("size", w.values.size, 0, 100'000'000);
+    v.read("size", w.values.size_bytes, 0, 100'000'000);
     v.read("template", w.values.value_template, 100'000);
-    v.read("min", w.values.min, 0, 100'000'000);
-    v.read("max", w.values.max, 0, 100'000'000);
-    v.read("median", w.values.median, 0, 1e8);
+    v.read("min", w.values.min_bytes, 0, 100'000'000);
+    v.read("max", w.values.max_bytes, 0, 100'000'000);
+    v.read("median", w.values.median_bytes, 0, 1e8);
     v.read("sigma", w.values.sigma, 0, 10);
-    if (w.values.kind == ValueSpec::Kind::kUniform && w.values.max < w.values.min) v.error("max", "must be >= min");
+    if (w.values.kind == ValueSpec::Kind::kUniform && w.values.max_bytes < w.values.min_bytes) v.error("max", "must be >= min");
     if (w.values.kind == ValueSpec::Kind::kTemplate && !v.has("template")) v.error("template", "is required for template values");
     v.finish();
   }
@@ -253,7 +267,9 @@ Scenario read_scenario(ReadContext& ctx, const YAML::Node& root) {
     }
     if (brokers.empty()) c.error("brokers", "must list at least one broker");
     c.read("auto.leader.rebalance.enable", s.controller.auto_leader_rebalance);
-    c.read("leader.imbalance.check.interval.seconds", s.controller.imbalance_check_interval_s, 0.001, 1e9);
+    double interval_s = s.controller.imbalance_check_interval.to_sec();
+    c.read("leader.imbalance.check.interval.seconds", interval_s, 0.001, 1e9);
+    s.controller.imbalance_check_interval = ms(interval_s * 1000);
     c.read("leader.imbalance.per.broker.percentage", s.controller.imbalance_per_broker_percent, 0, 100);
     if (brokers.size() > 10000) c.error("brokers", "must list at most 10000 brokers");
     std::set<std::int32_t> ids;
@@ -287,7 +303,7 @@ Scenario read_scenario(ReadContext& ctx, const YAML::Node& root) {
     ProducerSpec ps;
     ps.name = "p" + std::to_string(i);
     p.read("name", ps.name, 200);
-    if (client == 1) ps.config.linger_ms = 0;  // kafka-3.x default (spec §6)
+    if (client == 1) ps.config.linger = SimTime::zero();  // kafka-3.x default (spec §6)
     read_config(p.map("config"), ps.config);
     read_workload(p.map("workload"), ps.workload);
     if (ps.workload.topic.empty() && s.topics.size() == 1) ps.workload.topic = s.topics[0].name;
@@ -344,7 +360,7 @@ Scenario read_scenario(ReadContext& ctx, const YAML::Node& root) {
                        s.producers[0].workload.keys.kind == KeySpec::Kind::kNone &&
                        s.producers[0].workload.values.kind == ValueSpec::Kind::kFixed &&
                        s.producers[0].config.partitioner.kind == PartitionerKind::kBuiltin &&
-                       s.producers[0].config.compression == Compression::kNone && s.producers[0].config.linger_ms < 64;
+                       s.producers[0].config.compression == Compression::kNone && s.producers[0].config.linger < SimTime::ms(64);
     if (!shape)
       r.error("check", "poisson-batching needs one producer, one topic with one partition, Poisson arrivals, null keys, "
                        "fixed-size values, no compression, the built-in partitioner and linger.ms < 64");

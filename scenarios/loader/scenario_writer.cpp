@@ -25,11 +25,11 @@ void write_broker(YAML::Emitter& e, const BrokerConfig& b) {
   e << YAML::BeginMap;
   e << YAML::Key << "id" << YAML::Value << b.id;
   e << YAML::Key << "rack" << YAML::Value << b.rack;
-  e << YAML::Key << "rtt.ms" << YAML::Value << b.rtt_ms;
-  e << YAML::Key << "request.ms" << YAML::Value << b.request_time_ms;
-  e << YAML::Key << "batch.ms" << YAML::Value << b.batch_time_ms;
-  e << YAML::Key << "byte.rate" << YAML::Value << b.byte_rate;
-  e << YAML::Key << "replication.ms" << YAML::Value << b.replication_ms;
+  e << YAML::Key << "rtt.ms" << YAML::Value << ms(b.rtt);
+  e << YAML::Key << "request.ms" << YAML::Value << ms(b.request_time);
+  e << YAML::Key << "batch.ms" << YAML::Value << ms(b.batch_time);
+  e << YAML::Key << "byte.rate" << YAML::Value << b.bytes_per_second;
+  e << YAML::Key << "replication.ms" << YAML::Value << ms(b.replication);
   e << YAML::Key << "jitter" << YAML::Value << YAML::BeginMap << YAML::Key << "kind" << YAML::Value << jitter_name(b.jitter.kind)
     << YAML::Key << "mean.ms" << YAML::Value << b.jitter.mean_ms << YAML::Key << "max.ms" << YAML::Value << b.jitter.max_ms
     << YAML::Key << "sigma" << YAML::Value << b.jitter.sigma << YAML::EndMap;
@@ -37,9 +37,9 @@ void write_broker(YAML::Emitter& e, const BrokerConfig& b) {
   for (const auto& c : b.schedule) {
     e << YAML::BeginMap << YAML::Key << "at.ms" << YAML::Value << ms(c.at);
     switch (c.kind) {
-      case BrokerChange::Kind::kSetRtt: e << YAML::Key << "set.rtt.ms" << YAML::Value << c.value; break;
-      case BrokerChange::Kind::kSetRequestTime: e << YAML::Key << "set.request.ms" << YAML::Value << c.value; break;
-      case BrokerChange::Kind::kSetByteRate: e << YAML::Key << "set.byte.rate" << YAML::Value << c.value; break;
+      case BrokerChange::Kind::kSetRtt: e << YAML::Key << "set.rtt.ms" << YAML::Value << ms(c.duration); break;
+      case BrokerChange::Kind::kSetRequestTime: e << YAML::Key << "set.request.ms" << YAML::Value << ms(c.duration); break;
+      case BrokerChange::Kind::kSetByteRate: e << YAML::Key << "set.byte.rate" << YAML::Value << c.bytes_per_second; break;
       case BrokerChange::Kind::kFail: e << YAML::Key << "fail" << YAML::Value << true; break;
       case BrokerChange::Kind::kRecover: e << YAML::Key << "recover" << YAML::Value << true; break;
     }
@@ -51,23 +51,23 @@ void write_broker(YAML::Emitter& e, const BrokerConfig& b) {
 void write_config(YAML::Emitter& e, const ProducerConfig& c) {
   static const char* const kCompression[] = {"none", "gzip", "snappy", "lz4", "zstd"};
   e << YAML::BeginMap;
-  e << YAML::Key << "batch.size" << YAML::Value << c.batch_size;
-  e << YAML::Key << "linger.ms" << YAML::Value << c.linger_ms;
-  e << YAML::Key << "buffer.memory" << YAML::Value << c.buffer_memory;
-  e << YAML::Key << "max.block.ms" << YAML::Value << c.max_block_ms;
-  e << YAML::Key << "max.request.size" << YAML::Value << c.max_request_size;
+  e << YAML::Key << "batch.size" << YAML::Value << c.batch_size_bytes;
+  e << YAML::Key << "linger.ms" << YAML::Value << ms(c.linger);
+  e << YAML::Key << "buffer.memory" << YAML::Value << c.buffer_memory_bytes;
+  e << YAML::Key << "max.block.ms" << YAML::Value << ms(c.max_block);
+  e << YAML::Key << "max.request.size" << YAML::Value << c.max_request_size_bytes;
   e << YAML::Key << "max.in.flight.requests.per.connection" << YAML::Value << c.max_in_flight;
-  e << YAML::Key << "request.timeout.ms" << YAML::Value << c.request_timeout_ms;
-  e << YAML::Key << "delivery.timeout.ms" << YAML::Value << c.delivery_timeout_ms;
+  e << YAML::Key << "request.timeout.ms" << YAML::Value << ms(c.request_timeout);
+  e << YAML::Key << "delivery.timeout.ms" << YAML::Value << ms(c.delivery_timeout);
   e << YAML::Key << "retries" << YAML::Value << c.retries;
-  e << YAML::Key << "retry.backoff.ms" << YAML::Value << c.retry_backoff_ms;
-  e << YAML::Key << "retry.backoff.max.ms" << YAML::Value << c.retry_backoff_max_ms;
+  e << YAML::Key << "retry.backoff.ms" << YAML::Value << ms(c.retry_backoff);
+  e << YAML::Key << "retry.backoff.max.ms" << YAML::Value << ms(c.retry_backoff_max);
   e << YAML::Key << "acks" << YAML::Value << (c.acks == Acks::kNone ? "0" : c.acks == Acks::kLeader ? "1" : "all");
   e << YAML::Key << "compression.type" << YAML::Value << kCompression[static_cast<int>(c.compression)];
   e << YAML::Key << "partsim.compression.ratio" << YAML::Value << c.compression_ratio;
   e << YAML::Key << "partitioner.ignore.keys" << YAML::Value << c.ignore_keys;
   e << YAML::Key << "partitioner.adaptive.partitioning.enable" << YAML::Value << c.adaptive;
-  e << YAML::Key << "partitioner.availability.timeout.ms" << YAML::Value << c.availability_timeout_ms;
+  e << YAML::Key << "partitioner.availability.timeout.ms" << YAML::Value << ms(c.availability_timeout);
   const auto kind = static_cast<std::size_t>(c.partitioner.kind);
   if (kind < partitioner_names().size()) {
     e << YAML::Key << "partitioner" << YAML::Value << partitioner_names()[kind];
@@ -99,10 +99,10 @@ void write_workload(YAML::Emitter& e, const Workload& w) {
   e << YAML::Key << "topic" << YAML::Value << w.topic;
   const auto& a = w.arrivals;
   e << YAML::Key << "arrivals" << YAML::Value << YAML::BeginMap << YAML::Key << "kind" << YAML::Value
-    << kArrivals[static_cast<int>(a.kind)] << YAML::Key << "rate" << YAML::Value << a.rate << YAML::Key << "on.ms" << YAML::Value
-    << a.on_ms << YAML::Key << "off.ms" << YAML::Value << a.off_ms << YAML::Key << "concurrency" << YAML::Value << a.concurrency
-    << YAML::Key << "send.cost.us" << YAML::Value << a.send_cost_us << YAML::Key << "threads" << YAML::Value << a.threads
-    << YAML::Key << "partition.gap.us" << YAML::Value << a.partition_gap_us << YAML::EndMap;
+    << kArrivals[static_cast<int>(a.kind)] << YAML::Key << "rate" << YAML::Value << a.records_per_second << YAML::Key << "on.ms" << YAML::Value
+    << ms(a.on) << YAML::Key << "off.ms" << YAML::Value << ms(a.off) << YAML::Key << "concurrency" << YAML::Value << a.concurrency
+    << YAML::Key << "send.cost.us" << YAML::Value << ms(a.send_cost) * 1000 << YAML::Key << "threads" << YAML::Value << a.threads
+    << YAML::Key << "partition.gap.us" << YAML::Value << ms(a.partition_gap) * 1000 << YAML::EndMap;
   const auto& k = w.keys;
   e << YAML::Key << "keys" << YAML::Value << YAML::BeginMap << YAML::Key << "kind" << YAML::Value << kKeys[static_cast<int>(k.kind)]
     << YAML::Key << "template" << YAML::Value << k.key_template << YAML::Key << "templates" << YAML::Value << YAML::Flow
@@ -111,9 +111,9 @@ void write_workload(YAML::Emitter& e, const Workload& w) {
     << "list" << YAML::Value << YAML::Flow << k.list << YAML::EndMap;
   const auto& v = w.values;
   e << YAML::Key << "values" << YAML::Value << YAML::BeginMap << YAML::Key << "kind" << YAML::Value
-    << (v.null_value ? "null" : kValues[static_cast<int>(v.kind)]) << YAML::Key << "size" << YAML::Value << v.size << YAML::Key
-    << "template" << YAML::Value << v.value_template << YAML::Key << "min" << YAML::Value << v.min << YAML::Key << "max"
-    << YAML::Value << v.max << YAML::Key << "median" << YAML::Value << v.median << YAML::Key << "sigma" << YAML::Value << v.sigma
+    << (v.null_value ? "null" : kValues[static_cast<int>(v.kind)]) << YAML::Key << "size" << YAML::Value << v.size_bytes << YAML::Key
+    << "template" << YAML::Value << v.value_template << YAML::Key << "min" << YAML::Value << v.min_bytes << YAML::Key << "max"
+    << YAML::Value << v.max_bytes << YAML::Key << "median" << YAML::Value << v.median_bytes << YAML::Key << "sigma" << YAML::Value << v.sigma
     << YAML::EndMap;
   if (w.partition) e << YAML::Key << "partition" << YAML::Value << *w.partition;
   e << YAML::Key << "headers" << YAML::Value << YAML::BeginMap << YAML::Key << "count" << YAML::Value << w.header_count << YAML::Key
@@ -144,7 +144,7 @@ std::string write_scenario_yaml(const Scenario& s) {
   for (const auto& b : s.brokers) write_broker(e, b);
   e << YAML::EndSeq;
   e << YAML::Key << "auto.leader.rebalance.enable" << YAML::Value << s.controller.auto_leader_rebalance;
-  e << YAML::Key << "leader.imbalance.check.interval.seconds" << YAML::Value << s.controller.imbalance_check_interval_s;
+  e << YAML::Key << "leader.imbalance.check.interval.seconds" << YAML::Value << s.controller.imbalance_check_interval.to_sec();
   e << YAML::Key << "leader.imbalance.per.broker.percentage" << YAML::Value << s.controller.imbalance_per_broker_percent;
   e << YAML::EndMap;
   e << YAML::Key << "topics" << YAML::Value << YAML::BeginSeq;

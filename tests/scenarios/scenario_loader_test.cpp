@@ -29,11 +29,11 @@ std::string error_of(const std::string& yaml, const std::vector<std::string>& se
 
 TEST_CASE("a valid scenario loads with Kafka 4.x defaults") {
   const auto s = scenarios::load_scenario_text(kGood, "s.yaml");
-  CHECK(s.producers[0].config.batch_size == 16384);
-  CHECK(s.producers[0].config.linger_ms == 0);
+  CHECK(s.producers[0].config.batch_size_bytes == 16384);
+  CHECK(s.producers[0].config.linger == model::SimTime::zero());
   CHECK(s.producers[0].workload.topic == "t");
   const auto d = scenarios::load_scenario_text(std::string(kGood).replace(std::string(kGood).find("{linger.ms: 0}"), 14, "{}"), "s.yaml");
-  CHECK(d.producers[0].config.linger_ms == 5);  // KIP-1030
+  CHECK(d.producers[0].config.linger == model::SimTime::ms(5));  // KIP-1030
 }
 
 TEST_CASE("errors name file, line, column, key path and the rule") {
@@ -47,10 +47,10 @@ TEST_CASE("errors name file, line, column, key path and the rule") {
 
 TEST_CASE("--set overrides a field by its path, Kafka keys with dots included") {
   const auto s = scenarios::load_scenario_text(kGood, "s.yaml", {"producers.0.config.linger.ms=7", "run.records=99"});
-  CHECK(s.producers[0].config.linger_ms == 7);
+  CHECK(s.producers[0].config.linger == model::SimTime::ms(7));
   CHECK(*s.run.records == 99);
   const auto t = scenarios::load_scenario_text(kGood, "s.yaml", {"producers.0.config.batch.size=100"});
-  CHECK(t.producers[0].config.batch_size == 100);
+  CHECK(t.producers[0].config.batch_size_bytes == 100);
   CHECK(error_of(kGood, {"producers.0.config.linger.ms=-1"}) ==
         "--set producers.0.config.linger.ms=-1: producers.0.config.linger.ms: must be a number in [0, 1e+12], got '-1'");
   CHECK(error_of(kGood, {"producers.0.config.lingerms=1"}).find("unknown key 'lingerms' under producers.0.config") != std::string::npos);

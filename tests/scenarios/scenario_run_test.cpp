@@ -20,7 +20,7 @@ std::string scenario_path(const std::string& rel) { return std::string(PARTSIM_S
 void check_invariants(const model::RunResult& r, const model::Scenario& s) {
   CHECK(r.records_sent == r.records_acked + r.failed.total());
   CHECK(r.bytes_appended == r.bytes_completed);
-  for (const auto& p : s.producers) CHECK(r.peak_buffer_bytes <= p.config.buffer_memory);
+  for (const auto& p : s.producers) CHECK(r.peak_buffer_bytes <= p.config.buffer_memory_bytes);
 }
 
 }  // namespace
