@@ -12,6 +12,7 @@ std::vector<Metric> flatten_metrics(const model::RunResult& r) {
   add("records_acked", d(r.records_acked));
   add("records_failed", d(r.failed.total()));
   add("failures.buffer_timeout", d(r.failed.buffer_timeout));
+  add("failures.buffer_limit", d(r.failed.buffer_limit));
   add("failures.delivery_timeout", d(r.failed.delivery_timeout));
   add("failures.record_too_large", d(r.failed.record_too_large));
   add("failures.retries_exhausted", d(r.failed.retries_exhausted));

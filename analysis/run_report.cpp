@@ -30,6 +30,7 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
   j["records_acked"] = r.records_acked;
   j["records_failed"] = r.failed.total();
   j["failures"] = {{"buffer_timeout", r.failed.buffer_timeout},
+                   {"buffer_limit", r.failed.buffer_limit},
                    {"delivery_timeout", r.failed.delivery_timeout},
                    {"record_too_large", r.failed.record_too_large},
                    {"retries_exhausted", r.failed.retries_exhausted},
@@ -108,7 +109,8 @@ std::string run_to_text(const model::RunResult& r) {
   out += "records sent " + std::to_string(r.records_sent) + ", acked " + std::to_string(r.records_acked) + ", failed " +
          std::to_string(r.failed.total());
   if (r.failed.total() > 0)
-    out += " (buffer timeout " + std::to_string(r.failed.buffer_timeout) + ", delivery timeout " +
+    out += " (buffer timeout " + std::to_string(r.failed.buffer_timeout) + ", buffer limit " +
+           std::to_string(r.failed.buffer_limit) + ", delivery timeout " +
            std::to_string(r.failed.delivery_timeout) + ", too large " + std::to_string(r.failed.record_too_large) +
            ", retries exhausted " + std::to_string(r.failed.retries_exhausted) + ", invalid partition " +
            std::to_string(r.failed.invalid_partition) + ")";

@@ -31,12 +31,13 @@ struct BrokerStats {
 /// Why records failed (each failed record is counted under exactly one reason).
 struct FailureCounts {
   std::int64_t buffer_timeout = 0;    ///< send() blocked longer than max.block.ms
+  std::int64_t buffer_limit = 0;      ///< a new batch larger than buffer.memory (BufferPool's hard limit)
   std::int64_t delivery_timeout = 0;  ///< not acknowledged within delivery.timeout.ms
   std::int64_t record_too_large = 0;  ///< larger than max.request.size or buffer.memory
   std::int64_t retries_exhausted = 0; ///< a retriable error after `retries` attempts
   std::int64_t invalid_partition = 0; ///< a partitioner answered a negative partition
   std::int64_t total() const {
-    return buffer_timeout + delivery_timeout + record_too_large + retries_exhausted + invalid_partition;
+    return buffer_timeout + buffer_limit + delivery_timeout + record_too_large + retries_exhausted + invalid_partition;
   }
 };
 

@@ -18,12 +18,10 @@ SimTime Engine::jitter(Broker& b) {
     case Jitter::Kind::kNone: break;
     case Jitter::Kind::kExponential: ms = boost::random::exponential_distribution<double>(1.0 / j.mean_ms)(b.jitter_rng); break;
     case Jitter::Kind::kUniform: ms = boost::random::uniform_real_distribution<double>(0.0, j.max_ms)(b.jitter_rng); break;
-    case Jitter::Kind::kLognormal: {
-      const double mean = j.mean_ms * std::exp(j.sigma * j.sigma / 2);
-      const double sd = mean * std::sqrt(std::exp(j.sigma * j.sigma) - 1);
-      ms = boost::random::lognormal_distribution<double>(mean, sd)(b.jitter_rng);
+    case Jitter::Kind::kLognormal:
+      // ln X ~ N(ln median, sigma): Boost takes the underlying normal's mean and sigma.
+      ms = boost::random::lognormal_distribution<double>(std::log(j.mean_ms), j.sigma)(b.jitter_rng);
       break;
-    }
   }
   return SimTime::from_ms(ms);
 }

@@ -105,12 +105,9 @@ GeneratedRecord WorkloadGenerator::next_record(std::int64_t index) {
       break;
     }
     case ValueSpec::Kind::kLognormal: {
-      // Boost's lognormal takes the mean and sigma of the variable itself; we are given the
-      // median m and the underlying normal's sigma s: mean = m e^(s^2/2), sd = mean sqrt(e^(s^2)-1).
-      const double s = values_.sigma;
-      const double mean = values_.median_bytes * std::exp(s * s / 2);
-      const double sd = mean * std::sqrt(std::exp(s * s) - 1);
-      boost::random::lognormal_distribution<double> d(mean, sd);
+      // Boost's lognormal takes the mean and sigma of the underlying normal, ln X ~ N(m, s):
+      // the median of X is e^m, so m = ln(median).
+      boost::random::lognormal_distribution<double> d(std::log(values_.median_bytes), values_.sigma);
       r.shape.value_bytes = static_cast<std::int32_t>(std::min(1e9, std::round(d(value_rng_))));
       break;
     }
