@@ -1,107 +1,70 @@
-// run_scenario: the engine's setup, the run loop, metadata and sampling.
+// run_scenario: the engine's setup, the run loop, and the dispatch of every event to the
+// unit it concerns. What a producer, a broker or the controller does is in its own unit
+// (model/producer/, model/cluster/); here is only who is told what, and when.
 
 #include "model/cluster_simulation.hpp"
 
-#include "model/detail/producer_engine.hpp"
+#include <algorithm>
+
+#include "model/detail/engine.hpp"
 #include "model/producer/partition_order.hpp"
 
 namespace partsim::model::detail {
 
-// ---- construction --------------------------------------------------------------------------
+// ---- setup ------------------------------------------------------------------------------------
 
 Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication, const RunOptions& options)
-    : s_(s), options_(options), streams_(seed, replication) {
+    : s_(s), options_(options), streams_(seed, replication), leadership_(s.topics, s.brokers.size()) {
   result_.scenario = s.name;
   result_.seed = seed;
   result_.window_ms = s.run.window.to_ms();
+  brokers_.reserve(s.brokers.size());
   for (const auto& bc : s.brokers) {
-    Broker b;
-    b.cfg = &bc;
-    b.rtt = bc.rtt;
-    b.request_time = bc.request_time;
-    b.bytes_per_second = bc.bytes_per_second;
-    b.jitter_rng = streams_.stream("broker/" + std::to_string(bc.id) + "/jitter");
-    brokers_.push_back(std::move(b));
+    brokers_.emplace_back(bc, streams_.stream("broker/" + std::to_string(bc.id) + "/jitter"));
     BrokerStats bs;
     bs.broker = bc.id;
     result_.brokers.push_back(bs);
   }
-  const auto num_brokers = static_cast<std::int32_t>(brokers_.size());
+  up_.assign(brokers_.size(), 1);
   for (const auto& tc : s.topics) {
-    TopicState t;
-    t.cfg = &tc;
-    t.stats_offset = result_.partitions.size();
-    // Replicas round-robin over the brokers, leader first (placement is refined later).
+    stats_offset_.push_back(result_.partitions.size());
     for (std::int32_t p = 0; p < tc.partitions; ++p) {
-      std::vector<std::int32_t> r;
-      for (std::int32_t j = 0; j < tc.replication_factor; ++j) r.push_back((p + j) % num_brokers);
-      t.leader.push_back(r.front());
-      t.replicas.push_back(std::move(r));
       PartitionStats ps;
       ps.topic = tc.name;
       ps.partition = p;
       result_.partitions.push_back(ps);
     }
-    if (s.run.sorted_partition_order) {
-      t.client_order.resize(static_cast<std::size_t>(tc.partitions));
-      for (std::int32_t p = 0; p < tc.partitions; ++p) t.client_order[static_cast<std::size_t>(p)] = p;
-    } else {
-      t.client_order = java_hashmap_partition_order(tc.name, tc.partitions);
-    }
-    topics_.push_back(std::move(t));
   }
+  const SendBudget budget{s.run.records, s.run.duration, &total_sent_};
   for (std::uint32_t i = 0; i < s.producers.size(); ++i) {
     const auto& spec = s.producers[i];
-    Producer p;
-    p.index = i;
-    p.spec = &spec;
-    p.cfg = &spec.config;
-    for (std::uint32_t t = 0; t < s.topics.size(); ++t)
-      if (s.topics[t].name == spec.workload.topic) p.topic = t;
-    p.num_partitions = s.topics[p.topic].partitions;
-    p.workload = std::make_unique<WorkloadGenerator>(spec.workload, streams_, spec.name);
-    auto draw_rng = std::make_shared<sim::RandomEngine>(streams_.stream("producer/" + spec.name + "/partitioner"));
-    // toPositive(nextInt()): 31 uniform bits (spec §2.1).
-    const PartitionDraw draw = [draw_rng] { return static_cast<std::int32_t>((*draw_rng)() >> 33); };
-    p.partitioner = std::make_unique<BuiltInPartitioner>(spec.config.batch_size_bytes, draw);
-    p.custom = make_partitioner(spec.config.partitioner, draw);
-    p.backoff_rng = streams_.stream("producer/" + spec.name + "/sender/backoff");
-    p.compressed = spec.config.compression != Compression::kNone;
-    const auto n = static_cast<std::size_t>(p.num_partitions);
-    p.deques.resize(n);
-    p.deque_exists.assign(n, 0);
-    p.muted.assign(n, 0);
-    p.available_memory = spec.config.buffer_memory_bytes;
-    p.drain_index.assign(brokers_.size(), 0);
-    p.in_flight.assign(brokers_.size(), 0);
-    p.node_latency.resize(brokers_.size());
-    p.ready_nodes.assign(brokers_.size(), 0);
-    p.tokens = spec.workload.arrivals.concurrency;
-    producers_.push_back(std::move(p));
+    std::size_t topic = 0;
+    for (std::size_t t = 0; t < s.topics.size(); ++t)
+      if (s.topics[t].name == spec.workload.topic) topic = t;
+    topic_of_.push_back(topic);
+    const auto& tc = s.topics[topic];
+    std::vector<std::int32_t> order;
+    if (s.run.sorted_partition_order) {
+      for (std::int32_t p = 0; p < tc.partitions; ++p) order.push_back(p);
+    } else {
+      order = java_hashmap_partition_order(tc.name, tc.partitions);
+    }
+    producers_.push_back(
+        std::make_unique<KafkaProducer>(i, spec, std::move(order), leadership_.leaders(topic), up_, streams_, budget, *this));
   }
-  for (auto& p : producers_) refresh_metadata(p);
 }
 
 RunResult Engine::run() {
-  for (auto& p : producers_) {
-    if (p.workload->open_loop()) {
-      p.next_due = p.workload->next_arrival(SimTime::zero());
-      schedule_app(p, p.next_due);
-    } else {
-      schedule_app(p, SimTime::zero());
-    }
-  }
+  for (auto& p : producers_) p->start(now());
   for (std::uint32_t b = 0; b < brokers_.size(); ++b)
-    for (std::uint32_t i = 0; i < brokers_[b].cfg->schedule.size(); ++i) {
-      sim_.schedule_at(brokers_[b].cfg->schedule[i].at, BrokerScheduleStep{b, i});
-      if (brokers_[b].cfg->schedule[i].kind == BrokerChange::Kind::kFail) track_leaders_ = true;
+    for (std::uint32_t i = 0; i < s_.brokers[b].schedule.size(); ++i) {
+      sim_.schedule_at(s_.brokers[b].schedule[i].at, BrokerScheduleStep{b, i});
+      if (s_.brokers[b].schedule[i].kind == BrokerChange::Kind::kFail) track_leaders_ = true;
     }
   if (track_leaders_) {
     snapshot_leaders("start");
-    if (s_.controller.auto_leader_rebalance)
-      sim_.schedule_in(s_.controller.imbalance_check_interval, LeaderCheck{});
+    if (s_.controller.auto_leader_rebalance) sim_.schedule_in(s_.controller.imbalance_check_interval, LeaderCheck{});
   }
-
   if (options_.timeseries > SimTime::zero()) {
     result_.timeseries.interval_ms = options_.timeseries.to_ms();
     ts_records_.assign(result_.partitions.size(), 0);
@@ -123,17 +86,19 @@ RunResult Engine::run() {
   result_.simulated_ms = last_completion_.to_ms();
   // Work done, not a result: sampling adds events (and breaks inline sends into events).
   result_.events = sim_.events_processed();
-  for (const auto& t : topics_)
-    for (std::size_t p = 0; p < t.leader.size(); ++p) {
-      const std::int32_t l = t.leader[p];
-      result_.partitions[t.stats_offset + p].leader = l < 0 ? -1 : brokers_[static_cast<std::size_t>(l)].cfg->id;
-    }
+  for (std::size_t t = 0; t < s_.topics.size(); ++t) {
+    const auto leaders = leadership_.leaders(t);
+    for (std::size_t p = 0; p < leaders.size(); ++p)
+      result_.partitions[stats_offset_[t] + p].leader = leaders[p] < 0 ? -1 : s_.brokers[static_cast<std::size_t>(leaders[p])].id;
+  }
   for (const auto& p : producers_) {
-    result_.partitioner_switches += p.partitioner->switches();
-    const auto& chosen = p.partitioner->adaptive_choices();
-    const auto& expected = p.partitioner->adaptive_expected();
-    const std::size_t base = topics_[p.topic].stats_offset;
+    const RecordAccumulator& acc = p->accumulator();
+    result_.partitioner_switches += acc.partitioner().switches();
+    result_.peak_buffer_bytes = std::max(result_.peak_buffer_bytes, acc.pool().peak_used_bytes());
+    const auto& chosen = acc.adaptive_choices();
     if (chosen.empty()) continue;
+    const auto& expected = acc.adaptive_expected();
+    const std::size_t base = stats_offset_[topic_of_[p->index()]];
     result_.adaptive_choices.resize(result_.partitions.size(), 0);
     result_.adaptive_expected.resize(result_.partitions.size(), 0.0);
     for (std::size_t i = 0; i < chosen.size(); ++i) {
@@ -144,46 +109,247 @@ RunResult Engine::run() {
   return std::move(result_);
 }
 
-std::uint32_t Engine::new_batch() {
-  std::uint32_t id;
-  if (!free_batches_.empty()) {
-    id = free_batches_.back();
-    free_batches_.pop_back();
-    auto times = std::move(batches_[id].send_times);
-    times.clear();
-    batches_[id] = Batch{};
-    batches_[id].send_times = std::move(times);
-  } else {
-    id = static_cast<std::uint32_t>(batches_.size());
-    batches_.emplace_back();
-  }
-  return id;
-}
+// ---- producers ----------------------------------------------------------------------------------
 
-void Engine::free_batch(std::uint32_t id) { free_batches_.push_back(id); }
-
-// ---- metadata -------------------------------------------------------------------------------
-
-void Engine::refresh_metadata(Producer& p) {
-  const TopicState& t = topics_[p.topic];
-  p.leader_view = t.leader;
-  p.available.clear();
-  for (auto& v : p.parts_for_node) v.clear();
-  p.parts_for_node.resize(brokers_.size());
-  for (std::int32_t part : t.client_order) {
-    const std::int32_t l = t.leader[static_cast<std::size_t>(part)];
-    if (l < 0) continue;
-    p.available.push_back(part);
-    p.parts_for_node[static_cast<std::size_t>(l)].push_back(part);
+void Engine::operator()(const AppSend& e) {
+  KafkaProducer& p = producer(e.producer);
+  p.app_event_fired();
+  // The application thread sends, then runs inline to its next send() while nothing else
+  // happens before it (DESIGN: "a source whose next arrival time is known").
+  for (std::uint32_t inline_sends = 0;; ++inline_sends) {
+    if ((inline_sends & 4095) == 4095 && cancelled()) return;
+    const std::optional<SimTime> next = p.send_next(now());
+    if (!next) return;
+    if (!sim_.try_advance(*next)) {
+      p.schedule_app(*next, now());
+      return;
+    }
   }
 }
+
+void Engine::operator()(const SenderWake& e) { producer(e.producer).on_sender_wake(e.generation, now()); }
+void Engine::operator()(const SecondCall& e) { producer(e.producer).on_second_call(e.send, now()); }
+void Engine::operator()(const BufferTimeout& e) { producer(e.producer).on_buffer_timeout(e.block, now()); }
+void Engine::operator()(const RequestTimeout& e) { producer(e.producer).on_request_deadline(now()); }
 
 void Engine::operator()(const MetadataRefresh& e) {
-  Producer& p = producers_[e.producer];
-  refresh_metadata(p);
-  wake_sender(p, now());
+  producer(e.producer).on_metadata(leadership_.leaders(topic_of_[e.producer]), now());
 }
 
+void Engine::operator()(const Disconnect& e) {
+  if (brokers_[e.broker].epoch() != e.epoch) return;  // the broker came back meanwhile
+  producer(e.producer).on_disconnect(e.broker, now());
+}
+
+void Engine::schedule_app(std::uint32_t p, SimTime at) { sim_.schedule_at(at, AppSend{p}); }
+void Engine::schedule_sender(std::uint32_t p, std::uint64_t generation, SimTime at) { sim_.schedule_at(at, SenderWake{p, generation}); }
+void Engine::schedule_buffer_timeout(std::uint32_t p, std::uint64_t block, SimTime at) { sim_.schedule_at(at, BufferTimeout{p, block}); }
+void Engine::schedule_second_call(std::uint32_t p, std::uint64_t send, SimTime at) { sim_.schedule_at(at, SecondCall{p, send}); }
+void Engine::schedule_request_deadline(std::uint32_t p, SimTime at) { sim_.schedule_at(at, RequestTimeout{p}); }
+
+void Engine::request_metadata(std::uint32_t p, std::size_t node) {
+  sim_.schedule_in(brokers_[node].rtt(), MetadataRefresh{p});
+}
+
+// ---- requests on the network and at the brokers ---------------------------------------------------
+
+void Engine::send_request(std::uint32_t p, std::uint64_t local, std::size_t node, std::int64_t bytes, std::int32_t batches,
+                          bool expects_response) {
+  const std::uint64_t id = request_id(p, local);
+  sim_.schedule_at(now() + brokers_[node].one_way(), RequestArrive{id});
+  requests_.emplace(id, Request{p, local, static_cast<std::uint32_t>(node), bytes, batches, expects_response});
+}
+
+void Engine::abandon_request(std::uint32_t p, std::uint64_t local) {
+  requests_.erase(request_id(p, local));  // later events for it find nothing and do nothing
+}
+
+void Engine::operator()(const RequestArrive& e) {
+  const auto it = requests_.find(e.request);
+  if (it == requests_.end()) return;
+  Request& r = it->second;
+  BrokerService& b = brokers_[r.broker];
+  if (!b.up()) {
+    if (!r.live) requests_.erase(it);  // acks=0 request lost with the broker
+    return;
+  }
+  ++result_.brokers[r.broker].requests;
+  const std::uint32_t broker = r.broker;
+  if (const auto started = b.arrive(e.request, r.bytes, r.batches, now())) start_service(broker, *started);
+}
+
+void Engine::start_service(std::uint32_t broker, const BrokerService::Started& s) {
+  const double waited_ms = s.waited.to_ms();
+  result_.brokers[broker].queue_wait_ms_sum += waited_ms;
+  if (!ts_wait_sum_.empty()) {
+    ts_wait_sum_[broker] += waited_ms;
+    ++ts_wait_count_[broker];
+  }
+  sim_.schedule_at(s.done_at, BrokerDone{broker, brokers_[broker].epoch(), s.request});
+}
+
+void Engine::operator()(const BrokerDone& e) {
+  BrokerService& b = brokers_[e.broker];
+  if (b.epoch() != e.epoch) return;  // the broker failed while serving this request
+  const auto it = requests_.find(e.request);
+  if (it != requests_.end()) {
+    if (!it->second.live) {
+      requests_.erase(it);
+    } else {
+      // acks=all waits for the slowest in-sync follower (a broker property).
+      SimTime delay = b.one_way();
+      if (s_.producers[it->second.producer].config.acks == Acks::kAll) delay += b.replication();
+      sim_.schedule_at(now() + delay, ResponseArrive{e.request});
+    }
+  }
+  const auto next = b.finish(now(), [this](std::uint64_t id) { return requests_.count(id) > 0; });
+  if (next) start_service(e.broker, *next);
+}
+
+void Engine::operator()(const ResponseArrive& e) {
+  const auto it = requests_.find(e.request);
+  if (it == requests_.end()) return;
+  const Request r = it->second;
+  requests_.erase(it);
+  if (!r.live) return;
+  producer(r.producer).on_response(r.local, now());
+}
+
+// ---- brokers' schedules and the controller ----------------------------------------------------------
+
+void Engine::operator()(const BrokerScheduleStep& e) {
+  BrokerService& b = brokers_[e.broker];
+  const BrokerChange& c = s_.brokers[e.broker].schedule[e.index];
+  switch (c.kind) {
+    case BrokerChange::Kind::kSetRtt: b.set_rtt(c.duration); break;
+    case BrokerChange::Kind::kSetRequestTime: b.set_request_time(c.duration); break;
+    case BrokerChange::Kind::kSetByteRate: b.set_bytes_per_second(c.bytes_per_second); break;
+    case BrokerChange::Kind::kFail: fail_broker(e.broker); break;
+    case BrokerChange::Kind::kRecover: recover_broker(e.broker); break;
+  }
+  for (auto& p : producers_) p->wake_sender(now(), now());
+}
+
+void Engine::fail_broker(std::uint32_t bi) {
+  BrokerService& b = brokers_[bi];
+  if (!b.up()) return;
+  b.fail();
+  up_[bi] = 0;
+  // Leadership moves to the next live replica; with none, the partition goes offline.
+  leadership_.broker_failed(static_cast<std::int32_t>(bi), up_);
+  for (auto& p : producers_) {
+    sim_.schedule_at(now() + b.one_way(), Disconnect{p->index(), bi, b.epoch()});
+    sim_.schedule_at(now() + b.rtt(), MetadataRefresh{p->index()});
+  }
+  snapshot_leaders("broker " + std::to_string(s_.brokers[bi].id) + " failed");
+}
+
+void Engine::recover_broker(std::uint32_t bi) {
+  BrokerService& b = brokers_[bi];
+  if (b.up()) return;
+  b.recover();
+  up_[bi] = 1;
+  // Offline partitions with a replica here come back led by it; others keep their leader.
+  leadership_.broker_recovered(static_cast<std::int32_t>(bi));
+  for (auto& p : producers_) sim_.schedule_at(now() + b.rtt(), MetadataRefresh{p->index()});
+  snapshot_leaders("broker " + std::to_string(s_.brokers[bi].id) + " back");
+}
+
+void Engine::snapshot_leaders(const std::string& cause) {
+  if (!track_leaders_) return;
+  LeaderSnapshot snap;
+  snap.time_ms = now().to_ms();
+  snap.cause = cause;
+  snap.leaders = leadership_.leaders_per_broker();
+  result_.leader_history.push_back(std::move(snap));
+}
+
+// auto.leader.rebalance.enable: every check interval, a broker whose preferred partitions
+// are led elsewhere beyond leader.imbalance.per.broker.percentage gets them back (a
+// preferred leader election), if it is alive.
+void Engine::operator()(const LeaderCheck&) {
+  if (leadership_.rebalance_preferred(up_, s_.controller.imbalance_per_broker_percent)) {
+    snapshot_leaders("preferred leader election");
+    for (auto& p : producers_) {
+      sim_.schedule_in(SimTime::ms(1), MetadataRefresh{p->index()});
+      p->wake_sender(now(), now());
+    }
+  }
+  bool active = false;
+  for (const auto& p : producers_) active = active || !p->stopped() || p->has_in_flight();
+  if (active) sim_.schedule_in(s_.controller.imbalance_check_interval, LeaderCheck{});
+}
+
+// ---- results ------------------------------------------------------------------------------------------
+
+void Engine::record_sent(std::uint32_t) { ++result_.records_sent; }
+
+void Engine::record_appended(std::uint32_t p, std::int32_t partition, std::int32_t record_bytes) {
+  result_.bytes_appended += record_bytes;
+  if (static_cast<std::int32_t>(result_.trace.size()) < s_.run.trace) result_.trace.push_back(partition);
+  if (!ts_records_.empty() && partition < s_.topics[topic_of_[p]].partitions)
+    ++ts_records_[stats_offset_[topic_of_[p]] + static_cast<std::size_t>(partition)];
+}
+
+void Engine::record_failed(std::uint32_t, FailureReason reason) { ++result_.failed[reason]; }
+void Engine::batch_retried(std::uint32_t) { ++result_.retries; }
+void Engine::send_blocked(std::uint32_t, SimTime waited) { result_.buffer_full_ms += waited.to_ms(); }
+
+void Engine::batch_done(std::uint32_t p, const ProducerBatch& b, std::int32_t broker, std::optional<FailureReason> reason) {
+  last_completion_ = now();
+  result_.bytes_completed += b.record_bytes;
+  if (reason) {
+    result_.failed[*reason] += b.records;
+    if (options_.batches) record_batch(p, b, -1, false);
+    return;
+  }
+  result_.records_acked += b.records;
+  const SimTime warmup = s_.run.warmup;
+  std::int64_t measured = 0;
+  const std::int64_t window = s_.run.window.count_ns();
+  const auto ub = static_cast<std::size_t>(broker);
+  for (const SimTime t : b.send_times) {
+    if (window > 0) {
+      const auto w = static_cast<std::size_t>(t.count_ns() / window);
+      if (w >= result_.windows.size()) result_.windows.resize(w + 1, std::vector<std::int64_t>(brokers_.size(), 0));
+      ++result_.windows[w][ub];
+    }
+    if (t < warmup) continue;
+    ++measured;
+    result_.latency.record((now() - t).count_ns());
+  }
+  result_.records_measured += measured;
+  PartitionStats& ps = result_.partitions[stats_offset_[topic_of_[p]] + static_cast<std::size_t>(b.partition)];
+  BrokerStats& bs = result_.brokers[ub];
+  ps.records += measured;
+  bs.records += measured;
+  if (options_.batches) record_batch(p, b, broker, true);
+  if (b.created >= warmup) {
+    result_.batch_bytes.record(b.built_bytes);
+    constexpr std::size_t kMaxBin = 65536;
+    const auto bin = std::min<std::size_t>(static_cast<std::size_t>(b.records), kMaxBin);
+    if (result_.batch_records.size() <= bin) result_.batch_records.resize(bin + 1, 0);
+    ++result_.batch_records[bin];
+    ++ps.batches;
+    ps.bytes += b.built_bytes;
+    ++bs.batches;
+    bs.bytes += b.built_bytes;
+  }
+}
+
+void Engine::record_batch(std::uint32_t p, const ProducerBatch& b, std::int32_t broker, bool acked) {
+  BatchRecord row;
+  row.topic = s_.topics[topic_of_[p]].name;
+  row.partition = b.partition;
+  row.broker = broker < 0 ? -1 : s_.brokers[static_cast<std::size_t>(broker)].id;
+  row.records = b.records;
+  row.bytes = b.estimated_bytes();
+  row.created_ms = b.created.to_ms();
+  row.sent_ms = b.built ? b.sent.to_ms() : -1;
+  row.done_ms = now().to_ms();
+  row.acked = acked;
+  result_.batches.push_back(std::move(row));
+}
 
 void Engine::operator()(const Sample&) {
   TimeSeries& ts = result_.timeseries;
@@ -192,10 +358,12 @@ void Engine::operator()(const Sample&) {
   std::vector<std::int32_t> in_flight(brokers_.size(), 0);
   std::int64_t buffer = 0;
   for (const auto& p : producers_) {
-    const std::size_t base = topics_[p.topic].stats_offset;
-    for (std::size_t part = 0; part < p.deques.size(); ++part) queues[base + part] += static_cast<std::int32_t>(p.deques[part].size());
-    for (std::size_t b = 0; b < brokers_.size(); ++b) in_flight[b] += p.in_flight[b];
-    buffer += p.cfg->buffer_memory_bytes - p.available_memory;
+    const std::size_t base = stats_offset_[topic_of_[p->index()]];
+    const RecordAccumulator& acc = p->accumulator();
+    for (std::int32_t part = 0; part < acc.num_partitions(); ++part)
+      queues[base + static_cast<std::size_t>(part)] += acc.deque_size(part);
+    for (std::size_t b = 0; b < brokers_.size(); ++b) in_flight[b] += p->sender().in_flight(b);
+    buffer += acc.pool().used_bytes();
   }
   std::vector<double> waits(brokers_.size(), 0.0);
   for (std::size_t b = 0; b < brokers_.size(); ++b)
@@ -210,10 +378,8 @@ void Engine::operator()(const Sample&) {
   std::fill(ts_wait_count_.begin(), ts_wait_count_.end(), 0);
   // Keep sampling while producers send or anything is buffered or in flight.
   bool active = false;
-  for (const auto& p : producers_) {
-    active = active || !p.stopped || !p.live_requests.empty() || p.blocked;
-    for (const auto& dq : p.deques) active = active || !dq.empty();
-  }
+  for (const auto& p : producers_)
+    active = active || !p->stopped() || p->has_in_flight() || p->blocked() || p->accumulator().has_batches();
   if (active && sim_.has_pending()) sim_.schedule_in(options_.timeseries, Sample{});
 }
 
@@ -225,6 +391,5 @@ RunResult run_scenario(const Scenario& scenario, std::uint64_t seed, std::uint64
   detail::Engine engine(scenario, seed, replication, options);
   return engine.run();
 }
-
 
 }  // namespace partsim::model

@@ -28,6 +28,9 @@ struct BrokerStats {
   double queue_wait_ms_sum = 0;   ///< time requests waited in the broker's queue
 };
 
+/// Why a record failed.
+enum class FailureReason { kBufferTimeout, kBufferLimit, kDeliveryTimeout, kRecordTooLarge, kRetriesExhausted, kInvalidPartition };
+
 /// Why records failed (each failed record is counted under exactly one reason).
 struct FailureCounts {
   std::int64_t buffer_timeout = 0;    ///< send() blocked longer than max.block.ms
@@ -36,6 +39,17 @@ struct FailureCounts {
   std::int64_t record_too_large = 0;  ///< larger than max.request.size or buffer.memory
   std::int64_t retries_exhausted = 0; ///< a retriable error after `retries` attempts
   std::int64_t invalid_partition = 0; ///< a partitioner answered a negative partition
+  std::int64_t& operator[](FailureReason r) {
+    switch (r) {
+      case FailureReason::kBufferTimeout: return buffer_timeout;
+      case FailureReason::kBufferLimit: return buffer_limit;
+      case FailureReason::kDeliveryTimeout: return delivery_timeout;
+      case FailureReason::kRecordTooLarge: return record_too_large;
+      case FailureReason::kRetriesExhausted: return retries_exhausted;
+      case FailureReason::kInvalidPartition: break;
+    }
+    return invalid_partition;
+  }
   std::int64_t total() const {
     return buffer_timeout + buffer_limit + delivery_timeout + record_too_large + retries_exhausted + invalid_partition;
   }

@@ -20,21 +20,7 @@ std::int32_t BuiltInPartitioner::next_partition(std::span<const std::int32_t> av
   // w = 4 -> index 1, w in 5..7 -> index 2.
   const std::int32_t w = r % cft_.back();
   const auto it = std::upper_bound(cft_.begin(), cft_.end(), w);
-  const std::int32_t chosen = cft_partitions_[static_cast<std::size_t>(it - cft_.begin())];
-  // Bookkeeping for the cross-check: what each partition's weight promised.
-  const auto n = static_cast<std::size_t>(num_partitions);
-  if (adaptive_choices_.size() < n) {
-    adaptive_choices_.resize(n, 0);
-    adaptive_expected_.resize(n, 0.0);
-  }
-  ++adaptive_choices_[static_cast<std::size_t>(chosen)];
-  std::int32_t prev = 0;
-  for (std::size_t i = 0; i < cft_.size(); ++i) {
-    adaptive_expected_[static_cast<std::size_t>(cft_partitions_[i])] +=
-        static_cast<double>(cft_[i] - prev) / static_cast<double>(cft_.back());
-    prev = cft_[i];
-  }
-  return chosen;
+  return cft_partitions_[static_cast<std::size_t>(it - cft_.begin())];
 }
 
 std::int32_t BuiltInPartitioner::current_partition(std::span<const std::int32_t> available, std::int32_t num_partitions) {

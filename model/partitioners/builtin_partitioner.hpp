@@ -41,10 +41,17 @@ public:
   /// nextPartition (spec §2.2): one draw, then uniform or cumulative-frequency choice.
   std::int32_t next_partition(std::span<const std::int32_t> available, std::int32_t num_partitions);
 
+  /// True when the next draw is weighted (a load table is in place), false when uniform.
   bool adaptive_active() const { return !cft_.empty(); }
-  /// Adaptive draws so far: chosen partition counts and summed choice probabilities.
-  const std::vector<std::int64_t>& adaptive_choices() const { return adaptive_choices_; }
-  const std::vector<double>& adaptive_expected() const { return adaptive_expected_; }
+  /// A sticky partition has been drawn (peekCurrentPartitionInfo has something to peek).
+  bool has_current() const { return has_current_; }
+  /// The current sticky partition; requires has_current().
+  std::int32_t current() const { return current_; }
+  /// Whether update_partition_info(appended_bytes, enable_switch) would switch, and so draw.
+  bool would_switch(std::int32_t appended_bytes, bool enable_switch) const {
+    const std::int64_t produced = produced_bytes_ + appended_bytes;
+    return has_current_ && ((produced >= sticky_batch_size_ && enable_switch) || produced >= 2 * std::int64_t{sticky_batch_size_});
+  }
   std::int64_t produced_bytes() const { return produced_bytes_; }
   std::int64_t switches() const { return switches_; }
 
@@ -58,8 +65,6 @@ private:
   // Cumulative frequency table and its partition ids; empty = uniform mode.
   std::vector<std::int32_t> cft_;
   std::vector<std::int32_t> cft_partitions_;
-  std::vector<std::int64_t> adaptive_choices_;
-  std::vector<double> adaptive_expected_;
 };
 
 }  // namespace partsim::model

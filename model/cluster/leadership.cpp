@@ -1,0 +1,81 @@
+#include "model/cluster/leadership.hpp"
+
+#include <algorithm>
+
+namespace partsim::model {
+
+Leadership::Leadership(const std::vector<TopicConfig>& topics, std::size_t brokers) : brokers_(brokers) {
+  const auto n = static_cast<std::int32_t>(brokers);
+  for (const auto& tc : topics) {
+    auto& reps = replicas_.emplace_back();
+    auto& leads = leaders_.emplace_back();
+    for (std::int32_t p = 0; p < tc.partitions; ++p) {
+      std::vector<std::int32_t> r;
+      for (std::int32_t j = 0; j < tc.replication_factor; ++j) r.push_back((p + j) % n);
+      leads.push_back(r.front());
+      reps.push_back(std::move(r));
+    }
+  }
+}
+
+bool Leadership::broker_failed(std::int32_t b, std::span<const char> up) {
+  bool changed = false;
+  for (std::size_t t = 0; t < leaders_.size(); ++t)
+    for (std::size_t p = 0; p < leaders_[t].size(); ++p) {
+      if (leaders_[t][p] != b) continue;
+      changed = true;
+      leaders_[t][p] = -1;
+      for (const std::int32_t r : replicas_[t][p])
+        if (up[static_cast<std::size_t>(r)]) {
+          leaders_[t][p] = r;
+          break;
+        }
+    }
+  return changed;
+}
+
+bool Leadership::broker_recovered(std::int32_t b) {
+  bool changed = false;
+  for (std::size_t t = 0; t < leaders_.size(); ++t)
+    for (std::size_t p = 0; p < leaders_[t].size(); ++p) {
+      const auto& r = replicas_[t][p];
+      if (leaders_[t][p] < 0 && std::find(r.begin(), r.end(), b) != r.end()) {
+        leaders_[t][p] = b;
+        changed = true;
+      }
+    }
+  return changed;
+}
+
+bool Leadership::rebalance_preferred(std::span<const char> up, double imbalance_percent) {
+  bool moved = false;
+  for (std::size_t b = 0; b < brokers_; ++b) {
+    if (!up[b]) continue;
+    const auto broker = static_cast<std::int32_t>(b);
+    std::int32_t preferred = 0, elsewhere = 0;
+    for (std::size_t t = 0; t < leaders_.size(); ++t)
+      for (std::size_t p = 0; p < leaders_[t].size(); ++p)
+        if (replicas_[t][p].front() == broker) {
+          ++preferred;
+          if (leaders_[t][p] != broker) ++elsewhere;
+        }
+    if (preferred == 0 || 100.0 * elsewhere / preferred <= imbalance_percent) continue;
+    for (std::size_t t = 0; t < leaders_.size(); ++t)
+      for (std::size_t p = 0; p < leaders_[t].size(); ++p)
+        if (replicas_[t][p].front() == broker && leaders_[t][p] != broker) {
+          leaders_[t][p] = broker;
+          moved = true;
+        }
+  }
+  return moved;
+}
+
+std::vector<std::int32_t> Leadership::leaders_per_broker() const {
+  std::vector<std::int32_t> counts(brokers_, 0);
+  for (const auto& leads : leaders_)
+    for (const std::int32_t l : leads)
+      if (l >= 0) ++counts[static_cast<std::size_t>(l)];
+  return counts;
+}
+
+}  // namespace partsim::model

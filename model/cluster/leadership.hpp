@@ -1,0 +1,48 @@
+#pragma once
+// Partition leadership as the controller keeps it: each partition's replicas (preferred
+// leader first) and current leader. A failed broker's partitions move to their next live
+// replica (none: offline); a recovered broker takes back the offline partitions it holds;
+// the auto.leader.rebalance check gives a live broker back its preferred partitions once
+// more than leader.imbalance.per.broker.percentage of them are led elsewhere.
+//
+// Replicas follow the scenario's rule: partition p on brokers p, p+1, ... mod n.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "model/scenario.hpp"
+
+namespace partsim::model {
+
+class Leadership {
+public:
+  Leadership(const std::vector<TopicConfig>& topics, std::size_t brokers);
+
+  /// Broker `b` failed; `up` says which brokers are alive now (b is not). Returns true if
+  /// a leader moved or a partition went offline.
+  bool broker_failed(std::int32_t b, std::span<const char> up);
+  /// Broker `b` is back: offline partitions with a replica on it are led by it again.
+  bool broker_recovered(std::int32_t b);
+  /// The periodic preferred-leader check (auto.leader.rebalance.enable): every live broker
+  /// whose preferred partitions are led elsewhere beyond `imbalance_percent` leads them
+  /// again. Returns true if any leader moved.
+  bool rebalance_preferred(std::span<const char> up, double imbalance_percent);
+
+  std::size_t topics() const { return replicas_.size(); }
+  /// Leaders of topic `t` (broker index or -1), by partition.
+  std::span<const std::int32_t> leaders(std::size_t t) const { return leaders_[t]; }
+  /// Replicas of a partition, preferred leader first.
+  std::span<const std::int32_t> replicas(std::size_t t, std::int32_t partition) const {
+    return replicas_[t][static_cast<std::size_t>(partition)];
+  }
+  /// Partitions each broker leads, over all topics.
+  std::vector<std::int32_t> leaders_per_broker() const;
+
+private:
+  std::size_t brokers_;
+  std::vector<std::vector<std::vector<std::int32_t>>> replicas_;  // [topic][partition]
+  std::vector<std::vector<std::int32_t>> leaders_;                // [topic][partition]
+};
+
+}  // namespace partsim::model

@@ -1,0 +1,119 @@
+#pragma once
+// The engine behind run_scenario (cluster_simulation.hpp): the events, and the Engine that
+// dispatches each one to the unit it concerns (a KafkaProducer, a BrokerService, the
+// Leadership) and keeps the run's results. Internal to partsim_model.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <variant>
+#include <vector>
+
+#include "model/cluster/broker_service.hpp"
+#include "model/cluster/leadership.hpp"
+#include "model/cluster_simulation.hpp"
+#include "model/producer/kafka_producer.hpp"
+#include "sim/random_streams.hpp"
+#include "sim/simulation.hpp"
+
+namespace partsim::model::detail {
+
+// ---- events: a closed set of small structs ----------------------------------------------
+struct AppSend { std::uint32_t producer; };
+struct SenderWake { std::uint32_t producer; std::uint64_t generation; };
+struct RequestArrive { std::uint64_t request; };
+struct BrokerDone { std::uint32_t broker; std::uint64_t epoch; std::uint64_t request; };
+struct ResponseArrive { std::uint64_t request; };
+struct RequestTimeout { std::uint32_t producer; };  // the oldest request deadline of a producer
+struct Disconnect { std::uint32_t producer; std::uint32_t broker; std::uint64_t epoch; };
+struct BufferTimeout { std::uint32_t producer; std::uint64_t block; };
+struct MetadataRefresh { std::uint32_t producer; };
+struct SecondCall { std::uint32_t producer; std::uint64_t send; };  // a thread's second partition() call
+struct Sample {};       // time series
+struct LeaderCheck {};  // the controller's periodic preferred-leader check
+struct BrokerScheduleStep { std::uint32_t broker; std::uint32_t index; };
+using Event = std::variant<AppSend, SenderWake, RequestArrive, BrokerDone, ResponseArrive, RequestTimeout, Disconnect,
+                           BufferTimeout, MetadataRefresh, BrokerScheduleStep, SecondCall, Sample, LeaderCheck>;
+
+/// A produce request on its way: what the network and the broker need of it.
+struct Request {
+  std::uint32_t producer = 0;
+  std::uint64_t local = 0;  // the producer's own request number
+  std::uint32_t broker = 0;
+  std::int64_t bytes = 0;
+  std::int32_t batches = 0;
+  bool live = true;         // false: acks=0, nobody waits for the response
+};
+
+class Engine final : public ProducerHost {
+public:
+  Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication, const RunOptions& options);
+  RunResult run();
+
+  void operator()(const AppSend& e);
+  void operator()(const SenderWake& e);
+  void operator()(const RequestArrive& e);
+  void operator()(const BrokerDone& e);
+  void operator()(const ResponseArrive& e);
+  void operator()(const RequestTimeout& e);
+  void operator()(const Disconnect& e);
+  void operator()(const BufferTimeout& e);
+  void operator()(const MetadataRefresh& e);
+  void operator()(const BrokerScheduleStep& e);
+  void operator()(const SecondCall& e);
+  void operator()(const Sample& e);
+  void operator()(const LeaderCheck& e);
+
+  // ProducerHost
+  void schedule_app(std::uint32_t producer, SimTime at) override;
+  void schedule_sender(std::uint32_t producer, std::uint64_t generation, SimTime at) override;
+  void schedule_buffer_timeout(std::uint32_t producer, std::uint64_t block, SimTime at) override;
+  void schedule_second_call(std::uint32_t producer, std::uint64_t send, SimTime at) override;
+  void schedule_request_deadline(std::uint32_t producer, SimTime at) override;
+  void send_request(std::uint32_t producer, std::uint64_t request, std::size_t node, std::int64_t bytes, std::int32_t batches,
+                    bool expects_response) override;
+  void abandon_request(std::uint32_t producer, std::uint64_t request) override;
+  void request_metadata(std::uint32_t producer, std::size_t node) override;
+  void record_sent(std::uint32_t producer) override;
+  void record_appended(std::uint32_t producer, std::int32_t partition, std::int32_t record_bytes) override;
+  void record_failed(std::uint32_t producer, FailureReason reason) override;
+  void batch_done(std::uint32_t producer, const ProducerBatch& batch, std::int32_t node,
+                  std::optional<FailureReason> reason) override;
+  void batch_retried(std::uint32_t producer) override;
+  void send_blocked(std::uint32_t producer, SimTime waited) override;
+
+private:
+  SimTime now() const { return sim_.now(); }
+  bool cancelled() const { return options_.cancel && options_.cancel->load(std::memory_order_relaxed); }
+  static std::uint64_t request_id(std::uint32_t producer, std::uint64_t local) { return (std::uint64_t{producer} << 40) | local; }
+  KafkaProducer& producer(std::uint32_t i) { return *producers_[i]; }
+  void start_service(std::uint32_t broker, const BrokerService::Started& s);
+  void fail_broker(std::uint32_t b);
+  void recover_broker(std::uint32_t b);
+  void snapshot_leaders(const std::string& cause);
+  void record_batch(std::uint32_t producer, const ProducerBatch& b, std::int32_t broker, bool acked);
+
+  const Scenario& s_;
+  RunOptions options_;
+  bool track_leaders_ = false;  // the scenario fails brokers: keep leader counts over time
+  sim::RandomStreams streams_;
+  sim::Simulation<Event, sim::CalendarStore<Event>> sim_;
+  std::vector<BrokerService> brokers_;
+  std::vector<char> up_;  // per broker: the connection can be used
+  Leadership leadership_;
+  std::vector<std::size_t> topic_of_;      // per producer
+  std::vector<std::size_t> stats_offset_;  // per topic: its first row in RunResult::partitions
+  std::vector<std::unique_ptr<KafkaProducer>> producers_;
+  std::unordered_map<std::uint64_t, Request> requests_;
+  std::int64_t total_sent_ = 0;
+  SimTime last_completion_ = SimTime::zero();
+  // Time-series accumulators since the last sample.
+  std::vector<std::int64_t> ts_records_;
+  std::vector<double> ts_wait_sum_;
+  std::vector<std::int64_t> ts_wait_count_;
+  RunResult result_;
+};
+
+}  // namespace partsim::model::detail

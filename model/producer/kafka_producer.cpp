@@ -1,0 +1,364 @@
+#include "model/producer/kafka_producer.hpp"
+
+#include <algorithm>
+
+#include "model/partitioners/key_hash.hpp"
+
+namespace partsim::model {
+
+namespace {
+
+// toPositive(nextInt()): 31 uniform bits (spec §2.1), from the producer's partitioner stream,
+// shared by the built-in partitioner and a partitioner object.
+PartitionDraw partition_draw(const sim::RandomStreams& streams, const std::string& producer) {
+  auto rng = std::make_shared<sim::RandomEngine>(streams.stream("producer/" + producer + "/partitioner"));
+  return [rng] { return static_cast<std::int32_t>((*rng)() >> 33); };
+}
+
+}  // namespace
+
+KafkaProducer::KafkaProducer(std::uint32_t index, const ProducerSpec& spec, std::vector<std::int32_t> client_order,
+                             std::span<const std::int32_t> leaders, std::span<const char> node_up,
+                             const sim::RandomStreams& streams, SendBudget budget, ProducerHost& host)
+    : index_(index),
+      spec_(spec),
+      config_(spec.config),
+      host_(host),
+      budget_(budget),
+      node_up_(node_up),
+      workload_(spec.workload, streams, spec.name),
+      metadata_(std::move(client_order), node_up.size()),
+      draw_(partition_draw(streams, spec.name)),
+      accumulator_(AccumulatorConfig::from(spec.config, spec.config.partitioner.kind != PartitionerKind::kBuiltin),
+                   static_cast<std::int32_t>(leaders.size()), node_up.size(), draw_),
+      sender_(SenderConfig::from(spec.config), accumulator_, metadata_, *this,
+              streams.stream("producer/" + spec.name + "/sender/backoff")),
+      tokens_(spec.workload.arrivals.concurrency) {
+  // The built-in partitioner and a partitioner object draw from the same stream.
+  custom_ = make_partitioner(spec.config.partitioner, draw_);
+  metadata_.update(leaders);
+  accumulator_.after_metadata_update(metadata_);
+}
+
+// ---- the application threads --------------------------------------------------------------------
+
+void KafkaProducer::start(SimTime now) {
+  if (workload_.open_loop()) {
+    next_due_ = workload_.next_arrival(SimTime::zero());
+    schedule_app(next_due_, now);
+  } else {
+    schedule_app(SimTime::zero(), now);
+  }
+}
+
+void KafkaProducer::schedule_app(SimTime at, SimTime now) {
+  if (app_event_pending_ || stopped_) return;
+  app_event_pending_ = true;
+  host_.schedule_app(index_, std::max(at, now));
+}
+
+bool KafkaProducer::may_send(SimTime now) const {
+  if (budget_.run_records && *budget_.total_sent >= *budget_.run_records) return false;
+  if (spec_.workload.records && sent_ >= *spec_.workload.records) return false;
+  const SimTime when = workload_.open_loop() ? next_due_ : now;
+  if (budget_.duration && when >= *budget_.duration) return false;
+  return true;
+}
+
+void KafkaProducer::stop(SimTime now) {
+  if (stopped_) return;
+  stopped_ = true;  // close(): flush everything that is buffered
+  wake_sender(now, now);
+}
+
+std::optional<SimTime> KafkaProducer::send_next(SimTime now) {
+  now_ = now;
+  if (blocked_ || stopped_) return std::nullopt;
+  if (!may_send(now)) {
+    stop(now);
+    return std::nullopt;
+  }
+  const SimTime intended = workload_.open_loop() ? next_due_ : now;
+  if (spec_.workload.arrivals.kind == Arrivals::Kind::kClosedLoop) --tokens_;
+  send_one(intended, now);
+  if (blocked_) return std::nullopt;
+  if (!second_calls_.empty() && threads_busy()) return std::nullopt;  // every thread is mid-send
+  SimTime next;
+  if (!next_send_time(now, next)) return std::nullopt;
+  return next;
+}
+
+// When the application calls send() next; false if it waits for acknowledgements (closed
+// loop without tokens) or has stopped.
+bool KafkaProducer::next_send_time(SimTime now, SimTime& next) {
+  const auto& a = spec_.workload.arrivals;
+  const SimTime free_at = now + a.send_cost;
+  if (workload_.open_loop()) {
+    next_due_ = workload_.next_arrival(next_due_);
+    next = std::max(next_due_, free_at);
+    return true;
+  }
+  if (a.kind == Arrivals::Kind::kFlatOut || tokens_ > 0) {
+    next = free_at;
+    return true;
+  }
+  if (!may_send(now)) stop(now);
+  return false;
+}
+
+void KafkaProducer::after_send(SimTime now) {
+  SimTime next;
+  if (next_send_time(now, next)) schedule_app(next, now);
+}
+
+void KafkaProducer::return_tokens(std::int64_t records, SimTime now) {
+  if (spec_.workload.arrivals.kind != Arrivals::Kind::kClosedLoop) return;
+  tokens_ += records;
+  if (!blocked_ && !stopped_) schedule_app(now, now);
+}
+
+bool KafkaProducer::threads_busy() const {
+  return static_cast<std::int32_t>(second_calls_.size()) >= spec_.workload.arrivals.threads - 1;
+}
+
+void KafkaProducer::send_one(SimTime intended, SimTime now) {
+  ++sent_;
+  ++*budget_.total_sent;
+  host_.record_sent(index_);
+  const GeneratedRecord rec = workload_.next_record(sent_ - 1);
+  const std::int32_t upper = batch_size_upper_bound(rec.shape.payload_part());
+  // Size check of doSend (spec §1.2 step 5): RecordTooLargeException to the callback.
+  if (upper > config_.max_request_size_bytes || upper > config_.buffer_memory_bytes) {
+    host_.record_failed(index_, FailureReason::kRecordTooLarge);
+    return_tokens(1, now);
+    return;
+  }
+  // Partition choice (spec §1.3): explicit, then the partitioner object, then the key's
+  // hash over all partitions, else the accumulator's sticky choice (-1).
+  std::int32_t partition = -1;
+  bool abort = false;
+  if (spec_.workload.partition) {
+    partition = *spec_.workload.partition;
+    abort = custom_ && custom_->abort_on_new_batch();
+  } else if (custom_) {
+    partition = custom_->partition(rec.has_key ? std::optional<std::string_view>(rec.key) : std::nullopt, view());
+    abort = custom_->abort_on_new_batch();
+    if (partition < 0) {  // IllegalArgumentException out of send() (spec §1.4)
+      host_.record_failed(index_, FailureReason::kInvalidPartition);
+      return_tokens(1, now);
+      return;
+    }
+  } else if (rec.has_key && !config_.ignore_keys) {
+    partition = partition_for_key(rec.key, metadata_.num_partitions());
+  }
+  PendingSend& s = pending_;
+  s.has_key = rec.has_key;
+  if (rec.has_key) s.key.assign(rec.key);
+  s.request.partition = partition;
+  s.request.shape = rec.shape;
+  s.request.intended = intended;
+  s.request.abort_on_new_batch = abort;
+  s.request.reserved_bytes = 0;
+  finish_append(s, now);
+}
+
+// RecordAccumulator.append and what doSend does with its result (spec §1.2 steps 8-11).
+void KafkaProducer::finish_append(PendingSend& s, SimTime now) {
+  for (;;) {
+    const AppendResult r = accumulator_.append(s.request, now, metadata_);
+    s.request.reserved_bytes = 0;
+    switch (r.status) {
+      case AppendResult::Status::kAppended:
+        host_.record_appended(index_, r.partition, r.record_bytes);
+        // Wake the sender when a batch became full or a new one was created (step 11).
+        if (r.batch_is_full || r.new_batch_created) wake_sender(now, now);
+        return;
+      case AppendResult::Status::kOverMemoryLimit:
+        // BufferPool.allocate: "Attempt to allocate N bytes, but there is a hard limit of M
+        // on memory allocations" (IllegalArgumentException out of send()).
+        host_.record_failed(index_, FailureReason::kBufferLimit);
+        return_tokens(1, now);
+        return;
+      case AppendResult::Status::kWaitForMemory:
+        // BufferPool.allocate blocks (spec §3.10) for at most max.block.ms.
+        blocked_ = true;
+        waiting_need_ = r.need_bytes;
+        block_start_ = now;
+        ++block_id_;
+        host_.schedule_buffer_timeout(index_, block_id_, now + config_.max_block);
+        wake_sender(now, now);  // a waiter makes every partition sendable ("exhausted")
+        return;
+      case AppendResult::Status::kAbortForNewBatch: {
+        // abortForNewBatch (spec §1.2 step 9): onNewBatch, a second partition() call, and an
+        // append that may create the batch.
+        const auto& arrivals = spec_.workload.arrivals;
+        if (arrivals.threads > 1 && arrivals.partition_gap > SimTime::zero()) {
+          // This thread makes its second call a little later; other threads go on.
+          const std::uint64_t id = next_send_id_++;
+          second_calls_.emplace(id, std::make_pair(s, r.partition));
+          host_.schedule_second_call(index_, id, now + arrivals.partition_gap);
+          return;
+        }
+        s.request.abort_on_new_batch = false;
+        custom_->on_new_batch(r.partition, view());
+        if (!spec_.workload.partition) {
+          s.request.partition = custom_->partition(key_of(s), view());
+          if (s.request.partition < 0) {
+            host_.record_failed(index_, FailureReason::kInvalidPartition);
+            return_tokens(1, now);
+            return;
+          }
+        }
+        continue;
+      }
+    }
+  }
+}
+
+void KafkaProducer::on_second_call(std::uint64_t send, SimTime now) {
+  now_ = now;
+  if (blocked_) {  // the producer's memory is exhausted: this thread waits its turn
+    second_calls_waiting_.push_back(send);
+    return;
+  }
+  auto node = second_calls_.extract(send);
+  PendingSend s = std::move(node.mapped().first);
+  const std::int32_t previous = node.mapped().second;
+  const bool was_busy = static_cast<std::int32_t>(second_calls_.size()) + 1 >= spec_.workload.arrivals.threads - 1;
+  s.request.abort_on_new_batch = false;
+  custom_->on_new_batch(previous, view());
+  bool failed = false;
+  if (!spec_.workload.partition) {
+    s.request.partition = custom_->partition(key_of(s), view());
+    if (s.request.partition < 0) {
+      host_.record_failed(index_, FailureReason::kInvalidPartition);
+      return_tokens(1, now);
+      failed = true;
+    }
+  }
+  if (!failed) {
+    pending_ = std::move(s);
+    finish_append(pending_, now);
+  }
+  // A thread came free: the application may call send() again.
+  if (was_busy && !blocked_) after_send(now);
+}
+
+void KafkaProducer::on_buffer_timeout(std::uint64_t block, SimTime now) {
+  now_ = now;
+  if (!blocked_ || block_id_ != block) return;
+  // BufferExhaustedException after max.block.ms: the send fails, the thread goes on.
+  blocked_ = false;
+  accumulator_.cancel_memory_wait();
+  host_.send_blocked(index_, now - block_start_);
+  host_.record_failed(index_, FailureReason::kBufferTimeout);
+  return_tokens(1, now);
+  after_send(now);
+}
+
+// The waiting send() got its memory: it finishes its append, then the threads go on.
+void KafkaProducer::resume_after_memory(SimTime now) {
+  blocked_ = false;
+  host_.send_blocked(index_, now - block_start_);
+  pending_.request.reserved_bytes = waiting_need_;  // the pool took it for this send
+  finish_append(pending_, now);
+  if (blocked_) return;
+  while (!second_calls_waiting_.empty() && !blocked_) {
+    const auto id = second_calls_waiting_.front();
+    second_calls_waiting_.pop_front();
+    on_second_call(id, now);
+  }
+  after_send(now);
+}
+
+// ---- the sender thread -------------------------------------------------------------------------
+
+void KafkaProducer::wake_sender(SimTime t, SimTime now) {
+  // One live wake per producer: an earlier request supersedes a later one, which then
+  // fires stale and is ignored (cheaper than cancelling: most wakes are superseded).
+  t = std::max(t, now);
+  if (t >= wake_at_) return;
+  wake_at_ = t;
+  host_.schedule_sender(index_, ++wake_generation_, t);
+}
+
+void KafkaProducer::on_sender_wake(std::uint64_t generation, SimTime now) {
+  if (generation != wake_generation_) return;
+  wake_at_ = kNever;
+  run_sender(now);
+}
+
+void KafkaProducer::run_sender(SimTime now) {
+  now_ = now;
+  const SimTime next = sender_.run_once(now, node_up_, stopped_);
+  if (next != kNever) wake_sender(next, now);
+}
+
+void KafkaProducer::on_response(std::uint64_t request, SimTime now) {
+  now_ = now;
+  sender_.on_response(request, now);
+  wake_sender(now, now);
+}
+
+void KafkaProducer::on_request_deadline(SimTime now) {
+  now_ = now;
+  sender_.on_request_deadline(now);
+}
+
+void KafkaProducer::on_disconnect(std::size_t node, SimTime now) {
+  now_ = now;
+  sender_.disconnect(node, now);
+}
+
+void KafkaProducer::on_metadata(std::span<const std::int32_t> leaders, SimTime now) {
+  now_ = now;
+  accumulator_.before_metadata_update(metadata_);
+  metadata_.update(leaders);
+  accumulator_.after_metadata_update(metadata_);
+  wake_sender(now, now);
+}
+
+// ---- what the sender reports -------------------------------------------------------------------
+
+void KafkaProducer::request_sent(std::uint64_t request, std::size_t node, std::span<const BatchId> batches, std::int64_t bytes,
+                                 bool expects_response) {
+  host_.send_request(index_, request, node, bytes, static_cast<std::int32_t>(batches.size()), expects_response);
+}
+
+void KafkaProducer::watch_request_deadline(SimTime at) { host_.schedule_request_deadline(index_, at); }
+
+void KafkaProducer::request_abandoned(std::uint64_t request) { host_.abandon_request(index_, request); }
+
+void KafkaProducer::connection_closed(std::size_t node) {
+  // A disconnect requests a metadata update, answered after one round trip.
+  host_.request_metadata(index_, node);
+  wake_sender(now_, now_);
+}
+
+void KafkaProducer::batch_acknowledged(BatchId id, std::size_t node) {
+  ProducerBatch& b = accumulator_.batch(id);
+  if (b.done) return;
+  b.done = true;
+  host_.batch_done(index_, b, static_cast<std::int32_t>(node), std::nullopt);
+  settle(id, now_);
+}
+
+void KafkaProducer::batch_failed(BatchId id, FailureReason reason) {
+  ProducerBatch& b = accumulator_.batch(id);
+  if (b.done) return;
+  b.done = true;
+  host_.batch_done(index_, b, -1, reason);
+  settle(id, now_);
+}
+
+void KafkaProducer::batch_retried(BatchId) { host_.batch_retried(index_); }
+
+// A batch is done (acked or failed): its partition unmuted, its memory back (which may let
+// the waiting send() finish), and a closed-loop application may send again.
+void KafkaProducer::settle(BatchId id, SimTime now) {
+  const std::int32_t records = accumulator_.batch(id).records;
+  if (accumulator_.release(id)) resume_after_memory(now);
+  return_tokens(records, now);
+}
+
+}  // namespace partsim::model

@@ -1,0 +1,173 @@
+#pragma once
+// One KafkaProducer and the application threads that call send() (spec §1): the record's
+// partition (explicit, the partitioner object, the key's hash, or the accumulator's sticky
+// choice), the size check, the append with its abort-for-new-batch second call, blocking
+// on buffer.memory, and the sender thread's wake-ups. It owns the producer's metadata,
+// RecordAccumulator and Sender and asks a ProducerHost for everything outside: timers, the
+// network and the report of what happened.
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "model/partitioners/partitioner.hpp"
+#include "model/producer/producer_metadata.hpp"
+#include "model/producer/record_accumulator.hpp"
+#include "model/producer/sender.hpp"
+#include "model/producer/workload.hpp"
+#include "model/scenario.hpp"
+
+namespace partsim::model {
+
+/// What a producer needs from the simulation around it. The engine implements it with its
+/// event queue; a test can implement it with a list.
+class ProducerHost {
+public:
+  virtual ~ProducerHost() = default;
+  // Timers: call the producer back at `at`.
+  virtual void schedule_app(std::uint32_t producer, SimTime at) = 0;
+  virtual void schedule_sender(std::uint32_t producer, std::uint64_t generation, SimTime at) = 0;
+  virtual void schedule_buffer_timeout(std::uint32_t producer, std::uint64_t block, SimTime at) = 0;
+  virtual void schedule_second_call(std::uint32_t producer, std::uint64_t send, SimTime at) = 0;
+  virtual void schedule_request_deadline(std::uint32_t producer, SimTime at) = 0;
+  // The network.
+  virtual void send_request(std::uint32_t producer, std::uint64_t request, std::size_t node, std::int64_t bytes,
+                            std::int32_t batches, bool expects_response) = 0;
+  virtual void abandon_request(std::uint32_t producer, std::uint64_t request) = 0;
+  /// A closed connection makes the client ask for metadata (answered a round trip later).
+  virtual void request_metadata(std::uint32_t producer, std::size_t node) = 0;
+  // What happened.
+  virtual void record_sent(std::uint32_t producer) = 0;
+  virtual void record_appended(std::uint32_t producer, std::int32_t partition, std::int32_t record_bytes) = 0;
+  virtual void record_failed(std::uint32_t producer, FailureReason reason) = 0;
+  /// A batch is done: acknowledged by `node` (no reason), or failed (node -1) for `reason`.
+  virtual void batch_done(std::uint32_t producer, const ProducerBatch& batch, std::int32_t node,
+                          std::optional<FailureReason> reason) = 0;
+  virtual void batch_retried(std::uint32_t producer) = 0;
+  /// A send() waited `waited` for buffer.memory.
+  virtual void send_blocked(std::uint32_t producer, SimTime waited) = 0;
+};
+
+/// How many records the run lets the producers send (shared by all producers).
+struct SendBudget {
+  std::optional<std::int64_t> run_records;   ///< run.records over all producers
+  std::optional<SimTime> duration;           ///< run.duration.ms: no send() from then on
+  std::int64_t* total_sent = nullptr;        ///< sends so far, all producers
+};
+
+class KafkaProducer : private SenderListener {
+public:
+  /// `index` names the producer to the host; `client_order` is the topic's partition list
+  /// order and `leaders` its first metadata; `node_up` the engine's connection state per
+  /// broker (read at every pass).
+  KafkaProducer(std::uint32_t index, const ProducerSpec& spec, std::vector<std::int32_t> client_order,
+                std::span<const std::int32_t> leaders, std::span<const char> node_up, const sim::RandomStreams& streams,
+                SendBudget budget, ProducerHost& host);
+
+  /// The first send() is due (open loop) or the application starts (closed loop, flat out).
+  void start(SimTime now);
+  /// One send() of the application thread (KafkaProducer.doSend, spec §1.2). Returns when
+  /// the next is due, or nothing when the thread waits (memory, acknowledgements, every
+  /// thread busy) or has stopped. The host may run the next one inline when nothing else
+  /// happens before it, or schedule it (schedule_app).
+  std::optional<SimTime> send_next(SimTime now);
+  /// The host could not run the next send inline: schedule it.
+  void schedule_app(SimTime at, SimTime now);
+  /// The host's app event fired.
+  void app_event_fired() { app_event_pending_ = false; }
+  void on_second_call(std::uint64_t send, SimTime now);
+  void on_buffer_timeout(std::uint64_t block, SimTime now);
+  void on_sender_wake(std::uint64_t generation, SimTime now);
+  void on_response(std::uint64_t request, SimTime now);
+  void on_request_deadline(SimTime now);
+  /// The connection to `node` closed (the broker failed).
+  void on_disconnect(std::size_t node, SimTime now);
+  /// A metadata response: the topic's leaders (broker index or -1 per partition).
+  void on_metadata(std::span<const std::int32_t> leaders, SimTime now);
+  /// Wakes the sender thread at `t` (one live wake: an earlier one supersedes a later one).
+  void wake_sender(SimTime t, SimTime now);
+
+  std::uint32_t index() const { return index_; }
+  const ProducerSpec& spec() const { return spec_; }
+  bool stopped() const { return stopped_; }
+  bool blocked() const { return blocked_; }
+  bool open_loop() const { return workload_.open_loop(); }
+  bool has_in_flight() const { return sender_.has_in_flight(); }
+  const RecordAccumulator& accumulator() const { return accumulator_; }
+  const Sender& sender() const { return sender_; }
+  const ProducerMetadata& metadata() const { return metadata_; }
+
+private:
+  struct PendingSend {  // a send() between partition choice and a finished append
+    std::string key;
+    bool has_key = false;
+    AppendRequest request;
+  };
+
+  bool may_send(SimTime now) const;
+  bool next_send_time(SimTime now, SimTime& next);
+  void after_send(SimTime now);
+  void stop(SimTime now);
+  void return_tokens(std::int64_t records, SimTime now);
+  void send_one(SimTime intended, SimTime now);
+  void finish_append(PendingSend& send, SimTime now);
+  void resume_after_memory(SimTime now);
+  bool threads_busy() const;
+  std::optional<std::string_view> key_of(const PendingSend& s) const {
+    return s.has_key ? std::optional<std::string_view>(s.key) : std::nullopt;
+  }
+  PartitionerView view() const { return PartitionerView{metadata_.available(), metadata_.num_partitions()}; }
+  void settle(BatchId id, SimTime now);
+  void run_sender(SimTime now);
+
+  // SenderListener
+  void request_sent(std::uint64_t request, std::size_t node, std::span<const BatchId> batches, std::int64_t bytes,
+                    bool expects_response) override;
+  void watch_request_deadline(SimTime at) override;
+  void request_abandoned(std::uint64_t request) override;
+  void connection_closed(std::size_t node) override;
+  void batch_acknowledged(BatchId batch, std::size_t node) override;
+  void batch_failed(BatchId batch, FailureReason reason) override;
+  void batch_retried(BatchId batch) override;
+
+  std::uint32_t index_;
+  const ProducerSpec& spec_;
+  const ProducerConfig& config_;
+  ProducerHost& host_;
+  SendBudget budget_;
+  std::span<const char> node_up_;
+  WorkloadGenerator workload_;
+  std::unique_ptr<Partitioner> custom_;  // partitioner.class, if any
+  ProducerMetadata metadata_;
+  PartitionDraw draw_;
+  RecordAccumulator accumulator_;
+  Sender sender_;
+  SimTime now_;  // the time of the call being handled (for sender callbacks)
+
+  // The sender thread's wake-up.
+  SimTime wake_at_ = kNever;
+  std::uint64_t wake_generation_ = 0;  // a wake of an older generation is stale
+
+  // The application threads.
+  std::int64_t sent_ = 0;
+  SimTime next_due_;
+  bool app_event_pending_ = false;
+  bool stopped_ = false;  // no more sends; close() flushes
+  bool blocked_ = false;  // a send() waits for buffer.memory
+  std::uint64_t block_id_ = 0;
+  std::int32_t waiting_need_ = 0;  // the memory the waiting send() asked for
+  SimTime block_start_;
+  PendingSend pending_;
+  std::int64_t tokens_ = 0;  // closed loop: sends that may be outstanding
+  // Sends between their first and second partition() call (application threads > 1):
+  // send -> (record, the partition of the first call).
+  std::map<std::uint64_t, std::pair<PendingSend, std::int32_t>> second_calls_;
+  std::deque<std::uint64_t> second_calls_waiting_;  // due while memory was exhausted
+  std::uint64_t next_send_id_ = 0;
+};
+
+}  // namespace partsim::model

@@ -1,0 +1,83 @@
+#pragma once
+// ProducerBatch with its MemoryRecordsBuilder (spec §3.5, §5.3): the records of one
+// partition appended until the batch is closed, its size estimate, room and fullness, and
+// the compression-ratio estimate it is built with. A batch lives in a BatchQueue (one per
+// partition) until the sender drains it, then in a request until it is done.
+
+#include <cstdint>
+#include <vector>
+
+#include "model/producer/record_size.hpp"
+#include "sim/sim_time.hpp"
+
+namespace partsim::model {
+
+using sim::SimTime;
+
+/// Index of a batch in its producer's batch store.
+using BatchId = std::uint32_t;
+inline constexpr BatchId kNoBatch = UINT32_MAX;
+
+struct ProducerBatch {
+  std::int32_t partition = 0;
+  std::uint64_t sequence = 0;       ///< creation order within the producer
+  SimTime created;                  ///< createdMs: delivery.timeout.ms counts from here
+  SimTime last_attempt;             ///< lastAttemptMs: created until re-enqueued for a retry
+  SimTime backoff;                  ///< retry backoff of the current attempt (drawn at re-enqueue)
+  SimTime sent;                     ///< when the sender last drained it
+  std::int32_t records = 0;
+  std::int32_t attempts = 0;
+  std::int64_t record_bytes = 0;    ///< U: exact uncompressed record sizes
+  std::int32_t capacity = 0;        ///< write limit: the buffer, max(batch.size, first record's upper bound)
+  std::int32_t built_bytes = 0;     ///< set when closed for sending (drained)
+  bool closed = false;              ///< closed for appends (no room, or drained)
+  bool built = false;               ///< close(): the final bytes are known
+  bool done = false;                ///< acknowledged or failed
+  bool in_request = false;          ///< a live request carries it: its slot must not be reused
+  bool compressed = false;
+  float ratio_estimate = 1.0f;      ///< CompressionRatioEstimator value when the batch was created
+  std::int64_t base_timestamp_ms = 0;
+  std::vector<SimTime> send_times;  ///< per record, the send() time it was meant for (latency)
+  BatchId next = kNoBatch;          ///< the next batch in its partition's queue
+
+  /// estimatedSizeInBytes (MRB:899): the built size once closed, else the estimate.
+  std::int32_t estimated_bytes() const {
+    if (built) return built_bytes;
+    return estimated_bytes_written(record_bytes, compressed, ratio_estimate);
+  }
+
+  /// MemoryRecordsBuilder.isFull (spec §3.5): closed, or the estimate reached the limit.
+  bool is_full() const { return closed || built || (records > 0 && capacity <= estimated_bytes()); }
+
+  /// tryAppend with hasRoomFor (spec §3.5): a first record always fits; otherwise the
+  /// estimate plus this record's exact size must stay within the write limit. No room
+  /// closes the batch and returns false. On success `record_bytes_out` is the record's
+  /// exact size and `appended` the increase of the estimate (spec §3.3).
+  bool try_append(const RecordShape& shape, SimTime now, SimTime intended, std::int32_t& appended,
+                  std::int32_t& record_bytes_out) {
+    const std::int64_t ts_delta = now.whole_ms() - base_timestamp_ms;
+    const std::int32_t size = record_size(records, ts_delta, shape.payload_part());
+    const std::int32_t before = estimated_bytes();
+    if (records > 0 && (is_full() || capacity < before + size)) {
+      closed = true;
+      return false;
+    }
+    record_bytes += size;
+    ++records;
+    send_times.push_back(intended);
+    appended = estimated_bytes() - before;
+    record_bytes_out = size;
+    return true;
+  }
+};
+
+/// One partition's deque of batches, linked through ProducerBatch::next (no allocation per
+/// partition: a producer may have a million of them, most empty).
+struct BatchQueue {
+  BatchId head = kNoBatch;
+  BatchId tail = kNoBatch;
+  std::int32_t size = 0;
+  bool empty() const { return size == 0; }
+};
+
+}  // namespace partsim::model

@@ -1,0 +1,30 @@
+#include "model/producer/producer_metadata.hpp"
+
+#include "sim/check.hpp"
+
+namespace partsim::model {
+
+ProducerMetadata::ProducerMetadata(std::vector<std::int32_t> client_order, std::size_t nodes)
+    : client_order_(std::move(client_order)),
+      leaders_(client_order_.size(), -1),
+      for_node_(nodes),
+      position_(client_order_.size(), -1) {}
+
+void ProducerMetadata::update(std::span<const std::int32_t> leaders) {
+  PARTSIM_CHECK(leaders.size() == leaders_.size(), "a metadata update must cover every partition");
+  leaders_.assign(leaders.begin(), leaders.end());
+  available_.clear();
+  for (auto& parts : for_node_) parts.clear();
+  std::fill(position_.begin(), position_.end(), -1);
+  for (const std::int32_t part : client_order_) {
+    const std::int32_t l = leaders_[static_cast<std::size_t>(part)];
+    if (l < 0) continue;
+    available_.push_back(part);
+    auto& on_node = for_node_[static_cast<std::size_t>(l)];
+    position_[static_cast<std::size_t>(part)] = static_cast<std::int32_t>(on_node.size());
+    on_node.push_back(part);
+  }
+  ++version_;
+}
+
+}  // namespace partsim::model

@@ -1,0 +1,50 @@
+#pragma once
+// The producer's view of its topic's metadata (spec §2.2): each partition's leader as last
+// refreshed, the partitions with a leader in the client's list order
+// (Cluster.availablePartitionsForTopic, which the built-in partitioner indexes) and the
+// partitions each node leads (Cluster.partitionsForNode, which drain() walks). The view
+// changes only when it is refreshed: after a disconnect, a failover or a preferred leader
+// election the producer learns of, one round trip later.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace partsim::model {
+
+class ProducerMetadata {
+public:
+  /// `client_order`: the topic's partitions in the order the client lists them (Java
+  /// HashMap order, producer/partition_order.hpp, or sorted); `nodes`: the brokers.
+  ProducerMetadata(std::vector<std::int32_t> client_order, std::size_t nodes);
+
+  /// A metadata response: `leaders[p]` is partition p's leader (broker index) or -1.
+  void update(std::span<const std::int32_t> leaders);
+
+  std::int32_t num_partitions() const { return static_cast<std::int32_t>(leaders_.size()); }
+  std::size_t num_nodes() const { return for_node_.size(); }
+  /// The leader of `partition`, or -1 when it has none or the topic has no such partition.
+  std::int32_t leader(std::int32_t partition) const {
+    return partition >= 0 && partition < num_partitions() ? leaders_[static_cast<std::size_t>(partition)] : -1;
+  }
+  std::span<const std::int32_t> leaders() const { return leaders_; }
+  /// Partitions with a leader, in the client's list order.
+  std::span<const std::int32_t> available() const { return available_; }
+  /// Partitions `node` leads, in the client's list order.
+  std::span<const std::int32_t> partitions_for_node(std::size_t node) const { return for_node_[node]; }
+  /// Where `partition` stands in partitions_for_node(its leader), or -1 without a leader.
+  std::int32_t position_on_node(std::int32_t partition) const { return position_[static_cast<std::size_t>(partition)]; }
+  /// Bumped by every update.
+  std::uint64_t version() const { return version_; }
+
+private:
+  std::vector<std::int32_t> client_order_;
+  std::vector<std::int32_t> leaders_;
+  std::vector<std::int32_t> available_;
+  std::vector<std::vector<std::int32_t>> for_node_;
+  std::vector<std::int32_t> position_;
+  std::uint64_t version_ = 0;
+};
+
+}  // namespace partsim::model

@@ -1,0 +1,479 @@
+#include "model/producer/record_accumulator.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include "sim/check.hpp"
+
+namespace partsim::model {
+
+AccumulatorConfig AccumulatorConfig::from(const ProducerConfig& c, bool partitioner_object) {
+  AccumulatorConfig a;
+  a.batch_size_bytes = c.batch_size_bytes;
+  a.linger = c.linger;
+  a.delivery_timeout = c.delivery_timeout;
+  a.buffer_memory_bytes = c.buffer_memory_bytes;
+  a.compressed = c.compression != Compression::kNone;
+  a.compression_ratio = c.compression_ratio;
+  a.adaptive = c.adaptive && !partitioner_object;
+  a.availability_timeout = c.availability_timeout;
+  a.align_batches = c.align_batches;
+  a.guarantee_order = c.max_in_flight == 1;
+  return a;
+}
+
+RecordAccumulator::RecordAccumulator(const AccumulatorConfig& config, std::int32_t num_partitions, std::size_t num_nodes,
+                                     PartitionDraw draw)
+    : config_(config),
+      num_partitions_(num_partitions),
+      partitioner_(config.batch_size_bytes, std::move(draw)),
+      pool_(config.buffer_memory_bytes),
+      queues_(static_cast<std::size_t>(num_partitions)),
+      muted_(static_cast<std::size_t>(num_partitions), 0),
+      drain_index_(num_nodes, 0),
+      node_latency_(num_nodes),
+      nonempty_(static_cast<std::size_t>(num_partitions)),
+      drainable_(num_nodes),
+      created_pass_(static_cast<std::size_t>(num_partitions), kNotCreated),
+      pass_excluded_(num_nodes, 0),
+      ready_scratch_(num_nodes, 0) {}
+
+// ---- deques ------------------------------------------------------------------------------------
+
+BatchQueue& RecordAccumulator::queue_of(std::int32_t partition) {
+  if (partition < num_partitions_) return queues_[static_cast<std::size_t>(partition)];
+  return limbo_[partition];
+}
+
+const BatchQueue& RecordAccumulator::queue_of(std::int32_t partition) const {
+  if (partition < num_partitions_) return queues_[static_cast<std::size_t>(partition)];
+  static const BatchQueue kEmpty;
+  const auto it = limbo_.find(partition);
+  return it == limbo_.end() ? kEmpty : it->second;
+}
+
+std::vector<BatchId> RecordAccumulator::deque(std::int32_t partition) const {
+  std::vector<BatchId> ids;
+  for (BatchId id = queue_of(partition).head; id != kNoBatch; id = batches_[id].next) ids.push_back(id);
+  return ids;
+}
+
+BatchId RecordAccumulator::new_batch() {
+  BatchId id;
+  if (!free_batches_.empty()) {
+    id = free_batches_.back();
+    free_batches_.pop_back();
+    auto times = std::move(batches_[id].send_times);
+    times.clear();
+    batches_[id] = ProducerBatch{};
+    batches_[id].send_times = std::move(times);
+  } else {
+    id = static_cast<BatchId>(batches_.size());
+    batches_.emplace_back();
+  }
+  return id;
+}
+
+void RecordAccumulator::push_back(std::int32_t partition, BatchId id) {
+  BatchQueue& q = queue_of(partition);
+  batches_[id].next = kNoBatch;
+  if (q.empty()) {
+    q.head = q.tail = id;
+  } else {
+    batches_[q.tail].next = id;
+    q.tail = id;
+  }
+  if (++q.size == 1) {
+    became_nonempty(partition);
+    new_head(partition);
+  }
+}
+
+BatchId RecordAccumulator::pop_front(std::int32_t partition) {
+  BatchQueue& q = queue_of(partition);
+  const BatchId id = q.head;
+  q.head = batches_[id].next;
+  batches_[id].next = kNoBatch;
+  if (--q.size == 0) {
+    q.tail = kNoBatch;
+    became_empty(partition);
+  } else {
+    new_head(partition);
+  }
+  return id;
+}
+
+void RecordAccumulator::became_nonempty(std::int32_t partition) {
+  if (partition >= num_partitions_) return;
+  nonempty_.set(static_cast<std::size_t>(partition));
+  if (!indexed_) return;
+  const std::int32_t leader = indexed_->leader(partition);
+  if (leader >= 0) drainable_[static_cast<std::size_t>(leader)].set(static_cast<std::size_t>(indexed_->position_on_node(partition)));
+}
+
+void RecordAccumulator::became_empty(std::int32_t partition) {
+  if (partition >= num_partitions_) {
+    limbo_.erase(partition);
+    return;
+  }
+  nonempty_.reset(static_cast<std::size_t>(partition));
+  if (!indexed_) return;
+  const std::int32_t leader = indexed_->leader(partition);
+  if (leader >= 0) drainable_[static_cast<std::size_t>(leader)].reset(static_cast<std::size_t>(indexed_->position_on_node(partition)));
+}
+
+void RecordAccumulator::new_head(std::int32_t partition) {
+  const ProducerBatch& b = batches_[queue_of(partition).head];
+  heads_.push_back(HeadEntry{b.created, partition, b.sequence});
+  std::push_heap(heads_.begin(), heads_.end(), std::greater<>());
+}
+
+void RecordAccumulator::after_metadata_update(const ProducerMetadata& metadata) {
+  indexed_ = &metadata;
+  for (std::size_t node = 0; node < drainable_.size(); ++node) {
+    drainable_[node].clear();
+    drainable_[node].resize(metadata.partitions_for_node(node).size());
+  }
+  for (auto p = nonempty_.find_first(); p != boost::dynamic_bitset<>::npos; p = nonempty_.find_next(p))
+    became_nonempty(static_cast<std::int32_t>(p));
+}
+
+// ---- append (spec §3.2) --------------------------------------------------------------------------
+
+AppendResult RecordAccumulator::append(const AppendRequest& request, SimTime now, const ProducerMetadata& metadata) {
+  AppendResult result;
+  std::int32_t reserved = request.reserved_bytes;
+  result.need_bytes = std::max(config_.batch_size_bytes, batch_size_upper_bound(request.shape.payload_part()));
+  const bool sticky = request.partition < 0;
+  for (;;) {
+    const std::int32_t eff = sticky ? sticky_partition(metadata) : request.partition;
+    result.partition = eff;
+    if (eff < num_partitions_ && created_pass_[static_cast<std::size_t>(eff)] == kNotCreated) {
+      created_pass_[static_cast<std::size_t>(eff)] = pass_;
+      ++deques_created_;
+    }
+    BatchQueue& q = queue_of(eff);
+    // partitionChanged (RA:241-264): a deferred switch completes once the last batch is
+    // full or gone (spec §3.4), and the append starts over on the new partition.
+    if (sticky && all_batches_full(q) && update_sticky(0, true, metadata)) continue;
+    bool appended = false;
+    if (!q.empty()) appended = batches_[q.tail].try_append(request.shape, now, request.intended, result.appended_bytes, result.record_bytes);
+    if (!appended) {
+      if (request.abort_on_new_batch) {
+        // abortForNewBatch (RA:341-344): before allocating; KafkaProducer calls onNewBatch
+        // and partition() again (spec §1.2 step 9).
+        if (reserved > 0) pool_.deallocate(reserved);
+        result.status = AppendResult::Status::kAbortForNewBatch;
+        return result;
+      }
+      if (reserved == 0) {
+        switch (pool_.allocate(result.need_bytes)) {
+          case BufferPool::Allocation::kOverLimit: result.status = AppendResult::Status::kOverMemoryLimit; return result;
+          case BufferPool::Allocation::kWait: result.status = AppendResult::Status::kWaitForMemory; return result;
+          case BufferPool::Allocation::kGranted: reserved = result.need_bytes; continue;  // re-checks partitionChanged (RA:360)
+        }
+      }
+      // appendNewBatch (RA:393-420).
+      const BatchId id = new_batch();
+      ProducerBatch& b = batches_[id];
+      b.partition = eff;
+      b.sequence = next_sequence_++;
+      b.created = b.last_attempt = now;
+      b.capacity = reserved;
+      b.ratio_estimate = ratio_estimate_;
+      b.compressed = config_.compressed;
+      b.base_timestamp_ms = now.whole_ms();
+      reserved = 0;
+      b.try_append(request.shape, now, request.intended, result.appended_bytes, result.record_bytes);
+      result.appended_bytes = b.estimated_bytes();  // a new batch charges its whole estimate (spec §3.3)
+      push_back(eff, id);
+      result.new_batch_created = true;
+    }
+    if (reserved > 0) pool_.deallocate(reserved);  // the buffer a racing append made unnecessary
+    if (sticky) {
+      // Without the batch-boundary rule (partsim.sticky.align-batches: false, the first
+      // KIP-794 code before KAFKA-14156) the switch happens at batch.size bytes, mid-batch.
+      const bool enable_switch = !config_.align_batches || all_batches_full(q);
+      update_sticky(result.appended_bytes, enable_switch, metadata);
+    }
+    result.batch_is_full = q.size > 1 || batches_[q.tail].is_full();
+    return result;
+  }
+}
+
+// ---- the built-in partitioner and its load table -------------------------------------------------
+
+std::int32_t RecordAccumulator::sticky_partition(const ProducerMetadata& metadata) {
+  if (!partitioner_.has_current()) {
+    materialize_load_stats();
+    const std::int32_t p = partitioner_.current_partition(metadata.available(), metadata.num_partitions());
+    note_draw();
+    return p;
+  }
+  return partitioner_.current_partition(metadata.available(), metadata.num_partitions());
+}
+
+bool RecordAccumulator::update_sticky(std::int32_t appended, bool enable_switch, const ProducerMetadata& metadata) {
+  if (partitioner_.would_switch(appended, enable_switch)) materialize_load_stats();
+  if (!partitioner_.update_partition_info(appended, enable_switch, metadata.available(), metadata.num_partitions())) return false;
+  note_draw();
+  return true;
+}
+
+// The queue-size arrays of partitionReady (RA:665-762) for the last pass, and the table
+// updatePartitionLoadStats makes of them (spec §2.5). Built here rather than in ready() so
+// that a pass costs what it sends: only a draw needs the table. Kafka's quirks are kept:
+// arrays exist only once every partition has had a deque; a partition without a leader is
+// left out; a partition excluded by the availability timeout gives back its slot, which the
+// next partition takes over, and an empty deque there does not overwrite its size.
+void RecordAccumulator::materialize_load_stats() {
+  if (!stats_pending_) return;
+  stats_pending_ = false;
+  if (!config_.adaptive) return;
+  if (pass_deques_created_ != num_partitions_) {
+    partitioner_.clear_load_stats();
+    table_length_ = 0;
+    return;
+  }
+  const auto n = static_cast<std::size_t>(num_partitions_);
+  table_sizes_.assign(n, 0);
+  table_ids_.assign(n, 0);
+  const bool timeout = config_.availability_timeout > SimTime::zero();
+  std::int32_t idx = -1;
+  std::size_t k = 0;  // next entry of pass_sizes_
+  for (std::int32_t part = 0; part < num_partitions_; ++part) {
+    if (created_pass_[static_cast<std::size_t>(part)] >= pass_) continue;  // no deque at the pass
+    const std::int32_t leader = stats_metadata_->leader(part);
+    if (leader >= 0) table_ids_[static_cast<std::size_t>(++idx)] = part;
+    std::int32_t size = 0;
+    if (k < pass_sizes_.size() && pass_sizes_[k].first == part) size = pass_sizes_[k++].second;
+    if (size == 0 || leader < 0) continue;
+    table_sizes_[static_cast<std::size_t>(idx)] = size;
+    if (timeout && pass_excluded_[static_cast<std::size_t>(leader)]) --idx;
+  }
+  table_length_ = idx + 1;
+  partitioner_.update_load_stats(table_sizes_, table_ids_, table_length_);
+}
+
+// After a draw in adaptive mode: the choice, and what the pass's queue sizes promised each
+// partition, recomputed here from the sizes (weight = max + 1 - size, spec §2.5) rather
+// than read back from the partitioner's cumulative table, so that a wrong table shows.
+void RecordAccumulator::note_draw() {
+  if (!partitioner_.adaptive_active()) return;
+  const auto n = static_cast<std::size_t>(num_partitions_);
+  if (adaptive_choices_.size() < n) {
+    adaptive_choices_.resize(n, 0);
+    adaptive_expected_.resize(n, 0.0);
+  }
+  ++adaptive_choices_[static_cast<std::size_t>(partitioner_.current())];
+  const auto len = static_cast<std::size_t>(table_length_);
+  const std::int32_t max_size = *std::max_element(table_sizes_.begin(), table_sizes_.begin() + static_cast<std::ptrdiff_t>(len));
+  double total = 0;
+  for (std::size_t i = 0; i < len; ++i) total += max_size + 1 - table_sizes_[i];
+  for (std::size_t i = 0; i < len; ++i)
+    adaptive_expected_[static_cast<std::size_t>(table_ids_[i])] += (max_size + 1 - table_sizes_[i]) / total;
+}
+
+void RecordAccumulator::before_metadata_update(const ProducerMetadata&) { materialize_load_stats(); }
+
+// ---- ready (spec §3.6) ---------------------------------------------------------------------------
+
+ReadyCheckResult RecordAccumulator::ready(const ProducerMetadata& metadata, SimTime now, bool closing) {
+  ReadyCheckResult r;
+  ++pass_;
+  const bool exhausted = pool_.has_waiter();  // free.queued() > 0
+  const bool stats = config_.adaptive;
+  if (stats) {
+    stats_pending_ = true;
+    stats_metadata_ = &metadata;
+    pass_deques_created_ = deques_created_;
+    pass_sizes_.clear();
+    if (config_.availability_timeout > SimTime::zero())
+      for (std::size_t node = 0; node < node_latency_.size(); ++node) {
+        const NodeLatency& nl = node_latency_[node];
+        pass_excluded_[node] = nl.exists && nl.ready_time - nl.drain_time > config_.availability_timeout;
+      }
+  }
+  std::fill(ready_scratch_.begin(), ready_scratch_.end(), 0);
+  // Partitions without batches are skipped before anything is looked at (RA:715-717), so
+  // only the partitions with batches are visited, in the deque map's order.
+  for (auto bit = nonempty_.find_first(); bit != boost::dynamic_bitset<>::npos; bit = nonempty_.find_next(bit)) {
+    const auto part = static_cast<std::int32_t>(bit);
+    const BatchQueue& q = queues_[bit];
+    const ProducerBatch& first = batches_[q.head];
+    if (stats) pass_sizes_.emplace_back(part, q.size);
+    const std::int32_t leader = metadata.leader(part);
+    if (leader < 0) {  // unknown leader: waits for metadata
+      r.unknown_leaders = true;
+      continue;
+    }
+    const auto ul = static_cast<std::size_t>(leader);
+    if (ready_scratch_[ul] || muted_[bit]) continue;
+    // batchReady (RA:625-649).
+    const SimTime waited = now - first.last_attempt;
+    const bool backing_off = first.attempts > 0 && waited < first.backoff;
+    const bool full = q.size > 1 || first.is_full();
+    const SimTime time_to_wait = backing_off ? first.backoff : config_.linger;
+    const bool expired = waited >= time_to_wait;
+    const bool sendable = full || expired || exhausted || closing;
+    if (sendable && !backing_off)
+      ready_scratch_[ul] = 1;
+    else
+      r.next_ready_check_delay = std::min(r.next_ready_check_delay, std::max(time_to_wait - waited, SimTime::zero()));
+  }
+  for (std::size_t node = 0; node < ready_scratch_.size(); ++node)
+    if (ready_scratch_[node]) r.ready_nodes.push_back(node);
+  return r;
+}
+
+void RecordAccumulator::update_node_latency(std::size_t node, SimTime now, bool can_send) {
+  if (config_.availability_timeout <= SimTime::zero()) return;  // spec §3.7: off by default
+  NodeLatency& nl = node_latency_[node];
+  if (!nl.exists) {
+    nl.exists = true;
+    nl.drain_time = now;
+  }
+  nl.ready_time = now;
+  if (can_send) nl.drain_time = now;
+}
+
+// ---- drain (spec §3.8) ---------------------------------------------------------------------------
+
+void RecordAccumulator::close(ProducerBatch& b) {
+  // ProducerBatch.close at drain: the final bytes, and the compression estimate update
+  // (spec §5.3): up by at least 0.05 when worse, down by at most 0.005 when better.
+  b.closed = true;
+  b.built = true;
+  if (!config_.compressed) {
+    b.built_bytes = kBatchHeaderBytes + static_cast<std::int32_t>(b.record_bytes);
+    return;
+  }
+  const double compressed = std::round(static_cast<double>(b.record_bytes) * config_.compression_ratio);
+  b.built_bytes = kBatchHeaderBytes + static_cast<std::int32_t>(compressed);
+  const auto observed = static_cast<float>(static_cast<double>(b.built_bytes) / static_cast<double>(b.record_bytes));
+  if (observed > ratio_estimate_)
+    ratio_estimate_ = std::max(ratio_estimate_ + 0.05f, observed);
+  else if (observed < ratio_estimate_)
+    ratio_estimate_ = std::max(ratio_estimate_ - 0.005f, observed);
+}
+
+void RecordAccumulator::drain(const ProducerMetadata& metadata, std::size_t node, SimTime now, std::int32_t max_request_size,
+                              std::vector<BatchId>& out) {
+  out.clear();
+  const auto parts = metadata.partitions_for_node(node);
+  if (parts.empty()) return;
+  PARTSIM_CHECK(indexed_ == &metadata, "drain() with metadata the accumulator was not told about");
+  const auto n = parts.size();
+  const std::size_t start = drain_index_[node] % n;
+  // The loop visits every position once from `start`, wrapping, and remembers the last one
+  // it examined: one before `start` when it went all the way round, or the partition whose
+  // batch did not fit. Positions without batches are skipped by the bitset, which changes
+  // nothing but the cost.
+  std::size_t last = (start + n - 1) % n;
+  const auto& bits = drainable_[node];
+  std::int64_t size = 0;
+  auto visit = [&](std::size_t i) {  // false: stop draining this node
+    const std::int32_t part = parts[i];
+    if (muted_[static_cast<std::size_t>(part)]) return true;
+    BatchQueue& q = queues_[static_cast<std::size_t>(part)];
+    ProducerBatch& first = batches_[q.head];
+    if (first.attempts > 0 && now - first.last_attempt < first.backoff) return true;  // backing off
+    if (size + first.estimated_bytes() > max_request_size && !out.empty()) {
+      last = i;
+      return false;
+    }
+    const BatchId id = pop_front(part);
+    ProducerBatch& b = batches_[id];
+    close(b);
+    b.sent = now;
+    size += b.built_bytes;
+    out.push_back(id);
+    if (config_.guarantee_order) muted_[static_cast<std::size_t>(part)] = 1;
+    return true;
+  };
+  bool stopped = false;
+  for (auto i = start == 0 ? bits.find_first() : bits.find_next(start - 1); !stopped && i != boost::dynamic_bitset<>::npos;
+       i = bits.find_next(i))
+    stopped = !visit(i);
+  for (auto i = bits.find_first(); !stopped && i != boost::dynamic_bitset<>::npos && i < start; i = bits.find_next(i))
+    stopped = !visit(i);
+  drain_index_[node] = static_cast<std::uint32_t>(last);
+}
+
+// ---- expiry and retries (spec §3.9) --------------------------------------------------------------
+
+void RecordAccumulator::expired_batches(SimTime now, std::vector<BatchId>& out) {
+  out.clear();
+  std::vector<std::int32_t> partitions;
+  while (!heads_.empty() && now - heads_.front().created >= config_.delivery_timeout) {
+    const HeadEntry e = heads_.front();
+    std::pop_heap(heads_.begin(), heads_.end(), std::greater<>());
+    heads_.pop_back();
+    const BatchQueue& q = queue_of(e.partition);
+    if (!q.empty() && batches_[q.head].sequence == e.sequence) partitions.push_back(e.partition);
+  }
+  std::sort(partitions.begin(), partitions.end());
+  partitions.erase(std::unique(partitions.begin(), partitions.end()), partitions.end());
+  for (const std::int32_t part : partitions) {
+    // From the head, every batch past the timeout (muted or not), up to the first that is not.
+    while (!queue_of(part).empty() && now - batches_[queue_of(part).head].created >= config_.delivery_timeout)
+      out.push_back(pop_front(part));
+  }
+}
+
+SimTime RecordAccumulator::next_expiry() {
+  while (!heads_.empty()) {
+    const HeadEntry& e = heads_.front();
+    const BatchQueue& q = queue_of(e.partition);
+    if (!q.empty() && batches_[q.head].sequence == e.sequence) return e.created + config_.delivery_timeout;
+    std::pop_heap(heads_.begin(), heads_.end(), std::greater<>());
+    heads_.pop_back();
+  }
+  return kNever;
+}
+
+void RecordAccumulator::reenqueue(BatchId id, SimTime now, SimTime backoff) {
+  ProducerBatch& b = batches_[id];
+  ++b.attempts;
+  b.last_attempt = now;
+  b.backoff = backoff;
+  // Back at the head, after the retried batches created before it (RA:518-527).
+  BatchQueue& q = queue_of(b.partition);
+  BatchId prev = kNoBatch;
+  BatchId at = q.head;
+  while (at != kNoBatch && batches_[at].attempts > 0 && batches_[at].sequence < b.sequence) {
+    prev = at;
+    at = batches_[at].next;
+  }
+  if (prev == kNoBatch) {
+    b.next = q.head;
+    q.head = id;
+    if (q.tail == kNoBatch) q.tail = id;
+    if (++q.size == 1) became_nonempty(b.partition);
+    new_head(b.partition);
+  } else {
+    b.next = at;
+    batches_[prev].next = id;
+    if (at == kNoBatch) q.tail = id;
+    ++q.size;
+  }
+}
+
+bool RecordAccumulator::leave_request(BatchId id) {
+  ProducerBatch& b = batches_[id];
+  b.in_request = false;
+  if (!b.done) return true;
+  free_batches_.push_back(id);  // it expired while in flight
+  return false;
+}
+
+bool RecordAccumulator::release(BatchId id) {
+  ProducerBatch& b = batches_[id];
+  if (b.partition < num_partitions_) muted_[static_cast<std::size_t>(b.partition)] = 0;
+  const std::int32_t capacity = b.capacity;
+  if (!b.in_request) free_batches_.push_back(id);
+  return pool_.deallocate(capacity);
+}
+
+}  // namespace partsim::model

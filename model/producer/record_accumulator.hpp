@@ -1,0 +1,224 @@
+#pragma once
+// RecordAccumulator (spec §3): one producer's batches of one topic, a deque per partition,
+// with the built-in partitioner (spec §2) that picks the sticky partition for records
+// without one, and the BufferPool (spec §3.10). The sender asks it which nodes are ready
+// (ready, §3.6), takes batches for a node (drain, §3.8), expires old batches (§3.9) and
+// puts failed ones back (reenqueue). Every call takes the time: nothing here reads a clock
+// or knows the event queue.
+//
+// Cost follows batches, not partitions: the partitions with batches are kept in a bitset
+// (by partition id for ready(), by position on their leader for drain()), the deque heads
+// in a min-heap by creation time for expiry, and the adaptive partitioner's queue-size
+// table is built from the last ready() pass only when the partitioner draws.
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <vector>
+
+#include <boost/dynamic_bitset.hpp>
+
+#include "model/partitioners/builtin_partitioner.hpp"
+#include "model/producer/buffer_pool.hpp"
+#include "model/producer/producer_batch.hpp"
+#include "model/producer/producer_metadata.hpp"
+#include "model/scenario.hpp"
+
+namespace partsim::model {
+
+inline constexpr SimTime kNever = SimTime::max();
+
+/// The accumulator's settings: the producer's config as Kafka passes it in.
+struct AccumulatorConfig {
+  std::int32_t batch_size_bytes = 16384;           ///< batch.size (also the sticky batch size)
+  SimTime linger = SimTime::ms(5);                 ///< linger.ms
+  SimTime delivery_timeout = SimTime::ms(120000);  ///< delivery.timeout.ms
+  std::int64_t buffer_memory_bytes = 33554432;     ///< buffer.memory
+  bool compressed = false;                         ///< compression.type != none
+  double compression_ratio = 0.5;                  ///< partsim: the ratio a codec achieves
+  /// partitioner.adaptive.partitioning.enable, and no partitioner object (KP:427-429).
+  bool adaptive = true;
+  SimTime availability_timeout = SimTime::zero();  ///< partitioner.availability.timeout.ms
+  bool align_batches = true;                       ///< partsim.sticky.align-batches (KAFKA-14156)
+  bool guarantee_order = false;                    ///< max.in.flight.requests.per.connection == 1
+
+  /// From the producer's config; `partitioner_object` = a partitioner.class is set.
+  static AccumulatorConfig from(const ProducerConfig& c, bool partitioner_object);
+};
+
+/// What append() was asked to add.
+struct AppendRequest {
+  std::int32_t partition = -1;       ///< -1: the built-in partitioner chooses (UNKNOWN_PARTITION)
+  RecordShape shape;
+  SimTime intended;                  ///< when the application meant to send it (latency)
+  bool abort_on_new_batch = false;   ///< a partitioner object is set (KP:1068)
+  std::int32_t reserved_bytes = 0;   ///< memory already granted for a new batch (after waiting)
+};
+
+/// RecordAppendResult (RA:1177-1194) and what else append() decided.
+struct AppendResult {
+  enum class Status {
+    kAppended,
+    kAbortForNewBatch,  ///< needs a new batch and a partitioner object asked to be called again
+    kWaitForMemory,     ///< needs a new batch and buffer.memory is exhausted: the pool now has a waiter
+    kOverMemoryLimit,   ///< a new batch would be larger than buffer.memory (IllegalArgumentException)
+  } status = Status::kAppended;
+  std::int32_t partition = -1;       ///< the effective partition (AppendCallbacks.setPartition)
+  bool batch_is_full = false;        ///< dq.size() > 1 || last batch full: wake the sender
+  bool new_batch_created = false;    ///< wake the sender
+  std::int32_t appended_bytes = 0;   ///< what the sticky partitioner was charged (spec §3.3)
+  std::int32_t record_bytes = 0;     ///< the record's exact size in the batch
+  std::int32_t need_bytes = 0;       ///< the new batch's buffer: max(batch.size, upper bound)
+};
+
+/// ReadyCheckResult (RA:1196-1206).
+struct ReadyCheckResult {
+  std::vector<std::size_t> ready_nodes;   ///< ascending
+  SimTime next_ready_check_delay = kNever;
+  bool unknown_leaders = false;           ///< some partition with batches has no leader
+};
+
+class RecordAccumulator {
+public:
+  /// `draw` gives the built-in partitioner its random ints (spec §2.1).
+  RecordAccumulator(const AccumulatorConfig& config, std::int32_t num_partitions, std::size_t num_nodes, PartitionDraw draw);
+
+  /// append (spec §3.2): the record goes into the last batch of its partition or a new one.
+  AppendResult append(const AppendRequest& request, SimTime now, const ProducerMetadata& metadata);
+
+  /// ready (spec §3.6): the nodes with a sendable partition, and when to look again. Also
+  /// the pass whose queue sizes the adaptive partitioner uses (spec §2.5). `closing`: the
+  /// producer is closing (flush: everything is sendable).
+  ReadyCheckResult ready(const ProducerMetadata& metadata, SimTime now, bool closing);
+
+  /// updateNodeLatencyStats (spec §3.7): called by the sender for every ready node.
+  void update_node_latency(std::size_t node, SimTime now, bool can_send);
+
+  /// drain for one node (spec §3.8): the first batch of each of its partitions from the
+  /// rotating start, up to max_request_size (the first always), closed and built.
+  void drain(const ProducerMetadata& metadata, std::size_t node, SimTime now, std::int32_t max_request_size,
+             std::vector<BatchId>& out);
+
+  /// expiredBatches (spec §3.9): batches past delivery.timeout.ms, taken from the deque heads,
+  /// in partition order.
+  void expired_batches(SimTime now, std::vector<BatchId>& out);
+  /// When the oldest batch still in a deque expires (kNever: none).
+  SimTime next_expiry();
+
+  /// reenqueue (spec §3.9): attempts + 1, back at the head in creation order; `backoff` is
+  /// this attempt's retry backoff.
+  void reenqueue(BatchId id, SimTime now, SimTime backoff);
+
+  /// A request that carried the batch is over (answered or dropped). False when the batch
+  /// is already done (it expired in flight): its slot is free now.
+  bool leave_request(BatchId id);
+  /// The batch is done (acknowledged or failed): unmute its partition, free its slot unless
+  /// a request still refers to it, and return its memory. True when that memory went to
+  /// the waiting send, which must now call append again with reserved_bytes = its need.
+  bool release(BatchId id);
+
+  /// The waiting send gave up (max.block.ms).
+  void cancel_memory_wait() { pool_.cancel_wait(); }
+
+  /// Before the metadata changes: fixes the adaptive table of the last pass, which was
+  /// taken against the old leaders. After: re-indexes the partitions by their leaders.
+  void before_metadata_update(const ProducerMetadata& metadata);
+  void after_metadata_update(const ProducerMetadata& metadata);
+
+  void mute(std::int32_t partition) { muted_[static_cast<std::size_t>(partition)] = 1; }
+  void unmute(std::int32_t partition) { muted_[static_cast<std::size_t>(partition)] = 0; }
+  bool muted(std::int32_t partition) const { return muted_[static_cast<std::size_t>(partition)] != 0; }
+
+  ProducerBatch& batch(BatchId id) { return batches_[id]; }
+  const ProducerBatch& batch(BatchId id) const { return batches_[id]; }
+  /// The batches in `partition`'s deque, head first.
+  std::vector<BatchId> deque(std::int32_t partition) const;
+  std::int32_t deque_size(std::int32_t partition) const { return queue_of(partition).size; }
+  /// Some partition the metadata knows has batches waiting.
+  bool has_batches() const { return nonempty_.any(); }
+  std::int32_t num_partitions() const { return num_partitions_; }
+  std::int32_t deques_created() const { return deques_created_; }
+
+  BuiltInPartitioner& partitioner() { return partitioner_; }
+  const BuiltInPartitioner& partitioner() const { return partitioner_; }
+  const BufferPool& pool() const { return pool_; }
+
+  /// The adaptive cross-check (spec §2.5), kept apart from the partitioner's own table: per
+  /// partition, the choices drawn in adaptive mode, and the sum of the probabilities that
+  /// the queue sizes of the pass behind each draw give it (weight max + 1 - queue size).
+  const std::vector<std::int64_t>& adaptive_choices() const { return adaptive_choices_; }
+  const std::vector<double>& adaptive_expected() const { return adaptive_expected_; }
+
+private:
+  struct NodeLatency {  // spec §3.7
+    bool exists = false;
+    SimTime ready_time, drain_time;
+  };
+  struct HeadEntry {  // a batch that became a deque's head, for expiry
+    SimTime created;
+    std::int32_t partition;
+    std::uint64_t sequence;
+    bool operator>(const HeadEntry& o) const { return created != o.created ? created > o.created : partition > o.partition; }
+  };
+
+  BatchQueue& queue_of(std::int32_t partition);
+  const BatchQueue& queue_of(std::int32_t partition) const;
+  bool all_batches_full(const BatchQueue& q) const { return q.empty() || batches_[q.tail].is_full(); }
+  BatchId new_batch();
+  void push_back(std::int32_t partition, BatchId id);
+  BatchId pop_front(std::int32_t partition);
+  void became_nonempty(std::int32_t partition);
+  void became_empty(std::int32_t partition);
+  void new_head(std::int32_t partition);
+  void close(ProducerBatch& b);
+  // The built-in partitioner, with the load table of the last pass in place before a draw.
+  std::int32_t sticky_partition(const ProducerMetadata& metadata);
+  bool update_sticky(std::int32_t appended, bool enable_switch, const ProducerMetadata& metadata);
+  void materialize_load_stats();
+  void note_draw();
+
+  AccumulatorConfig config_;
+  std::int32_t num_partitions_;
+  BuiltInPartitioner partitioner_;
+  BufferPool pool_;
+  float ratio_estimate_ = 1.0f;  // CompressionRatioEstimator (spec §5.3), this topic and codec
+
+  std::vector<ProducerBatch> batches_;
+  std::vector<BatchId> free_batches_;
+  std::uint64_t next_sequence_ = 0;
+  std::vector<BatchQueue> queues_;
+  // Deques of partitions the metadata does not know (a partitioner answered too large):
+  // never drained, their batches expire (spec §1.4).
+  std::map<std::int32_t, BatchQueue> limbo_;
+  std::vector<char> muted_;
+  std::vector<std::uint32_t> drain_index_;
+  std::vector<NodeLatency> node_latency_;
+
+  // The ready index: partitions with batches, by id; and by position on their leader.
+  boost::dynamic_bitset<> nonempty_;
+  std::vector<boost::dynamic_bitset<>> drainable_;
+  const ProducerMetadata* indexed_ = nullptr;  // the metadata drainable_ follows
+  // Deque heads by creation time (lazily invalidated: an entry counts while its batch is
+  // still the head).
+  std::vector<HeadEntry> heads_;
+
+  // Deques are created on first use and never removed (RA:733): the pass number at creation.
+  static constexpr std::uint64_t kNotCreated = UINT64_MAX;
+  std::vector<std::uint64_t> created_pass_;
+  std::int32_t deques_created_ = 0;
+
+  // The last ready() pass as the adaptive table needs it (spec §2.5, RA:665-762).
+  std::uint64_t pass_ = 0;
+  bool stats_pending_ = false;
+  const ProducerMetadata* stats_metadata_ = nullptr;
+  std::int32_t pass_deques_created_ = 0;
+  std::vector<std::pair<std::int32_t, std::int32_t>> pass_sizes_;  // (partition, deque size), ascending
+  std::vector<char> pass_excluded_;                                // per node: availability timeout
+  std::vector<std::int32_t> table_sizes_, table_ids_;
+  std::int32_t table_length_ = 0;
+  std::vector<char> ready_scratch_;
+  std::vector<std::int64_t> adaptive_choices_;
+  std::vector<double> adaptive_expected_;
+};
+
+}  // namespace partsim::model

@@ -1,0 +1,180 @@
+#include "model/producer/sender.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <boost/random/uniform_real_distribution.hpp>
+
+namespace partsim::model {
+
+SenderConfig SenderConfig::from(const ProducerConfig& c) {
+  SenderConfig s;
+  s.max_in_flight = c.max_in_flight;
+  s.max_request_size_bytes = c.max_request_size_bytes;
+  s.request_timeout = c.request_timeout;
+  s.delivery_timeout = c.delivery_timeout;
+  s.retries = c.retries;
+  s.retry_backoff = c.retry_backoff;
+  s.retry_backoff_max = c.retry_backoff_max;
+  s.acks = c.acks;
+  return s;
+}
+
+Sender::Sender(const SenderConfig& config, RecordAccumulator& accumulator, const ProducerMetadata& metadata,
+               SenderListener& listener, sim::RandomEngine backoff_rng)
+    : config_(config),
+      accumulator_(accumulator),
+      metadata_(metadata),
+      listener_(listener),
+      backoff_rng_(backoff_rng),
+      in_flight_(metadata.num_nodes(), 0) {}
+
+SimTime Sender::run_once(SimTime now, std::span<const char> node_up, bool closing) {
+  const ReadyCheckResult ready = accumulator_.ready(metadata_, now, closing);
+  bool sent_any = false;
+  for (const std::size_t node : ready.ready_nodes) {
+    // NetworkClient.ready (spec §4.2): connection up and room for another request.
+    const bool can_send = node_up[node] && in_flight_[node] < config_.max_in_flight;
+    accumulator_.update_node_latency(node, now, can_send);  // spec §3.7
+    if (!can_send) continue;
+    accumulator_.drain(metadata_, node, now, config_.max_request_size_bytes, drained_);
+    if (drained_.empty()) continue;
+    send(node, drained_, now);
+    sent_any = true;
+  }
+  const SimTime next_expiry = expire(now);
+  if (sent_any) return now;  // poll(0): another pass may drain more
+  if (ready.next_ready_check_delay != kNever) return std::min(next_expiry, now + ready.next_ready_check_delay);
+  // Nothing else will wake the sender (leaderless or unreachable partitions): wake it to
+  // expire batches. With requests in flight, their responses or timeouts wake it first;
+  // far-off expiry wakes there would fill the event queue with dead timers.
+  if (live_.empty() && next_expiry != kNever) return next_expiry;
+  return kNever;
+}
+
+// sendProduceRequest (SND:861-922): one request per node with its drained batches.
+void Sender::send(std::size_t node, std::vector<BatchId>& batches, SimTime now) {
+  const std::uint64_t id = next_request_++;
+  std::int64_t bytes = 0;
+  for (const BatchId b : batches) bytes += accumulator_.batch(b).built_bytes;
+  const bool expects_response = config_.acks != Acks::kNone;
+  listener_.request_sent(id, node, batches, bytes, expects_response);
+  if (!expects_response) {
+    // acks=0: complete as soon as the bytes are written; nothing stays in flight.
+    for (const BatchId b : batches) listener_.batch_acknowledged(b, node);
+    return;
+  }
+  for (const BatchId b : batches) accumulator_.batch(b).in_request = true;
+  ++in_flight_[node];
+  // Deadlines come in send order, so one watch follows the oldest; a deadline whose request
+  // was answered is dropped when it comes up.
+  const SimTime deadline = now + config_.request_timeout;
+  deadlines_.emplace_back(deadline, id);
+  if (!deadline_watched_) {
+    deadline_watched_ = true;
+    listener_.watch_request_deadline(deadline);
+  }
+  SimTime oldest = kNever;
+  for (const BatchId b : batches) oldest = std::min(oldest, accumulator_.batch(b).created);
+  next_inflight_expiry_ = std::min(next_inflight_expiry_, oldest + config_.delivery_timeout);
+  live_.push_back(InFlight{id, node, std::vector<BatchId>(batches.begin(), batches.end())});
+}
+
+// Batches past delivery.timeout.ms, queued (spec §3.9) and in flight (SND:186-218).
+// Returns when the next one expires.
+SimTime Sender::expire(SimTime now) {
+  accumulator_.expired_batches(now, expired_);
+  const SimTime next = accumulator_.next_expiry();
+  if (live_.empty()) next_inflight_expiry_ = kNever;
+  if (now >= next_inflight_expiry_) {
+    next_inflight_expiry_ = kNever;
+    for (const InFlight& r : live_)
+      for (const BatchId b : r.batches) {
+        const ProducerBatch& batch = accumulator_.batch(b);
+        if (batch.done) continue;
+        if (now - batch.created >= config_.delivery_timeout)
+          expired_.push_back(b);
+        else
+          next_inflight_expiry_ = std::min(next_inflight_expiry_, batch.created + config_.delivery_timeout);
+      }
+  }
+  const SimTime result = std::min(next, next_inflight_expiry_);
+  for (const BatchId b : expired_) listener_.batch_failed(b, FailureReason::kDeliveryTimeout);
+  return result;
+}
+
+void Sender::on_response(std::uint64_t request, SimTime) {
+  const auto it = std::find_if(live_.begin(), live_.end(), [request](const InFlight& r) { return r.id == request; });
+  if (it == live_.end()) return;
+  InFlight r = std::move(*it);
+  live_.erase(it);
+  --in_flight_[r.node];
+  for (const BatchId b : r.batches)
+    if (accumulator_.leave_request(b)) listener_.batch_acknowledged(b, r.node);
+}
+
+void Sender::on_request_deadline(SimTime now) {
+  deadline_watched_ = false;
+  while (!deadlines_.empty() && deadlines_.front().first <= now) {
+    const std::uint64_t id = deadlines_.front().second;
+    deadlines_.pop_front();
+    // request.timeout.ms (spec §4.4): the connection is closed and every request in flight
+    // to that node fails with a retriable error.
+    const auto it = std::find_if(live_.begin(), live_.end(), [id](const InFlight& r) { return r.id == id; });
+    if (it != live_.end()) disconnect(it->node, now);
+  }
+  if (!deadlines_.empty()) {
+    deadline_watched_ = true;
+    listener_.watch_request_deadline(deadlines_.front().first);
+  }
+}
+
+void Sender::disconnect(std::size_t node, SimTime now) {
+  std::vector<InFlight> failed;
+  for (auto it = live_.begin(); it != live_.end();) {
+    if (it->node == node) {
+      failed.push_back(std::move(*it));
+      it = live_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  for (InFlight& r : failed) {
+    --in_flight_[node];
+    listener_.request_abandoned(r.id);
+    for (const BatchId b : r.batches)
+      if (accumulator_.leave_request(b)) retry_or_fail(b, now);
+  }
+  listener_.connection_closed(node);
+}
+
+void Sender::retry_or_fail(BatchId id, SimTime now) {
+  ProducerBatch& b = accumulator_.batch(id);
+  if (b.done) return;
+  // Sender.canRetry (spec §4.3): within delivery.timeout.ms and attempts < retries.
+  if (now - b.created >= config_.delivery_timeout) {
+    listener_.batch_failed(id, FailureReason::kDeliveryTimeout);
+    return;
+  }
+  if (b.attempts >= config_.retries) {
+    listener_.batch_failed(id, FailureReason::kRetriesExhausted);
+    return;
+  }
+  // This attempt waits backoff(attempts) (the attempt index before re-enqueue counts it).
+  accumulator_.reenqueue(id, now, draw_backoff(b.attempts));
+  listener_.batch_retried(id);
+}
+
+SimTime Sender::draw_backoff(std::int32_t k) {
+  // ExponentialBackoff (spec §4.6). Kafka draws a fresh jitter each time ready() or drain()
+  // asks; partsim draws one per attempt, when the batch is re-enqueued.
+  const double initial = config_.retry_backoff.to_ms();
+  const double max = config_.retry_backoff_max.to_ms();
+  const double exp_max = max > initial && initial > 0 ? std::log(max / initial) / std::log(2.0) : 0.0;
+  boost::random::uniform_real_distribution<double> jitter(0.8, 1.2);
+  const double term = initial * std::pow(2.0, std::min(static_cast<double>(k), exp_max));
+  const double ms = std::min(max, std::floor(jitter(backoff_rng_) * term));
+  return SimTime::from_ms(ms);
+}
+
+}  // namespace partsim::model

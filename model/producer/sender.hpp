@@ -1,0 +1,101 @@
+#pragma once
+// The Sender (spec §4): one pass asks the accumulator which nodes are ready, drains each
+// node that can take another request into one produce request, and expires batches past
+// delivery.timeout.ms; responses complete batches, a closed connection fails every request
+// in flight to its node, and a retriable failure puts a batch back with a jittered
+// exponential backoff until retries or delivery.timeout.ms run out. It takes the time on
+// every call and reports through a SenderListener: it knows no event queue.
+
+#include <cstdint>
+#include <deque>
+#include <span>
+#include <vector>
+
+#include "model/producer/record_accumulator.hpp"
+#include "model/run_result.hpp"
+#include "sim/random_streams.hpp"
+
+namespace partsim::model {
+
+struct SenderConfig {
+  std::int32_t max_in_flight = 5;                  ///< max.in.flight.requests.per.connection
+  std::int32_t max_request_size_bytes = 1048576;   ///< max.request.size
+  SimTime request_timeout = SimTime::ms(30000);    ///< request.timeout.ms
+  SimTime delivery_timeout = SimTime::ms(120000);  ///< delivery.timeout.ms
+  std::int64_t retries = 2147483647;               ///< retries
+  SimTime retry_backoff = SimTime::ms(100);        ///< retry.backoff.ms
+  SimTime retry_backoff_max = SimTime::ms(1000);   ///< retry.backoff.max.ms
+  Acks acks = Acks::kAll;                          ///< acks
+
+  static SenderConfig from(const ProducerConfig& c);
+};
+
+/// What the sender reports, in the order it happens.
+class SenderListener {
+public:
+  virtual ~SenderListener() = default;
+  /// A produce request leaves for `node` with these batches (one per partition).
+  virtual void request_sent(std::uint64_t request, std::size_t node, std::span<const BatchId> batches, std::int64_t bytes,
+                            bool expects_response) = 0;
+  /// Watch this request deadline (request.timeout.ms) and call on_request_deadline then.
+  virtual void watch_request_deadline(SimTime at) = 0;
+  /// A request in flight was given up (its connection closed): its response must not count.
+  virtual void request_abandoned(std::uint64_t request) = 0;
+  /// The connection to `node` was closed: the client asks for a metadata update.
+  virtual void connection_closed(std::size_t node) = 0;
+  virtual void batch_acknowledged(BatchId batch, std::size_t node) = 0;
+  virtual void batch_failed(BatchId batch, FailureReason reason) = 0;
+  virtual void batch_retried(BatchId batch) = 0;
+};
+
+class Sender {
+public:
+  Sender(const SenderConfig& config, RecordAccumulator& accumulator, const ProducerMetadata& metadata, SenderListener& listener,
+         sim::RandomEngine backoff_rng);
+
+  /// runOnce / sendProducerData (spec §4.1). `node_up[node]`: the connection can be used;
+  /// `closing`: the producer is closing and flushes. Returns when the next pass is due:
+  /// `now` after sending (poll(0)), the ready-check delay or the next expiry, or kNever when
+  /// only a response or a new batch will wake it.
+  SimTime run_once(SimTime now, std::span<const char> node_up, bool closing);
+
+  /// A response to a request in flight: its batches complete (acks 1 or all).
+  void on_response(std::uint64_t request, SimTime now);
+  /// The watched deadline came: a request past request.timeout.ms closes its connection
+  /// (spec §4.4).
+  void on_request_deadline(SimTime now);
+  /// The connection to `node` closed: every request in flight to it fails with a
+  /// retriable error (NETWORK_EXCEPTION).
+  void disconnect(std::size_t node, SimTime now);
+
+  std::int32_t in_flight(std::size_t node) const { return in_flight_[node]; }
+  bool has_in_flight() const { return !live_.empty(); }
+  /// ExponentialBackoff.backoff(attempt_index) (spec §4.6): min(max, U(0.8, 1.2) x initial x
+  /// 2^min(k, log2(max / initial))), in whole milliseconds.
+  SimTime draw_backoff(std::int32_t attempt_index);
+
+private:
+  struct InFlight {
+    std::uint64_t id;
+    std::size_t node;
+    std::vector<BatchId> batches;
+  };
+  void send(std::size_t node, std::vector<BatchId>& batches, SimTime now);
+  SimTime expire(SimTime now);
+  void retry_or_fail(BatchId id, SimTime now);
+
+  SenderConfig config_;
+  RecordAccumulator& accumulator_;
+  const ProducerMetadata& metadata_;
+  SenderListener& listener_;
+  sim::RandomEngine backoff_rng_;
+  std::vector<std::int32_t> in_flight_;
+  std::vector<InFlight> live_;                                // send order
+  std::deque<std::pair<SimTime, std::uint64_t>> deadlines_;  // request.timeout.ms, send order
+  bool deadline_watched_ = false;
+  SimTime next_inflight_expiry_ = kNever;
+  std::uint64_t next_request_ = 1;
+  std::vector<BatchId> drained_, expired_;
+};
+
+}  // namespace partsim::model
