@@ -15,6 +15,13 @@ PartitionDraw partition_draw(const sim::RandomStreams& streams, const std::strin
   return [rng] { return static_cast<std::int32_t>((*rng)() >> 33); };
 }
 
+// Whether some record reaches the accumulator without a partition (spec §1.3): no explicit
+// partition, no partitioner object, and null keys or keys ignored.
+bool sticky_records(const ProducerSpec& spec) {
+  return !spec.workload.partition && spec.config.partitioner.kind == PartitionerKind::kBuiltin &&
+         (spec.workload.keys.kind == KeySpec::Kind::kNone || spec.config.ignore_keys);
+}
+
 }  // namespace
 
 KafkaProducer::KafkaProducer(std::uint32_t index, const ProducerSpec& spec, std::vector<std::int32_t> client_order,
@@ -29,7 +36,7 @@ KafkaProducer::KafkaProducer(std::uint32_t index, const ProducerSpec& spec, std:
       workload_(spec.workload, streams, spec.name),
       metadata_(std::move(client_order), node_up.size()),
       draw_(partition_draw(streams, spec.name)),
-      accumulator_(AccumulatorConfig::from(spec.config, spec.config.partitioner.kind != PartitionerKind::kBuiltin),
+      accumulator_(AccumulatorConfig::from(spec.config, spec.config.partitioner.kind != PartitionerKind::kBuiltin, sticky_records(spec)),
                    static_cast<std::int32_t>(leaders.size()), node_up.size(), draw_),
       sender_(SenderConfig::from(spec.config), accumulator_, metadata_, *this,
               streams.stream("producer/" + spec.name + "/sender/backoff")),

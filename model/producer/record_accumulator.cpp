@@ -8,7 +8,7 @@
 
 namespace partsim::model {
 
-AccumulatorConfig AccumulatorConfig::from(const ProducerConfig& c, bool partitioner_object) {
+AccumulatorConfig AccumulatorConfig::from(const ProducerConfig& c, bool partitioner_object, bool sticky_records) {
   AccumulatorConfig a;
   a.batch_size_bytes = c.batch_size_bytes;
   a.linger = c.linger;
@@ -20,6 +20,7 @@ AccumulatorConfig AccumulatorConfig::from(const ProducerConfig& c, bool partitio
   a.availability_timeout = c.availability_timeout;
   a.align_batches = c.align_batches;
   a.guarantee_order = c.max_in_flight == 1;
+  a.sticky_records = sticky_records;
   return a;
 }
 
@@ -35,6 +36,11 @@ RecordAccumulator::RecordAccumulator(const AccumulatorConfig& config, std::int32
       node_latency_(num_nodes),
       nonempty_(static_cast<std::size_t>(num_partitions)),
       drainable_(num_nodes),
+      use_index_(!(config.adaptive && config.sticky_records)),
+      ready_index_(num_nodes),
+      node_partitions_(num_nodes),
+      tree_position_(static_cast<std::size_t>(num_partitions), 0),
+      first_ready_(num_nodes, 0),
       created_pass_(static_cast<std::size_t>(num_partitions), kNotCreated),
       pass_excluded_(num_nodes, 0),
       ready_scratch_(num_nodes, 0) {}
@@ -88,6 +94,7 @@ void RecordAccumulator::push_back(std::int32_t partition, BatchId id) {
     became_nonempty(partition);
     new_head(partition);
   }
+  reindex(partition);
 }
 
 BatchId RecordAccumulator::pop_front(std::int32_t partition) {
@@ -101,6 +108,7 @@ BatchId RecordAccumulator::pop_front(std::int32_t partition) {
   } else {
     new_head(partition);
   }
+  reindex(partition);
   return id;
 }
 
@@ -137,6 +145,51 @@ void RecordAccumulator::after_metadata_update(const ProducerMetadata& metadata) 
   }
   for (auto p = nonempty_.find_first(); p != boost::dynamic_bitset<>::npos; p = nonempty_.find_next(p))
     became_nonempty(static_cast<std::int32_t>(p));
+  rebuild_ready_index();
+}
+
+// ---- the ready index -----------------------------------------------------------------------------
+//
+// A partition with batches turns ready (batchReady, spec §3.6) at
+//   R = max(B, F ? -inf : lastAttempt + linger.ms),  B = lastAttempt + backoff if retried, else -inf,
+// where F = the deque holds more than one batch or its first is full. Until B it is backing
+// off, and delays the next check to B; from B to R it delays it to R. Each partition is
+// filed under its leader at its next threshold (B, else R); a pass looks at each node's
+// earliest entry only. Passes where the pool has a waiter or the producer is closing make
+// every partition sendable: they walk the partitions instead (scan_ready), as do producers
+// whose passes must also record queue sizes for the adaptive table.
+
+void RecordAccumulator::reindex(std::int32_t partition) {
+  if (!use_index_ || partition >= num_partitions_ || !indexed_) return;
+  const std::int32_t leader = indexed_->leader(partition);
+  if (leader < 0) return;
+  const auto up = static_cast<std::size_t>(partition);
+  const BatchQueue& q = queues_[up];
+  SimTime key = detail::MinTree::kNone;
+  if (!q.empty() && !muted_[up]) {
+    const ProducerBatch& h = batches_[q.head];
+    const bool retried = h.attempts > 0;
+    const SimTime backoff_end = h.last_attempt + h.backoff;
+    const bool full = q.size > 1 || h.is_full();
+    SimTime ready_at = full ? SimTime::zero() : h.last_attempt + config_.linger;
+    if (retried) ready_at = std::max(ready_at, backoff_end);
+    key = retried && backoff_end < ready_at ? backoff_end : ready_at;
+  }
+  ready_index_[static_cast<std::size_t>(leader)].set(tree_position_[up], key);
+}
+
+void RecordAccumulator::rebuild_ready_index() {
+  if (!use_index_) return;
+  for (std::size_t node = 0; node < ready_index_.size(); ++node) {
+    auto& parts = node_partitions_[node];
+    const auto on_node = indexed_->partitions_for_node(node);
+    parts.assign(on_node.begin(), on_node.end());
+    std::sort(parts.begin(), parts.end());
+    for (std::size_t i = 0; i < parts.size(); ++i) tree_position_[static_cast<std::size_t>(parts[i])] = static_cast<std::uint32_t>(i);
+    ready_index_[node].reset(parts.size());
+  }
+  for (auto p = nonempty_.find_first(); p != boost::dynamic_bitset<>::npos; p = nonempty_.find_next(p))
+    reindex(static_cast<std::int32_t>(p));
 }
 
 // ---- append (spec §3.2) --------------------------------------------------------------------------
@@ -158,7 +211,12 @@ AppendResult RecordAccumulator::append(const AppendRequest& request, SimTime now
     // full or gone (spec §3.4), and the append starts over on the new partition.
     if (sticky && all_batches_full(q) && update_sticky(0, true, metadata)) continue;
     bool appended = false;
-    if (!q.empty()) appended = batches_[q.tail].try_append(request.shape, now, request.intended, result.appended_bytes, result.record_bytes);
+    if (!q.empty()) {
+      ProducerBatch& tail = batches_[q.tail];
+      const bool was_full = tail.is_full();
+      appended = tail.try_append(request.shape, now, request.intended, result.appended_bytes, result.record_bytes);
+      if (q.size == 1 && tail.is_full() != was_full) reindex(eff);  // the deque's readiness changed
+    }
     if (!appended) {
       if (request.abort_on_new_batch) {
         // abortForNewBatch (RA:341-344): before allocating; KafkaProducer calls onNewBatch
@@ -205,6 +263,7 @@ AppendResult RecordAccumulator::append(const AppendRequest& request, SimTime now
 // ---- the built-in partitioner and its load table -------------------------------------------------
 
 std::int32_t RecordAccumulator::sticky_partition(const ProducerMetadata& metadata) {
+  PARTSIM_CHECK(config_.sticky_records, "a record without a partition from a producer configured to have none");
   if (!partitioner_.has_current()) {
     materialize_load_stats();
     const std::int32_t p = partitioner_.current_partition(metadata.available(), metadata.num_partitions());
@@ -279,12 +338,23 @@ void RecordAccumulator::before_metadata_update(const ProducerMetadata&) { materi
 
 // ---- ready (spec §3.6) ---------------------------------------------------------------------------
 
+bool RecordAccumulator::partition_ready(const BatchQueue& q, SimTime now, bool exhausted, bool closing, SimTime& delay) const {
+  const ProducerBatch& first = batches_[q.head];
+  const SimTime waited = now - first.last_attempt;
+  const bool backing_off = first.attempts > 0 && waited < first.backoff;
+  const bool full = q.size > 1 || first.is_full();
+  const SimTime time_to_wait = backing_off ? first.backoff : config_.linger;
+  const bool expired = waited >= time_to_wait;
+  const bool sendable = full || expired || exhausted || closing;
+  if (sendable && !backing_off) return true;
+  delay = std::max(time_to_wait - waited, SimTime::zero());
+  return false;
+}
+
 ReadyCheckResult RecordAccumulator::ready(const ProducerMetadata& metadata, SimTime now, bool closing) {
-  ReadyCheckResult r;
   ++pass_;
   const bool exhausted = pool_.has_waiter();  // free.queued() > 0
-  const bool stats = config_.adaptive;
-  if (stats) {
+  if (config_.adaptive && config_.sticky_records) {
     stats_pending_ = true;
     stats_metadata_ = &metadata;
     pass_deques_created_ = deques_created_;
@@ -295,36 +365,69 @@ ReadyCheckResult RecordAccumulator::ready(const ProducerMetadata& metadata, SimT
         pass_excluded_[node] = nl.exists && nl.ready_time - nl.drain_time > config_.availability_timeout;
       }
   }
+  if (use_index_ && !exhausted && !closing) return indexed_ready(now);
+  return scan_ready(metadata, now, closing, exhausted);
+}
+
+// partitionReady over every partition with batches (RA:665-762), in the deque map's order:
+// partitions without batches are skipped before anything is looked at (RA:715-717).
+ReadyCheckResult RecordAccumulator::scan_ready(const ProducerMetadata& metadata, SimTime now, bool closing, bool exhausted) {
+  ReadyCheckResult r;
+  const bool stats = config_.adaptive && config_.sticky_records;
   std::fill(ready_scratch_.begin(), ready_scratch_.end(), 0);
-  // Partitions without batches are skipped before anything is looked at (RA:715-717), so
-  // only the partitions with batches are visited, in the deque map's order.
   for (auto bit = nonempty_.find_first(); bit != boost::dynamic_bitset<>::npos; bit = nonempty_.find_next(bit)) {
     const auto part = static_cast<std::int32_t>(bit);
     const BatchQueue& q = queues_[bit];
-    const ProducerBatch& first = batches_[q.head];
     if (stats) pass_sizes_.emplace_back(part, q.size);
     const std::int32_t leader = metadata.leader(part);
-    if (leader < 0) {  // unknown leader: waits for metadata
-      r.unknown_leaders = true;
-      continue;
-    }
+    if (leader < 0) continue;  // unknown leader: waits for metadata
     const auto ul = static_cast<std::size_t>(leader);
     if (ready_scratch_[ul] || muted_[bit]) continue;
-    // batchReady (RA:625-649).
-    const SimTime waited = now - first.last_attempt;
-    const bool backing_off = first.attempts > 0 && waited < first.backoff;
-    const bool full = q.size > 1 || first.is_full();
-    const SimTime time_to_wait = backing_off ? first.backoff : config_.linger;
-    const bool expired = waited >= time_to_wait;
-    const bool sendable = full || expired || exhausted || closing;
-    if (sendable && !backing_off)
+    SimTime delay;
+    if (partition_ready(q, now, exhausted, closing, delay))
       ready_scratch_[ul] = 1;
     else
-      r.next_ready_check_delay = std::min(r.next_ready_check_delay, std::max(time_to_wait - waited, SimTime::zero()));
+      r.next_ready_check_delay = std::min(r.next_ready_check_delay, delay);
   }
   for (std::size_t node = 0; node < ready_scratch_.size(); ++node)
     if (ready_scratch_[node]) r.ready_nodes.push_back(node);
   return r;
+}
+
+ReadyCheckResult RecordAccumulator::indexed_ready(SimTime now) {
+  ReadyCheckResult r;
+  r.delay_excludes_ready_nodes = true;
+  for (std::size_t node = 0; node < ready_index_.size(); ++node) {
+    detail::MinTree& tree = ready_index_[node];
+    for (;;) {
+      // The first partition (in partition order) that may be ready now.
+      const std::size_t pos = tree.leftmost_at_most(now);
+      if (pos == detail::MinTree::npos) {
+        if (tree.min() != detail::MinTree::kNone) r.next_ready_check_delay = std::min(r.next_ready_check_delay, tree.min() - now);
+        break;
+      }
+      const auto part = static_cast<std::size_t>(node_partitions_[node][pos]);
+      SimTime delay;
+      if (partition_ready(queues_[part], now, false, false, delay)) {
+        r.ready_nodes.push_back(node);
+        first_ready_[node] = pos;
+        break;
+      }
+      tree.set(pos, now + delay);  // its backoff ended, its linger has not: file it at its ready time
+    }
+  }
+  return r;
+}
+
+SimTime RecordAccumulator::ready_nodes_check_delay(const ProducerMetadata&, SimTime now, std::span<const std::size_t> ready_nodes) {
+  // Every position before a ready node's first ready one holds a time after `now`: when
+  // that partition turns ready or its backoff ends, which is what batchReady adds.
+  SimTime delay = kNever;
+  for (const std::size_t node : ready_nodes) {
+    const SimTime m = ready_index_[node].prefix_min(first_ready_[node]);
+    if (m != detail::MinTree::kNone) delay = std::min(delay, m - now);
+  }
+  return delay;
 }
 
 void RecordAccumulator::update_node_latency(std::size_t node, SimTime now, bool can_send) {
@@ -389,7 +492,7 @@ void RecordAccumulator::drain(const ProducerMetadata& metadata, std::size_t node
     b.sent = now;
     size += b.built_bytes;
     out.push_back(id);
-    if (config_.guarantee_order) muted_[static_cast<std::size_t>(part)] = 1;
+    if (config_.guarantee_order) mute(part);
     return true;
   };
   bool stopped = false;
@@ -458,6 +561,7 @@ void RecordAccumulator::reenqueue(BatchId id, SimTime now, SimTime backoff) {
     if (at == kNoBatch) q.tail = id;
     ++q.size;
   }
+  reindex(b.partition);
 }
 
 bool RecordAccumulator::leave_request(BatchId id) {
@@ -470,7 +574,7 @@ bool RecordAccumulator::leave_request(BatchId id) {
 
 bool RecordAccumulator::release(BatchId id) {
   ProducerBatch& b = batches_[id];
-  if (b.partition < num_partitions_) muted_[static_cast<std::size_t>(b.partition)] = 0;
+  if (b.partition < num_partitions_ && muted(b.partition)) unmute(b.partition);
   const std::int32_t capacity = b.capacity;
   if (!b.in_request) free_batches_.push_back(id);
   return pool_.deallocate(capacity);

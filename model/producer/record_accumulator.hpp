@@ -20,6 +20,7 @@
 
 #include "model/partitioners/builtin_partitioner.hpp"
 #include "model/producer/buffer_pool.hpp"
+#include "model/producer/detail/min_tree.hpp"
 #include "model/producer/producer_batch.hpp"
 #include "model/producer/producer_metadata.hpp"
 #include "model/scenario.hpp"
@@ -41,9 +42,14 @@ struct AccumulatorConfig {
   SimTime availability_timeout = SimTime::zero();  ///< partitioner.availability.timeout.ms
   bool align_batches = true;                       ///< partsim.sticky.align-batches (KAFKA-14156)
   bool guarantee_order = false;                    ///< max.in.flight.requests.per.connection == 1
+  /// Some records reach append() without a partition, so the built-in partitioner draws.
+  /// When none do, the adaptive table is never read and ready() need not visit every
+  /// partition with batches: it asks a per-node index instead.
+  bool sticky_records = true;
 
-  /// From the producer's config; `partitioner_object` = a partitioner.class is set.
-  static AccumulatorConfig from(const ProducerConfig& c, bool partitioner_object);
+  /// From the producer's config; `partitioner_object` = a partitioner.class is set;
+  /// `sticky_records` as above.
+  static AccumulatorConfig from(const ProducerConfig& c, bool partitioner_object, bool sticky_records);
 };
 
 /// What append() was asked to add.
@@ -75,7 +81,9 @@ struct AppendResult {
 struct ReadyCheckResult {
   std::vector<std::size_t> ready_nodes;   ///< ascending
   SimTime next_ready_check_delay = kNever;
-  bool unknown_leaders = false;           ///< some partition with batches has no leader
+  /// The delay leaves out the partitions of the ready nodes (the indexed pass): when the
+  /// sender sends nothing it asks ready_nodes_check_delay() for them.
+  bool delay_excludes_ready_nodes = false;
 };
 
 class RecordAccumulator {
@@ -90,6 +98,12 @@ public:
   /// the pass whose queue sizes the adaptive partitioner uses (spec §2.5). `closing`: the
   /// producer is closing (flush: everything is sendable).
   ReadyCheckResult ready(const ProducerMetadata& metadata, SimTime now, bool closing);
+
+  /// Kafka's ready() lets a ready node's partitions shorten the delay only up to its first
+  /// ready partition (batchReady is skipped once the node is ready). The indexed pass
+  /// leaves them out; this adds them, for the state of the pass (call it before anything
+  /// changes the deques).
+  SimTime ready_nodes_check_delay(const ProducerMetadata& metadata, SimTime now, std::span<const std::size_t> ready_nodes);
 
   /// updateNodeLatencyStats (spec §3.7): called by the sender for every ready node.
   void update_node_latency(std::size_t node, SimTime now, bool can_send);
@@ -125,8 +139,14 @@ public:
   void before_metadata_update(const ProducerMetadata& metadata);
   void after_metadata_update(const ProducerMetadata& metadata);
 
-  void mute(std::int32_t partition) { muted_[static_cast<std::size_t>(partition)] = 1; }
-  void unmute(std::int32_t partition) { muted_[static_cast<std::size_t>(partition)] = 0; }
+  void mute(std::int32_t partition) {
+    muted_[static_cast<std::size_t>(partition)] = 1;
+    reindex(partition);
+  }
+  void unmute(std::int32_t partition) {
+    muted_[static_cast<std::size_t>(partition)] = 0;
+    reindex(partition);
+  }
   bool muted(std::int32_t partition) const { return muted_[static_cast<std::size_t>(partition)] != 0; }
 
   ProducerBatch& batch(BatchId id) { return batches_[id]; }
@@ -170,6 +190,13 @@ private:
   void became_nonempty(std::int32_t partition);
   void became_empty(std::int32_t partition);
   void new_head(std::int32_t partition);
+  // The ready index: re-files `partition` after anything that changes when it turns ready.
+  void reindex(std::int32_t partition);
+  void rebuild_ready_index();
+  ReadyCheckResult scan_ready(const ProducerMetadata& metadata, SimTime now, bool closing, bool exhausted);
+  ReadyCheckResult indexed_ready(SimTime now);
+  // batchReady's verdict for a partition with batches (RA:625-649): ready, or the delay.
+  bool partition_ready(const BatchQueue& q, SimTime now, bool exhausted, bool closing, SimTime& delay) const;
   void close(ProducerBatch& b);
   // The built-in partitioner, with the load table of the last pass in place before a draw.
   std::int32_t sticky_partition(const ProducerMetadata& metadata);
@@ -201,6 +228,14 @@ private:
   // Deque heads by creation time (lazily invalidated: an entry counts while its batch is
   // still the head).
   std::vector<HeadEntry> heads_;
+  // Per node, over its partitions in partition order, when each may next turn ready (the
+  // end of its backoff, else its ready time; none without batches or when muted). Kept
+  // when !sticky_records.
+  bool use_index_ = false;
+  std::vector<detail::MinTree> ready_index_;
+  std::vector<std::vector<std::int32_t>> node_partitions_;  // per node, ascending
+  std::vector<std::uint32_t> tree_position_;               // per partition, in its leader's tree
+  std::vector<std::size_t> first_ready_;                    // per node: its first ready position in the last pass
 
   // Deques are created on first use and never removed (RA:733): the pass number at creation.
   static constexpr std::uint64_t kNotCreated = UINT64_MAX;

@@ -30,7 +30,7 @@ Sender::Sender(const SenderConfig& config, RecordAccumulator& accumulator, const
       in_flight_(metadata.num_nodes(), 0) {}
 
 SimTime Sender::run_once(SimTime now, std::span<const char> node_up, bool closing) {
-  const ReadyCheckResult ready = accumulator_.ready(metadata_, now, closing);
+  ReadyCheckResult ready = accumulator_.ready(metadata_, now, closing);
   bool sent_any = false;
   for (const std::size_t node : ready.ready_nodes) {
     // NetworkClient.ready (spec §4.2): connection up and room for another request.
@@ -42,6 +42,9 @@ SimTime Sender::run_once(SimTime now, std::span<const char> node_up, bool closin
     send(node, drained_, now);
     sent_any = true;
   }
+  if (!sent_any && ready.delay_excludes_ready_nodes && !ready.ready_nodes.empty())
+    ready.next_ready_check_delay =
+        std::min(ready.next_ready_check_delay, accumulator_.ready_nodes_check_delay(metadata_, now, ready.ready_nodes));
   const SimTime next_expiry = expire(now);
   if (sent_any) return now;  // poll(0): another pass may drain more
   if (ready.next_ready_check_delay != kNever) return std::min(next_expiry, now + ready.next_ready_check_delay);
