@@ -40,7 +40,7 @@ RecordAccumulator::RecordAccumulator(const AccumulatorConfig& config, std::int32
       ready_index_(num_nodes),
       node_partitions_(num_nodes),
       tree_position_(static_cast<std::size_t>(num_partitions), 0),
-      first_ready_(num_nodes, 0),
+      readiness_(num_nodes),
       created_pass_(static_cast<std::size_t>(num_partitions), kNotCreated),
       pass_excluded_(num_nodes, 0),
       ready_scratch_(num_nodes, 0) {}
@@ -175,7 +175,10 @@ void RecordAccumulator::reindex(std::int32_t partition) {
     if (retried) ready_at = std::max(ready_at, backoff_end);
     key = retried && backoff_end < ready_at ? backoff_end : ready_at;
   }
-  ready_index_[static_cast<std::size_t>(leader)].set(tree_position_[up], key);
+  detail::MinTree& tree = ready_index_[static_cast<std::size_t>(leader)];
+  if (tree.get(tree_position_[up]) == key) return;
+  tree.set(tree_position_[up], key);
+  readiness_[static_cast<std::size_t>(leader)].valid = false;
 }
 
 void RecordAccumulator::rebuild_ready_index() {
@@ -187,6 +190,7 @@ void RecordAccumulator::rebuild_ready_index() {
     std::sort(parts.begin(), parts.end());
     for (std::size_t i = 0; i < parts.size(); ++i) tree_position_[static_cast<std::size_t>(parts[i])] = static_cast<std::uint32_t>(i);
     ready_index_[node].reset(parts.size());
+    readiness_[node].valid = false;
   }
   for (auto p = nonempty_.find_first(); p != boost::dynamic_bitset<>::npos; p = nonempty_.find_next(p))
     reindex(static_cast<std::int32_t>(p));
@@ -398,23 +402,33 @@ ReadyCheckResult RecordAccumulator::indexed_ready(SimTime now) {
   ReadyCheckResult r;
   r.delay_excludes_ready_nodes = true;
   for (std::size_t node = 0; node < ready_index_.size(); ++node) {
-    detail::MinTree& tree = ready_index_[node];
-    for (;;) {
-      // The first partition (in partition order) that may be ready now.
-      const std::size_t pos = tree.leftmost_at_most(now);
-      if (pos == detail::MinTree::npos) {
-        if (tree.min() != detail::MinTree::kNone) r.next_ready_check_delay = std::min(r.next_ready_check_delay, tree.min() - now);
-        break;
+    NodeReadiness& c = readiness_[node];
+    if (!c.valid || now >= c.until) {
+      detail::MinTree& tree = ready_index_[node];
+      c = NodeReadiness{};
+      for (;;) {
+        // The first partition (in partition order) that may be ready now.
+        const std::size_t pos = tree.leftmost_at_most(now);
+        if (pos == detail::MinTree::npos) {
+          c.until = tree.min();
+          break;
+        }
+        const auto part = static_cast<std::size_t>(node_partitions_[node][pos]);
+        SimTime delay;
+        if (partition_ready(queues_[part], now, false, false, delay)) {
+          c.ready = true;
+          c.first = pos;
+          c.until = tree.prefix_min(pos);
+          break;
+        }
+        tree.set(pos, now + delay);  // its backoff ended, its linger has not: file it at its ready time
       }
-      const auto part = static_cast<std::size_t>(node_partitions_[node][pos]);
-      SimTime delay;
-      if (partition_ready(queues_[part], now, false, false, delay)) {
-        r.ready_nodes.push_back(node);
-        first_ready_[node] = pos;
-        break;
-      }
-      tree.set(pos, now + delay);  // its backoff ended, its linger has not: file it at its ready time
+      c.valid = true;
     }
+    if (c.ready)
+      r.ready_nodes.push_back(node);
+    else if (c.until != kNever)
+      r.next_ready_check_delay = std::min(r.next_ready_check_delay, c.until - now);
   }
   return r;
 }
@@ -423,10 +437,8 @@ SimTime RecordAccumulator::ready_nodes_check_delay(const ProducerMetadata&, SimT
   // Every position before a ready node's first ready one holds a time after `now`: when
   // that partition turns ready or its backoff ends, which is what batchReady adds.
   SimTime delay = kNever;
-  for (const std::size_t node : ready_nodes) {
-    const SimTime m = ready_index_[node].prefix_min(first_ready_[node]);
-    if (m != detail::MinTree::kNone) delay = std::min(delay, m - now);
-  }
+  for (const std::size_t node : ready_nodes)
+    if (readiness_[node].until != kNever) delay = std::min(delay, readiness_[node].until - now);
   return delay;
 }
 

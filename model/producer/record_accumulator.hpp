@@ -235,7 +235,16 @@ private:
   std::vector<detail::MinTree> ready_index_;
   std::vector<std::vector<std::int32_t>> node_partitions_;  // per node, ascending
   std::vector<std::uint32_t> tree_position_;               // per partition, in its leader's tree
-  std::vector<std::size_t> first_ready_;                    // per node: its first ready position in the last pass
+  // Per node, what its tree said at the last look, valid until the tree changes or the
+  // time reaches `until`: ready from position `first` on (until = the earliest time before
+  // it, which could move `first`), or not ready (until = its earliest time).
+  struct NodeReadiness {
+    bool valid = false;
+    bool ready = false;
+    std::size_t first = 0;
+    SimTime until = kNever;
+  };
+  std::vector<NodeReadiness> readiness_;
 
   // Deques are created on first use and never removed (RA:733): the pass number at creation.
   static constexpr std::uint64_t kNotCreated = UINT64_MAX;
