@@ -153,29 +153,28 @@ void Engine::request_metadata(std::uint32_t p, std::size_t node) {
 
 // ---- requests on the network and at the brokers ---------------------------------------------------
 
-void Engine::send_request(std::uint32_t p, std::uint64_t local, std::size_t node, std::int64_t bytes, std::int32_t batches,
-                          bool expects_response) {
-  const std::uint64_t id = request_id(p, local);
+std::uint64_t Engine::send_request(std::uint32_t p, std::size_t node, std::int64_t bytes, std::int32_t batches,
+                                   bool expects_response) {
+  const std::uint64_t id = requests_.add(Request{p, static_cast<std::uint32_t>(node), bytes, batches, expects_response});
   sim_.schedule_at(now() + brokers_[node].one_way(), RequestArrive{id});
-  requests_.emplace(id, Request{p, local, static_cast<std::uint32_t>(node), bytes, batches, expects_response});
+  return id;
 }
 
-void Engine::abandon_request(std::uint32_t p, std::uint64_t local) {
-  requests_.erase(request_id(p, local));  // later events for it find nothing and do nothing
+void Engine::abandon_request(std::uint32_t, std::uint64_t id) {
+  requests_.erase(id);  // later events for it find nothing and do nothing
 }
 
 void Engine::operator()(const RequestArrive& e) {
-  const auto it = requests_.find(e.request);
-  if (it == requests_.end()) return;
-  Request& r = it->second;
-  BrokerService& b = brokers_[r.broker];
+  Request* r = requests_.find(e.request);
+  if (!r) return;
+  BrokerService& b = brokers_[r->broker];
   if (!b.up()) {
-    if (!r.live) requests_.erase(it);  // acks=0 request lost with the broker
+    if (!r->live) requests_.erase(e.request);  // acks=0 request lost with the broker
     return;
   }
-  ++result_.brokers[r.broker].requests;
-  const std::uint32_t broker = r.broker;
-  if (const auto started = b.arrive(e.request, r.bytes, r.batches, now())) start_service(broker, *started);
+  ++result_.brokers[r->broker].requests;
+  const std::uint32_t broker = r->broker;
+  if (const auto started = b.arrive(e.request, r->bytes, r->batches, now())) start_service(broker, *started);
 }
 
 void Engine::start_service(std::uint32_t broker, const BrokerService::Started& s) {
@@ -191,28 +190,27 @@ void Engine::start_service(std::uint32_t broker, const BrokerService::Started& s
 void Engine::operator()(const BrokerDone& e) {
   BrokerService& b = brokers_[e.broker];
   if (b.epoch() != e.epoch) return;  // the broker failed while serving this request
-  const auto it = requests_.find(e.request);
-  if (it != requests_.end()) {
-    if (!it->second.live) {
-      requests_.erase(it);
+  if (const Request* r = requests_.find(e.request)) {
+    if (!r->live) {
+      requests_.erase(e.request);
     } else {
       // acks=all waits for the slowest in-sync follower (a broker property).
       SimTime delay = b.one_way();
-      if (s_.producers[it->second.producer].config.acks == Acks::kAll) delay += b.replication();
+      if (s_.producers[r->producer].config.acks == Acks::kAll) delay += b.replication();
       sim_.schedule_at(now() + delay, ResponseArrive{e.request});
     }
   }
-  const auto next = b.finish(now(), [this](std::uint64_t id) { return requests_.count(id) > 0; });
+  const auto next = b.finish(now(), [this](std::uint64_t id) { return requests_.find(id) != nullptr; });
   if (next) start_service(e.broker, *next);
 }
 
 void Engine::operator()(const ResponseArrive& e) {
-  const auto it = requests_.find(e.request);
-  if (it == requests_.end()) return;
-  const Request r = it->second;
-  requests_.erase(it);
+  const Request* found = requests_.find(e.request);
+  if (!found) return;
+  const Request r = *found;
+  requests_.erase(e.request);
   if (!r.live) return;
-  producer(r.producer).on_response(r.local, now());
+  producer(r.producer).on_response(e.request, now());
 }
 
 // ---- brokers' schedules and the controller ----------------------------------------------------------

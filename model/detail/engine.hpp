@@ -40,11 +40,52 @@ using Event = std::variant<AppSend, SenderWake, RequestArrive, BrokerDone, Respo
 /// A produce request on its way: what the network and the broker need of it.
 struct Request {
   std::uint32_t producer = 0;
-  std::uint64_t local = 0;  // the producer's own request number
   std::uint32_t broker = 0;
   std::int64_t bytes = 0;
   std::int32_t batches = 0;
   bool live = true;         // false: acks=0, nobody waits for the response
+};
+
+/// The requests on their way, by id: a slot vector whose ids carry the slot's generation,
+/// so that an event about a request that is gone finds nothing.
+class RequestTable {
+public:
+  std::uint64_t add(const Request& r) {
+    std::uint32_t slot;
+    if (!free_.empty()) {
+      slot = free_.back();
+      free_.pop_back();
+    } else {
+      slot = static_cast<std::uint32_t>(slots_.size());
+      slots_.emplace_back();
+    }
+    Slot& s = slots_[slot];
+    s.request = r;
+    s.used = true;
+    return (std::uint64_t{s.generation} << 32) | slot;
+  }
+  Request* find(std::uint64_t id) {
+    const auto slot = static_cast<std::uint32_t>(id);
+    if (slot >= slots_.size()) return nullptr;
+    Slot& s = slots_[slot];
+    return s.used && s.generation == static_cast<std::uint32_t>(id >> 32) ? &s.request : nullptr;
+  }
+  void erase(std::uint64_t id) {
+    if (!find(id)) return;
+    Slot& s = slots_[static_cast<std::uint32_t>(id)];
+    s.used = false;
+    ++s.generation;
+    free_.push_back(static_cast<std::uint32_t>(id));
+  }
+
+private:
+  struct Slot {
+    Request request;
+    std::uint32_t generation = 0;
+    bool used = false;
+  };
+  std::vector<Slot> slots_;
+  std::vector<std::uint32_t> free_;
 };
 
 class Engine final : public ProducerHost {
@@ -72,8 +113,8 @@ public:
   void schedule_buffer_timeout(std::uint32_t producer, std::uint64_t block, SimTime at) override;
   void schedule_second_call(std::uint32_t producer, std::uint64_t send, SimTime at) override;
   void schedule_request_deadline(std::uint32_t producer, SimTime at) override;
-  void send_request(std::uint32_t producer, std::uint64_t request, std::size_t node, std::int64_t bytes, std::int32_t batches,
-                    bool expects_response) override;
+  std::uint64_t send_request(std::uint32_t producer, std::size_t node, std::int64_t bytes, std::int32_t batches,
+                             bool expects_response) override;
   void abandon_request(std::uint32_t producer, std::uint64_t request) override;
   void request_metadata(std::uint32_t producer, std::size_t node) override;
   void record_sent(std::uint32_t producer) override;
@@ -87,7 +128,6 @@ public:
 private:
   SimTime now() const { return sim_.now(); }
   bool cancelled() const { return options_.cancel && options_.cancel->load(std::memory_order_relaxed); }
-  static std::uint64_t request_id(std::uint32_t producer, std::uint64_t local) { return (std::uint64_t{producer} << 40) | local; }
   KafkaProducer& producer(std::uint32_t i) { return *producers_[i]; }
   void start_service(std::uint32_t broker, const BrokerService::Started& s);
   void fail_broker(std::uint32_t b);
@@ -106,7 +146,7 @@ private:
   std::vector<std::size_t> topic_of_;      // per producer
   std::vector<std::size_t> stats_offset_;  // per topic: its first row in RunResult::partitions
   std::vector<std::unique_ptr<KafkaProducer>> producers_;
-  std::unordered_map<std::uint64_t, Request> requests_;
+  RequestTable requests_;
   std::int64_t total_sent_ = 0;
   SimTime last_completion_ = SimTime::zero();
   // Time-series accumulators since the last sample.

@@ -327,9 +327,9 @@ void KafkaProducer::on_metadata(std::span<const std::int32_t> leaders, SimTime n
 
 // ---- what the sender reports -------------------------------------------------------------------
 
-void KafkaProducer::request_sent(std::uint64_t request, std::size_t node, std::span<const BatchId> batches, std::int64_t bytes,
-                                 bool expects_response) {
-  host_.send_request(index_, request, node, bytes, static_cast<std::int32_t>(batches.size()), expects_response);
+std::uint64_t KafkaProducer::request_sent(std::size_t node, std::span<const BatchId> batches, std::int64_t bytes,
+                                          bool expects_response) {
+  return host_.send_request(index_, node, bytes, static_cast<std::int32_t>(batches.size()), expects_response);
 }
 
 void KafkaProducer::watch_request_deadline(SimTime at) { host_.schedule_request_deadline(index_, at); }

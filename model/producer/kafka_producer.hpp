@@ -35,8 +35,9 @@ public:
   virtual void schedule_second_call(std::uint32_t producer, std::uint64_t send, SimTime at) = 0;
   virtual void schedule_request_deadline(std::uint32_t producer, SimTime at) = 0;
   // The network.
-  virtual void send_request(std::uint32_t producer, std::uint64_t request, std::size_t node, std::int64_t bytes,
-                            std::int32_t batches, bool expects_response) = 0;
+  /// A request leaves for `node`; returns its id on the network.
+  virtual std::uint64_t send_request(std::uint32_t producer, std::size_t node, std::int64_t bytes, std::int32_t batches,
+                                     bool expects_response) = 0;
   virtual void abandon_request(std::uint32_t producer, std::uint64_t request) = 0;
   /// A closed connection makes the client ask for metadata (answered a round trip later).
   virtual void request_metadata(std::uint32_t producer, std::size_t node) = 0;
@@ -125,8 +126,8 @@ private:
   void run_sender(SimTime now);
 
   // SenderListener
-  void request_sent(std::uint64_t request, std::size_t node, std::span<const BatchId> batches, std::int64_t bytes,
-                    bool expects_response) override;
+  std::uint64_t request_sent(std::size_t node, std::span<const BatchId> batches, std::int64_t bytes,
+                             bool expects_response) override;
   void watch_request_deadline(SimTime at) override;
   void request_abandoned(std::uint64_t request) override;
   void connection_closed(std::size_t node) override;

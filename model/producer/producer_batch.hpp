@@ -5,7 +5,8 @@
 // partition) until the sender drains it, then in a request until it is done.
 
 #include <cstdint>
-#include <vector>
+
+#include <boost/container/small_vector.hpp>
 
 #include "model/producer/record_size.hpp"
 #include "sim/sim_time.hpp"
@@ -34,10 +35,13 @@ struct ProducerBatch {
   bool built = false;               ///< close(): the final bytes are known
   bool done = false;                ///< acknowledged or failed
   bool in_request = false;          ///< a live request carries it: its slot must not be reused
+  bool queued = false;              ///< in its partition's deque
   bool compressed = false;
   float ratio_estimate = 1.0f;      ///< CompressionRatioEstimator value when the batch was created
   std::int64_t base_timestamp_ms = 0;
-  std::vector<SimTime> send_times;  ///< per record, the send() time it was meant for (latency)
+  /// Per record, the send() time it was meant for (latency). Inline for small batches: a
+  /// keyed workload over many partitions makes batches of one or two records.
+  boost::container::small_vector<SimTime, 2> send_times;
   BatchId next = kNoBatch;          ///< the next batch in its partition's queue
 
   /// estimatedSizeInBytes (MRB:899): the built size once closed, else the estimate.

@@ -83,17 +83,17 @@ BatchId RecordAccumulator::new_batch() {
 
 void RecordAccumulator::push_back(std::int32_t partition, BatchId id) {
   BatchQueue& q = queue_of(partition);
-  batches_[id].next = kNoBatch;
+  ProducerBatch& b = batches_[id];
+  b.next = kNoBatch;
+  b.queued = true;
+  by_creation_.push_back(ExpiryEntry{b.created, partition, id, b.sequence});
   if (q.empty()) {
     q.head = q.tail = id;
   } else {
     batches_[q.tail].next = id;
     q.tail = id;
   }
-  if (++q.size == 1) {
-    became_nonempty(partition);
-    new_head(partition);
-  }
+  if (++q.size == 1) became_nonempty(partition);
   reindex(partition);
 }
 
@@ -102,11 +102,10 @@ BatchId RecordAccumulator::pop_front(std::int32_t partition) {
   const BatchId id = q.head;
   q.head = batches_[id].next;
   batches_[id].next = kNoBatch;
+  batches_[id].queued = false;
   if (--q.size == 0) {
     q.tail = kNoBatch;
     became_empty(partition);
-  } else {
-    new_head(partition);
   }
   reindex(partition);
   return id;
@@ -131,11 +130,6 @@ void RecordAccumulator::became_empty(std::int32_t partition) {
   if (leader >= 0) drainable_[static_cast<std::size_t>(leader)].reset(static_cast<std::size_t>(indexed_->position_on_node(partition)));
 }
 
-void RecordAccumulator::new_head(std::int32_t partition) {
-  const ProducerBatch& b = batches_[queue_of(partition).head];
-  heads_.push_back(HeadEntry{b.created, partition, b.sequence});
-  std::push_heap(heads_.begin(), heads_.end(), std::greater<>());
-}
 
 void RecordAccumulator::after_metadata_update(const ProducerMetadata& metadata) {
   indexed_ = &metadata;
@@ -355,7 +349,10 @@ bool RecordAccumulator::partition_ready(const BatchQueue& q, SimTime now, bool e
   return false;
 }
 
-ReadyCheckResult RecordAccumulator::ready(const ProducerMetadata& metadata, SimTime now, bool closing) {
+void RecordAccumulator::ready(const ProducerMetadata& metadata, SimTime now, bool closing, ReadyCheckResult& out) {
+  out.ready_nodes.clear();
+  out.next_ready_check_delay = kNever;
+  out.delay_excludes_ready_nodes = false;
   ++pass_;
   const bool exhausted = pool_.has_waiter();  // free.queued() > 0
   if (config_.adaptive && config_.sticky_records) {
@@ -369,14 +366,16 @@ ReadyCheckResult RecordAccumulator::ready(const ProducerMetadata& metadata, SimT
         pass_excluded_[node] = nl.exists && nl.ready_time - nl.drain_time > config_.availability_timeout;
       }
   }
-  if (use_index_ && !exhausted && !closing) return indexed_ready(now);
-  return scan_ready(metadata, now, closing, exhausted);
+  if (use_index_ && !exhausted && !closing)
+    indexed_ready(now, out);
+  else
+    scan_ready(metadata, now, closing, exhausted, out);
 }
 
 // partitionReady over every partition with batches (RA:665-762), in the deque map's order:
 // partitions without batches are skipped before anything is looked at (RA:715-717).
-ReadyCheckResult RecordAccumulator::scan_ready(const ProducerMetadata& metadata, SimTime now, bool closing, bool exhausted) {
-  ReadyCheckResult r;
+void RecordAccumulator::scan_ready(const ProducerMetadata& metadata, SimTime now, bool closing, bool exhausted,
+                                   ReadyCheckResult& r) {
   const bool stats = config_.adaptive && config_.sticky_records;
   std::fill(ready_scratch_.begin(), ready_scratch_.end(), 0);
   for (auto bit = nonempty_.find_first(); bit != boost::dynamic_bitset<>::npos; bit = nonempty_.find_next(bit)) {
@@ -395,11 +394,9 @@ ReadyCheckResult RecordAccumulator::scan_ready(const ProducerMetadata& metadata,
   }
   for (std::size_t node = 0; node < ready_scratch_.size(); ++node)
     if (ready_scratch_[node]) r.ready_nodes.push_back(node);
-  return r;
 }
 
-ReadyCheckResult RecordAccumulator::indexed_ready(SimTime now) {
-  ReadyCheckResult r;
+void RecordAccumulator::indexed_ready(SimTime now, ReadyCheckResult& r) {
   r.delay_excludes_ready_nodes = true;
   for (std::size_t node = 0; node < ready_index_.size(); ++node) {
     NodeReadiness& c = readiness_[node];
@@ -430,7 +427,6 @@ ReadyCheckResult RecordAccumulator::indexed_ready(SimTime now) {
     else if (c.until != kNever)
       r.next_ready_check_delay = std::min(r.next_ready_check_delay, c.until - now);
   }
-  return r;
 }
 
 SimTime RecordAccumulator::ready_nodes_check_delay(const ProducerMetadata&, SimTime now, std::span<const std::size_t> ready_nodes) {
@@ -520,13 +516,17 @@ void RecordAccumulator::drain(const ProducerMetadata& metadata, std::size_t node
 
 void RecordAccumulator::expired_batches(SimTime now, std::vector<BatchId>& out) {
   out.clear();
-  std::vector<std::int32_t> partitions;
-  while (!heads_.empty() && now - heads_.front().created >= config_.delivery_timeout) {
-    const HeadEntry e = heads_.front();
-    std::pop_heap(heads_.begin(), heads_.end(), std::greater<>());
-    heads_.pop_back();
-    const BatchQueue& q = queue_of(e.partition);
-    if (!q.empty() && batches_[q.head].sequence == e.sequence) partitions.push_back(e.partition);
+  std::vector<std::int32_t>& partitions = expired_partitions_;
+  partitions.clear();
+  auto expired = [&](const ExpiryEntry& e) { return now - e.created >= config_.delivery_timeout; };
+  while (!by_creation_.empty() && (!still_queued(by_creation_.front()) || expired(by_creation_.front()))) {
+    if (still_queued(by_creation_.front())) partitions.push_back(by_creation_.front().partition);
+    by_creation_.pop_front();
+  }
+  while (!retried_.empty() && (!still_queued(retried_.front()) || expired(retried_.front()))) {
+    if (still_queued(retried_.front())) partitions.push_back(retried_.front().partition);
+    std::pop_heap(retried_.begin(), retried_.end(), std::greater<>());
+    retried_.pop_back();
   }
   std::sort(partitions.begin(), partitions.end());
   partitions.erase(std::unique(partitions.begin(), partitions.end()), partitions.end());
@@ -538,14 +538,15 @@ void RecordAccumulator::expired_batches(SimTime now, std::vector<BatchId>& out) 
 }
 
 SimTime RecordAccumulator::next_expiry() {
-  while (!heads_.empty()) {
-    const HeadEntry& e = heads_.front();
-    const BatchQueue& q = queue_of(e.partition);
-    if (!q.empty() && batches_[q.head].sequence == e.sequence) return e.created + config_.delivery_timeout;
-    std::pop_heap(heads_.begin(), heads_.end(), std::greater<>());
-    heads_.pop_back();
+  while (!by_creation_.empty() && !still_queued(by_creation_.front())) by_creation_.pop_front();
+  while (!retried_.empty() && !still_queued(retried_.front())) {
+    std::pop_heap(retried_.begin(), retried_.end(), std::greater<>());
+    retried_.pop_back();
   }
-  return kNever;
+  SimTime oldest = kNever;
+  if (!by_creation_.empty()) oldest = by_creation_.front().created;
+  if (!retried_.empty()) oldest = std::min(oldest, retried_.front().created);
+  return oldest == kNever ? kNever : oldest + config_.delivery_timeout;
 }
 
 void RecordAccumulator::reenqueue(BatchId id, SimTime now, SimTime backoff) {
@@ -566,13 +567,15 @@ void RecordAccumulator::reenqueue(BatchId id, SimTime now, SimTime backoff) {
     q.head = id;
     if (q.tail == kNoBatch) q.tail = id;
     if (++q.size == 1) became_nonempty(b.partition);
-    new_head(b.partition);
   } else {
     b.next = at;
     batches_[prev].next = id;
     if (at == kNoBatch) q.tail = id;
     ++q.size;
   }
+  b.queued = true;
+  retried_.push_back(ExpiryEntry{b.created, b.partition, id, b.sequence});
+  std::push_heap(retried_.begin(), retried_.end(), std::greater<>());
   reindex(b.partition);
 }
 

@@ -12,6 +12,7 @@
 // table is built from the last ready() pass only when the partitioner draws.
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <span>
 #include <vector>
@@ -97,7 +98,12 @@ public:
   /// ready (spec §3.6): the nodes with a sendable partition, and when to look again. Also
   /// the pass whose queue sizes the adaptive partitioner uses (spec §2.5). `closing`: the
   /// producer is closing (flush: everything is sendable).
-  ReadyCheckResult ready(const ProducerMetadata& metadata, SimTime now, bool closing);
+  void ready(const ProducerMetadata& metadata, SimTime now, bool closing, ReadyCheckResult& out);
+  ReadyCheckResult ready(const ProducerMetadata& metadata, SimTime now, bool closing) {
+    ReadyCheckResult r;
+    ready(metadata, now, closing, r);
+    return r;
+  }
 
   /// Kafka's ready() lets a ready node's partitions shorten the delay only up to its first
   /// ready partition (batchReady is skipped once the node is ready). The indexed pass
@@ -174,12 +180,14 @@ private:
     bool exists = false;
     SimTime ready_time, drain_time;
   };
-  struct HeadEntry {  // a batch that became a deque's head, for expiry
+  struct ExpiryEntry {  // a batch in a deque, for expiry; counts while the batch is still queued
     SimTime created;
     std::int32_t partition;
+    BatchId id;
     std::uint64_t sequence;
-    bool operator>(const HeadEntry& o) const { return created != o.created ? created > o.created : partition > o.partition; }
+    bool operator>(const ExpiryEntry& o) const { return created != o.created ? created > o.created : sequence > o.sequence; }
   };
+  bool still_queued(const ExpiryEntry& e) const { return batches_[e.id].sequence == e.sequence && batches_[e.id].queued; }
 
   BatchQueue& queue_of(std::int32_t partition);
   const BatchQueue& queue_of(std::int32_t partition) const;
@@ -189,12 +197,11 @@ private:
   BatchId pop_front(std::int32_t partition);
   void became_nonempty(std::int32_t partition);
   void became_empty(std::int32_t partition);
-  void new_head(std::int32_t partition);
   // The ready index: re-files `partition` after anything that changes when it turns ready.
   void reindex(std::int32_t partition);
   void rebuild_ready_index();
-  ReadyCheckResult scan_ready(const ProducerMetadata& metadata, SimTime now, bool closing, bool exhausted);
-  ReadyCheckResult indexed_ready(SimTime now);
+  void scan_ready(const ProducerMetadata& metadata, SimTime now, bool closing, bool exhausted, ReadyCheckResult& r);
+  void indexed_ready(SimTime now, ReadyCheckResult& r);
   // batchReady's verdict for a partition with batches (RA:625-649): ready, or the delay.
   bool partition_ready(const BatchQueue& q, SimTime now, bool exhausted, bool closing, SimTime& delay) const;
   void close(ProducerBatch& b);
@@ -225,9 +232,12 @@ private:
   boost::dynamic_bitset<> nonempty_;
   std::vector<boost::dynamic_bitset<>> drainable_;
   const ProducerMetadata* indexed_ = nullptr;  // the metadata drainable_ follows
-  // Deque heads by creation time (lazily invalidated: an entry counts while its batch is
-  // still the head).
-  std::vector<HeadEntry> heads_;
+  // Queued batches by creation time, for expiry: the oldest batch of a deque is its head
+  // (retried batches go back to the head), so the oldest queued batch expires first.
+  // Batches are created in time order (a FIFO), re-enqueued ones are older (a heap).
+  // Entries of batches drained since are dropped when they come up.
+  std::deque<ExpiryEntry> by_creation_;
+  std::vector<ExpiryEntry> retried_;
   // Per node, over its partitions in partition order, when each may next turn ready (the
   // end of its backoff, else its ready time; none without batches or when muted). Kept
   // when !sticky_records.
@@ -261,6 +271,7 @@ private:
   std::vector<std::int32_t> table_sizes_, table_ids_;
   std::int32_t table_length_ = 0;
   std::vector<char> ready_scratch_;
+  std::vector<std::int32_t> expired_partitions_;
   std::vector<std::int64_t> adaptive_choices_;
   std::vector<double> adaptive_expected_;
 };

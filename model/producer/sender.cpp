@@ -30,7 +30,8 @@ Sender::Sender(const SenderConfig& config, RecordAccumulator& accumulator, const
       in_flight_(metadata.num_nodes(), 0) {}
 
 SimTime Sender::run_once(SimTime now, std::span<const char> node_up, bool closing) {
-  ReadyCheckResult ready = accumulator_.ready(metadata_, now, closing);
+  ReadyCheckResult& ready = ready_;
+  accumulator_.ready(metadata_, now, closing, ready);
   bool sent_any = false;
   for (const std::size_t node : ready.ready_nodes) {
     // NetworkClient.ready (spec §4.2): connection up and room for another request.
@@ -57,11 +58,10 @@ SimTime Sender::run_once(SimTime now, std::span<const char> node_up, bool closin
 
 // sendProduceRequest (SND:861-922): one request per node with its drained batches.
 void Sender::send(std::size_t node, std::vector<BatchId>& batches, SimTime now) {
-  const std::uint64_t id = next_request_++;
   std::int64_t bytes = 0;
   for (const BatchId b : batches) bytes += accumulator_.batch(b).built_bytes;
   const bool expects_response = config_.acks != Acks::kNone;
-  listener_.request_sent(id, node, batches, bytes, expects_response);
+  const std::uint64_t id = listener_.request_sent(node, batches, bytes, expects_response);
   if (!expects_response) {
     // acks=0: complete as soon as the bytes are written; nothing stays in flight.
     for (const BatchId b : batches) listener_.batch_acknowledged(b, node);

@@ -34,9 +34,10 @@ struct SenderConfig {
 class SenderListener {
 public:
   virtual ~SenderListener() = default;
-  /// A produce request leaves for `node` with these batches (one per partition).
-  virtual void request_sent(std::uint64_t request, std::size_t node, std::span<const BatchId> batches, std::int64_t bytes,
-                            bool expects_response) = 0;
+  /// A produce request leaves for `node` with these batches (one per partition). Returns
+  /// the id its response and every later call about it carry.
+  virtual std::uint64_t request_sent(std::size_t node, std::span<const BatchId> batches, std::int64_t bytes,
+                                     bool expects_response) = 0;
   /// Watch this request deadline (request.timeout.ms) and call on_request_deadline then.
   virtual void watch_request_deadline(SimTime at) = 0;
   /// A request in flight was given up (its connection closed): its response must not count.
@@ -94,8 +95,8 @@ private:
   std::deque<std::pair<SimTime, std::uint64_t>> deadlines_;  // request.timeout.ms, send order
   bool deadline_watched_ = false;
   SimTime next_inflight_expiry_ = kNever;
-  std::uint64_t next_request_ = 1;
   std::vector<BatchId> drained_, expired_;
+  ReadyCheckResult ready_;
 };
 
 }  // namespace partsim::model

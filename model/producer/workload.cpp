@@ -1,5 +1,6 @@
 #include "model/producer/workload.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <vector>
 
@@ -46,7 +47,7 @@ WorkloadGenerator::WorkloadGenerator(const Workload& w, const sim::RandomStreams
 void WorkloadGenerator::render_template(const std::string& templ, std::int64_t index, std::string& out) const {
   out.clear();
   char digits[24];
-  const int n = std::snprintf(digits, sizeof digits, "%lld", static_cast<long long>(index));
+  const auto n = std::to_chars(digits, digits + sizeof digits, index).ptr - digits;
   std::size_t pos = 0;
   for (;;) {
     const std::size_t hit = templ.find(kIndex, pos);
