@@ -35,6 +35,16 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
       result_.partitions.push_back(ps);
     }
   }
+  // The client's partition list order of each topic (spec §2.2), the same for every producer.
+  std::vector<std::vector<std::int32_t>> orders;
+  for (const auto& tc : s.topics) {
+    auto& order = orders.emplace_back();
+    if (s.run.sorted_partition_order) {
+      for (std::int32_t p = 0; p < tc.partitions; ++p) order.push_back(p);
+    } else {
+      order = java_hashmap_partition_order(tc.name, tc.partitions);
+    }
+  }
   const SendBudget budget{s.run.records, s.run.duration, &total_sent_};
   for (std::uint32_t i = 0; i < s.producers.size(); ++i) {
     const auto& spec = s.producers[i];
@@ -42,15 +52,8 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
     for (std::size_t t = 0; t < s.topics.size(); ++t)
       if (s.topics[t].name == spec.workload.topic) topic = t;
     topic_of_.push_back(topic);
-    const auto& tc = s.topics[topic];
-    std::vector<std::int32_t> order;
-    if (s.run.sorted_partition_order) {
-      for (std::int32_t p = 0; p < tc.partitions; ++p) order.push_back(p);
-    } else {
-      order = java_hashmap_partition_order(tc.name, tc.partitions);
-    }
     producers_.push_back(
-        std::make_unique<KafkaProducer>(i, spec, std::move(order), leadership_.leaders(topic), up_, streams_, budget, *this));
+        std::make_unique<KafkaProducer>(i, spec, orders[topic], leadership_.leaders(topic), up_, streams_, budget, *this));
   }
 }
 

@@ -44,6 +44,14 @@ struct ProducerBatch {
   boost::container::small_vector<SimTime, 2> send_times;
   BatchId next = kNoBatch;          ///< the next batch in its partition's queue
 
+  /// A fresh batch in a reused slot (keeps the send-time buffer's memory).
+  void reset() {
+    auto times = std::move(send_times);
+    times.clear();
+    *this = ProducerBatch{};
+    send_times = std::move(times);
+  }
+
   /// estimatedSizeInBytes (MRB:899): the built size once closed, else the estimate.
   std::int32_t estimated_bytes() const {
     if (built) return built_bytes;

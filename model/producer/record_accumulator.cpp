@@ -30,8 +30,7 @@ RecordAccumulator::RecordAccumulator(const AccumulatorConfig& config, std::int32
       num_partitions_(num_partitions),
       partitioner_(config.batch_size_bytes, std::move(draw)),
       pool_(config.buffer_memory_bytes),
-      queues_(static_cast<std::size_t>(num_partitions)),
-      muted_(static_cast<std::size_t>(num_partitions), 0),
+      parts_(static_cast<std::size_t>(num_partitions)),
       drain_index_(num_nodes, 0),
       node_latency_(num_nodes),
       nonempty_(static_cast<std::size_t>(num_partitions)),
@@ -39,21 +38,19 @@ RecordAccumulator::RecordAccumulator(const AccumulatorConfig& config, std::int32
       use_index_(!(config.adaptive && config.sticky_records)),
       ready_index_(num_nodes),
       node_partitions_(num_nodes),
-      tree_position_(static_cast<std::size_t>(num_partitions), 0),
       readiness_(num_nodes),
-      created_pass_(static_cast<std::size_t>(num_partitions), kNotCreated),
       pass_excluded_(num_nodes, 0),
       ready_scratch_(num_nodes, 0) {}
 
 // ---- deques ------------------------------------------------------------------------------------
 
 BatchQueue& RecordAccumulator::queue_of(std::int32_t partition) {
-  if (partition < num_partitions_) return queues_[static_cast<std::size_t>(partition)];
+  if (partition < num_partitions_) return parts_[static_cast<std::size_t>(partition)].queue;
   return limbo_[partition];
 }
 
 const BatchQueue& RecordAccumulator::queue_of(std::int32_t partition) const {
-  if (partition < num_partitions_) return queues_[static_cast<std::size_t>(partition)];
+  if (partition < num_partitions_) return parts_[static_cast<std::size_t>(partition)].queue;
   static const BatchQueue kEmpty;
   const auto it = limbo_.find(partition);
   return it == limbo_.end() ? kEmpty : it->second;
@@ -70,10 +67,7 @@ BatchId RecordAccumulator::new_batch() {
   if (!free_batches_.empty()) {
     id = free_batches_.back();
     free_batches_.pop_back();
-    auto times = std::move(batches_[id].send_times);
-    times.clear();
-    batches_[id] = ProducerBatch{};
-    batches_[id].send_times = std::move(times);
+    batches_[id].reset();
   } else {
     id = static_cast<BatchId>(batches_.size());
     batches_.emplace_back();
@@ -87,6 +81,7 @@ void RecordAccumulator::push_back(std::int32_t partition, BatchId id) {
   b.next = kNoBatch;
   b.queued = true;
   by_creation_.push_back(ExpiryEntry{b.created, partition, id, b.sequence});
+  oldest_floor_ = std::min(oldest_floor_, b.created);
   if (q.empty()) {
     q.head = q.tail = id;
   } else {
@@ -158,21 +153,23 @@ void RecordAccumulator::reindex(std::int32_t partition) {
   const std::int32_t leader = indexed_->leader(partition);
   if (leader < 0) return;
   const auto up = static_cast<std::size_t>(partition);
-  const BatchQueue& q = queues_[up];
+  const BatchQueue& q = parts_[up].queue;
   SimTime key = detail::MinTree::kNone;
-  if (!q.empty() && !muted_[up]) {
+  parts_[up].backoff_key = 0;
+  if (!q.empty() && !parts_[up].muted) {
     const ProducerBatch& h = batches_[q.head];
     const bool retried = h.attempts > 0;
     const SimTime backoff_end = h.last_attempt + h.backoff;
     const bool full = q.size > 1 || h.is_full();
     SimTime ready_at = full ? SimTime::zero() : h.last_attempt + config_.linger;
     if (retried) ready_at = std::max(ready_at, backoff_end);
-    key = retried && backoff_end < ready_at ? backoff_end : ready_at;
+    parts_[up].backoff_key = retried && backoff_end < ready_at;
+    key = parts_[up].backoff_key ? backoff_end : ready_at;
   }
   detail::MinTree& tree = ready_index_[static_cast<std::size_t>(leader)];
-  if (tree.get(tree_position_[up]) == key) return;
-  tree.set(tree_position_[up], key);
-  readiness_[static_cast<std::size_t>(leader)].valid = false;
+  if (tree.get(parts_[up].tree_position) == key) return;
+  tree.set(parts_[up].tree_position, key);
+  invalidate(static_cast<std::size_t>(leader));
 }
 
 void RecordAccumulator::rebuild_ready_index() {
@@ -182,9 +179,10 @@ void RecordAccumulator::rebuild_ready_index() {
     const auto on_node = indexed_->partitions_for_node(node);
     parts.assign(on_node.begin(), on_node.end());
     std::sort(parts.begin(), parts.end());
-    for (std::size_t i = 0; i < parts.size(); ++i) tree_position_[static_cast<std::size_t>(parts[i])] = static_cast<std::uint32_t>(i);
+    for (std::size_t i = 0; i < parts.size(); ++i) parts_[static_cast<std::size_t>(parts[i])].tree_position = static_cast<std::uint32_t>(i);
     ready_index_[node].reset(parts.size());
-    readiness_[node].valid = false;
+    readiness_[node].valid = true;  // so that invalidate() files it
+    invalidate(node);
   }
   for (auto p = nonempty_.find_first(); p != boost::dynamic_bitset<>::npos; p = nonempty_.find_next(p))
     reindex(static_cast<std::int32_t>(p));
@@ -200,8 +198,8 @@ AppendResult RecordAccumulator::append(const AppendRequest& request, SimTime now
   for (;;) {
     const std::int32_t eff = sticky ? sticky_partition(metadata) : request.partition;
     result.partition = eff;
-    if (eff < num_partitions_ && created_pass_[static_cast<std::size_t>(eff)] == kNotCreated) {
-      created_pass_[static_cast<std::size_t>(eff)] = pass_;
+    if (eff < num_partitions_ && parts_[static_cast<std::size_t>(eff)].created_pass == kNotCreated) {
+      parts_[static_cast<std::size_t>(eff)].created_pass = pass_;
       ++deques_created_;
     }
     BatchQueue& q = queue_of(eff);
@@ -300,7 +298,7 @@ void RecordAccumulator::materialize_load_stats() {
   std::int32_t idx = -1;
   std::size_t k = 0;  // next entry of pass_sizes_
   for (std::int32_t part = 0; part < num_partitions_; ++part) {
-    if (created_pass_[static_cast<std::size_t>(part)] >= pass_) continue;  // no deque at the pass
+    if (parts_[static_cast<std::size_t>(part)].created_pass >= pass_) continue;  // no deque at the pass
     const std::int32_t leader = stats_metadata_->leader(part);
     if (leader >= 0) table_ids_[static_cast<std::size_t>(++idx)] = part;
     std::int32_t size = 0;
@@ -380,12 +378,12 @@ void RecordAccumulator::scan_ready(const ProducerMetadata& metadata, SimTime now
   std::fill(ready_scratch_.begin(), ready_scratch_.end(), 0);
   for (auto bit = nonempty_.find_first(); bit != boost::dynamic_bitset<>::npos; bit = nonempty_.find_next(bit)) {
     const auto part = static_cast<std::int32_t>(bit);
-    const BatchQueue& q = queues_[bit];
+    const BatchQueue& q = parts_[bit].queue;
     if (stats) pass_sizes_.emplace_back(part, q.size);
     const std::int32_t leader = metadata.leader(part);
     if (leader < 0) continue;  // unknown leader: waits for metadata
     const auto ul = static_cast<std::size_t>(leader);
-    if (ready_scratch_[ul] || muted_[bit]) continue;
+    if (ready_scratch_[ul] || parts_[bit].muted) continue;
     SimTime delay;
     if (partition_ready(q, now, exhausted, closing, delay))
       ready_scratch_[ul] = 1;
@@ -396,46 +394,68 @@ void RecordAccumulator::scan_ready(const ProducerMetadata& metadata, SimTime now
     if (ready_scratch_[node]) r.ready_nodes.push_back(node);
 }
 
-void RecordAccumulator::indexed_ready(SimTime now, ReadyCheckResult& r) {
-  r.delay_excludes_ready_nodes = true;
-  for (std::size_t node = 0; node < ready_index_.size(); ++node) {
-    NodeReadiness& c = readiness_[node];
-    if (!c.valid || now >= c.until) {
-      detail::MinTree& tree = ready_index_[node];
-      c = NodeReadiness{};
-      for (;;) {
-        // The first partition (in partition order) that may be ready now.
-        const std::size_t pos = tree.leftmost_at_most(now);
-        if (pos == detail::MinTree::npos) {
-          c.until = tree.min();
-          break;
-        }
-        const auto part = static_cast<std::size_t>(node_partitions_[node][pos]);
-        SimTime delay;
-        if (partition_ready(queues_[part], now, false, false, delay)) {
-          c.ready = true;
-          c.first = pos;
-          c.until = tree.prefix_min(pos);
-          break;
-        }
-        tree.set(pos, now + delay);  // its backoff ended, its linger has not: file it at its ready time
-      }
-      c.valid = true;
+// A node's verdict from its tree: ready from its first partition that may be ready now, or
+// not ready until its earliest time.
+void RecordAccumulator::judge(std::size_t node, SimTime now) {
+  detail::MinTree& tree = ready_index_[node];
+  NodeReadiness& c = readiness_[node];
+  c = NodeReadiness{};
+  c.valid = true;
+  for (;;) {
+    const std::size_t pos = tree.leftmost_at_most(now);
+    if (pos == detail::MinTree::npos) {
+      c.until = tree.min();
+      return;
     }
-    if (c.ready)
-      r.ready_nodes.push_back(node);
-    else if (c.until != kNever)
-      r.next_ready_check_delay = std::min(r.next_ready_check_delay, c.until - now);
+    const auto part = static_cast<std::size_t>(node_partitions_[node][pos]);
+    SimTime delay;
+    if (!parts_[part].backoff_key || partition_ready(parts_[part].queue, now, false, false, delay)) {
+      c.ready = true;
+      c.first = pos;
+      c.until = tree.prefix_min(pos);
+      return;
+    }
+    // Its backoff ended, its linger has not: file it at its ready time.
+    parts_[part].backoff_key = 0;
+    tree.set(pos, now + delay);
   }
 }
 
-SimTime RecordAccumulator::ready_nodes_check_delay(const ProducerMetadata&, SimTime now, std::span<const std::size_t> ready_nodes) {
+void RecordAccumulator::indexed_ready(SimTime now, ReadyCheckResult& r) {
+  r.delay_excludes_ready_nodes = true;
+  if (now >= recheck_at_)
+    for (std::size_t node = 0; node < readiness_.size(); ++node)
+      if (now >= readiness_[node].until) invalidate(node);
+  bool changed = false;
+  for (const std::size_t node : stale_nodes_) {
+    const NodeReadiness before = readiness_[node];
+    judge(node, now);
+    const NodeReadiness& after = readiness_[node];
+    changed = changed || before.ready != after.ready || before.until != after.until;
+  }
+  stale_nodes_.clear();
+  if (changed) {
+    ready_list_.clear();
+    not_ready_until_ = ready_until_ = kNever;
+    for (std::size_t node = 0; node < readiness_.size(); ++node) {
+      const NodeReadiness& c = readiness_[node];
+      if (c.ready) {
+        ready_list_.push_back(node);
+        ready_until_ = std::min(ready_until_, c.until);
+      } else {
+        not_ready_until_ = std::min(not_ready_until_, c.until);
+      }
+    }
+    recheck_at_ = std::min(not_ready_until_, ready_until_);
+  }
+  r.ready_nodes.assign(ready_list_.begin(), ready_list_.end());
+  if (not_ready_until_ != kNever) r.next_ready_check_delay = not_ready_until_ - now;
+}
+
+SimTime RecordAccumulator::ready_nodes_check_delay(const ProducerMetadata&, SimTime now, std::span<const std::size_t>) {
   // Every position before a ready node's first ready one holds a time after `now`: when
   // that partition turns ready or its backoff ends, which is what batchReady adds.
-  SimTime delay = kNever;
-  for (const std::size_t node : ready_nodes)
-    if (readiness_[node].until != kNever) delay = std::min(delay, readiness_[node].until - now);
-  return delay;
+  return ready_until_ == kNever ? kNever : ready_until_ - now;
 }
 
 void RecordAccumulator::update_node_latency(std::size_t node, SimTime now, bool can_send) {
@@ -486,8 +506,8 @@ void RecordAccumulator::drain(const ProducerMetadata& metadata, std::size_t node
   std::int64_t size = 0;
   auto visit = [&](std::size_t i) {  // false: stop draining this node
     const std::int32_t part = parts[i];
-    if (muted_[static_cast<std::size_t>(part)]) return true;
-    BatchQueue& q = queues_[static_cast<std::size_t>(part)];
+    if (parts_[static_cast<std::size_t>(part)].muted) return true;
+    BatchQueue& q = parts_[static_cast<std::size_t>(part)].queue;
     ProducerBatch& first = batches_[q.head];
     if (first.attempts > 0 && now - first.last_attempt < first.backoff) return true;  // backing off
     if (size + first.estimated_bytes() > max_request_size && !out.empty()) {
@@ -516,6 +536,7 @@ void RecordAccumulator::drain(const ProducerMetadata& metadata, std::size_t node
 
 void RecordAccumulator::expired_batches(SimTime now, std::vector<BatchId>& out) {
   out.clear();
+  if (oldest_floor_ == kNever || now - oldest_floor_ < config_.delivery_timeout) return;  // nothing is that old
   std::vector<std::int32_t>& partitions = expired_partitions_;
   partitions.clear();
   auto expired = [&](const ExpiryEntry& e) { return now - e.created >= config_.delivery_timeout; };
@@ -546,6 +567,7 @@ SimTime RecordAccumulator::next_expiry() {
   SimTime oldest = kNever;
   if (!by_creation_.empty()) oldest = by_creation_.front().created;
   if (!retried_.empty()) oldest = std::min(oldest, retried_.front().created);
+  oldest_floor_ = oldest;
   return oldest == kNever ? kNever : oldest + config_.delivery_timeout;
 }
 
@@ -575,6 +597,7 @@ void RecordAccumulator::reenqueue(BatchId id, SimTime now, SimTime backoff) {
   }
   b.queued = true;
   retried_.push_back(ExpiryEntry{b.created, b.partition, id, b.sequence});
+  oldest_floor_ = std::min(oldest_floor_, b.created);
   std::push_heap(retried_.begin(), retried_.end(), std::greater<>());
   reindex(b.partition);
 }

@@ -124,6 +124,10 @@ public:
   void expired_batches(SimTime now, std::vector<BatchId>& out);
   /// When the oldest batch still in a deque expires (kNever: none).
   SimTime next_expiry();
+  /// A time no queued batch expires before (cheap; next_expiry() is exact).
+  SimTime expiry_floor() const {
+    return oldest_floor_ == kNever ? kNever : oldest_floor_ + config_.delivery_timeout;
+  }
 
   /// reenqueue (spec §3.9): attempts + 1, back at the head in creation order; `backoff` is
   /// this attempt's retry backoff.
@@ -146,14 +150,14 @@ public:
   void after_metadata_update(const ProducerMetadata& metadata);
 
   void mute(std::int32_t partition) {
-    muted_[static_cast<std::size_t>(partition)] = 1;
+    parts_[static_cast<std::size_t>(partition)].muted = true;
     reindex(partition);
   }
   void unmute(std::int32_t partition) {
-    muted_[static_cast<std::size_t>(partition)] = 0;
+    parts_[static_cast<std::size_t>(partition)].muted = false;
     reindex(partition);
   }
-  bool muted(std::int32_t partition) const { return muted_[static_cast<std::size_t>(partition)] != 0; }
+  bool muted(std::int32_t partition) const { return parts_[static_cast<std::size_t>(partition)].muted; }
 
   ProducerBatch& batch(BatchId id) { return batches_[id]; }
   const ProducerBatch& batch(BatchId id) const { return batches_[id]; }
@@ -220,11 +224,20 @@ private:
   std::vector<ProducerBatch> batches_;
   std::vector<BatchId> free_batches_;
   std::uint64_t next_sequence_ = 0;
-  std::vector<BatchQueue> queues_;
+  static constexpr std::uint64_t kNotCreated = UINT64_MAX;
+  // What the accumulator keeps per partition, together: a pass or an append touches one
+  // cache line of it.
+  struct PartitionState {
+    BatchQueue queue;
+    std::uint32_t tree_position = 0;      // in its leader's ready tree
+    std::uint64_t created_pass = kNotCreated;  // the pass number when its deque was created (RA:733: never removed)
+    bool muted = false;
+    bool backoff_key = false;             // its tree time is the end of a backoff, not its ready time
+  };
+  std::vector<PartitionState> parts_;
   // Deques of partitions the metadata does not know (a partitioner answered too large):
   // never drained, their batches expire (spec §1.4).
   std::map<std::int32_t, BatchQueue> limbo_;
-  std::vector<char> muted_;
   std::vector<std::uint32_t> drain_index_;
   std::vector<NodeLatency> node_latency_;
 
@@ -238,13 +251,13 @@ private:
   // Entries of batches drained since are dropped when they come up.
   std::deque<ExpiryEntry> by_creation_;
   std::vector<ExpiryEntry> retried_;
+  SimTime oldest_floor_ = kNever;  // no queued batch was created before this
   // Per node, over its partitions in partition order, when each may next turn ready (the
   // end of its backoff, else its ready time; none without batches or when muted). Kept
   // when !sticky_records.
   bool use_index_ = false;
   std::vector<detail::MinTree> ready_index_;
   std::vector<std::vector<std::int32_t>> node_partitions_;  // per node, ascending
-  std::vector<std::uint32_t> tree_position_;               // per partition, in its leader's tree
   // Per node, what its tree said at the last look, valid until the tree changes or the
   // time reaches `until`: ready from position `first` on (until = the earliest time before
   // it, which could move `first`), or not ready (until = its earliest time).
@@ -255,10 +268,20 @@ private:
     SimTime until = kNever;
   };
   std::vector<NodeReadiness> readiness_;
+  // Over all nodes, kept as verdicts change: the ready ones (ascending), the earliest time
+  // a non-ready one may turn ready, the earliest `until` of the ready ones, and when some
+  // verdict runs out.
+  std::vector<std::size_t> stale_nodes_;
+  std::vector<std::size_t> ready_list_;
+  SimTime not_ready_until_ = kNever, ready_until_ = kNever, recheck_at_ = kNever;
+  void invalidate(std::size_t node) {
+    if (!readiness_[node].valid) return;
+    readiness_[node].valid = false;
+    stale_nodes_.push_back(node);
+  }
+  void judge(std::size_t node, SimTime now);
 
   // Deques are created on first use and never removed (RA:733): the pass number at creation.
-  static constexpr std::uint64_t kNotCreated = UINT64_MAX;
-  std::vector<std::uint64_t> created_pass_;
   std::int32_t deques_created_ = 0;
 
   // The last ready() pass as the adaptive table needs it (spec §2.5, RA:665-762).

@@ -46,9 +46,14 @@ SimTime Sender::run_once(SimTime now, std::span<const char> node_up, bool closin
   if (!sent_any && ready.delay_excludes_ready_nodes && !ready.ready_nodes.empty())
     ready.next_ready_check_delay =
         std::min(ready.next_ready_check_delay, accumulator_.ready_nodes_check_delay(metadata_, now, ready.ready_nodes));
-  const SimTime next_expiry = expire(now);
+  // The next wake below needs the exact next expiry of the queued batches only where it
+  // could win (the accumulator's cheap floor says when it cannot); it is taken before the
+  // expired batches fail, as a failure may let a blocked send() create a batch.
+  const SimTime delay = ready.next_ready_check_delay;
+  const bool exact = !sent_any && (delay != kNever ? accumulator_.expiry_floor() < now + delay : live_.empty());
+  const SimTime next_expiry = expire(now, exact);
   if (sent_any) return now;  // poll(0): another pass may drain more
-  if (ready.next_ready_check_delay != kNever) return std::min(next_expiry, now + ready.next_ready_check_delay);
+  if (delay != kNever) return std::min(next_expiry, now + delay);
   // Nothing else will wake the sender (leaderless or unreachable partitions): wake it to
   // expire batches. With requests in flight, their responses or timeouts wake it first;
   // far-off expiry wakes there would fill the event queue with dead timers.
@@ -84,10 +89,10 @@ void Sender::send(std::size_t node, std::vector<BatchId>& batches, SimTime now) 
 }
 
 // Batches past delivery.timeout.ms, queued (spec §3.9) and in flight (SND:186-218).
-// Returns when the next one expires.
-SimTime Sender::expire(SimTime now) {
+// Returns when the next one expires (`exact`), or a time none expires before.
+SimTime Sender::expire(SimTime now, bool exact) {
   accumulator_.expired_batches(now, expired_);
-  const SimTime next = accumulator_.next_expiry();
+  const SimTime next = exact ? accumulator_.next_expiry() : accumulator_.expiry_floor();
   if (live_.empty()) next_inflight_expiry_ = kNever;
   if (now >= next_inflight_expiry_) {
     next_inflight_expiry_ = kNever;

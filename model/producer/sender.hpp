@@ -82,7 +82,7 @@ private:
     std::vector<BatchId> batches;
   };
   void send(std::size_t node, std::vector<BatchId>& batches, SimTime now);
-  SimTime expire(SimTime now);
+  SimTime expire(SimTime now, bool exact);
   void retry_or_fail(BatchId id, SimTime now);
 
   SenderConfig config_;

@@ -28,6 +28,8 @@ WorkloadGenerator::WorkloadGenerator(const Workload& w, const sim::RandomStreams
       arrival_rng_(streams.stream("producer/" + name + "/workload/arrivals")),
       key_rng_(streams.stream("producer/" + name + "/workload/keys")),
       value_rng_(streams.stream("producer/" + name + "/workload/values")) {
+  key_template_ = compile(keys_.key_template);
+  for (const auto& t : keys_.templates) key_templates_.push_back(compile(t));
   if (keys_.kind == KeySpec::Kind::kZipf) {
     // Zipf(s) over ranks 1..N: weight of rank k is 1 / k^s.
     std::vector<double> weights(static_cast<std::size_t>(keys_.cardinality));
@@ -44,17 +46,25 @@ WorkloadGenerator::WorkloadGenerator(const Workload& w, const sim::RandomStreams
   }
 }
 
-void WorkloadGenerator::render_template(const std::string& templ, std::int64_t index, std::string& out) const {
-  out.clear();
-  char digits[24];
-  const auto n = std::to_chars(digits, digits + sizeof digits, index).ptr - digits;
+WorkloadGenerator::KeyTemplate WorkloadGenerator::compile(const std::string& templ) {
+  KeyTemplate t;
   std::size_t pos = 0;
   for (;;) {
     const std::size_t hit = templ.find(kIndex, pos);
-    out.append(templ, pos, hit == std::string::npos ? std::string::npos : hit - pos);
-    if (hit == std::string::npos) break;
-    out.append(digits, static_cast<std::size_t>(n));
+    t.pieces.push_back(templ.substr(pos, hit == std::string::npos ? std::string::npos : hit - pos));
+    if (hit == std::string::npos) return t;
     pos = hit + kIndex.size();
+  }
+}
+
+void WorkloadGenerator::render(const KeyTemplate& t, std::int64_t index, std::string& out) {
+  out.assign(t.pieces.front());
+  if (t.pieces.size() == 1) return;
+  char digits[24];
+  const auto n = static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, index).ptr - digits);
+  for (std::size_t i = 1; i < t.pieces.size(); ++i) {
+    out.append(digits, n);
+    out.append(t.pieces[i]);
   }
 }
 
@@ -67,15 +77,15 @@ GeneratedRecord WorkloadGenerator::next_record(std::int64_t index) {
   switch (keys_.kind) {
     case KeySpec::Kind::kNone: break;
     case KeySpec::Kind::kTemplate: {
-      const std::string& templ = keys_.templates.empty()
-                                     ? keys_.key_template
-                                     : keys_.templates[static_cast<std::size_t>(index % static_cast<std::int64_t>(keys_.templates.size()))];
-      render_template(templ, keys_.cardinality > 0 ? index % keys_.cardinality : index, key_buffer_);
+      const KeyTemplate& templ =
+          key_templates_.empty() ? key_template_
+                                 : key_templates_[static_cast<std::size_t>(index % static_cast<std::int64_t>(key_templates_.size()))];
+      render(templ, keys_.cardinality > 0 ? index % keys_.cardinality : index, key_buffer_);
       r.has_key = true;
       break;
     }
     case KeySpec::Kind::kZipf:
-      render_template(keys_.key_template, (*zipf_)(key_rng_), key_buffer_);
+      render(key_template_, (*zipf_)(key_rng_), key_buffer_);
       r.has_key = true;
       break;
     case KeySpec::Kind::kHot: {
@@ -83,7 +93,7 @@ GeneratedRecord WorkloadGenerator::next_record(std::int64_t index) {
       if (hot(key_rng_)) {
         key_buffer_ = keys_.hot_key;
       } else {
-        render_template(keys_.key_template, index, key_buffer_);
+        render(key_template_, index, key_buffer_);
       }
       r.has_key = true;
       break;

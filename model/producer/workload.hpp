@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <boost/random/discrete_distribution.hpp>
 
@@ -39,7 +40,12 @@ public:
   }
 
 private:
-  void render_template(const std::string& templ, std::int64_t index, std::string& out) const;
+  /// A key template cut at its {i} placeholders once, so a key costs its copies only.
+  struct KeyTemplate {
+    std::vector<std::string> pieces;  // text around the placeholders: placeholders = pieces - 1
+  };
+  static KeyTemplate compile(const std::string& templ);
+  static void render(const KeyTemplate& t, std::int64_t index, std::string& out);
   std::int32_t template_length(const std::string& templ, std::int64_t index) const;
 
   Arrivals arrivals_;
@@ -49,6 +55,8 @@ private:
   sim::RandomEngine arrival_rng_, key_rng_, value_rng_;
   std::int64_t arrival_count_ = 0;
   std::string key_buffer_;
+  KeyTemplate key_template_;
+  std::vector<KeyTemplate> key_templates_;
   std::unique_ptr<boost::random::discrete_distribution<std::int64_t, double>> zipf_;
   std::size_t placeholders_in_value_ = 0;
   std::int32_t value_template_fixed_bytes_ = 0;
