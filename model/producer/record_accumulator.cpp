@@ -167,9 +167,27 @@ void RecordAccumulator::reindex(std::int32_t partition) {
     key = parts_[up].backoff_key ? backoff_end : ready_at;
   }
   detail::MinTree& tree = ready_index_[static_cast<std::size_t>(leader)];
-  if (tree.get(parts_[up].tree_position) == key) return;
-  tree.set(parts_[up].tree_position, key);
-  invalidate(static_cast<std::size_t>(leader));
+  const std::uint32_t pos = parts_[up].tree_position;
+  if (tree.get(pos) == key) return;
+  tree.set(pos, key);
+  // How the change bears on the node's last verdict: a partition after the first ready one
+  // changes nothing; one before it can only move the time the verdict holds until; the
+  // first ready one itself needs a new judgement. A node that was not ready holds until
+  // its earliest time, which the tree's root tells.
+  const auto node = static_cast<std::size_t>(leader);
+  NodeReadiness& c = readiness_[node];
+  if (!c.valid) return;
+  if (c.ready) {
+    if (pos > c.first) return;
+    if (pos == c.first) {
+      invalidate(node);
+      return;
+    }
+    c.until = tree.prefix_min(c.first);
+  } else {
+    c.until = tree.min();
+  }
+  aggregate_stale_ = true;
 }
 
 void RecordAccumulator::rebuild_ready_index() {
@@ -348,7 +366,7 @@ bool RecordAccumulator::partition_ready(const BatchQueue& q, SimTime now, bool e
 }
 
 void RecordAccumulator::ready(const ProducerMetadata& metadata, SimTime now, bool closing, ReadyCheckResult& out) {
-  out.ready_nodes.clear();
+  out.ready_nodes = {};
   out.next_ready_check_delay = kNever;
   out.delay_excludes_ready_nodes = false;
   ++pass_;
@@ -390,8 +408,11 @@ void RecordAccumulator::scan_ready(const ProducerMetadata& metadata, SimTime now
     else
       r.next_ready_check_delay = std::min(r.next_ready_check_delay, delay);
   }
+  ready_list_.clear();
   for (std::size_t node = 0; node < ready_scratch_.size(); ++node)
-    if (ready_scratch_[node]) r.ready_nodes.push_back(node);
+    if (ready_scratch_[node]) ready_list_.push_back(node);
+  r.ready_nodes = ready_list_;
+  aggregate_stale_ = true;  // ready_list_ now holds the scan's answer
 }
 
 // A node's verdict from its tree: ready from its first partition that may be ready now, or
@@ -423,10 +444,10 @@ void RecordAccumulator::judge(std::size_t node, SimTime now) {
 
 void RecordAccumulator::indexed_ready(SimTime now, ReadyCheckResult& r) {
   r.delay_excludes_ready_nodes = true;
-  if (now >= recheck_at_)
+  if (aggregate_stale_ || now >= recheck_at_)  // some verdict may have run out
     for (std::size_t node = 0; node < readiness_.size(); ++node)
       if (now >= readiness_[node].until) invalidate(node);
-  bool changed = false;
+  bool changed = aggregate_stale_;
   for (const std::size_t node : stale_nodes_) {
     const NodeReadiness before = readiness_[node];
     judge(node, now);
@@ -434,6 +455,7 @@ void RecordAccumulator::indexed_ready(SimTime now, ReadyCheckResult& r) {
     changed = changed || before.ready != after.ready || before.until != after.until;
   }
   stale_nodes_.clear();
+  aggregate_stale_ = false;
   if (changed) {
     ready_list_.clear();
     not_ready_until_ = ready_until_ = kNever;
@@ -448,7 +470,7 @@ void RecordAccumulator::indexed_ready(SimTime now, ReadyCheckResult& r) {
     }
     recheck_at_ = std::min(not_ready_until_, ready_until_);
   }
-  r.ready_nodes.assign(ready_list_.begin(), ready_list_.end());
+  r.ready_nodes = ready_list_;
   if (not_ready_until_ != kNever) r.next_ready_check_delay = not_ready_until_ - now;
 }
 

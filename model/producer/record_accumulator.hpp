@@ -80,7 +80,8 @@ struct AppendResult {
 
 /// ReadyCheckResult (RA:1196-1206).
 struct ReadyCheckResult {
-  std::vector<std::size_t> ready_nodes;   ///< ascending
+  /// Ascending; a view into the accumulator, valid until its next ready().
+  std::span<const std::size_t> ready_nodes;
   SimTime next_ready_check_delay = kNever;
   /// The delay leaves out the partitions of the ready nodes (the indexed pass): when the
   /// sender sends nothing it asks ready_nodes_check_delay() for them.
@@ -272,7 +273,8 @@ private:
   // a non-ready one may turn ready, the earliest `until` of the ready ones, and when some
   // verdict runs out.
   std::vector<std::size_t> stale_nodes_;
-  std::vector<std::size_t> ready_list_;
+  bool aggregate_stale_ = true;  // a verdict's `until` changed without a new judgement
+  std::vector<std::size_t> ready_list_;  // also what scan_ready found
   SimTime not_ready_until_ = kNever, ready_until_ = kNever, recheck_at_ = kNever;
   void invalidate(std::size_t node) {
     if (!readiness_[node].valid) return;
