@@ -24,7 +24,7 @@ const Table<Jitter>& jitter_table() {
   using F = Fields<Jitter>;
   static const Table<Jitter> table("jitter", {
       F::choice("kind", &Jitter::kind, {"none", "exponential", "uniform", "lognormal"},
-                "extra service time per request: none, exponential (mean.ms), uniform (max.ms), lognormal (mean.ms = median, sigma)"),
+                "the distribution: exponential (mean.ms), uniform (max.ms), lognormal (mean.ms = median, sigma)"),
       F::number("mean.ms", &Jitter::mean_ms, 0, kMaxMs, "ms", "exponential: the mean; lognormal: the median"),
       F::number("max.ms", &Jitter::max_ms, 0, kMaxMs, "ms", "uniform: the upper bound (the lower bound is 0)"),
       F::number("sigma", &Jitter::sigma, 0, 10, "", "lognormal: sigma of the underlying normal"),
@@ -52,17 +52,22 @@ const Table<BrokerChange>& step_table() {
   const auto kind = &BrokerChange::kind;
   static const Table<BrokerChange> table("schedule step", {
       F::duration("at.ms", &BrokerChange::at, kMs, 0, kMaxMs, "when the change happens (simulated time)")
-          .required("(when the change happens, in ms of simulated time)"),
+          .required("(when the change happens, in ms of simulated time)")
+          .example("5000"),
       F::selects(F::duration("set.rtt.ms", &BrokerChange::duration, kMs, 0, kMaxMs, "action: the broker's new rtt.ms"), kind, K::kSetRtt)
           .example("50"),
       F::selects(F::duration("set.request.ms", &BrokerChange::duration, kMs, 0, kMaxMs, "action: the broker's new request.ms"), kind,
-                 K::kSetRequestTime),
+                 K::kSetRequestTime)
+          .example("2"),
       F::selects(F::number("set.byte.rate", &BrokerChange::bytes_per_second, 0, 1e15, "bytes/s", "action: the broker's new byte.rate"),
-                 kind, K::kSetByteRate),
+                 kind, K::kSetByteRate)
+          .example("1e6"),
       F::selects(event_flag("fail", "action: the broker fails (its partitions' leadership moves to the next live replica)"), kind,
-                 K::kFail),
+                 K::kFail)
+          .example("true"),
       F::selects(event_flag("recover", "action: the broker comes back (its preferred leadership returns only by election)"), kind,
-                 K::kRecover),
+                 K::kRecover)
+          .example("true"),
   }, check_step);
   return table;
 }
@@ -132,9 +137,10 @@ const Table<PartitionRule>& rule_table() {
   const auto match = &PartitionRule::match;
   static const Table<PartitionRule> table("partitioner rule", {
       F::selects(F::text("prefix", &PartitionRule::text, 10000, "match: keys that start with this text"), match, M::kPrefix).example("\"vip-\""),
-      F::selects(F::text("key", &PartitionRule::text, 10000, "match: exactly this key"), match, M::kExact),
+      F::selects(F::text("key", &PartitionRule::text, 10000, "match: exactly this key"), match, M::kExact).example("\"checkout\""),
       F::selects(F::text("regex", &PartitionRule::text, 10000, "match: keys an ECMAScript regular expression matches in full", regex_problem),
-                 match, M::kRegex),
+                 match, M::kRegex)
+          .example("\"user-[0-9]+\""),
       F::integer("partition", &PartitionRule::partition, 0, kInt32Max, "", "where matching keys go (< the topic's partitions)")
           .required("(the partition this rule sends to)")
           .example("0"),
