@@ -5,23 +5,6 @@
 
 namespace partsim::scenarios {
 
-FieldInfo field_info(FieldInfo::Shape shape, std::string key, std::string type, std::string unit, std::string range, std::string doc) {
-  FieldInfo info;
-  info.shape = shape;
-  info.key = std::move(key);
-  info.type = std::move(type);
-  info.unit = std::move(unit);
-  info.range = std::move(range);
-  info.doc = std::move(doc);
-  return info;
-}
-
-const FieldInfo* Schema::find(const std::string& key) const {
-  for (const auto& f : fields)
-    if (f.key == key) return &f;
-  return nullptr;
-}
-
 // The conversions the loader has always used, so a duration reads to the same nanosecond:
 // ms as is, us / 1000, s * 1000, then SimTime::from_ms (rounded to the nearest ns).
 sim::SimTime time_from(double value, TimeUnit unit) {

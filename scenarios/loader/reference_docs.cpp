@@ -130,7 +130,11 @@ std::string cell(const std::string& text) {
 std::string code(const std::string& text) { return text.empty() ? "" : "`" + cell(text) + "`"; }
 
 void markdown_section(std::string& out, const Schema& schema, const std::string& path) {
-  out += "\n## " + (path.empty() ? std::string("top level") : "`" + path + "`") + "\n\n";
+  // "## `cluster.brokers[]`: one broker"; the name is left out where the path says it.
+  std::string last = path.substr(path.rfind('.') == std::string::npos ? 0 : path.rfind('.') + 1);
+  if (last.ends_with("[]")) last.resize(last.size() - 2);
+  out += "\n## " + (path.empty() ? std::string("top level") : "`" + path + "`") +
+         (path.ends_with("[]") ? ": one " + schema.name : last == schema.name || path.empty() ? "" : ": " + schema.name) + "\n\n";
   out += "| key | type | default | allowed | meaning |\n|---|---|---|---|---|\n";
   std::vector<std::pair<const Schema*, std::string>> below;
   for (const auto& f : schema.fields) {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "scenarios/loader/field_table.hpp"
+#include "scenarios/loader/field_schema.hpp"
 #include "scenarios/loader/yaml_reader.hpp"
 
 namespace partsim::scenarios {
