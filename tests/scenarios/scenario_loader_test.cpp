@@ -224,3 +224,16 @@ TEST_CASE("the default name is the file name, bytes that are not UTF-8 shown as 
   CHECK(scenarios::load_scenario_file(path.string()).name == "caf\\xFF.yaml");
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("every shipped scenario loads without warnings (partsim book does not print them)") {
+  int files = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(std::string(PARTSIM_SOURCE_DIR) + "/scenarios")) {
+    if (e.path().extension() != ".yaml") continue;
+    CAPTURE(e.path().string());
+    std::vector<std::string> w;
+    scenarios::load_scenario_file(e.path().string(), {}, &w);
+    CHECK(w.empty());
+    ++files;
+  }
+  CHECK(files > 15);
+}
