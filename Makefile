@@ -4,7 +4,7 @@ BUILD_DIR := build/$(PRESET)
 JOBS ?= 2
 PARTSIM := build/release/partsim
 
-.PHONY: deps configure build run test test-asan bench fuzz golden clean
+.PHONY: deps configure build run test test-asan bench fuzz golden reference clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -34,6 +34,10 @@ fuzz:
 
 golden: build
 	@bash scripts/golden.sh $(PARTSIM)
+
+# scenarios/reference.yaml and docs/scenario-fields.md from the field tables (a test checks them)
+reference: configure
+	@cmake --build --preset $(PRESET) -j $(JOBS) --target reference
 
 clean:
 	rm -rf build

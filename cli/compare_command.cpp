@@ -149,12 +149,13 @@ int run_compare_command(const Args& args) {
     std::uint64_t seed;
   };
   std::vector<Job> jobs;
+  std::set<std::string> warned;  // a warning of the file prints once, not once per run
   for (const auto& value : sweep_values) {
     for (const auto& plan : plans) {
       std::vector<std::string> run_sets = sets;
       run_sets.insert(run_sets.end(), plan.sets.begin(), plan.sets.end());
       if (!sweep_path.empty()) run_sets.push_back(sweep_path + "=" + value);
-      auto scenario = scenarios::load_scenario_file(scenario_path, run_sets);
+      auto scenario = load_scenario_with_warnings("compare", scenario_path, run_sets, &warned);
       refuse_if_too_large(scenario, scenario_path, allow_large);
       const std::uint64_t run_seed = seed.value_or(scenario.run.seed);
       jobs.push_back({plan.name, value, std::move(scenario), run_seed});

@@ -10,10 +10,21 @@
 
 #include "cli/cli_error.hpp"
 #include "model/run_estimate.hpp"
+#include "model/scenario.hpp"
+#include "scenarios/loader/scenario_loader.hpp"
 
 namespace po = boost::program_options;
 
 namespace partsim::cli {
+
+model::Scenario load_scenario_with_warnings(const std::string& command, const std::string& path,
+                                            const std::vector<std::string>& sets, std::set<std::string>* shown) {
+  std::vector<std::string> warnings;
+  model::Scenario s = scenarios::load_scenario_file(path, sets, &warnings);
+  for (const auto& w : warnings)
+    if (!shown || shown->insert(w).second) std::cerr << "partsim " << command << ": warning: " << w << '\n';
+  return s;
+}
 
 void refuse_if_too_large(const model::Scenario& s, const std::string& path, bool allow_large) {
   if (allow_large) return;

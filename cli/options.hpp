@@ -4,6 +4,7 @@
 // name the option.
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,12 @@ enum class OutputFormat { kTable, kCsv, kJson };
 }  // namespace partsim::cli
 namespace partsim::model { struct Scenario; }
 namespace partsim::cli {
+
+/// Loads a scenario file with --set overrides (scenarios::load_scenario_file) and prints
+/// each load warning on stderr as "partsim COMMAND: warning: file:line:col: ...". A command
+/// that loads several variants passes one `shown` set so each warning prints once.
+model::Scenario load_scenario_with_warnings(const std::string& command, const std::string& path,
+                                            const std::vector<std::string>& sets, std::set<std::string>* shown = nullptr);
 
 /// Refuses (UsageError) a scenario whose estimated records or memory are beyond partsim's
 /// limits, naming the estimate and how to override it, unless `allow_large`.

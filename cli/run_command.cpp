@@ -140,7 +140,7 @@ int run_run_command(const Args& args) {
     const double ms = parse_number(timeseries_text, "--timeseries", 0.001, 1e9);
     options.timeseries = model::SimTime::from_ms(ms);
   }
-  auto scenario = scenarios::load_scenario_file(scenario_path, sets);
+  auto scenario = load_scenario_with_warnings("run", scenario_path, sets);
   if (!seed_text.empty())
     scenario.run.seed = static_cast<std::uint64_t>(parse_int(seed_text, "--seed", 0, std::numeric_limits<std::int64_t>::max()));
   refuse_if_too_large(scenario, scenario_path, allow_large);

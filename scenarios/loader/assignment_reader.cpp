@@ -1,15 +1,15 @@
 #include "scenarios/loader/assignment_reader.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
-#include <cstdio>
 #include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "scenarios/loader/input_error.hpp"
+#include "scenarios/loader/topic_name.hpp"
+#include "scenarios/loader/utf8.hpp"
 
 namespace partsim::scenarios {
 namespace {
@@ -37,30 +37,20 @@ nlohmann::json parse_json(const std::string& text, const std::string& source, st
   }
 }
 
+// A JSON value for a message, cut to 80 characters.
+std::string shown(const nlohmann::json& v) {
+  std::string text = v.dump();
+  return text.size() > 80 ? text.substr(0, 77) + "..." : text;
+}
+
 std::int32_t json_int(const nlohmann::json& v, const std::string& source, const std::string& path, std::int64_t lo) {
   if (!v.is_number_integer() || v.get<std::int64_t>() < lo || v.get<std::int64_t>() > INT32_MAX)
-    throw InputError({source}, path + ": must be an integer >= " + std::to_string(lo) + ", got " + v.dump());
+    throw InputError({source}, path + ": must be an integer >= " + std::to_string(lo) + ", got " + shown(v));
   return static_cast<std::int32_t>(v.get<std::int64_t>());
 }
 
-// Kafka's legal topic names (Topic.validate): 1 to 249 of [a-zA-Z0-9._-]. Anything else is
-// refused with the name shown, unprintable bytes as \xNN.
 void check_topic_name(const std::string& name, const InputLocation& at, const std::string& what) {
-  const bool legal = !name.empty() && name.size() <= 249 && name != "." && name != ".." &&
-                     std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-'; });
-  if (legal) return;
-  std::string shown;
-  for (unsigned char c : name.substr(0, 80)) {
-    if (c >= 0x20 && c < 0x7f) {
-      shown += static_cast<char>(c);
-    } else {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02X", c);
-      shown += buf;
-    }
-  }
-  throw InputError(at, what + ": '" + shown + (name.size() > 80 ? "..." : "") +
-                           "' is not a legal Kafka topic name (1 to 249 of letters, digits, '.', '_' and '-')");
+  if (const std::string problem = topic_name_problem(name); !problem.empty()) throw InputError(at, what + ": " + problem);
 }
 
 }  // namespace
@@ -86,6 +76,15 @@ std::vector<PartitionReplicas> parse_reassignment_json(const std::string& text, 
       throw InputError({source}, path + ".replicas: a broker appears twice");
     if (!seen.insert({p.topic, p.partition}).second)
       throw InputError({source}, path + ": " + p.topic + "-" + std::to_string(p.partition) + " is listed twice");
+    // "log_dirs" (one per replica, "any" for no preference) is not modelled; absent or null
+    // is fine, anything else must have Kafka's shape (ReassignPartitionsCommand checks it).
+    if (e.contains("log_dirs") && !e["log_dirs"].is_null()) {
+      const auto& dirs = e["log_dirs"];
+      if (!dirs.is_array() || dirs.size() != p.replicas.size() ||
+          !std::all_of(dirs.begin(), dirs.end(), [](const nlohmann::json& d) { return d.is_string(); }))
+        throw InputError({source}, path + ".log_dirs: must be null or a list of " + std::to_string(p.replicas.size()) +
+                                       " strings (one per replica, \"any\" for no preference), got " + shown(dirs));
+    }
     out.push_back(std::move(p));
   }
   return out;
@@ -144,12 +143,13 @@ std::vector<BrokerEntry> parse_brokers_json(const std::string& text, const std::
     const std::string path = "brokers[" + std::to_string(i) + "]";
     if (!e.is_object() || !e.contains("id")) throw InputError({source}, path + ": needs \"id\"");
     BrokerEntry b{json_int(e["id"], source, path + ".id", 0), "", true};
-    if (e.contains("rack")) {
-      if (!e["rack"].is_string()) throw InputError({source}, path + ".rack: must be a string");
+    // null means absent, as Kafka's own tools write an unset rack ("rack": null).
+    if (e.contains("rack") && !e["rack"].is_null()) {
+      if (!e["rack"].is_string()) throw InputError({source}, path + ".rack: must be a string or null, got " + shown(e["rack"]));
       b.rack = e["rack"].get<std::string>();
     }
-    if (e.contains("alive")) {
-      if (!e["alive"].is_boolean()) throw InputError({source}, path + ".alive: must be true or false");
+    if (e.contains("alive") && !e["alive"].is_null()) {
+      if (!e["alive"].is_boolean()) throw InputError({source}, path + ".alive: must be true, false or null, got " + shown(e["alive"]));
       b.alive = e["alive"].get<bool>();
     }
     if (!ids.insert(b.id).second) throw InputError({source}, path + ".id: broker " + std::to_string(b.id) + " is listed twice");
@@ -173,7 +173,9 @@ std::vector<BrokerEntry> parse_brokers_list(const std::string& text, const std::
     if (id.empty() || ec != std::errc() || ptr != id.data() + id.size() || v < 0)
       throw InputError({option}, "must be ID[:RACK],... with ids >= 0, got '" + item + "'");
     if (!ids.insert(v).second) throw InputError({option}, "broker " + std::to_string(v) + " is listed twice");
-    out.push_back({v, colon == std::string::npos ? "" : item.substr(colon + 1), true});
+    const std::string rack = colon == std::string::npos ? "" : item.substr(colon + 1);
+    if (!is_valid_utf8(rack)) throw InputError({option}, "rack '" + printable(rack) + "' of broker " + std::to_string(v) + " is not valid UTF-8");
+    out.push_back({v, rack, true});
     if (comma == std::string::npos) break;
     pos = comma + 1;
   }
@@ -212,6 +214,8 @@ std::map<std::string, std::int64_t> parse_log_dirs_json(const std::string& text,
         if (!e.is_object() || !e.contains("partition") || !e["partition"].is_string() || !e.contains("size") ||
             !e["size"].is_number_integer() || e["size"].get<std::int64_t>() < 0)
           throw InputError({source}, path + ": needs \"partition\" (\"topic-N\") and \"size\" (bytes >= 0)");
+        if (e.contains("isFuture") && !e["isFuture"].is_null() && !e["isFuture"].is_boolean())
+          throw InputError({source}, path + ".isFuture: must be true, false or null, got " + shown(e["isFuture"]));
         if (e.contains("isFuture") && e["isFuture"].is_boolean() && e["isFuture"].get<bool>()) continue;
         auto& size = sizes[e["partition"].get<std::string>()];
         size = std::max(size, e["size"].get<std::int64_t>());

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
+
+#include "scenarios/loader/utf8.hpp"
 
 namespace partsim::scenarios {
 
@@ -24,18 +27,14 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
   return prev[b.size()];
 }
 
+}  // namespace
+
 std::string shown(const YAML::Node& n) {
-  if (n.IsScalar()) {
-    std::string s = n.Scalar();
-    if (s.size() > 60) s = s.substr(0, 57) + "...";
-    return "'" + s + "'";
-  }
+  if (n.IsScalar()) return "'" + printable(n.Scalar()) + "'";
   if (n.IsSequence()) return "a list";
   if (n.IsMap()) return "a mapping";
   return "nothing";
 }
-
-}  // namespace
 
 std::optional<std::string> did_you_mean(const std::string& word, const std::set<std::string>& candidates) {
   // "rtt" for "rtt.ms": a key given without its unit.
@@ -53,27 +52,108 @@ std::optional<std::string> did_you_mean(const std::string& word, const std::set<
   return best;
 }
 
-void ReadContext::error(const YAML::Node& at, const std::string& path, const std::string& message) {
-  // A section read twice (to place a cross-check's error) must not report twice.
-  auto add = [this](std::string line) {
-    if (std::find(errors.begin(), errors.end(), line) == errors.end()) errors.push_back(std::move(line));
-  };
-  for (const auto& [p, text] : overrides)
-    if (path == p || path.rfind(p + ".", 0) == 0) {
-      add(text + ": " + path + ": " + message);
-      return;
-    }
+std::string ReadContext::locate(const YAML::Node& at, const std::string& path, const std::string& message) const {
+  // An error inside a field that --set gave names the --set, not the file.
+  for (const auto& [p, text] : overridden)
+    if (path == p || path.rfind(p + ".", 0) == 0) return text + ": " + path + ": " + message;
   std::string where = file;
   if (at.IsDefined()) {
     const YAML::Mark m = at.Mark();
     if (m.line >= 0) where += ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
   }
-  add(where + ": " + (path.empty() ? "" : path + ": ") + message);
+  return where + ": " + (path.empty() ? "" : path + ": ") + message;
+}
+
+void ReadContext::error(const YAML::Node& at, const std::string& path, const std::string& message) {
+  // A section read twice (to place a cross-check's error) must not report twice.
+  std::string line = locate(at, path, message);
+  if (std::find(errors.begin(), errors.end(), line) == errors.end()) errors.push_back(std::move(line));
+}
+
+void ReadContext::warn(const YAML::Node& at, const std::string& path, const std::string& message) {
+  std::string line = locate(at, path, message);
+  if (std::find(warnings.begin(), warnings.end(), line) == warnings.end()) warnings.push_back(std::move(line));
+}
+
+namespace {
+// "producers.*.config.linger.ms" matches "producers.3.config.linger.ms": a "*" segment
+// stands for one list index.
+bool path_matches(const std::string& pattern, const std::string& path) {
+  std::size_t i = 0, j = 0;
+  while (i < pattern.size() && j < path.size()) {
+    if (pattern[i] == '*' && (i == 0 || pattern[i - 1] == '.') && (i + 1 == pattern.size() || pattern[i + 1] == '.')) {
+      const std::size_t start = j;
+      while (j < path.size() && path[j] >= '0' && path[j] <= '9') ++j;
+      if (j == start || (j < path.size() && path[j] != '.')) return false;
+      ++i;
+      continue;
+    }
+    if (pattern[i] != path[j]) return false;
+    ++i;
+    ++j;
+  }
+  return i == pattern.size() && j == path.size();
+}
+}  // namespace
+
+std::optional<YAML::Node> ReadContext::override_for(const std::string& path) {
+  for (auto it = overrides.rbegin(); it != overrides.rend(); ++it) {
+    if (!path_matches(it->pattern, path)) continue;
+    it->used = true;
+    overridden[path] = it->assignment;
+    return it->value;
+  }
+  return std::nullopt;
+}
+
+void expand_merge_keys(ReadContext& ctx, YAML::Node map, const std::string& path) {
+  // Depth-first over merged mappings; a merge chain deeper than this (or an anchor that
+  // merges itself) stops expanding rather than recursing forever.
+  constexpr int kMaxDepth = 64;
+  struct Expand {
+    ReadContext& ctx;
+    void operator()(YAML::Node m, const std::string& at_path, int depth) const {
+      if (!m.IsMap() || depth > kMaxDepth) return;
+      YAML::Node merge_key, merge;
+      bool found = false;
+      for (const auto& kv : m)
+        if (kv.first.IsScalar() && kv.first.Scalar() == "<<" && kv.first.Tag() == "?") {
+          merge_key = kv.first;
+          merge = kv.second;
+          found = true;
+          break;
+        }
+      if (!found) return;
+      std::vector<YAML::Node> sources;
+      if (merge.IsMap()) {
+        sources.push_back(merge);
+      } else if (merge.IsSequence()) {
+        for (std::size_t i = 0; i < merge.size(); ++i) sources.push_back(merge[i]);
+      }
+      const bool valid = !sources.empty() && std::all_of(sources.begin(), sources.end(), [](const YAML::Node& n) { return n.IsMap(); });
+      m.remove(merge_key);
+      if (!valid) {
+        ctx.error(merge, join_path(at_path, "<<"),
+                  "a merge key takes a mapping (<<: *base) or a list of mappings (<<: [*a, *b]), got " + shown(merge));
+        return;
+      }
+      for (const auto& src : sources) {
+        (*this)(src, at_path, depth + 1);
+        for (const auto& kv : src) {
+          if (!kv.first.IsScalar()) continue;
+          bool present = false;
+          for (const auto& own : m) present = present || (own.first.IsScalar() && own.first.Scalar() == kv.first.Scalar());
+          if (!present) m.force_insert(kv.first, kv.second);
+        }
+      }
+      (*this)(m, at_path, depth + 1);  // a second "<<" (a duplicate key, reported) merges too
+    }
+  };
+  Expand{ctx}(map, path, 0);
 }
 
 MapReader::MapReader(ReadContext& ctx, YAML::Node node, std::string path, YAML::Node parent)
     : ctx_(ctx), node_(node), parent_(parent), path_(std::move(path)) {
-  ctx_.known_keys[path_];
   if (node_.IsDefined() && !node_.IsNull() && !node_.IsMap()) {
     ctx_.error(node_, path_, "must be a mapping of keys to values, got " + shown(node_));
     node_ = YAML::Node();
@@ -83,14 +163,19 @@ MapReader::MapReader(ReadContext& ctx, YAML::Node node, std::string path, YAML::
     std::set<std::string> seen;
     for (const auto& kv : node_) {
       const std::string k = kv.first.IsScalar() ? kv.first.Scalar() : "";
-      if (!seen.insert(k).second) ctx_.error(kv.first, join_path(path_, k), "duplicate key");
+      if (!seen.insert(k).second) ctx_.error(kv.first, join_path(path_, printable(k, 200)), "duplicate key");
     }
+    expand_merge_keys(ctx_, node_, path_);
   }
 }
 
 YAML::Node MapReader::get(const std::string& key) {
   asked_.insert(key);
-  ctx_.known_keys[path_].insert(key);
+  if (auto value = ctx_.override_for(join_path(path_, key))) return *value;
+  return locate(key);
+}
+
+YAML::Node MapReader::locate(const std::string& key) {
   if (!node_.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
   for (const auto& kv : node_)
     if (kv.first.IsScalar() && kv.first.Scalar() == key) return kv.second;
@@ -107,6 +192,13 @@ void MapReader::error(const std::string& key, const std::string& message) {
   if (!at.IsDefined()) at = node_;
   if (!at.IsDefined() || at.IsNull()) at = parent_;
   ctx_.error(at, join_path(path_, key), message);
+}
+
+void MapReader::warn(const std::string& key, const std::string& message) {
+  YAML::Node at = node_.IsMap() ? get(key) : node_;
+  if (!at.IsDefined()) at = node_;
+  if (!at.IsDefined() || at.IsNull()) at = parent_;
+  ctx_.warn(at, join_path(path_, key), message);
 }
 
 template <class T>
@@ -137,26 +229,6 @@ void MapReader::read(const std::string& key, std::int64_t& out, std::int64_t lo,
   out = v;
 }
 
-void MapReader::read(const std::string& key, std::int32_t& out, std::int32_t lo, std::int32_t hi) {
-  std::int64_t v = out;
-  read(key, v, lo, hi);
-  out = static_cast<std::int32_t>(v);
-}
-
-void MapReader::read_optional(const std::string& key, std::optional<std::int64_t>& out, std::int64_t lo, std::int64_t hi) {
-  if (!has(key)) return;
-  std::int64_t v = lo;
-  const std::size_t before = ctx_.errors.size();
-  read(key, v, lo, hi);
-  if (ctx_.errors.size() == before) out = v;
-}
-
-void MapReader::read_optional(const std::string& key, std::optional<std::int32_t>& out, std::int32_t lo, std::int32_t hi) {
-  std::optional<std::int64_t> v;
-  read_optional(key, v, lo, hi);
-  if (v) out = static_cast<std::int32_t>(*v);
-}
-
 void MapReader::read(const std::string& key, double& out, double lo, double hi) {
   double v = 0;
   char range[128];
@@ -178,11 +250,21 @@ void MapReader::read(const std::string& key, bool& out) {
   if (scalar(key, v, "true or false")) out = v;
 }
 
+namespace {
+// Every string of a scenario ends up in results (names, keys in traces, JSON), so it must
+// be text: valid UTF-8 (YAML streams are Unicode; Java's StringSerializer writes UTF-8).
+std::string text_problem(const std::string& v, std::size_t max_length) {
+  if (v.size() > max_length) return "must be at most " + std::to_string(max_length) + " characters, got " + std::to_string(v.size());
+  if (!is_valid_utf8(v)) return "must be valid UTF-8 text, got '" + printable(v) + "'";
+  return "";
+}
+}  // namespace
+
 void MapReader::read(const std::string& key, std::string& out, std::size_t max_length) {
   std::string v;
   if (!scalar(key, v, "a string")) return;
-  if (v.size() > max_length) {
-    error(key, "must be at most " + std::to_string(max_length) + " characters, got " + std::to_string(v.size()));
+  if (const std::string problem = text_problem(v, max_length); !problem.empty()) {
+    error(key, problem);
     return;
   }
   out = v;
@@ -195,13 +277,13 @@ void MapReader::read_choice(const std::string& key, std::size_t& out, const std:
   if (!scalar(key, v, ("one of " + list).c_str())) return;
   const auto it = std::find(choices.begin(), choices.end(), v);
   if (it == choices.end()) {
-    error(key, "must be one of " + list + ", got '" + v + "'");
+    error(key, "must be one of " + list + ", got '" + printable(v) + "'");
     return;
   }
   out = static_cast<std::size_t>(it - choices.begin());
 }
 
-void MapReader::read_strings(const std::string& key, std::vector<std::string>& out) {
+void MapReader::read_strings(const std::string& key, std::vector<std::string>& out, std::size_t max_length) {
   const YAML::Node n = get(key);
   if (!n.IsDefined() || n.IsNull()) return;
   if (!n.IsSequence()) {
@@ -210,8 +292,13 @@ void MapReader::read_strings(const std::string& key, std::vector<std::string>& o
   }
   out.clear();
   for (std::size_t i = 0; i < n.size(); ++i) {
+    const std::string item_path = join_path(path_, key) + "." + std::to_string(i);
     if (!n[i].IsScalar()) {
-      ctx_.error(n[i], join_path(path_, key) + "." + std::to_string(i), "must be a string, got " + shown(n[i]));
+      ctx_.error(n[i], item_path, "must be a string, got " + shown(n[i]));
+      continue;
+    }
+    if (const std::string problem = text_problem(n[i].Scalar(), max_length); !problem.empty()) {
+      ctx_.error(n[i], item_path, problem);
       continue;
     }
     out.push_back(n[i].Scalar());
@@ -223,14 +310,19 @@ MapReader MapReader::map(const std::string& key) {
 }
 
 std::vector<YAML::Node> MapReader::sequence(const std::string& key) {
+  const std::string list_path = join_path(path_, key);
   const YAML::Node n = get(key);
   std::vector<YAML::Node> items;
+  ctx_.list_sizes[list_path] = n.IsSequence() ? n.size() : 0;
   if (!n.IsDefined() || n.IsNull()) return items;
   if (!n.IsSequence()) {
-    ctx_.error(n, join_path(path_, key), "must be a list, got " + shown(n));
+    ctx_.error(n, list_path, "must be a list, got " + shown(n));
     return items;
   }
-  for (std::size_t i = 0; i < n.size(); ++i) items.push_back(n[i]);
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    const auto replaced = ctx_.override_for(join_path(list_path, std::to_string(i)));
+    items.push_back(replaced ? *replaced : n[i]);
+  }
   return items;
 }
 
@@ -239,12 +331,13 @@ void MapReader::finish() {
   for (const auto& kv : node_) {
     const std::string k = kv.first.IsScalar() ? kv.first.Scalar() : "?";
     if (asked_.count(k)) continue;
+    const std::string key_path = join_path(path_, printable(k, 200));
     std::string msg = "unknown key";
     if (auto guess = did_you_mean(k, asked_)) msg += " (did you mean '" + *guess + "'?)";
     std::string allowed;
     for (const auto& a : asked_) allowed += (allowed.empty() ? "" : ", ") + a;
     msg += "; allowed here: " + allowed;
-    ctx_.error(kv.first, join_path(path_, k), msg);
+    ctx_.error(kv.first, key_path, msg);
   }
 }
 

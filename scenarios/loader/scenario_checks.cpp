@@ -1,0 +1,156 @@
+#include "scenarios/loader/scenario_checks.hpp"
+
+#include <string>
+
+namespace partsim::scenarios {
+
+using namespace partsim::model;
+
+void check_jitter(MapReader& m, Jitter& j) {
+  if (j.kind == Jitter::Kind::kExponential && j.mean_ms <= 0) m.error("mean.ms", "must be > 0 for exponential jitter");
+  if (j.kind == Jitter::Kind::kLognormal && j.mean_ms <= 0) m.error("mean.ms", "must be > 0 (the median) for lognormal jitter");
+}
+
+void check_step(MapReader& m, BrokerChange&) {
+  int actions = 0;
+  for (const char* key : {"set.rtt.ms", "set.request.ms", "set.byte.rate", "fail", "recover"}) actions += m.has(key) ? 1 : 0;
+  if (actions != 1) m.error("at.ms", "a schedule step needs exactly one of set.rtt.ms, set.request.ms, set.byte.rate, fail, recover");
+}
+
+void check_rule(MapReader& m, PartitionRule&) {
+  const int forms = (m.has("prefix") ? 1 : 0) + (m.has("key") ? 1 : 0) + (m.has("regex") ? 1 : 0);
+  if (forms != 1) m.error("partition", "a rule needs exactly one of prefix, key, regex");
+}
+
+void check_config(MapReader& m, ProducerConfig& c) {
+  if (c.partitioner.kind != PartitionerKind::kRules && !c.partitioner.rules.empty())
+    m.error("partsim.partitioner.rules", "only applies with partitioner: rules");
+  // enable.idempotence=true given explicitly with settings it forbids is a ConfigException
+  // in Kafka; left at its default, Kafka quietly turns idempotence off instead (spec §6).
+  bool idempotence = true;
+  const bool idempotence_set = m.has("enable.idempotence");
+  m.read("enable.idempotence", idempotence);
+  if (idempotence_set && idempotence && c.max_in_flight > 5)
+    m.error("max.in.flight.requests.per.connection", "must be <= 5 with enable.idempotence=true, got " + std::to_string(c.max_in_flight));
+  if (idempotence_set && idempotence && c.acks != Acks::kAll) m.error("acks", "must be all with enable.idempotence=true");
+  // delivery.timeout.ms >= linger.ms + request.timeout.ms (spec §1.1): an error when set,
+  // silently raised when defaulted.
+  if (c.delivery_timeout < c.linger + c.request_timeout) {
+    if (m.has("delivery.timeout.ms"))
+      m.error("delivery.timeout.ms", "must be >= linger.ms + request.timeout.ms (" +
+                                         std::to_string(static_cast<std::int64_t>((c.linger + c.request_timeout).to_ms())) + ")");
+    else
+      c.delivery_timeout = c.linger + c.request_timeout;
+  }
+  // BufferPool.allocate refuses any request above buffer.memory outright ("hard limit"), and
+  // every new batch asks for at least batch.size: Kafka accepts the config, every send that
+  // opens a batch fails. A warning, since the run shows what that does.
+  if (c.batch_size_bytes > c.buffer_memory_bytes) {
+    const std::string consequence = ": every send that needs a new batch will fail (BufferPool's hard limit)";
+    if (m.has("batch.size"))
+      m.warn("batch.size", std::to_string(c.batch_size_bytes) + " is larger than buffer.memory " +
+                               std::to_string(c.buffer_memory_bytes) + consequence);
+    else
+      m.warn("buffer.memory", std::to_string(c.buffer_memory_bytes) + " is smaller than batch.size " +
+                                  std::to_string(c.batch_size_bytes) + consequence);
+  }
+}
+
+void check_arrivals(MapReader& m, Arrivals& a) {
+  if (a.kind == Arrivals::Kind::kFlatOut && a.send_cost <= SimTime::zero())
+    m.error("send.cost.us", "must be > 0 for flat-out arrivals (the application time one send() takes)");
+}
+
+void check_keys(MapReader& m, KeySpec& k) {
+  if (k.kind == KeySpec::Kind::kZipf && k.cardinality < 1) m.error("cardinality", "must be >= 1 for zipf keys");
+  if (k.kind == KeySpec::Kind::kList && k.list.empty()) m.error("list", "must hold at least one key");
+  if (k.kind == KeySpec::Kind::kHot && !m.has("hot.key")) m.error("hot.key", "is required for hot keys");
+}
+
+void check_values(MapReader& m, ValueSpec& v) {
+  if (v.kind == ValueSpec::Kind::kUniform && v.max_bytes < v.min_bytes) m.error("max", "must be >= min");
+  if (v.kind == ValueSpec::Kind::kTemplate && !m.has("template")) m.error("template", "is required for template values");
+  // Boost's lognormal takes ln(median) as the underlying normal's mean: 0 has none.
+  if (v.kind == ValueSpec::Kind::kLognormal && !v.null_value && v.median_bytes <= 0)
+    m.error("median", "must be > 0 for lognormal values (the median size in bytes)");
+}
+
+namespace {
+
+// The reader of item i of the list under `key`, to place an error found across sections.
+MapReader item(MapReader& parent, const std::string& key, std::size_t i) {
+  return MapReader(*parent.context(), parent.sequence(key).at(i), join_path(parent.path(), key + "." + std::to_string(i)));
+}
+
+std::string topic_names(const Scenario& s) {
+  std::string names;
+  for (const auto& t : s.topics) names += (names.empty() ? "" : ", ") + t.name;
+  return names;
+}
+
+void check_producer_topic(MapReader& top, Scenario& s, std::size_t i) {
+  ProducerSpec& ps = s.producers[i];
+  if (ps.workload.topic.empty() && s.topics.size() == 1) ps.workload.topic = s.topics[0].name;
+  if (s.topics.empty()) return;  // reported once, at topics
+  const TopicConfig* topic = nullptr;
+  for (const auto& t : s.topics)
+    if (t.name == ps.workload.topic) topic = &t;
+  MapReader p = item(top, "producers", i);
+  if (!topic && ps.workload.topic.empty()) {
+    p.map("workload").error("topic", "is required when the scenario has several topics (" + topic_names(s) + ")");
+    return;
+  }
+  if (!topic) {
+    p.map("workload").error("topic", "names no topic of this scenario ('" + ps.workload.topic + "'; topics: " + topic_names(s) + ")");
+    return;
+  }
+  const std::string partitions = std::to_string(topic->partitions);
+  if (ps.workload.partition && *ps.workload.partition >= topic->partitions)
+    p.map("workload").error("partition", "must be < the topic's " + partitions + " partitions, got " + std::to_string(*ps.workload.partition));
+  // A rule's partition is known here: out of range is a scenario error, not a run failure.
+  MapReader cfg = p.map("config");
+  const auto& spec = ps.config.partitioner;
+  for (std::size_t r = 0; r < spec.rules.size(); ++r)
+    if (spec.rules[r].partition >= topic->partitions)
+      cfg.error("partsim.partitioner.rules." + std::to_string(r) + ".partition",
+                "must be < the topic's " + partitions + " partitions, got " + std::to_string(spec.rules[r].partition));
+  if (spec.kind == PartitionerKind::kRules) {
+    const std::int64_t last = std::int64_t{spec.fallback.first} + (spec.fallback.count > 0 ? spec.fallback.count : 1) - 1;
+    if (last >= topic->partitions)
+      cfg.error("partsim.partitioner.fallback", "the range from " + std::to_string(spec.fallback.first) + " (" +
+                                                    std::to_string(spec.fallback.count) + " partitions) must end below the topic's " +
+                                                    partitions + " partitions");
+  }
+}
+
+}  // namespace
+
+void check_scenario(MapReader& top, Scenario& s) {
+  if (!top.node().IsMap()) return;  // reported by the reader; nothing else can be checked
+  for (std::size_t i = 0; i < s.topics.size(); ++i)
+    if (!s.brokers.empty() && s.topics[i].replication_factor > static_cast<std::int32_t>(s.brokers.size()))
+      item(top, "topics", i).error("replication.factor", "must be <= the number of brokers (" + std::to_string(s.brokers.size()) +
+                                                             "), got " + std::to_string(s.topics[i].replication_factor));
+  for (std::size_t i = 0; i < s.producers.size(); ++i) check_producer_topic(top, s, i);
+  MapReader run = top.map("run");
+  if (!s.run.records && !s.run.duration && !run.has("records") && !run.has("duration.ms")) {
+    bool all_bounded = !s.producers.empty();
+    for (const auto& p : s.producers) all_bounded = all_bounded && p.workload.records.has_value();
+    if (!all_bounded) run.error("records", "the run needs a stop rule: run.records, run.duration.ms, or records on every producer");
+  }
+  if (s.run.check == RunSpec::Check::kPoissonBatching) {
+    // The closed form holds for one producer sending Poisson arrivals of one size with null
+    // keys into one partition, batches drained when linger expires (deltas stay 1 byte).
+    const bool shape = s.producers.size() == 1 && s.topics.size() == 1 && s.topics[0].partitions == 1 &&
+                       s.producers[0].workload.arrivals.kind == Arrivals::Kind::kPoisson &&
+                       s.producers[0].workload.keys.kind == KeySpec::Kind::kNone &&
+                       s.producers[0].workload.values.kind == ValueSpec::Kind::kFixed &&
+                       s.producers[0].config.partitioner.kind == PartitionerKind::kBuiltin &&
+                       s.producers[0].config.compression == Compression::kNone && s.producers[0].config.linger < SimTime::ms(64);
+    if (!shape)
+      run.error("check", "poisson-batching needs one producer, one topic with one partition, Poisson arrivals, null keys, "
+                         "fixed-size values, no compression, the built-in partitioner and linger.ms < 64");
+  }
+}
+
+}  // namespace partsim::scenarios

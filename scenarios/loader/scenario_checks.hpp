@@ -1,0 +1,23 @@
+#pragma once
+// The rules between fields, run after a table has read its keys (the field table checks
+// each key alone): "a rule needs exactly one of prefix, key, regex", delivery.timeout.ms
+// >= linger.ms + request.timeout.ms, a producer's topic and partitions against the
+// scenario's topics, the stop rule. Errors and warnings go through the MapReader, located.
+
+#include "model/scenario.hpp"
+#include "scenarios/loader/yaml_reader.hpp"
+
+namespace partsim::scenarios {
+
+void check_jitter(MapReader& m, model::Jitter& j);
+void check_step(MapReader& m, model::BrokerChange& c);
+void check_rule(MapReader& m, model::PartitionRule& r);
+void check_config(MapReader& m, model::ProducerConfig& c);
+void check_arrivals(MapReader& m, model::Arrivals& a);
+void check_keys(MapReader& m, model::KeySpec& k);
+void check_values(MapReader& m, model::ValueSpec& v);
+/// Rules across sections: replication factors against brokers, each producer's topic
+/// (defaulted to the only topic), partitions and rule ranges, the stop rule, run.check.
+void check_scenario(MapReader& top, model::Scenario& s);
+
+}  // namespace partsim::scenarios
