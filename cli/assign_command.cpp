@@ -28,6 +28,7 @@ constexpr const char* kAssignUsage =
     "racks per partition, leaders after any single broker failure, and what the partitions cost on disk.\n";
 
 std::vector<model::UsableBroker> parse_brokers(const std::string& text) {
+  if (text.empty()) throw UsageError("--brokers: must list at least one broker as ID[:RACK[:fenced]],..., got ''");
   std::vector<model::UsableBroker> out;
   std::set<std::int32_t> ids;
   std::size_t pos = 0;
@@ -40,7 +41,7 @@ std::vector<model::UsableBroker> parse_brokers(const std::string& text) {
     if (c1 != std::string::npos) {
       const auto c2 = item.find(':', c1 + 1);
       b.rack = item.substr(c1 + 1, c2 == std::string::npos ? std::string::npos : c2 - c1 - 1);
-      if (b.rack->empty()) b.rack.reset();
+      if (b.rack->empty()) throw UsageError("--brokers: each broker is ID[:RACK[:fenced]] with a non-empty RACK, got '" + item + "'");
       if (c2 != std::string::npos) {
         if (item.substr(c2 + 1) != "fenced") throw UsageError("--brokers: each broker is ID[:RACK[:fenced]], got '" + item + "'");
         b.fenced = true;
@@ -61,14 +62,23 @@ model::Placer parse_placer(const std::string& text) {
   throw UsageError("--placer: must be admin, striped or simple, got '" + text + "'");
 }
 
-// What only the admin placer takes: a fixed start index; and its rule on racks.
+// What only some placers accept: a fixed start index and racks on some brokers (admin),
+// fenced brokers (striped, the only placer that knows fencing; it needs one unfenced).
 void check_placer_inputs(model::TopicPlacementRequest& r, const std::string& start_text) {
   const auto n = static_cast<std::int32_t>(r.brokers.size());
   const auto racked = std::count_if(r.brokers.begin(), r.brokers.end(), [](const auto& b) { return b.rack.has_value(); });
+  const auto fenced = std::count_if(r.brokers.begin(), r.brokers.end(), [](const auto& b) { return b.fenced; });
   if (r.placer == model::Placer::kAdmin) {
     if (!start_text.empty()) r.start_index = static_cast<std::int32_t>(parse_int(start_text, "--start-index", 0, n - 1));
     if (racked > 0 && racked < n) throw UsageError("--brokers: with racks, every broker needs one (Kafka's AdminOperationException)");
+  } else if (!start_text.empty()) {
+    throw UsageError("--start-index: only --placer admin has a start index, got --placer " + std::string(analysis::placer_name(r.placer)));
   }
+  if (r.placer != model::Placer::kStriped && fenced > 0)
+    throw UsageError("--brokers: ':fenced' needs --placer striped (the KRaft controller's placer); --placer " +
+                     std::string(analysis::placer_name(r.placer)) + " places on every broker listed, so leave fenced brokers out");
+  if (r.placer == model::Placer::kStriped && fenced == n)
+    throw UsageError("--brokers: every broker is fenced, and the striped placer needs an unfenced one to lead (Kafka: All brokers are currently fenced.)");
 }
 
 }  // namespace
@@ -100,12 +110,7 @@ int run_assign_command(const Args& args) {
   request.placer = parse_placer(placer_text);
   check_placer_inputs(request, start_text);
 
-  analysis::AssignReport report{request.placer, request.seed, {}, {}, {}};
-  try {
-    report.placement = model::place_topic(request);
-  } catch (const model::PlacementError& e) {
-    throw UsageError(std::string("--rf: ") + e.what());
-  }
+  analysis::AssignReport report{request.placer, request.seed, model::place_topic(request), {}, {}};
   // The score lists the brokers as the placer saw them: admin sorted by id, the others as given.
   std::vector<model::RackedBroker> brokers;
   for (const auto& b : request.brokers) brokers.push_back({b.id, b.rack.value_or("")});

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/leaders_report.hpp"
+#include "analysis/placement_text.hpp"
 #include "cli/assignment_inputs.hpp"
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
@@ -53,6 +54,11 @@ int run_leaders_command(const Args& args) {
   std::vector<std::int32_t> alive;
   for (const auto& b : live) alive.push_back(b.id);
   if (alive.empty()) throw UsageError("--brokers: no broker is alive");
+  if (const auto lost = without_live_replica(current, live); !lost.empty()) {
+    const auto& p = current[lost.front()];
+    throw UsageError("--brokers: " + p.topic + "-" + std::to_string(p.partition) + " has no replica on a live broker (its replicas are on brokers " +
+                     analysis::replica_list(p.replicas) + "), so none can lead it without moving data (partsim reassign moves it)");
+  }
 
   analysis::LeadersReport report;
   for (const auto& p : current) {

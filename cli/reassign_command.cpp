@@ -9,9 +9,11 @@
 #include <iostream>
 #include <limits>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "analysis/placement_text.hpp"
 #include "analysis/reassign_report.hpp"
 #include "cli/assignment_inputs.hpp"
 #include "cli/cli_error.hpp"
@@ -45,6 +47,7 @@ struct ReassignArgs {
       leaders_text, size_text, sizes_file, throttle_text, plan_out, format_text = "table", seed_text = "0", limit_text = "60",
       scope_text = "cluster";
   bool failover = false;
+  bool targets_given = false;  ///< --target-brokers was given (an empty list is an error, not the default)
 };
 
 po::options_description reassign_options(ReassignArgs& a) {
@@ -80,10 +83,11 @@ po::options_description reassign_options(ReassignArgs& a) {
 // Target brokers: every live broker, or the list given (each known and alive).
 std::vector<model::RackedBroker> target_brokers(const ReassignArgs& a, const std::map<std::int32_t, scenarios::BrokerEntry>& by_id) {
   std::vector<model::RackedBroker> targets;
-  if (a.targets_text.empty()) {
+  if (!a.targets_given) {
     for (const auto& [id, b] : by_id)
       if (b.alive) targets.push_back({id, b.rack});
   } else {
+    if (a.targets_text.empty()) throw UsageError("--target-brokers: must list at least one broker, e.g. 0-18,20, got ''");
     for (auto id : parse_id_ranges(a.targets_text, "--target-brokers")) {
       auto it = by_id.find(id);
       if (it == by_id.end()) throw UsageError("--target-brokers: broker " + std::to_string(id) + " is not in --brokers");
@@ -163,6 +167,27 @@ std::vector<std::int64_t> partition_sizes(const ReassignArgs& a, const std::vect
   return sizes;
 }
 
+// What no plan can do, refused as bad input: a partition with more replicas than there are
+// target brokers, and an assignment of which no live broker holds anything.
+void check_placeable(const ReassignArgs& a, const std::vector<scenarios::PartitionReplicas>& current, const std::vector<std::int32_t>& rf,
+                     std::int32_t targets, const std::vector<model::RackedBroker>& live) {
+  for (std::size_t p = 0; p < current.size(); ++p) {
+    if (rf[p] <= targets) continue;
+    const auto name = current[p].topic + "-" + std::to_string(current[p].partition);
+    throw UsageError((a.targets_given ? "--target-brokers: " : "--brokers: ") + name + " has " + std::to_string(rf[p]) + " replicas and only " +
+                     analysis::count_of(targets, a.targets_given ? "target broker" : "live broker") + " can hold them; give at least " +
+                     std::to_string(rf[p]) + (a.targets_given ? " target brokers" : " live brokers") + ", or --rf " + std::to_string(targets));
+  }
+  if (without_live_replica(current, live).size() < current.size()) return;
+  std::set<std::int32_t> holders;
+  for (const auto& p : current) holders.insert(p.replicas.begin(), p.replicas.end());
+  std::string list;
+  for (auto id : holders) list += (list.empty() ? "" : ",") + std::to_string(id);
+  throw UsageError(std::string("--brokers: no live broker holds a replica of any partition in ") +
+                   (a.current_file.empty() ? "--describe" : "--current") + " (its replicas are on brokers " + list +
+                   "): there is nothing to copy from");
+}
+
 struct ReassignInputs {
   model::ReassignStudyRequest request;
   analysis::BalanceScope scope = analysis::BalanceScope::kCluster;
@@ -187,6 +212,7 @@ ReassignInputs study_request(const ReassignArgs& a, const std::vector<scenarios:
     req.rf.push_back(new_rf ? new_rf : static_cast<std::int32_t>(p.replicas.size()));
     req.names.push_back(s.partitions.back().name());
   }
+  check_placeable(a, current, req.rf, B, live_brokers(brokers));
   const auto P = static_cast<std::int64_t>(current.size());
   if (2 * P * B > kMaxVariables)
     throw UsageError("the plan would need " + std::to_string(2 * P * B) + " 0-1 variables (2 x " + std::to_string(P) + " partitions x " +
@@ -205,7 +231,7 @@ int run_reassign_command(const Args& args) {
   ReassignArgs a;
   const auto desc = reassign_options(a);
   if (help_requested(args, kReassignUsage, desc)) return kExitOk;
-  parse_command_line(args, desc);
+  a.targets_given = parse_command_line(args, desc).count("target-brokers") > 0;
   const auto format = parse_format(a.format_text, false);
   const auto seed = parse_int(a.seed_text, "--seed", std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max());
   const auto time_limit_s = parse_number(a.limit_text, "--time-limit", 0.1, 86400);

@@ -116,7 +116,23 @@ TEST_CASE("bad assign input exits 2 naming the option") {
       {"assign --brokers 0,0 --partitions 3 --rf 1", "partsim assign: --brokers: broker 0 is listed twice\n"},
       {"assign --brokers 0:a:up --partitions 3 --rf 1", "partsim assign: --brokers: each broker is ID[:RACK[:fenced]], got '0:a:up'\n"},
       {"assign --brokers 0:a,1 --partitions 3 --rf 1", "partsim assign: --brokers: with racks, every broker needs one (Kafka's AdminOperationException)\n"},
-      {"assign --brokers 0:a:fenced --partitions 3 --rf 1 --placer striped", "partsim assign: --rf: All brokers are currently fenced.\n"},
+      // Was "--rf: All brokers are currently fenced.": the brokers are the problem, not --rf.
+      {"assign --brokers 0:a:fenced --partitions 3 --rf 1 --placer striped",
+       "partsim assign: --brokers: every broker is fenced, and the striped placer needs an unfenced one to lead (Kafka: All brokers "
+       "are currently fenced.)\n"},
+      // These four were accepted: fenced brokers placed on, an empty rack taken for none, the start index ignored.
+      {"assign --brokers 0:a,1:a:fenced --partitions 3 --rf 1",
+       "partsim assign: --brokers: ':fenced' needs --placer striped (the KRaft controller's placer); --placer admin places on "
+       "every broker listed, so leave fenced brokers out\n"},
+      {"assign --brokers 0,1:a:fenced --partitions 3 --rf 1 --placer simple",
+       "partsim assign: --brokers: ':fenced' needs --placer striped (the KRaft controller's placer); --placer simple places on "
+       "every broker listed, so leave fenced brokers out\n"},
+      {"assign --brokers 0:,1 --partitions 3 --rf 1",
+       "partsim assign: --brokers: each broker is ID[:RACK[:fenced]] with a non-empty RACK, got '0:'\n"},
+      {"assign --brokers 0,1 --partitions 3 --rf 1 --placer striped --start-index 1",
+       "partsim assign: --start-index: only --placer admin has a start index, got --placer striped\n"},
+      {"assign --brokers '' --partitions 3 --rf 1",
+       "partsim assign: --brokers: must list at least one broker as ID[:RACK[:fenced]],..., got ''\n"},
       {"assign --brokers 0,1 --partitions 3 --rf 1 --placer best", "partsim assign: --placer: must be admin, striped or simple, got 'best'\n"},
   };
   for (const auto& c : cases) {

@@ -113,3 +113,25 @@ TEST_CASE("partsim leaders reports infeasible bounds and bad input") {
   CHECK(r.exit_code == 2);
   CHECK(r.err == "partsim leaders: give the current assignment with exactly one of --current or --describe\n");
 }
+
+TEST_CASE("partsim leaders refuses empty and degenerate inputs with exit 2, naming the option or file") {
+  ScratchDir dir;
+  const auto empty = dir.write("empty.json", R"({"version":1,"partitions":[]})");
+  const auto current = dir.write("c.json", R"({"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[0,1]},
+    {"topic":"t","partition":1,"replicas":[3,4]}]})");
+  const std::vector<std::pair<std::string, std::string>> cases{
+      // Was exit 1: "infeasible: broker -1 can lead only 0 partitions among its replicas, below the lower bound 0".
+      {"--current '" + empty.string() + "' --brokers 0,1",
+       empty.string() + ": \"partitions\" is empty: list at least one {\"topic\",\"partition\",\"replicas\"} to plan"},
+      // Was exit 1: "infeasible: partition 1 has no replica on the given brokers".
+      {"--current '" + current.string() + "' --brokers 0,1,2",
+       "--brokers: t-1 has no replica on a live broker (its replicas are on brokers 3,4), so none can lead it without moving "
+       "data (partsim reassign moves it)"},
+  };
+  for (const auto& [args, message] : cases) {
+    CAPTURE(args);
+    const auto r = run_cli("leaders " + args);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "partsim leaders: " + message + "\n");
+  }
+}

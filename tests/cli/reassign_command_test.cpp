@@ -278,7 +278,9 @@ TEST_CASE("partsim reassign: infeasible constraints exit 1 naming the constraint
   const auto explicit_bounds = nlohmann::json::parse(r.out)["bounds"];
   CHECK(explicit_bounds["replicas"] == nlohmann::json{{"lo", 0}, {"hi", 1}});
   CHECK(explicit_bounds["leaders"] == nlohmann::json{{"lo", 0}, {"hi", 1}});
-  const auto lost = dir.write("lost.json", R"({"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[5,6]}]})");
+  // One partition lost, one not: a warning (every partition lost is refused as bad input, below).
+  const auto lost = dir.write("lost.json", R"({"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[5,6]},
+    {"topic":"t","partition":1,"replicas":[0,1]}]})");
   r = run_cli("reassign --current '" + lost.string() + "' --brokers 0,1,2");
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("warning: t-0 has no live replica to copy from") != std::string::npos);
@@ -286,4 +288,44 @@ TEST_CASE("partsim reassign: infeasible constraints exit 1 naming the constraint
   r = run_cli(base + "--brokers 0,1,2 --sizes '" + logdirs.string() + "'");
   CHECK(r.exit_code == 2);
   CHECK(r.err == "partsim reassign: " + logdirs.string() + ": no size for t-0\n");
+}
+
+TEST_CASE("partsim reassign refuses empty and degenerate inputs with exit 2, naming the option or file") {
+  ScratchDir dir;
+  const auto empty = dir.write("empty.json", R"({"version":1,"partitions":[]})");
+  const auto three = dir.write("c.json", R"({"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[0,1,2]}]})");
+  const auto dead = dir.write("dead.json", R"({"version":1,"brokers":[{"id":0},{"id":1,"alive":false},{"id":2,"alive":false}]})");
+  const std::vector<std::pair<std::string, std::string>> cases{
+      // GLPK aborted on an empty program (SIGABRT, exit 134).
+      {"--current '" + empty.string() + "' --brokers 0,1",
+       empty.string() + ": \"partitions\" is empty: list at least one {\"topic\",\"partition\",\"replicas\"} to plan"},
+      {"--current '" + three.string() + "' --brokers 0,1,2 --target-brokers ''",
+       "--target-brokers: must list at least one broker, e.g. 0-18,20, got ''"},
+      {"--current '" + three.string() + "' --brokers 0,1,2 --target-brokers 0,1",
+       "--target-brokers: t-0 has 3 replicas and only 2 target brokers can hold them; give at least 3 target brokers, or --rf 2"},
+      {"--current '" + three.string() + "' --brokers '" + dead.string() + "'",
+       "--brokers: t-0 has 3 replicas and only 1 live broker can hold them; give at least 3 live brokers, or --rf 1"},
+      {"--current '" + three.string() + "' --brokers 5,6,7",
+       "--brokers: no live broker holds a replica of any partition in --current (its replicas are on brokers 0,1,2): there is "
+       "nothing to copy from"},
+  };
+  for (const auto& [args, message] : cases) {
+    CAPTURE(args);
+    const auto r = run_cli("reassign " + args);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "partsim reassign: " + message + "\n");
+  }
+}
+
+TEST_CASE("partsim reassign and leaders read a long --brokers list as a list, not as a file name") {
+  std::string ids, parts;
+  for (int i = 0; i < 300; ++i) ids += (i ? "," : "") + std::to_string(i);
+  ScratchDir dir;
+  const auto current = dir.write("c.json", R"({"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[0,1]}]})");
+  for (const char* command : {"reassign", "leaders"}) {
+    CAPTURE(command);
+    const auto r = run_cli(std::string(command) + " --current '" + current.string() + "' --brokers " + ids + " --format json");
+    CHECK(r.exit_code == 0);
+    CHECK(r.err.empty());
+  }
 }
