@@ -329,3 +329,20 @@ TEST_CASE("partsim reassign and leaders read a long --brokers list as a list, no
     CHECK(r.err.empty());
   }
 }
+
+TEST_CASE("--describe input: a partition listed twice or a broker twice in its replicas is refused at its line, as in JSON") {
+  ScratchDir dir;
+  // Both were accepted: the first planned two copies of t-0, the second a replica list "0,0" -> "0,0,1".
+  const auto twice = dir.write("twice.txt", "Topic: t\tPartition: 0\tLeader: 0\tReplicas: 0,1\tIsr: 0,1\n"
+                                            "Topic: t\tPartition: 0\tLeader: 0\tReplicas: 0,1\tIsr: 0,1\n");
+  const auto same = dir.write("same.txt", "Topic: t\tPartition: 0\tLeader: 0\tReplicas: 0,0\tIsr: 0\n");
+  for (const char* command : {"reassign", "leaders"}) {
+    CAPTURE(command);
+    auto r = run_cli(std::string(command) + " --describe '" + twice.string() + "' --brokers 0,1,2");
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "partsim " + std::string(command) + ": " + twice.string() + ":2:20: Partition: t-0 is listed twice\n");
+    r = run_cli(std::string(command) + " --describe '" + same.string() + "' --brokers 0,1,2");
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "partsim " + std::string(command) + ": " + same.string() + ":1:42: Replicas: broker 0 appears twice in '0,0'\n");
+  }
+}
