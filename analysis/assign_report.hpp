@@ -1,8 +1,8 @@
 #pragma once
 // partsim assign's results as people and programs read them: how the placer drew, the
 // assignment, replicas and preferred leaders per broker, the score, leaders after each
-// single broker failure, and the cost on disk. The JSON fields are documented in the
-// README ("partsim assign").
+// single broker failure, and the cost on disk. The JSON carries the same figures under
+// stable keys (README, "partsim assign").
 
 #include <cstdint>
 #include <string>

@@ -29,6 +29,9 @@ analysis::LeadersReport one_change() {
 TEST_CASE("leaders report: the bounds, the changes and the worst failure") {
   CHECK(analysis::leaders_to_text(one_change()) == R"(preferred leaders per broker within 1..1: 1 of 2 partitions change leader (no data moves)
 
+partition  before  after  leader
+t-1        0,1     1,0    changed
+
 broker  leaders before  leaders after
      0               2              1
      1               0              1
@@ -45,7 +48,25 @@ worst single broker failure: a broker then leads 2 partitions before, 2 after
 TEST_CASE("leaders report: JSON") {
   CHECK(analysis::leaders_to_json(one_change()).dump() ==
         R"({"bounds":{"lo":1,"hi":1},"leader_changes":1,"failover_changes":0,)"
+        R"("changed":[{"topic":"t","partition":1,"before":[0,1],"after":[1,0],"leader_changed":true}],)"
         R"("brokers":[{"broker":0,"leaders_before":2,"leaders_after":1},{"broker":1,"leaders_before":0,"leaders_after":1}],)"
         R"("worst_single_failure_max_leaders":{"before":2,"after":2},)"
         R"("plan":{"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[0,1]},{"topic":"t","partition":1,"replicas":[1,0]}]}})");
+}
+
+TEST_CASE("leaders report: a follower reordered for failover is listed without a leader change; no change says so") {
+  auto r = one_change();
+  r.failover = true;
+  r.current = {{0, 1, 2}, {0, 1, 2}};
+  r.plan.reordered = {{0, 2, 1}, {1, 0, 2}};
+  r.plan.failover_changes = 1;
+  CHECK(analysis::leaders_to_text(r).find("partition  before  after  leader\nt-0        0,1,2   0,2,1\nt-1        0,1,2   1,0,2  changed\n\n") !=
+        std::string::npos);
+  r.plan.reordered = r.current;
+  CHECK(analysis::leaders_to_text(r).find("(no data moves)\n\nnothing to change: the current order already meets the bounds and spreads failover as "
+                                          "evenly as the replicas allow\n\nbroker") !=
+        std::string::npos);
+  CHECK(analysis::leaders_to_json(r)["changed"].empty());
+  r.failover = false;
+  CHECK(analysis::leaders_to_text(r).find("nothing to change: the current order already meets the bounds\n\n") != std::string::npos);
 }

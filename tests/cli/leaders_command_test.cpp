@@ -35,6 +35,12 @@ TEST_CASE("partsim leaders prints its table and JSON exactly") {
   CHECK(table.exit_code == 0);
   CHECK(table.out == R"(preferred leaders per broker within 2..2: 3 of 6 partitions change leader (no data moves)
 
+partition  before  after  leader
+t-0        0,1,2   0,2,1
+t-1        0,2,1   2,1,0  changed
+t-2        0,1,2   1,2,0  changed
+t-3        0,2,1   2,0,1  changed
+
 broker  leaders before  leaders after
      0               5              2
      1               1              2
@@ -49,14 +55,24 @@ plan written to )" + plan.string() + " (kafka-reassign-partitions --execute)\n")
       R"({"topic":"t","partition":2,"replicas":[1,2,0]},{"topic":"t","partition":3,"replicas":[2,0,1]},)"
       R"({"topic":"u","partition":0,"replicas":[1,0,3]},{"topic":"t","partition":5,"replicas":[0,1,2]}]})";
   CHECK(compact_json(json.out) ==
-        R"({"bounds":{"lo":2,"hi":2},"leader_changes":3,"failover_changes":3,"brokers":[{"broker":0,"leaders_before":5,"leaders_after":2},)"
+        R"({"bounds":{"lo":2,"hi":2},"leader_changes":3,"failover_changes":3,)"
+        R"("changed":[{"topic":"t","partition":0,"before":[0,1,2],"after":[0,2,1],"leader_changed":false},)"
+        R"({"topic":"t","partition":1,"before":[0,2,1],"after":[2,1,0],"leader_changed":true},)"
+        R"({"topic":"t","partition":2,"before":[0,1,2],"after":[1,2,0],"leader_changed":true},)"
+        R"({"topic":"t","partition":3,"before":[0,2,1],"after":[2,0,1],"leader_changed":true}],)"
+        R"("brokers":[{"broker":0,"leaders_before":5,"leaders_after":2},)"
         R"({"broker":1,"leaders_before":1,"leaders_after":2},{"broker":2,"leaders_before":0,"leaders_after":2}],)"
         R"("worst_single_failure_max_leaders":{"before":6,"after":3},"plan":)" + plan_json + "}");
   CHECK(compact_json(slurp(plan)) == plan_json);
-  // Without --failover, and every listed broker alive: the table has no reorder note.
+  // Without --failover, and every listed broker alive: only new leaders are listed, and the
+  // last line has no reorder note.
   const auto plain = run_cli("leaders --current '" + current.string() + "' --brokers 0,1,2,3 --balance band:1.5");
   CHECK(plain.exit_code == 0);
   CHECK(plain.out == R"(preferred leaders per broker within 0..3: 2 of 6 partitions change leader (no data moves)
+
+partition  before  after  leader
+t-0        0,1,2   2,0,1  changed
+t-2        0,1,2   1,0,2  changed
 
 broker  leaders before  leaders after
      0               5              3
