@@ -1,7 +1,9 @@
 #include "cli/assignment_inputs.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <limits>
+#include <set>
 
 #include "cli/cli_error.hpp"
 #include "cli/options.hpp"
@@ -11,13 +13,30 @@ namespace partsim::cli {
 
 std::vector<scenarios::PartitionReplicas> load_current_assignment(const std::string& current_file, const std::string& describe_file) {
   if (current_file.empty() == describe_file.empty()) throw UsageError("give the current assignment with exactly one of --current or --describe");
-  return current_file.empty() ? scenarios::parse_topics_describe(scenarios::read_input_file(describe_file), describe_file)
-                              : scenarios::parse_reassignment_json(scenarios::read_input_file(current_file), current_file);
+  if (!describe_file.empty())  // refuses a text without partition lines itself
+    return scenarios::parse_topics_describe(scenarios::read_input_file(describe_file), describe_file);
+  auto current = scenarios::parse_reassignment_json(scenarios::read_input_file(current_file), current_file);
+  if (current.empty())
+    throw UsageError(current_file + ": \"partitions\" is empty: list at least one {\"topic\",\"partition\",\"replicas\"} to plan");
+  return current;
 }
 
 std::vector<scenarios::BrokerEntry> load_brokers(const std::string& text) {
-  return std::filesystem::exists(text) ? scenarios::parse_brokers_json(scenarios::read_input_file(text), text)
-                                       : scenarios::parse_brokers_list(text, "--brokers");
+  // A list too long for a file name makes exists() fail (ENAMETOOLONG): then it is a list.
+  std::error_code ec;
+  return std::filesystem::exists(text, ec) ? scenarios::parse_brokers_json(scenarios::read_input_file(text), text)
+                                           : scenarios::parse_brokers_list(text, "--brokers");
+}
+
+std::vector<std::size_t> without_live_replica(const std::vector<scenarios::PartitionReplicas>& current,
+                                              const std::vector<model::RackedBroker>& live) {
+  std::set<std::int32_t> alive;
+  for (const auto& b : live) alive.insert(b.id);
+  std::vector<std::size_t> rows;
+  for (std::size_t p = 0; p < current.size(); ++p)
+    if (std::none_of(current[p].replicas.begin(), current[p].replicas.end(), [&](std::int32_t b) { return alive.count(b) > 0; }))
+      rows.push_back(p);
+  return rows;
 }
 
 std::vector<model::RackedBroker> live_brokers(const std::vector<scenarios::BrokerEntry>& brokers) {

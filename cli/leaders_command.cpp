@@ -1,14 +1,14 @@
 // partsim leaders: balance preferred leaders among the existing replicas (no data moves),
-// and order followers so that a single broker failure spreads its leadership evenly.
+// and order followers so that a single broker failure spreads its leadership evenly. The
+// command reads the options and inputs, balances (model/placement/leader_balance.hpp),
+// scores before and after, and hands the result to its reporter (analysis/leaders_report.hpp).
 
 #include <iostream>
-#include <map>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "analysis/table.hpp"
+#include "analysis/leaders_report.hpp"
+#include "analysis/placement_text.hpp"
 #include "cli/assignment_inputs.hpp"
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
@@ -50,51 +50,38 @@ int run_leaders_command(const Args& args) {
   parse_command_line(args, desc);
   const auto format = parse_format(format_text, false);
   const auto current = load_current_assignment(current_file, describe_file);
-  const auto brokers = load_brokers(brokers_text);
-  const auto racked = live_brokers(brokers);
+  const auto live = live_brokers(load_brokers(brokers_text));
   std::vector<std::int32_t> alive;
-  for (const auto& b : racked) alive.push_back(b.id);
+  for (const auto& b : live) alive.push_back(b.id);
   if (alive.empty()) throw UsageError("--brokers: no broker is alive");
-  const auto P = static_cast<std::int32_t>(current.size());
-  const auto B = static_cast<std::int32_t>(alive.size());
-  const auto bounds = per_broker_bounds(bounds_text, "--leaders-per-broker", balance, P, B);
+  if (const auto lost = without_live_replica(current, live); !lost.empty()) {
+    const auto& p = current[lost.front()];
+    throw UsageError("--brokers: " + p.topic + "-" + std::to_string(p.partition) + " has no replica on a live broker (its replicas are on brokers " +
+                     analysis::replica_list(p.replicas) + "), so none can lead it without moving data (partsim reassign moves it)");
+  }
 
-  model::Assignment a;
-  for (const auto& p : current) a.push_back(p.replicas);
-  const auto plan = model::balance_leaders(a, alive, bounds, failover);
-  if (!plan.feasible) {
-    std::cerr << "partsim leaders: infeasible: " << plan.infeasible_reason << " (bounds " << bounds.lo << ".." << bounds.hi << ")\n";
+  analysis::LeadersReport report;
+  for (const auto& p : current) {
+    report.partitions.push_back({p.topic, p.partition});
+    report.current.push_back(p.replicas);
+  }
+  report.bounds = per_broker_bounds(bounds_text, "--leaders-per-broker", balance, static_cast<std::int64_t>(current.size()),
+                                    static_cast<std::int32_t>(alive.size()));
+  report.plan = model::balance_leaders(report.current, alive, report.bounds, failover);
+  if (!report.plan.feasible) {
+    std::cerr << "partsim leaders: infeasible: " << report.plan.infeasible_reason << " (bounds " << report.bounds.lo << ".."
+              << report.bounds.hi << ")\n";
     return kExitRunFailed;
   }
-  const auto before = model::score_assignment(a, racked);
-  const auto after = model::score_assignment(plan.reordered, racked);
-  std::vector<scenarios::PartitionReplicas> out = current;
-  for (std::size_t p = 0; p < out.size(); ++p) out[p].replicas = plan.reordered[p];
-  if (!plan_out.empty()) write_file_atomically(plan_out, scenarios::write_reassignment_json(out));
-
-  if (format == OutputFormat::kJson) {
-    nlohmann::ordered_json j;
-    j["bounds"] = {{"lo", bounds.lo}, {"hi", bounds.hi}};
-    j["leader_changes"] = plan.leader_changes;
-    j["failover_changes"] = plan.failover_changes;
-    auto& bs = j["brokers"] = nlohmann::ordered_json::array();
-    for (std::size_t i = 0; i < before.brokers.size(); ++i)
-      bs.push_back({{"broker", before.brokers[i].broker}, {"leaders_before", before.brokers[i].leaders},
-                    {"leaders_after", after.brokers[i].leaders}});
-    j["worst_single_failure_max_leaders"] = {{"before", before.worst_failure_max_leaders}, {"after", after.worst_failure_max_leaders}};
-    j["plan"] = nlohmann::ordered_json::parse(scenarios::write_reassignment_json(out));
-    write_stdout(j.dump(2) + "\n");
-    return kExitOk;
-  }
-  analysis::Table t({{"broker"}, {"leaders before"}, {"leaders after"}});
-  for (std::size_t i = 0; i < before.brokers.size(); ++i)
-    t.add_row({std::to_string(before.brokers[i].broker), std::to_string(before.brokers[i].leaders), std::to_string(after.brokers[i].leaders)});
-  write_stdout("preferred leaders per broker within " + std::to_string(bounds.lo) + ".." + std::to_string(bounds.hi) + ": " +
-               std::to_string(plan.leader_changes) + " of " + std::to_string(P) + " partitions change leader (no data moves)\n\n" +
-               t.to_text() + "\nworst single broker failure: a broker then leads " + std::to_string(before.worst_failure_max_leaders) +
-               " partitions before, " + std::to_string(after.worst_failure_max_leaders) + " after" +
-               (failover ? " (" + std::to_string(plan.failover_changes) + " second replicas reordered)" : "") + "\n" +
-               (plan_out.empty() ? "" : "plan written to " + plan_out + " (kafka-reassign-partitions --execute)\n"));
+  report.before = model::score_assignment(report.current, live);
+  report.after = model::score_assignment(report.plan.reordered, live);
+  report.failover = failover;
+  auto reordered = current;
+  for (std::size_t p = 0; p < reordered.size(); ++p) reordered[p].replicas = report.plan.reordered[p];
+  report.plan_json = scenarios::write_reassignment_json(reordered);
+  report.plan_out = plan_out;
+  if (!plan_out.empty()) write_file_atomically(plan_out, report.plan_json);
+  write_stdout(format == OutputFormat::kJson ? analysis::leaders_to_json(report).dump(2) + "\n" : analysis::leaders_to_text(report));
   return kExitOk;
 }
 

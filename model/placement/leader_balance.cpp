@@ -67,6 +67,7 @@ LeaderChoice choose_leaders(const Assignment& candidates, const std::vector<std:
 LeaderPlan balance_leaders(const Assignment& current, const std::vector<std::int32_t>& brokers, LeaderBounds bounds, bool failover) {
   LeaderPlan plan;
   const auto P = current.size();
+  if (P == 0) return plan;  // nothing to lead (choose_leaders' empty answer would read as infeasible)
   const auto B = brokers.size();
   std::map<std::int32_t, std::size_t> index;
   for (std::size_t i = 0; i < B; ++i) index[brokers[i]] = i;

@@ -484,6 +484,11 @@ ReassignPlan plan_reassignment(const ReassignRequest& r) {
     out.reason = "no target brokers";
     return out;
   }
+  if (r.current.empty()) {  // nothing to place: the empty plan (and GLPK refuses a program without columns)
+    out.status = PlanStatus::kOptimal;
+    out.method = "flow";
+    return out;
+  }
   if (auto why = problem.structural_check(); !why.empty()) {
     out.reason = why;
     return out;

@@ -94,6 +94,7 @@ std::vector<PartitionReplicas> parse_topics_describe(const std::string& text, co
   // Lines such as "Topic: t  Partition: 0  Leader: 1  Replicas: 1,2,3  Isr: 1,2,3"; the
   // topic summary lines ("Topic: t  TopicId: ...  PartitionCount: ...") are skipped.
   std::vector<PartitionReplicas> out;
+  std::set<std::pair<std::string, std::int32_t>> seen;
   std::istringstream in(text);
   std::string line;
   std::size_t line_no = 0;
@@ -126,6 +127,11 @@ std::vector<PartitionReplicas> parse_topics_describe(const std::string& text, co
       pos = comma + 1;
     }
     if (p.replicas.empty()) throw InputError({source, line_no, rp + 10}, "Replicas: must list at least one broker");
+    for (auto it = p.replicas.begin(); it != p.replicas.end(); ++it)  // as the JSON form refuses them
+      if (std::find(p.replicas.begin(), it, *it) != it)
+        throw InputError({source, line_no, rp + 10}, "Replicas: broker " + std::to_string(*it) + " appears twice in '" + list + "'");
+    if (!seen.insert({p.topic, p.partition}).second)
+      throw InputError({source, line_no, pp + 11}, "Partition: " + p.topic + "-" + std::to_string(p.partition) + " is listed twice");
     out.push_back(std::move(p));
   }
   if (out.empty()) throw InputError({source}, "no partition lines (expected kafka-topics.sh --describe output)");

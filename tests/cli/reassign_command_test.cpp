@@ -6,7 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_runner.hpp"
+#include "cli/json_output.hpp"
 
+using partsim::testing::compact_json;
 using partsim::testing::run_cli;
 using partsim::testing::ScratchDir;
 using partsim::testing::slurp;
@@ -15,7 +17,108 @@ namespace {
 std::string example(const std::string& name) { return std::string("'") + PARTSIM_SOURCE_DIR + "/examples/reassign/" + name + "'"; }
 const std::string kDemo = "reassign --current " + example("kafka-assignment-optimizer-demo.json") + " --brokers " +
                           example("brokers-2-zones.json") + " --target-brokers 0-18";
+// Two topics; b-0's only replica is on broker 5, which is not in --brokers; broker 3 is empty.
+const char* kTwoTopics = R"({"version":1,"partitions":[{"topic":"a","partition":0,"replicas":[0,1]},
+  {"topic":"a","partition":1,"replicas":[1,2]},{"topic":"b","partition":0,"replicas":[5]},{"topic":"b","partition":1,"replicas":[2,0]},
+  {"topic":"b","partition":2,"replicas":[0,1]}]})";
 }  // namespace
+
+TEST_CASE("partsim reassign prints the demo's report exactly") {
+  ScratchDir dir;
+  const auto plan = dir.path / "plan.json";
+  const auto r = run_cli(kDemo + " --partition-size 20GB --throttle 50MB/s --failover --plan-out '" + plan.string() + "'");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == R"(10 partitions, 20 replicas onto 19 target brokers on racks a b; rack mode even
+per broker: replicas 0..2, preferred leaders 0..1 (--balance band:1.10)
+
+plan (optimal): 1 replica move, 0 preferred-leader changes; 20.0 GB to copy, at least 6 min 40 s at 50.0 MB/s (busiest broker 20.0 GB)
+
+partition  before  after  moves  leader
+x.y.z.t-1  8,19    8,1        1
+
+     broker  rack  replicas before  after  leaders before  after
+          0  a                   1      1               1      1
+          1  b                   1      2               1      1
+          2  a                   1      1               1      1
+          3  b                   1      1               1      1
+          4  a                   1      1               1      1
+          5  b                   1      1               1      1
+          6  a                   1      1               1      1
+          7  b                   1      1               1      1
+          8  a                   1      1               1      1
+          9  b                   1      1               1      1
+         10  a                   1      1               0      0
+         11  b                   1      1               0      0
+         12  a                   1      1               0      0
+         13  b                   1      1               0      0
+         14  a                   1      1               0      0
+         15  b                   1      1               0      0
+         16  a                   1      1               0      0
+         17  b                   1      1               0      0
+         18  a                   1      1               0      0
+19 (leaves)  b                   1      0               0      0
+
+worst single broker failure: a broker then leads 1 partitions before, 2 after (--failover reordered 0 second replicas)
+
+kafka-reassign-partitions --generate (AdminUtils rack-aware, java.util.Random seed 0): 20 replica moves, 10 preferred-leader changes, 400 GB, at least 13 min 20 s
+  over all 361 draws of its start index and replica shift: moves min 6, mean 18.0, max 20
+plan written to )" + plan.string() + " (1 partition; kafka-reassign-partitions --execute)\n");
+  CHECK(compact_json(slurp(plan)) == R"({"version":1,"partitions":[{"topic":"x.y.z.t","partition":1,"replicas":[8,1]}]})");
+}
+
+TEST_CASE("partsim reassign prints per-topic spreads, stranded partitions and leaving brokers exactly") {
+  ScratchDir dir;
+  const auto current = dir.write("two.json", kTwoTopics);
+  const std::string base = "reassign --current '" + current.string() + "' --brokers 0:x,1:x,2,3";
+  const auto table = run_cli(base + " --balance-scope both --balance exact");
+  CHECK(table.exit_code == 0);
+  CHECK(table.out == R"(5 partitions, 9 replicas onto 4 target brokers on racks x; rack mode none
+per broker: replicas 2..3, preferred leaders 1..2 (--balance exact); and each topic on its own
+
+plan (optimal): 2 replica moves, 1 preferred-leader change
+
+warning: b-0 has no live replica to copy from; the move waits until one of its brokers returns
+
+partition  before  after  moves  leader
+a-0        0,1     0,3        1
+b-0        5       3          1  changed
+
+    broker  rack  replicas before  after  leaders before  after
+         0  x                   3      3               2      2
+         1  x                   3      2               1      1
+         2                      2      2               1      1
+         3                      0      2               0      1
+5 (leaves)                      1      0               1      0
+
+topic  replicas per broker before  after  leaders before  after
+a      0..2                        1..1   0..1            0..1
+b      0..2                        1..2   0..1            0..1
+
+worst single broker failure: a broker then leads 3 partitions before, 3 after
+
+kafka-reassign-partitions --generate (AdminUtils rack-unaware as with --disable-rack-aware; Kafka refuses brokers with and without racks, java.util.Random seed 0): 7 replica moves, 5 preferred-leader changes
+  over all 16 draws of its start index and replica shift: moves min 1, mean 4.0, max 7
+)");
+  const auto json = run_cli(base + " --balance-scope topic --partition-size 1GB --throttle 10MB/s --failover --seed 7 --format json");
+  CHECK(json.exit_code == 0);
+  CHECK(compact_json(json.out) ==
+        R"({"status":"optimal","method":"flow","rack_mode":"none","bounds":{"replicas":{"lo":0,"hi":9},"leaders":{"lo":0,"hi":5}},)"
+        R"("moves":1,"leader_changes":1,"worst_single_failure_max_leaders":{"before":3,"after":3},"failover_changes":0,)"
+        R"("no_live_replica":["b-0"],"bytes_to_copy":1000000000,"copy_seconds":100.0,)"
+        R"("changed":[{"topic":"b","partition":0,"before":[5],"after":[3],"moves":1,"leader_changed":true}],)"
+        R"("brokers":[{"broker":0,"rack":"x","target":true,"replicas_before":3,"replicas_after":3,"leaders_before":2,"leaders_after":2},)"
+        R"({"broker":1,"rack":"x","target":true,"replicas_before":3,"replicas_after":3,"leaders_before":1,"leaders_after":1},)"
+        R"({"broker":2,"rack":"","target":true,"replicas_before":2,"replicas_after":2,"leaders_before":1,"leaders_after":1},)"
+        R"({"broker":3,"rack":"","target":true,"replicas_before":0,"replicas_after":1,"leaders_before":0,"leaders_after":1},)"
+        R"({"broker":5,"rack":"","target":false,"replicas_before":1,"replicas_after":0,"leaders_before":1,"leaders_after":0}],)"
+        R"("topics":[{"topic":"a","replicas_per_broker":{"before":[0,2],"after":[0,2]},"leaders_per_broker":{"before":[0,1],"after":[0,1]},)"
+        R"("bounds":{"replicas":{"lo":0,"hi":2},"leaders":{"lo":0,"hi":1}}},)"
+        R"({"topic":"b","replicas_per_broker":{"before":[0,2],"after":[1,2]},"leaders_per_broker":{"before":[0,1],"after":[0,1]},)"
+        R"("bounds":{"replicas":{"lo":1,"hi":2},"leaders":{"lo":0,"hi":1}}}],)"
+        R"("generate":{"seed":7,"moves":4,"leader_changes":4,"over_draws":{"draws":16,"possible_draws":16,"sampled":false,)"
+        R"("min_moves":1,"mean_moves":4.0,"max_moves":7},"bytes_to_copy":4000000000,"copy_seconds":200.0},)"
+        R"("plan":{"version":1,"partitions":[{"topic":"b","partition":0,"replicas":[3]}]}})");
+}
 
 TEST_CASE("the kafka-assignment-optimizer demo: the planner moves 1 replica, --generate about 20") {
   ScratchDir dir;
@@ -175,7 +278,9 @@ TEST_CASE("partsim reassign: infeasible constraints exit 1 naming the constraint
   const auto explicit_bounds = nlohmann::json::parse(r.out)["bounds"];
   CHECK(explicit_bounds["replicas"] == nlohmann::json{{"lo", 0}, {"hi", 1}});
   CHECK(explicit_bounds["leaders"] == nlohmann::json{{"lo", 0}, {"hi", 1}});
-  const auto lost = dir.write("lost.json", R"({"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[5,6]}]})");
+  // One partition lost, one not: a warning (every partition lost is refused as bad input, below).
+  const auto lost = dir.write("lost.json", R"({"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[5,6]},
+    {"topic":"t","partition":1,"replicas":[0,1]}]})");
   r = run_cli("reassign --current '" + lost.string() + "' --brokers 0,1,2");
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("warning: t-0 has no live replica to copy from") != std::string::npos);
@@ -183,4 +288,61 @@ TEST_CASE("partsim reassign: infeasible constraints exit 1 naming the constraint
   r = run_cli(base + "--brokers 0,1,2 --sizes '" + logdirs.string() + "'");
   CHECK(r.exit_code == 2);
   CHECK(r.err == "partsim reassign: " + logdirs.string() + ": no size for t-0\n");
+}
+
+TEST_CASE("partsim reassign refuses empty and degenerate inputs with exit 2, naming the option or file") {
+  ScratchDir dir;
+  const auto empty = dir.write("empty.json", R"({"version":1,"partitions":[]})");
+  const auto three = dir.write("c.json", R"({"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[0,1,2]}]})");
+  const auto dead = dir.write("dead.json", R"({"version":1,"brokers":[{"id":0},{"id":1,"alive":false},{"id":2,"alive":false}]})");
+  const std::vector<std::pair<std::string, std::string>> cases{
+      // GLPK aborted on an empty program (SIGABRT, exit 134).
+      {"--current '" + empty.string() + "' --brokers 0,1",
+       empty.string() + ": \"partitions\" is empty: list at least one {\"topic\",\"partition\",\"replicas\"} to plan"},
+      {"--current '" + three.string() + "' --brokers 0,1,2 --target-brokers ''",
+       "--target-brokers: must list at least one broker, e.g. 0-18,20, got ''"},
+      {"--current '" + three.string() + "' --brokers 0,1,2 --target-brokers 0,1",
+       "--target-brokers: t-0 has 3 replicas and only 2 target brokers can hold them; give at least 3 target brokers, or --rf 2"},
+      {"--current '" + three.string() + "' --brokers '" + dead.string() + "'",
+       "--brokers: t-0 has 3 replicas and only 1 live broker can hold them; give at least 3 live brokers, or --rf 1"},
+      {"--current '" + three.string() + "' --brokers 5,6,7",
+       "--brokers: no live broker holds a replica of any partition in --current (its replicas are on brokers 0,1,2): there is "
+       "nothing to copy from"},
+  };
+  for (const auto& [args, message] : cases) {
+    CAPTURE(args);
+    const auto r = run_cli("reassign " + args);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "partsim reassign: " + message + "\n");
+  }
+}
+
+TEST_CASE("partsim reassign and leaders read a long --brokers list as a list, not as a file name") {
+  std::string ids, parts;
+  for (int i = 0; i < 300; ++i) ids += (i ? "," : "") + std::to_string(i);
+  ScratchDir dir;
+  const auto current = dir.write("c.json", R"({"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[0,1]}]})");
+  for (const char* command : {"reassign", "leaders"}) {
+    CAPTURE(command);
+    const auto r = run_cli(std::string(command) + " --current '" + current.string() + "' --brokers " + ids + " --format json");
+    CHECK(r.exit_code == 0);
+    CHECK(r.err.empty());
+  }
+}
+
+TEST_CASE("--describe input: a partition listed twice or a broker twice in its replicas is refused at its line, as in JSON") {
+  ScratchDir dir;
+  // Both were accepted: the first planned two copies of t-0, the second a replica list "0,0" -> "0,0,1".
+  const auto twice = dir.write("twice.txt", "Topic: t\tPartition: 0\tLeader: 0\tReplicas: 0,1\tIsr: 0,1\n"
+                                            "Topic: t\tPartition: 0\tLeader: 0\tReplicas: 0,1\tIsr: 0,1\n");
+  const auto same = dir.write("same.txt", "Topic: t\tPartition: 0\tLeader: 0\tReplicas: 0,0\tIsr: 0\n");
+  for (const char* command : {"reassign", "leaders"}) {
+    CAPTURE(command);
+    auto r = run_cli(std::string(command) + " --describe '" + twice.string() + "' --brokers 0,1,2");
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "partsim " + std::string(command) + ": " + twice.string() + ":2:20: Partition: t-0 is listed twice\n");
+    r = run_cli(std::string(command) + " --describe '" + same.string() + "' --brokers 0,1,2");
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "partsim " + std::string(command) + ": " + same.string() + ":1:42: Replicas: broker 0 appears twice in '0,0'\n");
+  }
 }

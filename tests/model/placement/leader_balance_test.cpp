@@ -137,3 +137,10 @@ TEST_CASE("infeasible bounds say which constraint fails") {
   CHECK_FALSE(plan.feasible);
   CHECK(plan.infeasible_reason.find("at most 1") != std::string::npos);
 }
+
+TEST_CASE("no partitions: nothing to balance, a feasible empty plan") {
+  const auto plan = balance_leaders({}, {0, 1}, {0, 0}, true);
+  CHECK(plan.feasible);
+  CHECK(plan.reordered.empty());
+  CHECK(plan.leader_changes == 0);
+}

@@ -236,3 +236,15 @@ TEST_CASE("the planner matches brute force on random small cases, for each const
   CHECK(by_method["flow"] > 100);  // both paths are exercised: the flows certified optimal,
   CHECK(by_method["0-1 program"] > 5);  // and the joint program where they could not
 }
+
+TEST_CASE("no partitions: the empty plan is optimal and the solver is never asked (GLPK aborts on zero columns)") {
+  ReassignRequest r;
+  r.targets = {{0, ""}, {1, ""}};
+  r.replicas = {0, 0};
+  r.leaders = {0, 0};
+  const auto plan = plan_reassignment(r);
+  CHECK(plan.status == PlanStatus::kOptimal);
+  CHECK(plan.plan.empty());
+  CHECK(plan.moves == 0);
+  CHECK(plan.method == "flow");
+}
