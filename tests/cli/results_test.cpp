@@ -69,11 +69,3 @@ TEST_CASE("the Poisson batching check fits its closed form") {
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("poisson-batching needs one producer") != std::string::npos);
 }
-
-TEST_CASE("partsim book reproduces every published entry") {
-  const auto r = run_cli("book --format json");
-  CHECK(r.exit_code == 0);
-  CHECK(r.out.find("\"all_reproduced\": true") != std::string::npos);
-  CHECK(r.out.find("outside range") == std::string::npos);
-  CHECK(r.out.find("\"differs\"") == std::string::npos);
-}

@@ -1,0 +1,108 @@
+#include "analysis/book_report.hpp"
+
+#include <algorithm>
+
+#include "analysis/format.hpp"
+#include "analysis/table.hpp"
+
+namespace partsim::analysis::book {
+namespace {
+
+const char* test_name(Test t) {
+  switch (t) {
+    case Test::kPublishedInRange: return "published_in_range";
+    case Test::kPublishedInMeanCi: return "published_in_mean_ci99";
+    case Test::kMedianIn: return "median_in";
+    case Test::kEveryIn: return "every_replication_in";
+  }
+  return "";
+}
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : " ") + x;
+  return s;
+}
+
+std::string random_partsim(const RandomResult& e) {
+  return e.error.empty() ? describe(e.spread, e.criterion, e.decimals) : "not run";
+}
+
+double r6(double v) { return round_to(v, 6); }
+
+}  // namespace
+
+std::string book_to_text(const BookResult& result) {
+  std::string out;
+  std::size_t passed = 0, total = 0;
+  std::vector<std::string> errors;
+  if (!result.exact.empty()) {
+    Table t({{"entry", Align::kLeft}, {"figure", Align::kLeft}, {"published", Align::kLeft}, {"partsim", Align::kLeft},
+             {"verdict", Align::kLeft}});
+    for (const auto& e : result.exact) {
+      t.add_row({e.id, e.figure, e.published, e.error.empty() ? e.partsim : "not run", e.pass() ? "exact" : "differs"});
+      passed += e.pass() ? 1 : 0;
+      if (!e.error.empty()) errors.push_back(e.id + ": " + e.error);
+    }
+    total += result.exact.size();
+    out += "Exact entries: partsim must print the published figure.\n" + t.to_text() + "\n";
+  }
+  if (!result.random.empty()) {
+    Table t({{"entry", Align::kLeft}, {"statistic", Align::kLeft}, {"published", Align::kLeft}, {"partsim", Align::kLeft},
+             {"criterion", Align::kLeft}, {"why", Align::kLeft}, {"verdict", Align::kLeft}});
+    for (const auto& e : result.random) {
+      t.add_row({e.key, e.statistic, e.published, random_partsim(e), describe(e.criterion, e.decimals), e.criterion.reason,
+                 e.pass() ? "pass" : "fail"});
+      passed += e.pass() ? 1 : 0;
+      if (!e.error.empty() && std::find(errors.begin(), errors.end(), e.id + ": " + e.error) == errors.end())
+        errors.push_back(e.id + ": " + e.error);
+    }
+    total += result.random.size();
+    out += "Entries from runs with random choices: a statistic per replication, " + std::to_string(result.replications) +
+           " replications.\n" + t.to_text() +
+           "\npartsim: median [2.5%, 97.5%] of the replications; for a probability, the mean [its 99% confidence interval];\n"
+           "for a rule, the median [min, max]. A statistic undefined in any replication fails its criterion.\n"
+           "'about x' reads as x ± " + fixed(kAboutTolerance * 100, 0) + "% in every claim (README, partsim book).\n";
+  }
+  if (!result.sets.empty()) out += "--set applied to every scenario: " + joined(result.sets) + "\n";
+  if (!result.published.empty()) out += "published figures replaced: " + joined(result.published) + "\n";
+  for (const auto& e : errors) out += "not run: " + e + "\n";
+  out += std::to_string(passed) + " of " + std::to_string(total) + " entries reproduced.\n";
+  return out;
+}
+
+nlohmann::ordered_json book_to_json(const BookResult& result) {
+  nlohmann::ordered_json j;
+  j["replications"] = result.replications;
+  j["sets"] = result.sets;
+  j["published_replaced"] = result.published;
+  j["about_tolerance"] = kAboutTolerance;
+  auto& exact = j["exact"] = nlohmann::ordered_json::array();
+  for (const auto& e : result.exact) {
+    nlohmann::ordered_json x{{"entry", e.id}, {"figure", e.figure}, {"published", e.published}, {"partsim", e.partsim},
+                             {"verdict", e.pass() ? "exact" : "differs"}};
+    if (!e.error.empty()) x["error"] = e.error;
+    exact.push_back(std::move(x));
+  }
+  auto& random = j["random"] = nlohmann::ordered_json::array();
+  for (const auto& e : result.random) {
+    const auto& c = e.criterion;
+    nlohmann::ordered_json x{{"entry", e.id}, {"key", e.key}, {"statistic", e.statistic}, {"published", e.published},
+                             {"test", test_name(c.test)}, {"criterion", describe(c, e.decimals)}, {"reason", c.reason}};
+    if (c.test == Test::kPublishedInRange || c.test == Test::kPublishedInMeanCi)
+      x["published_value"] = r6(c.published);
+    else
+      x["bounds"] = {{"lo", r6(c.interval.lo)}, {"hi", r6(c.interval.hi)}, {"lo_open", c.interval.lo_open}, {"hi_open", c.interval.hi_open}};
+    const auto& s = e.spread;
+    x["partsim"] = {{"replications", s.replications}, {"undefined", s.undefined}, {"median", r6(s.median)},
+                    {"q025", r6(s.q025)}, {"q975", r6(s.q975)}, {"min", r6(s.min)}, {"max", r6(s.max)},
+                    {"mean", r6(s.mean)}, {"ci99_low", r6(s.ci99_low)}, {"ci99_high", r6(s.ci99_high)}};
+    x["verdict"] = e.pass() ? "pass" : "fail";
+    if (!e.error.empty()) x["error"] = e.error;
+    random.push_back(std::move(x));
+  }
+  j["all_reproduced"] = result.all_pass();
+  return j;
+}
+
+}  // namespace partsim::analysis::book

@@ -1,0 +1,39 @@
+#pragma once
+// What `partsim book` found: every selected entry with partsim's figure and its verdict.
+// Plain data; book_report.hpp formats it.
+
+#include <string>
+#include <vector>
+
+#include "analysis/book_criterion.hpp"
+
+namespace partsim::analysis::book {
+
+struct ExactResult {
+  std::string id, figure, published, partsim;
+  std::string error;  ///< why the entry could not run (a --set its scenario refuses); empty when it ran
+  bool pass() const { return error.empty() && published == partsim; }
+};
+
+struct RandomResult {
+  std::string id, key, statistic, published;
+  Criterion criterion;
+  int decimals = 3;
+  Spread spread;      ///< the statistic over the replications
+  std::string error;  ///< why the entry could not run; empty when it ran
+  bool pass() const { return error.empty() && passes(criterion, spread); }
+};
+
+struct BookResult {
+  std::size_t replications = 0;
+  std::vector<std::string> sets;       ///< the user's --set overrides, applied to every scenario
+  std::vector<std::string> published;  ///< keys of published figures the user replaced
+  std::vector<ExactResult> exact;
+  std::vector<RandomResult> random;
+  std::size_t setups_loaded = 0;  ///< scenario setups that loaded and ran
+  std::size_t setups_failed = 0;  ///< scenario setups the --set overrides made invalid
+
+  bool all_pass() const;
+};
+
+}  // namespace partsim::analysis::book

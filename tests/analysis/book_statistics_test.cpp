@@ -1,0 +1,58 @@
+// The statistics of the book's random entries on hand-made counts and traces.
+
+#include <doctest/doctest.h>
+
+#include <vector>
+
+#include "analysis/book_statistics.hpp"
+#include "analysis/distribution.hpp"
+
+using namespace partsim::analysis::book;
+
+TEST_CASE("complete runs leave out the last run, which the trace's end may cut") {
+  const std::vector<std::int32_t> trace{3, 3, 2, 2, 2, 5};
+  CHECK(complete_runs(trace) == std::vector<std::int64_t>{2, 3});
+  CHECK(complete_runs(std::vector<std::int32_t>{4, 4, 4}).empty());
+  CHECK(complete_runs(std::vector<std::int32_t>{}).empty());
+}
+
+TEST_CASE("run shares are undefined without a complete run, never a pass") {
+  const std::vector<std::int64_t> runs{14, 28, 13, 14};
+  CHECK(*share_multiple_of(runs, 14) == doctest::Approx(0.75));
+  CHECK(*share_longer_than(runs, 14) == doctest::Approx(0.25));
+  CHECK(*median_run(runs) == doctest::Approx(14));
+  CHECK(*share_multiple_of(runs, 0) == 0);
+  const std::vector<std::int64_t> none;
+  CHECK_FALSE(share_multiple_of(none, 14));
+  CHECK_FALSE(share_longer_than(none, 14));
+  CHECK_FALSE(median_run(none));
+}
+
+TEST_CASE("max/mean and min/mean stay defined with an empty partition") {
+  const std::vector<std::int64_t> c{0, 10, 20};
+  CHECK(*max_over_mean(c) == doctest::Approx(2.0));
+  CHECK(*min_over_mean(c) == 0.0);
+  CHECK(*coefficient_of_variation(c) == doctest::Approx(partsim::analysis::distribution_stats(c).cv));
+  const std::vector<std::int64_t> nothing{0, 0, 0};
+  CHECK_FALSE(max_over_mean(nothing));
+  CHECK_FALSE(min_over_mean(nothing));
+  CHECK_FALSE(coefficient_of_variation(nothing));
+}
+
+TEST_CASE("halves and the largest gap of sorted counts") {
+  const std::vector<std::int64_t> two_groups{52, 1, 50, 2};
+  CHECK(*lower_half_mean(two_groups) == doctest::Approx(1.5));
+  CHECK(*share_below_largest_gap(two_groups) == doctest::Approx(0.5));
+  CHECK(*share_below_largest_gap(std::vector<std::int64_t>{10, 10, 10, 100}) == doctest::Approx(0.75));
+  CHECK(*lower_half_mean(std::vector<std::int64_t>{5, 1, 9}) == doctest::Approx(1.0));  // the lower n/2 of an odd count
+  CHECK_FALSE(lower_half_mean(std::vector<std::int64_t>{7}));
+  CHECK_FALSE(share_below_largest_gap(std::vector<std::int64_t>{7}));
+}
+
+TEST_CASE("paired ratios are undefined where there is nothing to compare with") {
+  CHECK(*excess_ratio(0.4, 0.9, 0.3) == doctest::Approx(0.1 / 0.6));
+  CHECK_FALSE(excess_ratio(0.4, 0.3, 0.3));  // KIP-480 with no excess over a third
+  CHECK_FALSE(excess_ratio(std::nullopt, 0.9, 0.3));
+  CHECK(*ratio(0.39, 0.42) == doctest::Approx(0.39 / 0.42));
+  CHECK_FALSE(ratio(0.4, 0.0));
+}
