@@ -97,13 +97,17 @@ bool path_matches(const std::string& pattern, const std::string& path) {
 }  // namespace
 
 std::optional<YAML::Node> ReadContext::override_for(const std::string& path) {
+  // The last matching --set wins; earlier ones that match too (a '*' after an index, say)
+  // named something real, so they count as used.
+  std::optional<YAML::Node> value;
   for (auto it = overrides.rbegin(); it != overrides.rend(); ++it) {
     if (!path_matches(it->pattern, path)) continue;
     it->used = true;
+    if (value) continue;
     overridden[path] = it->assignment;
-    return it->value;
+    value = it->value;
   }
-  return std::nullopt;
+  return value;
 }
 
 void expand_merge_keys(ReadContext& ctx, YAML::Node map, const std::string& path) {

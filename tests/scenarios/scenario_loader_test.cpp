@@ -59,6 +59,14 @@ TEST_CASE("--set overrides a field by its path, Kafka keys with dots included") 
   CHECK(error_of(kGood, {"producers.0.config.lingerms=1"}).find("unknown key 'lingerms' under producers.0.config") != std::string::npos);
 }
 
+TEST_CASE("a later --set wins over an earlier one for the same field, and both count as used") {
+  // partsim book applies an entry's own --set, then the user's, which may use '*'.
+  const auto s = scenarios::load_scenario_text(kGood, "s.yaml", {"producers.0.config.linger.ms=7", "producers.*.config.linger.ms=9"});
+  CHECK(s.producers[0].config.linger == model::SimTime::ms(9));
+  const auto t = scenarios::load_scenario_text(kGood, "s.yaml", {"producers.*.config.linger.ms=9", "producers.0.config.linger.ms=7"});
+  CHECK(t.producers[0].config.linger == model::SimTime::ms(7));
+}
+
 namespace {
 std::vector<std::string> warnings_of(const std::string& yaml) {
   std::vector<std::string> w;
