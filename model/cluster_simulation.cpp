@@ -45,6 +45,7 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
       order = java_hashmap_partition_order(tc.name, tc.partitions);
     }
   }
+  sim_.resize_timers(s.producers.size() * kTimersPerProducer);
   const SendBudget budget{s.run.records, s.run.duration, &total_sent_};
   for (std::uint32_t i = 0; i < s.producers.size(); ++i) {
     const auto& spec = s.producers[i];
@@ -144,11 +145,18 @@ void Engine::operator()(const Disconnect& e) {
   producer(e.producer).on_disconnect(e.broker, now());
 }
 
-void Engine::schedule_app(std::uint32_t p, SimTime at) { sim_.schedule_at(at, AppSend{p}); }
-void Engine::schedule_sender(std::uint32_t p, std::uint64_t generation, SimTime at) { sim_.schedule_at(at, SenderWake{p, generation}); }
+// A producer keeps one pending send(), one sender wake-up and one request deadline: each
+// is a timer slot, so a wake-up superseded by an earlier one is replaced, not left to
+// surface stale.
+void Engine::schedule_app(std::uint32_t p, SimTime at) { sim_.set_timer(timer_slot(p, kAppTimer), at, AppSend{p}); }
+void Engine::schedule_sender(std::uint32_t p, std::uint64_t generation, SimTime at) {
+  sim_.set_timer(timer_slot(p, kSenderTimer), at, SenderWake{p, generation});
+}
 void Engine::schedule_buffer_timeout(std::uint32_t p, std::uint64_t block, SimTime at) { sim_.schedule_at(at, BufferTimeout{p, block}); }
 void Engine::schedule_second_call(std::uint32_t p, std::uint64_t send, SimTime at) { sim_.schedule_at(at, SecondCall{p, send}); }
-void Engine::schedule_request_deadline(std::uint32_t p, SimTime at) { sim_.schedule_at(at, RequestTimeout{p}); }
+void Engine::schedule_request_deadline(std::uint32_t p, SimTime at) {
+  sim_.set_timer(timer_slot(p, kDeadlineTimer), at, RequestTimeout{p});
+}
 
 void Engine::request_metadata(std::uint32_t p, std::size_t node) {
   sim_.schedule_in(brokers_[node].rtt(), MetadataRefresh{p});

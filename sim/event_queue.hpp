@@ -15,6 +15,7 @@
 #include "sim/event_key.hpp"
 #include "sim/heap_store.hpp"
 #include "sim/sim_time.hpp"
+#include "sim/timer_slots.hpp"
 
 namespace partsim::sim {
 
@@ -41,6 +42,18 @@ public:
     return EventId{seq};
   }
 
+  /// Timer slots (sim/timer_slots.hpp): `slots` numbered timers beside the store.
+  void resize_timers(std::size_t slots) { timers_.resize(slots); }
+  /// Schedules `p` at `t` in timer slot `slot`, replacing the event the slot held (that
+  /// one never runs). Stamped like schedule(): the same (time, sequence) order.
+  EventId set_timer(std::size_t slot, SimTime t, Payload p) {
+    const std::uint64_t seq = next_seq_++;
+    timers_.set(slot, detail::make_key(t, seq), std::move(p));
+    return EventId{seq};
+  }
+  /// Empties a timer slot.
+  void clear_timer(std::size_t slot) { timers_.clear(slot); }
+
   /// Marks a pending event as cancelled; it is skipped when it surfaces. Cancelling it
   /// twice is harmless; callers must not cancel an event that already ran.
   void cancel(EventId id) {
@@ -51,29 +64,34 @@ public:
   /// True when no live (uncancelled) event remains.
   bool empty() {
     drop_cancelled_top();
-    return store_.empty();
+    return store_.empty() && timers_.empty();
   }
 
   /// Time of the next live event; requires !empty().
   SimTime next_time() {
     drop_cancelled_top();
-    assert(!store_.empty());
-    return detail::key_time(store_.top_key());
+    assert(!empty());
+    return detail::key_time(timer_first() ? timers_.top_key() : store_.top_key());
   }
 
   /// Removes and returns the next live event; requires !empty().
   Entry pop() {
     drop_cancelled_top();
-    assert(!store_.empty());
-    auto n = store_.pop();
+    assert(!empty());
+    auto n = timer_first() ? timers_.pop() : store_.pop();
     return Entry{detail::key_time(n.key), detail::key_seq(n.key), std::move(n.payload)};
   }
 
-  /// Live and cancelled-but-not-yet-dropped entries.
-  std::size_t size_with_cancelled() const { return store_.size(); }
+  /// Live and cancelled-but-not-yet-dropped entries, timers included.
+  std::size_t size_with_cancelled() const { return store_.size() + timers_.size(); }
   void reserve(std::size_t n) { store_.reserve(n); }
 
 private:
+  // The earliest pending event is a timer (the store is empty or its top comes later).
+  bool timer_first() {
+    return !timers_.empty() && (store_.empty() || timers_.top_key() < store_.top_key());
+  }
+
   void drop_cancelled_top() {
     if (cancelled_.empty()) return;
     while (!store_.empty()) {
@@ -85,6 +103,7 @@ private:
   }
 
   Store store_;
+  TimerSlots<Payload> timers_;
   std::uint64_t next_seq_ = 1;  // 0 is the invalid EventId
   // Sequence numbers cancelled but still stored; an entry leaves the set when its event
   // surfaces, so the set's size is bounded by the pending events.

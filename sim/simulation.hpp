@@ -36,6 +36,14 @@ public:
     return queue_.schedule(t, std::move(p));
   }
   EventId schedule_in(SimTime delay, Payload p) { return schedule_at(now_ + delay, std::move(p)); }
+
+  /// Timer slots (sim/timer_slots.hpp): one pending event per slot, replaced when set again.
+  void resize_timers(std::size_t slots) { queue_.resize_timers(slots); }
+  EventId set_timer(std::size_t slot, SimTime t, Payload p) {
+    PARTSIM_CHECK(t >= now_, "a timer cannot be set in the past");
+    return queue_.set_timer(slot, t, std::move(p));
+  }
+  void clear_timer(std::size_t slot) { queue_.clear_timer(slot); }
   void cancel(EventId id) { queue_.cancel(id); }
 
   /// Asks the running loop to return after the current event.

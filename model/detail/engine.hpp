@@ -129,6 +129,8 @@ private:
   SimTime now() const { return sim_.now(); }
   bool cancelled() const { return options_.cancel && options_.cancel->load(std::memory_order_relaxed); }
   KafkaProducer& producer(std::uint32_t i) { return *producers_[i]; }
+  enum Timer : std::size_t { kAppTimer, kSenderTimer, kDeadlineTimer, kTimersPerProducer };
+  static std::size_t timer_slot(std::uint32_t producer, Timer t) { return std::size_t{producer} * kTimersPerProducer + t; }
   void start_service(std::uint32_t broker, const BrokerService::Started& s);
   void fail_broker(std::uint32_t b);
   void recover_broker(std::uint32_t b);

@@ -109,9 +109,8 @@ BatchId RecordAccumulator::pop_front(std::int32_t partition) {
 void RecordAccumulator::became_nonempty(std::int32_t partition) {
   if (partition >= num_partitions_) return;
   nonempty_.set(static_cast<std::size_t>(partition));
-  if (!indexed_) return;
-  const std::int32_t leader = indexed_->leader(partition);
-  if (leader >= 0) drainable_[static_cast<std::size_t>(leader)].set(static_cast<std::size_t>(indexed_->position_on_node(partition)));
+  const PartitionState& ps = parts_[static_cast<std::size_t>(partition)];
+  if (ps.leader >= 0) drainable_[static_cast<std::size_t>(ps.leader)].set(static_cast<std::size_t>(ps.drain_position));
 }
 
 void RecordAccumulator::became_empty(std::int32_t partition) {
@@ -120,14 +119,18 @@ void RecordAccumulator::became_empty(std::int32_t partition) {
     return;
   }
   nonempty_.reset(static_cast<std::size_t>(partition));
-  if (!indexed_) return;
-  const std::int32_t leader = indexed_->leader(partition);
-  if (leader >= 0) drainable_[static_cast<std::size_t>(leader)].reset(static_cast<std::size_t>(indexed_->position_on_node(partition)));
+  const PartitionState& ps = parts_[static_cast<std::size_t>(partition)];
+  if (ps.leader >= 0) drainable_[static_cast<std::size_t>(ps.leader)].reset(static_cast<std::size_t>(ps.drain_position));
 }
 
 
 void RecordAccumulator::after_metadata_update(const ProducerMetadata& metadata) {
   indexed_ = &metadata;
+  for (std::int32_t p = 0; p < num_partitions_; ++p) {
+    PartitionState& ps = parts_[static_cast<std::size_t>(p)];
+    ps.leader = metadata.leader(p);
+    ps.drain_position = metadata.position_on_node(p);
+  }
   for (std::size_t node = 0; node < drainable_.size(); ++node) {
     drainable_[node].clear();
     drainable_[node].resize(metadata.partitions_for_node(node).size());
@@ -149,8 +152,8 @@ void RecordAccumulator::after_metadata_update(const ProducerMetadata& metadata) 
 // whose passes must also record queue sizes for the adaptive table.
 
 void RecordAccumulator::reindex(std::int32_t partition) {
-  if (!use_index_ || partition >= num_partitions_ || !indexed_) return;
-  const std::int32_t leader = indexed_->leader(partition);
+  if (!use_index_ || partition >= num_partitions_) return;
+  const std::int32_t leader = parts_[static_cast<std::size_t>(partition)].leader;
   if (leader < 0) return;
   const auto up = static_cast<std::size_t>(partition);
   const BatchQueue& q = parts_[up].queue;

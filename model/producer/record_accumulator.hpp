@@ -22,6 +22,7 @@
 #include "model/partitioners/builtin_partitioner.hpp"
 #include "model/producer/buffer_pool.hpp"
 #include "model/producer/detail/min_tree.hpp"
+#include "model/producer/detail/ring_queue.hpp"
 #include "model/producer/producer_batch.hpp"
 #include "model/producer/producer_metadata.hpp"
 #include "model/scenario.hpp"
@@ -222,7 +223,7 @@ private:
   BufferPool pool_;
   float ratio_estimate_ = 1.0f;  // CompressionRatioEstimator (spec §5.3), this topic and codec
 
-  std::vector<ProducerBatch> batches_;
+  std::deque<ProducerBatch> batches_;  // by id; a deque so that growing never moves a batch
   std::vector<BatchId> free_batches_;
   std::uint64_t next_sequence_ = 0;
   static constexpr std::uint64_t kNotCreated = UINT64_MAX;
@@ -230,6 +231,8 @@ private:
   // cache line of it.
   struct PartitionState {
     BatchQueue queue;
+    std::int32_t leader = -1;             // as the indexed metadata says
+    std::int32_t drain_position = -1;     // in partitions_for_node(leader)
     std::uint32_t tree_position = 0;      // in its leader's ready tree
     std::uint64_t created_pass = kNotCreated;  // the pass number when its deque was created (RA:733: never removed)
     bool muted = false;
@@ -250,7 +253,7 @@ private:
   // (retried batches go back to the head), so the oldest queued batch expires first.
   // Batches are created in time order (a FIFO), re-enqueued ones are older (a heap).
   // Entries of batches drained since are dropped when they come up.
-  std::deque<ExpiryEntry> by_creation_;
+  detail::RingQueue<ExpiryEntry> by_creation_;
   std::vector<ExpiryEntry> retried_;
   SimTime oldest_floor_ = kNever;  // no queued batch was created before this
   // Per node, over its partitions in partition order, when each may next turn ready (the

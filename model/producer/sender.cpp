@@ -50,14 +50,14 @@ SimTime Sender::run_once(SimTime now, std::span<const char> node_up, bool closin
   // could win (the accumulator's cheap floor says when it cannot); it is taken before the
   // expired batches fail, as a failure may let a blocked send() create a batch.
   const SimTime delay = ready.next_ready_check_delay;
-  const bool exact = !sent_any && (delay != kNever ? accumulator_.expiry_floor() < now + delay : live_.empty());
+  const bool exact = !sent_any && (delay != kNever ? accumulator_.expiry_floor() < now + delay : live_count_ == 0);
   const SimTime next_expiry = expire(now, exact);
   if (sent_any) return now;  // poll(0): another pass may drain more
   if (delay != kNever) return std::min(next_expiry, now + delay);
   // Nothing else will wake the sender (leaderless or unreachable partitions): wake it to
   // expire batches. With requests in flight, their responses or timeouts wake it first;
   // far-off expiry wakes there would fill the event queue with dead timers.
-  if (live_.empty() && next_expiry != kNever) return next_expiry;
+  if (live_count_ == 0 && next_expiry != kNever) return next_expiry;
   return kNever;
 }
 
@@ -86,6 +86,7 @@ void Sender::send(std::size_t node, std::vector<BatchId>& batches, SimTime now) 
   for (const BatchId b : batches) oldest = std::min(oldest, accumulator_.batch(b).created);
   next_inflight_expiry_ = std::min(next_inflight_expiry_, oldest + config_.delivery_timeout);
   live_.push_back(InFlight{id, node, std::vector<BatchId>(batches.begin(), batches.end())});
+  ++live_count_;
 }
 
 // Batches past delivery.timeout.ms, queued (spec §3.9) and in flight (SND:186-218).
@@ -93,11 +94,13 @@ void Sender::send(std::size_t node, std::vector<BatchId>& batches, SimTime now) 
 SimTime Sender::expire(SimTime now, bool exact) {
   accumulator_.expired_batches(now, expired_);
   const SimTime next = exact ? accumulator_.next_expiry() : accumulator_.expiry_floor();
-  if (live_.empty()) next_inflight_expiry_ = kNever;
+  if (live_count_ == 0) next_inflight_expiry_ = kNever;
   if (now >= next_inflight_expiry_) {
     next_inflight_expiry_ = kNever;
-    for (const InFlight& r : live_)
+    for (std::size_t i = 0; i < live_.size(); ++i) {
+      const InFlight& r = live_[i];
       for (const BatchId b : r.batches) {
+        if (!r.live) break;
         const ProducerBatch& batch = accumulator_.batch(b);
         if (batch.done) continue;
         if (now - batch.created >= config_.delivery_timeout)
@@ -105,6 +108,7 @@ SimTime Sender::expire(SimTime now, bool exact) {
         else
           next_inflight_expiry_ = std::min(next_inflight_expiry_, batch.created + config_.delivery_timeout);
       }
+    }
   }
   const SimTime result = std::min(next, next_inflight_expiry_);
   for (const BatchId b : expired_) listener_.batch_failed(b, FailureReason::kDeliveryTimeout);
@@ -112,13 +116,26 @@ SimTime Sender::expire(SimTime now, bool exact) {
 }
 
 void Sender::on_response(std::uint64_t request, SimTime) {
-  const auto it = std::find_if(live_.begin(), live_.end(), [request](const InFlight& r) { return r.id == request; });
-  if (it == live_.end()) return;
-  InFlight r = std::move(*it);
-  live_.erase(it);
-  --in_flight_[r.node];
-  for (const BatchId b : r.batches)
-    if (accumulator_.leave_request(b)) listener_.batch_acknowledged(b, r.node);
+  InFlight* found = find_live(request);
+  if (!found) return;
+  found->live = false;
+  --live_count_;
+  --in_flight_[found->node];
+  const std::size_t node = found->node;
+  const std::vector<BatchId> batches = std::move(found->batches);
+  drop_dead_front();
+  for (const BatchId b : batches)
+    if (accumulator_.leave_request(b)) listener_.batch_acknowledged(b, node);
+}
+
+Sender::InFlight* Sender::find_live(std::uint64_t id) {
+  for (std::size_t i = 0; i < live_.size(); ++i)
+    if (live_[i].live && live_[i].id == id) return &live_[i];
+  return nullptr;
+}
+
+void Sender::drop_dead_front() {
+  while (!live_.empty() && !live_.front().live) live_.pop_front();
 }
 
 void Sender::on_request_deadline(SimTime now) {
@@ -128,8 +145,7 @@ void Sender::on_request_deadline(SimTime now) {
     deadlines_.pop_front();
     // request.timeout.ms (spec §4.4): the connection is closed and every request in flight
     // to that node fails with a retriable error.
-    const auto it = std::find_if(live_.begin(), live_.end(), [id](const InFlight& r) { return r.id == id; });
-    if (it != live_.end()) disconnect(it->node, now);
+    if (const InFlight* r = find_live(id)) disconnect(r->node, now);
   }
   if (!deadlines_.empty()) {
     deadline_watched_ = true;
@@ -139,14 +155,14 @@ void Sender::on_request_deadline(SimTime now) {
 
 void Sender::disconnect(std::size_t node, SimTime now) {
   std::vector<InFlight> failed;
-  for (auto it = live_.begin(); it != live_.end();) {
-    if (it->node == node) {
-      failed.push_back(std::move(*it));
-      it = live_.erase(it);
-    } else {
-      ++it;
-    }
+  for (std::size_t i = 0; i < live_.size(); ++i) {
+    InFlight& r = live_[i];
+    if (!r.live || r.node != node) continue;
+    failed.push_back(std::move(r));
+    r.live = false;
+    --live_count_;
   }
+  drop_dead_front();
   for (InFlight& r : failed) {
     --in_flight_[node];
     listener_.request_abandoned(r.id);

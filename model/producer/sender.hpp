@@ -70,7 +70,7 @@ public:
   void disconnect(std::size_t node, SimTime now);
 
   std::int32_t in_flight(std::size_t node) const { return in_flight_[node]; }
-  bool has_in_flight() const { return !live_.empty(); }
+  bool has_in_flight() const { return live_count_ > 0; }
   /// ExponentialBackoff.backoff(attempt_index) (spec §4.6): min(max, U(0.8, 1.2) x initial x
   /// 2^min(k, log2(max / initial))), in whole milliseconds.
   SimTime draw_backoff(std::int32_t attempt_index);
@@ -80,7 +80,10 @@ private:
     std::uint64_t id;
     std::size_t node;
     std::vector<BatchId> batches;
+    bool live = true;  // false once answered or given up: dropped when it reaches the front
   };
+  InFlight* find_live(std::uint64_t id);
+  void drop_dead_front();
   void send(std::size_t node, std::vector<BatchId>& batches, SimTime now);
   SimTime expire(SimTime now, bool exact);
   void retry_or_fail(BatchId id, SimTime now);
@@ -91,7 +94,8 @@ private:
   SenderListener& listener_;
   sim::RandomEngine backoff_rng_;
   std::vector<std::int32_t> in_flight_;
-  std::vector<InFlight> live_;                                // send order
+  detail::RingQueue<InFlight> live_;  // send order, with answered ones not yet dropped
+  std::size_t live_count_ = 0;
   std::deque<std::pair<SimTime, std::uint64_t>> deadlines_;  // request.timeout.ms, send order
   bool deadline_watched_ = false;
   SimTime next_inflight_expiry_ = kNever;
