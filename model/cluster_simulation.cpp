@@ -123,6 +123,7 @@ RunResult Engine::run() {
   result_.simulated_ms = last_completion_.to_ms();
   // Work done, not a result: sampling adds events (and breaks inline sends into events).
   result_.events = sim_.events_processed();
+  result_.hot_keys = hot_keys_.result();
   for (const auto& t : topics_)
     for (std::size_t p = 0; p < t.leader.size(); ++p) {
       const std::int32_t l = t.leader[p];

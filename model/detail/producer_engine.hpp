@@ -18,6 +18,7 @@
 #include "model/partitioners/builtin_partitioner.hpp"
 #include "model/cluster_simulation.hpp"
 #include "model/partitioners/partitioner.hpp"
+#include "model/producer/hot_keys.hpp"
 #include "model/producer/record_size.hpp"
 #include "model/producer/workload.hpp"
 #include "sim/random_streams.hpp"
@@ -258,6 +259,7 @@ private:
   std::uint64_t next_request_ = 1;
   std::int64_t total_sent_ = 0;
   SimTime last_completion_ = SimTime::zero();
+  HotKeys hot_keys_;  // keyed records sent after the warm-up, per (partition, key)
   RunResult result_;
 };
 

@@ -211,6 +211,8 @@ void Engine::finish_append(Producer& p, PendingSend& r, std::int32_t reserved) {
       p.partitioner->update_partition_info(appended, enable_switch, p.available, p.num_partitions);
     }
     if (static_cast<std::int32_t>(result_.trace.size()) < s_.run.trace) result_.trace.push_back(eff);
+    if (r.has_key && eff < p.num_partitions && r.intended >= s_.run.warmup)
+      hot_keys_.add(topics_[p.topic].stats_offset + static_cast<std::size_t>(eff), r.key);
     if (!ts_records_.empty() && eff < p.num_partitions) ++ts_records_[topics_[p.topic].stats_offset + static_cast<std::size_t>(eff)];
     // Wake the sender when a batch became full or a new one was created (spec §1.2 step 11).
     const bool batch_full = dq.size() > 1 || is_full(batch(dq.back()));
