@@ -44,6 +44,14 @@ HashedKey hash(std::string_view key) {
   return {h, model::to_positive(h)};
 }
 
+// True for a key that shows as itself everywhere: printable ASCII without quotes or
+// backslashes (most keys; the others take the slower general path).
+bool plain(std::string_view key) {
+  for (unsigned char c : key)
+    if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') return false;
+  return true;
+}
+
 // The key as shown: the text itself, or its bytes in hex when read as hex. In the aligned
 // table, control characters are escaped so one key stays one line.
 std::string display_key(const std::string& key, bool hex, bool escape_controls) {
@@ -77,9 +85,9 @@ private:
 };
 
 std::size_t int_width(std::int64_t v) {
-  std::string s;
-  analysis::append_int(s, v);
-  return s.size();
+  std::size_t w = v < 0 ? 2 : 1;
+  for (std::uint64_t u = v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v); u >= 10; u /= 10) ++w;
+  return w;
 }
 
 // Columns: key, murmur2, to_positive, p<N>...
@@ -141,11 +149,11 @@ void write_table(KeyStream& keys, const std::vector<std::int32_t>& counts) {
   std::string key;
   // Keys that can be read twice: a first pass sizes the columns exactly.
   if (keys.rewind()) {
-    while (keys.next(key)) layout.fit(display_key(key, hex, true), hash(key), counts);
+    while (keys.next(key)) layout.fit(!hex && plain(key) ? key : display_key(key, hex, true), hash(key), counts);
     keys.rewind();
     layout.header_row(out.buf());
     while (keys.next(key)) {
-      layout.row(out.buf(), display_key(key, hex, true), hash(key), counts);
+      layout.row(out.buf(), !hex && plain(key) ? key : display_key(key, hex, true), hash(key), counts);
       out.maybe_flush();
     }
     out.flush();
@@ -219,7 +227,13 @@ void write_json(KeyStream& keys, const std::vector<std::int32_t>& counts) {
     std::string& b = out.buf();
     b += first ? "\n    {\n      \"key\": " : ",\n    {\n      \"key\": ";
     first = false;
-    b += nlohmann::ordered_json(hex ? display_key(key, true, false) : key).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+    if (!hex && plain(key)) {
+      b += '"';
+      b += key;
+      b += '"';
+    } else {
+      b += nlohmann::ordered_json(hex ? display_key(key, true, false) : key).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+    }
     b += ",\n      \"murmur2\": ";
     analysis::append_int(b, h.murmur2);
     b += ",\n      \"to_positive\": ";

@@ -91,9 +91,15 @@ void write_run_files(const RunSettings& rs, const model::RunResult& first) {
   if (rs.out_dir.empty()) return;
   const std::string& dir = rs.out_dir;
   if (!abandoned()) write_file_atomically(dir + "/partitions.csv", analysis::partitions_to_csv(first));
-  if (!abandoned()) write_file_atomically(dir + "/batches.csv", analysis::batches_to_csv(first));
-  if (!first.timeseries.time_ms.empty() && !abandoned())
-    write_file_atomically(dir + "/timeseries.csv", analysis::timeseries_to_csv(first));
+  // The two tables that grow with the run go to their files a piece at a time.
+  auto stream_to = [](const std::string& path, void (*write)(const model::RunResult&, const analysis::TextSink&),
+                      const model::RunResult& r) {
+    AtomicFile f(path);
+    write(r, [&f](std::string_view piece) { f.write(piece); });
+    f.commit();
+  };
+  if (!abandoned()) stream_to(dir + "/batches.csv", analysis::write_batches_csv, first);
+  if (!first.timeseries.time_ms.empty() && !abandoned()) stream_to(dir + "/timeseries.csv", analysis::write_timeseries_csv, first);
   if (abandoned()) return;
   std::vector<std::string> command{"partsim", "run"};
   command.insert(command.end(), rs.args.begin(), rs.args.end());
@@ -132,7 +138,10 @@ int run_single(const RunSettings& rs) {
       case OutputFormat::kJson: write_stdout(analysis::dump_json(json)); break;
       case OutputFormat::kCsv:
         // With --timeseries and no --out, the samples are the CSV (there is no file for them).
-        write_stdout(!rs.timeseries_text.empty() && rs.out_dir.empty() ? analysis::timeseries_to_csv(r) : analysis::partitions_to_csv(r));
+        if (!rs.timeseries_text.empty() && rs.out_dir.empty())
+          analysis::write_timeseries_csv(r, [](std::string_view piece) { write_stdout(piece); });
+        else
+          write_stdout(analysis::partitions_to_csv(r));
         break;
     }
   }

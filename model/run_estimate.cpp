@@ -18,28 +18,29 @@ constexpr double kBytesPerReplicaSlot = 16;       // replica lists per partition
 constexpr double kBytesPerZipfKey = 24;           // cumulative weights and the key text
 constexpr double kBytesPerTraceEntry = 4;
 constexpr double kRunResultBytes = 200e3;         // two 58 KB histograms, hot keys, vectors
-// One row of batches.csv: the kept BatchRecord and its CSV line.
-constexpr double kBytesPerBatchRow = 150;
+constexpr double kProcessBytes = 8e6;             // the program, its libraries and allocator (RSS of a tiny run)
+constexpr double kReportBytesPerMetric = 700;    // registry entry, summary, JSON and CSV row
+// One row kept for batches.csv (a BatchRecord in a growing vector; the CSV is written a
+// piece at a time).
+constexpr double kBytesPerBatchRow = 150;  // measured 143 a row
 
 // A heap block of n bytes costs n rounded up to 16 with an 8-byte header, at least 32.
 double heap_block(double n) { return std::max(32.0, std::ceil((n + 8) / 16) * 16); }
 
 // One time-series sample: its time and buffer use, and four vectors (queue and records per
-// partition, in-flight and queue wait per broker), then its line of timeseries.csv
-// (about 3 characters per count, 8 per wait).
+// partition, in-flight and queue wait per broker). timeseries.csv is written a piece at a
+// time and costs nothing that grows.
 double bytes_per_sample(double partitions, double brokers) {
-  const double kept = 16 + 4 * 24 + heap_block(4 * partitions) + heap_block(8 * partitions) + heap_block(4 * brokers) +
+  // The outer vectors (a double, an int64 and four vector headers per sample) grow by
+  // doubling: 1.5x on average.
+  const double kept = (16 + 4 * 24) * 1.5 + heap_block(4 * partitions) + heap_block(8 * partitions) + heap_block(4 * brokers) +
                       heap_block(8 * brokers);
-  const double csv = 24 + 6 * partitions + 10 * brokers;
-  return kept * 1.5 + csv;  // outer vectors grow by doubling: 1.5x on average
+  return kept;
 }
 
 }  // namespace
 
-double replication_summary_bytes(double partitions, double brokers) {
-  // Metrics: 31 run-wide, 3 per partition, 7 per broker; one double each.
-  return (31 + 3 * partitions + 7 * brokers) * 8;
-}
+double replication_metrics(double partitions, double brokers) { return 31 + 3 * partitions + 7 * brokers; }
 
 RunEstimate estimate_run(const Scenario& s, const RunPlan& plan) {
   RunEstimate e;
@@ -94,7 +95,7 @@ RunEstimate estimate_run(const Scenario& s, const RunPlan& plan) {
   add("records buffered under buffer.memory: # bytes" + times, buffered * 4, buffered * concurrent,
       "lower buffer.memory" + or_threads);
   if (zipf_keys > 0) add("Zipf keys: #" + times, zipf_keys, zipf * concurrent, "lower keys.cardinality" + or_threads);
-  add("report rows: # partitions", partitions, partitions * kReportBytesPerPartition, "lower the partitions");
+  add("report rows: # partitions", partitions, kProcessBytes + partitions * kReportBytesPerPartition, "lower the partitions");
   if (plan.timeseries > SimTime::zero()) {
     const double samples = std::floor(e.simulated_s / plan.timeseries.to_sec()) + 1;
     add("--timeseries: # samples", samples, samples * bytes_per_sample(partitions, brokers), "raise --timeseries MS or shorten the run");
@@ -102,9 +103,11 @@ RunEstimate estimate_run(const Scenario& s, const RunPlan& plan) {
   if (plan.batches)  // at most one batch per record (linger.ms 0 on a fast broker comes close)
     add("batches.csv: up to # rows", e.records, e.records * kBytesPerBatchRow, "lower run.records or run.duration.ms, or drop --out");
   if (plan.replications > 1) {
-    const double values = static_cast<double>(plan.replications) * static_cast<double>(plan.runs) *
-                          replication_summary_bytes(partitions, brokers) / 8;
-    add("replication summaries: # metric values", values, values * 8, "lower --replications");
+    // Per metric: one double per replication, and its name, label and summary in the report.
+    const double metrics = static_cast<double>(plan.runs) * replication_metrics(partitions, brokers);
+    const double values = static_cast<double>(plan.replications) * metrics;
+    add("replication summaries: # metric values", values, values * 8 + metrics * kReportBytesPerMetric,
+        "lower --replications or the partitions");
   } else if (plan.runs > 1) {
     add("compared results: # runs", static_cast<double>(plan.runs),
         static_cast<double>(plan.runs) * (kRunResultBytes + partitions * kReportBytesPerPartition), "compare fewer runs");

@@ -53,8 +53,8 @@ inline constexpr double kMaxMemoryBytes = 8.0 * (1ull << 30);
 /// largest part).
 std::string check_run_limits(const Scenario& s, const RunPlan& plan = {});
 
-/// Bytes of the summary kept per replication for a run of `partitions` and `brokers`: one
-/// double per metric of the registry (analysis/run_metrics.hpp).
-double replication_summary_bytes(double partitions, double brokers);
+/// Metrics of a run of `partitions` and `brokers` (analysis/run_metrics.hpp: 31 run-wide,
+/// 3 per partition, 7 per broker); a replicated run keeps one double per metric and replication.
+double replication_metrics(double partitions, double brokers);
 
 }  // namespace partsim::model
