@@ -179,20 +179,12 @@ std::string compare_replicated_to_text(const std::vector<NamedReplications>& run
 std::string compare_replicated_to_csv(const std::vector<NamedReplications>& runs) {
   std::string out = "sweep,name,metric,mean,ci95_low,ci95_high,min,median,max\n";
   for (const auto& r : runs) {
-    const auto& reg = r.summary.registry();
-    for (std::size_t m = 0; m < reg.size(); ++m) {
-      const auto s = r.summary.summary(m);
-      append_csv_cell(out, r.sweep_value);
-      out += ',';
-      append_csv_cell(out, r.name);
-      out += ',';
-      append_csv_cell(out, reg[m].name);
-      for (double x : {s.mean, s.ci_low, s.ci_high, s.min, s.median, s.max}) {
-        out += ',';
-        out += metric_text(x, 6, "");
-      }
-      out += '\n';
-    }
+    std::string prefix;
+    append_csv_cell(prefix, r.sweep_value);
+    prefix += ',';
+    append_csv_cell(prefix, r.name);
+    prefix += ',';
+    append_summary_csv_rows(out, r.summary, prefix);
   }
   return out;
 }

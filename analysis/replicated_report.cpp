@@ -110,11 +110,11 @@ std::string replicated_to_text(const ReplicationSummary& s, const model::RunResu
   return out;
 }
 
-std::string replicated_to_csv(const ReplicationSummary& s) {
-  std::string out = "metric,mean,ci95_low,ci95_high,min,median,max\n";
+void append_summary_csv_rows(std::string& out, const ReplicationSummary& s, std::string_view prefix) {
   const auto& reg = s.registry();
   for (std::size_t i = 0; i < reg.size(); ++i) {
     const auto v = s.summary(i);
+    out += prefix;
     append_csv_cell(out, reg[i].name);
     for (double x : {v.mean, v.ci_low, v.ci_high, v.min, v.median, v.max}) {
       out += ',';
@@ -122,6 +122,11 @@ std::string replicated_to_csv(const ReplicationSummary& s) {
     }
     out += '\n';
   }
+}
+
+std::string replicated_to_csv(const ReplicationSummary& s) {
+  std::string out = "metric,mean,ci95_low,ci95_high,min,median,max\n";
+  append_summary_csv_rows(out, s, "");
   return out;
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +28,8 @@ struct ReplicationCount {
 std::string replicated_to_text(const ReplicationSummary& s, const model::RunResult& first, ReplicationCount count);
 /// metric,mean,ci95_low,ci95_high,min,median,max (an undefined value is an empty cell).
 std::string replicated_to_csv(const ReplicationSummary& s);
+/// The rows of that CSV, each after `prefix` (CSV cells with their commas, e.g. "300,builtin,").
+void append_summary_csv_rows(std::string& out, const ReplicationSummary& s, std::string_view prefix);
 /// The "metrics" array: {"name", "mean", "ci95_low", "ci95_high", "min", "median", "max"}
 /// per metric, null where undefined.
 nlohmann::ordered_json replicated_metrics_json(const ReplicationSummary& s);

@@ -6,7 +6,9 @@
 // every count is an overestimate by at most its error, the true count lies in
 // [count - error, count], and every pair seen more than N / capacity times out of N is
 // held. Memory is O(capacity) whatever the number of keys (plus one exact total per
-// partition); an update costs one hash lookup and a sift in a binary min-heap of the counters.
+// partition). The counters sit in the paper's Stream-Summary: buckets of equal count in a
+// list sorted by count, so an increment and a takeover cost O(1) (a hash lookup and a few
+// links), not a heap's O(log capacity): a stream of distinct keys evicts on every record.
 
 #include <cstddef>
 #include <cstdint>
@@ -34,29 +36,44 @@ public:
   HotKeyCounts result() const;
 
 private:
+  static constexpr std::int32_t kNone = -1;
   struct Counter {
     std::string key;
     std::size_t partition = 0;
-    std::int64_t count = 0;
     std::int64_t error = 0;
     std::uint64_t hash = 0;
-    std::uint32_t heap_pos = 0;
+    std::int32_t bucket = kNone;
+    std::int32_t prev = kNone, next = kNone;  // within the bucket, oldest first
   };
-  static constexpr std::int32_t kEmpty = -1;
+  struct Bucket {
+    std::int64_t count = 0;
+    std::int32_t first = kNone, last = kNone;  // its counters
+    std::int32_t prev = kNone, next = kNone;   // buckets by ascending count
+  };
 
-  std::size_t probe_start(std::uint64_t hash) const { return static_cast<std::size_t>(hash) & (table_.size() - 1); }
+  // A table slot holds the counter and its hash's low bits, so probing and shifting need
+  // not touch the counters.
+  struct Slot {
+    std::int32_t counter = kNone;
+    std::uint32_t hash = 0;
+  };
+
+  std::size_t probe_start(std::uint32_t hash) const { return hash & (table_.size() - 1); }
   std::int32_t find(std::uint64_t hash, std::size_t partition, std::string_view key) const;
-  void table_insert(std::uint32_t counter);
-  void table_erase(std::uint32_t counter);
-  void sift_up(std::uint32_t pos);
-  void sift_down(std::uint32_t pos);
-  void swap_heap(std::uint32_t a, std::uint32_t b);
+  void table_insert(std::int32_t counter);
+  void table_erase(std::int32_t counter);
+  void unlink(std::int32_t counter);              // from its bucket (dropping an emptied bucket)
+  void append(std::int32_t counter, std::int32_t bucket);
+  std::int32_t new_bucket(std::int64_t count, std::int32_t after);  // after kNone: at the head
+  void increment(std::int32_t counter);           // moves it to the bucket of count + 1
 
   std::size_t capacity_;
   std::int64_t counted_ = 0;
   std::vector<Counter> counters_;
-  std::vector<std::uint32_t> heap_;   // counter indexes, min-heap by count
-  std::vector<std::int32_t> table_;   // open addressing, linear probing: counter index or kEmpty
+  std::vector<Bucket> buckets_;
+  std::vector<std::int32_t> free_buckets_;
+  std::int32_t smallest_ = kNone;     // the bucket of the smallest count
+  std::vector<Slot> table_;           // open addressing, linear probing
   std::vector<std::int64_t> per_partition_;  // exact keyed records per partition
 };
 

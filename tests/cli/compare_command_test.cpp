@@ -119,7 +119,9 @@ TEST_CASE("a compared run that measured nothing shows '-' and null, with a warni
   REQUIRE(t.exit_code == 0);
   CHECK(t.err == "partsim compare: warning: run 'warm' measured no records (is run.warmup.ms longer than the run?); its statistics "
                  "are null in JSON, empty in CSV and '-' in the table\n");
-  const auto line = t.out.substr(t.out.find("\nlatency.p99_ms"), t.out.find('\n', t.out.find("\nlatency.p99_ms") + 1) - t.out.find("\nlatency.p99_ms"));
+  const auto at = t.out.find("\nlatency.p99_ms");
+  REQUIRE(at != std::string::npos);
+  const auto line = t.out.substr(at + 1, t.out.find('\n', at + 1) - at - 1);
   CHECK(line.find(" -  ") != std::string::npos);
   const auto j = nlohmann::json::parse(run_cli(base + " --format json").out);
   CHECK(j["runs"][0]["metrics"]["latency.p99_ms"].is_null());
