@@ -1,89 +1,19 @@
 #include "analysis/compare_report.hpp"
 
+#include <algorithm>
 #include <cmath>
-#include <functional>
+#include <optional>
+#include <string_view>
+#include <unordered_map>
 
-#include "analysis/distribution.hpp"
 #include "analysis/format.hpp"
 #include "analysis/replicated_report.hpp"
+#include "analysis/run_metrics.hpp"
 #include "analysis/run_report.hpp"
 #include "analysis/table.hpp"
 
 namespace partsim::analysis {
 namespace {
-
-double per(double a, double b) { return b == 0 ? 0.0 : a / b; }
-double ms(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
-
-struct Metric {
-  std::string name;
-  std::function<std::string(const model::RunResult&)> value;
-};
-
-std::int64_t total_records(const model::RunResult& r) {
-  std::int64_t t = 0;
-  for (const auto& b : r.brokers) t += b.records;
-  return t;
-}
-std::int64_t total_bytes(const model::RunResult& r) {
-  std::int64_t t = 0;
-  for (const auto& b : r.brokers) t += b.bytes;
-  return t;
-}
-std::int64_t total_batches(const model::RunResult& r) {
-  std::int64_t t = 0;
-  for (const auto& b : r.brokers) t += b.batches;
-  return t;
-}
-
-// The metrics, in display order; the broker rows depend on the cluster of the first run.
-std::vector<Metric> metrics(const model::RunResult& first) {
-  std::vector<Metric> m;
-  m.push_back({"records acked", [](const auto& r) { return std::to_string(r.records_acked); }});
-  m.push_back({"records failed", [](const auto& r) { return std::to_string(r.failed.total()); }});
-  for (std::size_t i = 0; i < first.brokers.size(); ++i) {
-    const std::string id = std::to_string(first.brokers[i].broker);
-    m.push_back({"broker " + id + " records share", [i](const auto& r) {
-                   return fixed(per(static_cast<double>(r.brokers[i].records), static_cast<double>(total_records(r))), 4);
-                 }});
-  }
-  for (std::size_t i = 0; i < first.brokers.size(); ++i) {
-    const std::string id = std::to_string(first.brokers[i].broker);
-    m.push_back({"broker " + id + " bytes share", [i](const auto& r) {
-                   return fixed(per(static_cast<double>(r.brokers[i].bytes), static_cast<double>(total_bytes(r))), 4);
-                 }});
-  }
-  for (std::size_t i = 0; i < first.brokers.size(); ++i) {
-    const std::string id = std::to_string(first.brokers[i].broker);
-    m.push_back({"broker " + id + " requests", [i](const auto& r) { return std::to_string(r.brokers[i].requests); }});
-    m.push_back({"broker " + id + " records/batch", [i](const auto& r) {
-                   return fixed(per(static_cast<double>(r.brokers[i].records), static_cast<double>(r.brokers[i].batches)), 1);
-                 }});
-  }
-  m.push_back({"batches", [](const auto& r) { return std::to_string(total_batches(r)); }});
-  m.push_back({"records/batch", [](const auto& r) {
-                 return fixed(per(static_cast<double>(total_records(r)), static_cast<double>(total_batches(r))), 2);
-               }});
-  m.push_back({"bytes/batch", [](const auto& r) {
-                 return fixed(per(static_cast<double>(total_bytes(r)), static_cast<double>(total_batches(r))), 0);
-               }});
-  m.push_back({"latency p50 ms", [](const auto& r) { return fixed(ms(r.latency.quantile(0.5)), 3); }});
-  m.push_back({"latency p99 ms", [](const auto& r) { return fixed(ms(r.latency.quantile(0.99)), 3); }});
-  m.push_back({"latency p99.9 ms", [](const auto& r) { return fixed(ms(r.latency.quantile(0.999)), 3); }});
-  m.push_back({"buffer full ms", [](const auto& r) { return fixed(r.buffer_full_ms, 1); }});
-  auto dist = [](const model::RunResult& r) {
-    std::vector<std::int64_t> c;
-    for (const auto& p : r.partitions) c.push_back(p.records);
-    return distribution_stats(c);
-  };
-  m.push_back({"partition max/min", [dist](const auto& r) {
-                 const auto d = dist(r);
-                 return d.has_empty_bin ? std::string("inf") : fixed(d.max_over_min, 3);
-               }});
-  m.push_back({"partition cv", [dist](const auto& r) { return fixed(dist(r).cv, 4); }});
-  m.push_back({"chi-square p", [dist](const auto& r) { return fixed(dist(r).p_value, 4); }});
-  return m;
-}
 
 // Calls fn(i, j) for each group [i, j) of consecutive runs that share a sweep value.
 template <class Runs, class Fn>
@@ -103,43 +33,108 @@ nlohmann::ordered_json run_entry(const Run& r, const std::string& sweep_path) {
   return run;
 }
 
+nlohmann::ordered_json json_value(double v, int decimals) {
+  if (!std::isfinite(v)) return nullptr;  // undefined, or max/min with an idle partition
+  return round_to(v, decimals);
+}
+
+// Runs compared may differ in shape (a variant with more brokers or partitions): each has
+// its own registry, and rows are the union of their metric names in order of appearance.
+class MetricUnion {
+public:
+  template <class Keep>
+  MetricUnion(const std::vector<const MetricRegistry*>& regs, Keep&& keep) : index_(regs.size()) {
+    std::unordered_map<std::string_view, std::size_t> row_of;
+    for (std::size_t k = 0; k < regs.size(); ++k)
+      for (std::size_t m = 0; m < regs[k]->size(); ++m) {
+        const MetricInfo& info = (*regs[k])[m];
+        if (!keep(info)) continue;
+        index_[k].emplace(info.name, m);
+        if (row_of.emplace(info.name, rows_.size()).second) rows_.push_back(&info);
+      }
+  }
+  const std::vector<const MetricInfo*>& rows() const { return rows_; }
+  /// The index of `row`'s metric in run k's registry, or nullopt when run k has no such metric.
+  std::optional<std::size_t> at(std::size_t k, const MetricInfo& row) const {
+    const auto it = index_[k].find(row.name);
+    if (it == index_[k].end()) return std::nullopt;
+    return it->second;
+  }
+
+private:
+  std::vector<const MetricInfo*> rows_;
+  std::vector<std::unordered_map<std::string_view, std::size_t>> index_;
+};
+
+std::vector<const MetricRegistry*> pointers(const std::vector<MetricRegistry>& regs) {
+  std::vector<const MetricRegistry*> out;
+  for (const auto& r : regs) out.push_back(&r);
+  return out;
+}
+
+bool headline(const MetricInfo& m) { return m.headline; }
+bool not_per_partition(const MetricInfo& m) { return m.scope != MetricScope::kPartition; }
+
+// A table with the headline metrics as rows (machine name, label) and a column per run of
+// [i, j): cell(k, metric index in run k's registry).
+template <class Runs, class Cell>
+std::string metric_table(const Runs& runs, std::size_t i, std::size_t j, const MetricUnion& u, Cell&& cell) {
+  std::vector<Column> cols{{"metric", Align::kLeft}, {"meaning", Align::kLeft}};
+  for (std::size_t k = i; k < j; ++k) cols.push_back({runs[k].name});
+  Table t(std::move(cols));
+  for (const MetricInfo* m : u.rows()) {
+    std::vector<std::string> row{m->name, label_with_unit(*m)};
+    for (std::size_t k = i; k < j; ++k) {
+      const auto at = u.at(k, *m);
+      row.push_back(at ? cell(k, *at) : "-");
+    }
+    t.add_row(std::move(row));
+  }
+  return t.to_text();
+}
+
 }  // namespace
 
 std::string compare_to_text(const std::vector<NamedRun>& runs, const std::string& sweep_path) {
   if (runs.empty()) return "";
+  std::vector<MetricRegistry> regs;
+  std::vector<std::vector<double>> values;
+  for (const auto& r : runs) {
+    regs.emplace_back(r.result);
+    values.push_back(regs.back().values(r.result));
+  }
+  const MetricUnion u(pointers(regs), headline);
   std::string out;
-  const auto ms = metrics(runs.front().result);
   for_each_sweep_group(runs, [&](std::size_t i, std::size_t j) {
     if (!sweep_path.empty()) out += (i > 0 ? "\n" : "") + sweep_path + " = " + runs[i].sweep_value + "\n";
-    std::vector<Column> cols{{"metric", Align::kLeft}};
-    for (std::size_t k = i; k < j; ++k) cols.push_back({runs[k].name});
-    Table t(std::move(cols));
-    for (const auto& m : ms) {
-      std::vector<std::string> row{m.name};
-      for (std::size_t k = i; k < j; ++k) row.push_back(m.value(runs[k].result));
-      t.add_row(std::move(row));
-    }
-    out += t.to_text();
+    out += metric_table(runs, i, j, u, [&](std::size_t k, std::size_t m) { return metric_text(values[k][m], regs[k][m].decimals, "-"); });
   });
   return out;
 }
 
 std::string compare_to_csv(const std::vector<NamedRun>& runs) {
   if (runs.empty()) return "";
-  const auto ms = metrics(runs.front().result);
-  std::vector<Column> cols{{"sweep"}, {"name"}};
-  for (const auto& m : ms) {
-    std::string c;
-    for (char ch : m.name) c += (ch == ' ' || ch == '/' || ch == '-') ? '_' : ch;
-    cols.push_back({c});
+  std::vector<MetricRegistry> regs;
+  for (const auto& r : runs) regs.emplace_back(r.result);
+  const MetricUnion u(pointers(regs), not_per_partition);
+  std::string out = "sweep,name";
+  for (const MetricInfo* m : u.rows()) {
+    out += ',';
+    append_csv_cell(out, m->name);
   }
-  Table t(std::move(cols));
-  for (const auto& r : runs) {
-    std::vector<std::string> row{r.sweep_value, r.name};
-    for (const auto& m : ms) row.push_back(m.value(r.result));
-    t.add_row(std::move(row));
+  out += '\n';
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    append_csv_cell(out, runs[k].sweep_value);
+    out += ',';
+    append_csv_cell(out, runs[k].name);
+    const auto v = regs[k].values(runs[k].result);
+    for (const MetricInfo* m : u.rows()) {
+      out += ',';
+      if (const auto at = u.at(k, *m)) out += metric_text(v[*at], regs[k][*at].decimals, "");
+    }
+    out += '\n';
   }
-  return t.to_csv();
+  return out;
 }
 
 nlohmann::ordered_json compare_to_json(const std::vector<NamedRun>& runs, const std::string& sweep_path) {
@@ -152,6 +147,10 @@ nlohmann::ordered_json compare_to_json(const std::vector<NamedRun>& runs, const 
     auto run = run_entry(r, sweep_path);
     const auto fields = run_to_json(r.result);  // keep alive: items() only refers to it
     for (const auto& [k, v] : fields.items()) run[k] = v;
+    auto& metrics = run["metrics"] = nlohmann::ordered_json::object();
+    const MetricRegistry reg(r.result);
+    const auto v = reg.values(r.result);
+    for (std::size_t m = 0; m < reg.size(); ++m) metrics[reg[m].name] = json_value(v[m], 6);
     arr.push_back(std::move(run));
   }
   return j;
@@ -160,50 +159,47 @@ nlohmann::ordered_json compare_to_json(const std::vector<NamedRun>& runs, const 
 std::string compare_replicated_to_text(const std::vector<NamedReplications>& runs, const std::string& sweep_path) {
   std::string out;
   if (runs.empty()) return out;
-  out += std::to_string(runs.front().replications.size()) + " replications per run: mean ± 95% confidence half-width\n";
+  out += std::to_string(runs.front().summary.replications()) + " replications per run: mean ± 95% confidence half-width\n";
+  std::vector<const MetricRegistry*> regs;
+  std::vector<std::vector<Summary>> sums;
+  for (const auto& r : runs) {
+    regs.push_back(&r.summary.registry());
+    sums.push_back(r.summary.summaries());
+  }
+  const MetricUnion u(regs, headline);
   for_each_sweep_group(runs, [&](std::size_t i, std::size_t j) {
     if (!sweep_path.empty()) out += "\n" + sweep_path + " = " + runs[i].sweep_value + "\n";
-    std::vector<Column> cols{{"metric", Align::kLeft}};
-    std::vector<std::vector<MetricSummary>> sums;
-    for (std::size_t k = i; k < j; ++k) {
-      cols.push_back({runs[k].name});
-      sums.push_back(summarize_replications(runs[k].replications));
-    }
-    Table t(std::move(cols));
-    for (std::size_t m = 0; m < sums.front().size(); ++m) {
-      const std::string& name = sums.front()[m].first;
-      if (name.rfind("partition.", 0) == 0 || name.rfind("failures.", 0) == 0) continue;
-      std::vector<std::string> row{name};
-      const int decimals = name.find("share") != std::string::npos || name.rfind("distribution.", 0) == 0 ? 4 : 2;
-      for (const auto& s : sums) row.push_back(mean_pm(s[m].second, decimals));
-      t.add_row(std::move(row));
-    }
-    out += t.to_text();
+    out += metric_table(runs, i, j, u, [&](std::size_t k, std::size_t m) {
+      return mean_pm(sums[k][m], runs[k].summary.registry()[m].decimals);
+    });
   });
   return out;
 }
 
 std::string compare_replicated_to_csv(const std::vector<NamedReplications>& runs) {
-  Table t({{"sweep"}, {"name"}, {"metric"}, {"mean"}, {"ci95_low"}, {"ci95_high"}, {"min"}, {"median"}, {"max"}});
-  for (const auto& r : runs)
-    for (const auto& [name, s] : summarize_replications(r.replications)) {
-      auto cell = [](double v) { return std::isfinite(v) ? fixed(v, 6) : std::string("inf"); };
-      t.add_row({r.sweep_value, r.name, name, cell(s.mean), cell(s.ci_low), cell(s.ci_high), cell(s.min), cell(s.median), cell(s.max)});
-    }
-  return t.to_csv();
+  std::string out = "sweep,name,metric,mean,ci95_low,ci95_high,min,median,max\n";
+  for (const auto& r : runs) {
+    std::string prefix;
+    append_csv_cell(prefix, r.sweep_value);
+    prefix += ',';
+    append_csv_cell(prefix, r.name);
+    prefix += ',';
+    append_summary_csv_rows(out, r.summary, prefix);
+  }
+  return out;
 }
 
-nlohmann::ordered_json compare_replicated_to_json(const std::vector<NamedReplications>& runs, const std::string& sweep_path) {
+nlohmann::ordered_json compare_replicated_to_json(const std::vector<NamedReplications>& runs, const std::string& sweep_path,
+                                                  const std::string& scenario, std::uint64_t seed) {
   nlohmann::ordered_json j;
-  j["scenario"] = runs.empty() ? "" : runs.front().replications.front().scenario;
-  j["seed"] = runs.empty() ? 0 : runs.front().replications.front().seed;
-  j["replications"] = runs.empty() ? 0 : runs.front().replications.size();
+  j["scenario"] = scenario;
+  j["seed"] = seed;
+  j["replications"] = runs.empty() ? 0 : runs.front().summary.replications();
   if (!sweep_path.empty()) j["sweep"] = sweep_path;
   auto& arr = j["runs"] = nlohmann::ordered_json::array();
   for (const auto& r : runs) {
     auto run = run_entry(r, sweep_path);
-    auto& metrics = run["metrics"] = nlohmann::ordered_json::array();
-    for (const auto& [name, s] : summarize_replications(r.replications)) metrics.push_back(summary_to_json(name, s));
+    run["metrics"] = replicated_metrics_json(r.summary);
     arr.push_back(std::move(run));
   }
   return j;

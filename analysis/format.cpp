@@ -55,6 +55,22 @@ std::string exact_ratio(std::uint64_t num, std::uint64_t den, int decimals) {
   return out;
 }
 
+std::string escape_controls(std::string_view text) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (unsigned char c : text) {
+    if (c < 0x20 || c == 0x7f) {
+      out += "\\x";
+      out += kDigits[c >> 4];
+      out += kDigits[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
 double round_to(double v, int decimals) {
   return std::strtod(fixed(v, decimals).c_str(), nullptr);
 }

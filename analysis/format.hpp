@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace partsim::analysis {
 
@@ -28,6 +29,10 @@ std::string human_bytes(double bytes);
 
 /// A duration for people: "45 s", "12 min 30 s", "3 h 05 min", "2 d 04 h".
 std::string human_duration(double seconds);
+
+/// Text with control characters (below 0x20, and 0x7f) shown as \xNN, so one key or
+/// name stays on one line of a table.
+std::string escape_controls(std::string_view text);
 
 /// Rounds to `decimals` places for JSON output (same digits as fixed()).
 double round_to(double v, int decimals);

@@ -91,24 +91,84 @@ void Plotter::partition_strip(const std::string& title, const std::vector<std::i
 }
 
 void Plotter::broker_queues(const std::string& title, const model::RunResult& r) {
+  // Queues often hold 0 or 1 batch, flipping every few samples: drawn raw, every broker's
+  // line is a barcode over the others'. Instead each broker gets its own panel on one
+  // time axis and one scale, the samples are grouped into at most kBins intervals, and
+  // each interval shows the mean (the share of time with a batch waiting, when queues are
+  // 0 or 1) as a line over the max as a light area. Integer ticks, with headroom above
+  // the highest max.
+  constexpr std::size_t kBins = 200;
+  constexpr std::size_t kMaxPanels = 8;
   const auto& ts = r.timeseries;
-  std::string data;
-  for (std::size_t i = 0; i < ts.time_ms.size(); ++i) {
-    data += fixed(ts.time_ms[i], 3);
-    for (std::size_t b = 0; b < r.brokers.size(); ++b) {
-      std::int64_t q = 0;
-      for (std::size_t p = 0; p < r.partitions.size(); ++p)
-        if (r.partitions[p].leader == r.brokers[b].broker) q += ts.partition_queue[i][p];
-      data += " " + std::to_string(q);
+  const std::size_t samples = ts.time_ms.size(), brokers = r.brokers.size();
+  if (samples == 0 || brokers == 0) return;
+  std::vector<std::vector<std::int64_t>> queue(brokers, std::vector<std::int64_t>(samples, 0));  // [broker][sample]
+  for (std::size_t p = 0; p < r.partitions.size(); ++p)
+    for (std::size_t b = 0; b < brokers; ++b)
+      if (r.partitions[p].leader == r.brokers[b].broker)
+        for (std::size_t i = 0; i < samples; ++i) queue[b][i] += ts.partition_queue[i][p];
+  const std::size_t bins = std::min(samples, kBins);
+  std::vector<std::vector<double>> mean(brokers, std::vector<double>(bins, 0.0));
+  std::vector<std::vector<std::int64_t>> peak(brokers, std::vector<std::int64_t>(bins, 0));
+  std::vector<double> start(bins);
+  for (std::size_t k = 0; k < bins; ++k) {
+    const std::size_t lo = k * samples / bins, hi = (k + 1) * samples / bins;
+    start[k] = ts.time_ms[lo];
+    for (std::size_t b = 0; b < brokers; ++b) {
+      std::int64_t sum = 0;
+      for (std::size_t i = lo; i < hi; ++i) {
+        sum += queue[b][i];
+        peak[b][k] = std::max(peak[b][k], queue[b][i]);
+      }
+      mean[b][k] = static_cast<double>(sum) / static_cast<double>(hi - lo);
     }
+  }
+  // The brokers with the longest queues on average, in broker order, when there are many.
+  std::vector<std::size_t> shown(brokers);
+  for (std::size_t b = 0; b < brokers; ++b) shown[b] = b;
+  if (brokers > kMaxPanels) {
+    auto total = [&](std::size_t b) { double t = 0; for (double m : mean[b]) t += m; return t; };
+    std::stable_sort(shown.begin(), shown.end(), [&](std::size_t a, std::size_t b) { return total(a) > total(b); });
+    shown.resize(kMaxPanels);
+    std::sort(shown.begin(), shown.end());
+  }
+  std::int64_t top = 1;
+  for (std::size_t b : shown)
+    for (auto m : peak[b]) top = std::max(top, m);
+  const double end_ms = ts.time_ms.back() + ts.interval_ms;
+  std::string data;
+  for (std::size_t k = 0; k <= bins; ++k) {  // a last row at the end time closes the steps
+    const std::size_t row = std::min(k, bins - 1);
+    data += fixed(k < bins ? start[k] : end_ms, 3);
+    for (std::size_t b : shown) data += " " + fixed(mean[b][row], 4) + " " + std::to_string(peak[b][row]);
     data += "\n";
   }
-  std::string script = "set title " + quoted(title) + "\nset xlabel 'simulated time (ms)'\nset ylabel 'undrained batches'\n"
-                       "set grid\nset key top right\nplot ";
-  for (std::size_t b = 0; b < r.brokers.size(); ++b)
-    script += std::string(b ? ", " : "") + "datafile using 1:" + std::to_string(b + 2) + " with steps lw 2 title " +
-              quoted("broker " + std::to_string(r.brokers[b].broker));
-  draw("broker-queues", data, script + "\n");
+  const double interval = (end_ms - ts.time_ms.front()) / static_cast<double>(bins);
+  std::string script = "set terminal pngcairo size 1000," + std::to_string(std::max<std::size_t>(600, 110 + 150 * shown.size())) +
+                       " font 'sans,11'\n";
+  script += "set multiplot layout " + std::to_string(shown.size()) + ",1 title " +
+            quoted(title + " (mean and max per " + fixed(interval, interval < 10 ? 2 : 0) + " ms" +
+                   (brokers > shown.size() ? "; the " + std::to_string(shown.size()) + " of " + std::to_string(brokers) +
+                                                 " brokers with the longest queues"
+                                           : "") +
+                   ")") +
+            "\n";
+  script += "set lmargin 12\nset rmargin 4\nset tmargin 1\nset bmargin 1\nset grid ytics xtics\n"
+            "set xrange [" + fixed(ts.time_ms.front(), 3) + ":" + fixed(end_ms, 3) + "]\n"
+            "set yrange [0:" + fixed(static_cast<double>(top) * 1.15 + 0.15, 2) + "]\n" +
+            (top <= 10 ? "set ytics 0,1\n" : "set ytics autofreq\n") + "set format y '%.0f'\nset format x ''\nunset mytics\n";
+  for (std::size_t n = 0; n < shown.size(); ++n) {
+    const std::size_t b = shown[n];
+    const std::string mean_col = std::to_string(2 + 2 * n), max_col = std::to_string(3 + 2 * n);
+    if (n + 1 == shown.size())
+      script += "set bmargin 3\nset format x '%g'\nset xlabel 'simulated time (ms)'\n";
+    script += "set ylabel " + quoted("broker " + std::to_string(r.brokers[b].broker)) + "\n";
+    script += n == 0 ? "set key top right horizontal opaque\n" : "unset key\n";
+    script += "plot datafile using 1:" + max_col + " with fillsteps fs solid 1.0 noborder lc rgb '#c6dbef' title 'max in interval', "
+              "datafile using 1:" + mean_col + " with steps lw 2 lc rgb '#08519c' title 'mean in interval'\n";
+  }
+  script += "unset multiplot\n";
+  draw("broker-queues", data, script);
 }
 
 void Plotter::latency_cdf(const std::string& title, const std::vector<LatencyCurve>& curves) {

@@ -1,64 +1,218 @@
 #include "analysis/run_metrics.hpp"
 
+#include <cmath>
+#include <iterator>
+#include <limits>
+
 #include "analysis/distribution.hpp"
+#include "analysis/format.hpp"
 
 namespace partsim::analysis {
+namespace {
 
-std::vector<Metric> flatten_metrics(const model::RunResult& r) {
-  std::vector<Metric> m;
-  auto add = [&m](std::string name, double v) { m.emplace_back(std::move(name), v); };
-  auto d = [](std::int64_t v) { return static_cast<double>(v); };
-  add("records_sent", d(r.records_sent));
-  add("records_acked", d(r.records_acked));
-  add("records_failed", d(r.failed.total()));
-  add("failures.buffer_timeout", d(r.failed.buffer_timeout));
-  add("failures.buffer_limit", d(r.failed.buffer_limit));
-  add("failures.delivery_timeout", d(r.failed.delivery_timeout));
-  add("failures.record_too_large", d(r.failed.record_too_large));
-  add("failures.retries_exhausted", d(r.failed.retries_exhausted));
-  add("failures.invalid_partition", d(r.failed.invalid_partition));
-  std::int64_t total = 0, total_bytes = 0;
+constexpr double kUndefined = std::numeric_limits<double>::quiet_NaN();
+
+// What several metrics share, computed once per run.
+struct Totals {
+  std::int64_t records = 0, bytes = 0, batches = 0;  // measured, over brokers
+  bool measured = false;                             // any record measured after the warm-up
+  DistributionStats dist;
+};
+
+Totals totals_of(const model::RunResult& r) {
+  Totals t;
   for (const auto& b : r.brokers) {
-    total += b.records;
-    total_bytes += b.bytes;
+    t.records += b.records;
+    t.bytes += b.bytes;
+    t.batches += b.batches;
   }
+  t.measured = r.records_measured > 0 && t.records > 0;
   std::vector<std::int64_t> counts;
-  for (const auto& p : r.partitions) {
-    const std::string key = "partition." + p.topic + "." + std::to_string(p.partition);
-    add(key + ".records", d(p.records));
-    add(key + ".bytes", d(p.bytes));
-    add(key + ".batches", d(p.batches));
-    counts.push_back(p.records);
+  counts.reserve(r.partitions.size());
+  for (const auto& p : r.partitions) counts.push_back(p.records);
+  t.dist = distribution_stats(counts);
+  return t;
+}
+
+double d(std::int64_t v) { return static_cast<double>(v); }
+// a / b for a statistic of measured records: undefined when nothing was measured.
+double ratio(std::int64_t a, std::int64_t b, const Totals& t) {
+  if (!t.measured) return kUndefined;
+  return b == 0 ? 0.0 : d(a) / d(b);
+}
+double ms(std::int64_t ns) { return d(ns) / 1e6; }
+double latency(const model::RunResult& r, double q) { return r.latency.count() ? ms(r.latency.quantile(q)) : kUndefined; }
+double batch_bytes(const model::RunResult& r, double q) { return r.batch_bytes.count() ? d(r.batch_bytes.quantile(q)) : kUndefined; }
+double stat(double v, const Totals& t) { return t.measured ? v : kUndefined; }
+
+using RunValue = double (*)(const model::RunResult&, const Totals&);
+using PartitionValue = double (*)(const model::PartitionStats&);
+using BrokerValue = double (*)(const model::BrokerStats&, const Totals&);
+
+template <class Value>
+struct Spec {
+  const char* name;
+  const char* label;
+  const char* unit;
+  int decimals;
+  bool headline;
+  Value value;
+};
+
+// Run-wide counts, before the per-partition and per-broker metrics.
+const Spec<RunValue> kHead[] = {
+    {"records_sent", "records sent (warm-up included)", "records", 0, false, [](const auto& r, const auto&) { return d(r.records_sent); }},
+    {"records_acked", "records acked", "records", 0, true, [](const auto& r, const auto&) { return d(r.records_acked); }},
+    {"records_failed", "records failed", "records", 0, true, [](const auto& r, const auto&) { return d(r.failed.total()); }},
+    {"records_measured", "records measured (sent after the warm-up, acked)", "records", 0, false,
+     [](const auto& r, const auto&) { return d(r.records_measured); }},
+    {"failures.buffer_timeout", "failed: blocked longer than max.block.ms", "records", 0, false,
+     [](const auto& r, const auto&) { return d(r.failed.buffer_timeout); }},
+    {"failures.buffer_limit", "failed: batch larger than buffer.memory", "records", 0, false,
+     [](const auto& r, const auto&) { return d(r.failed.buffer_limit); }},
+    {"failures.delivery_timeout", "failed: delivery.timeout.ms", "records", 0, false,
+     [](const auto& r, const auto&) { return d(r.failed.delivery_timeout); }},
+    {"failures.record_too_large", "failed: record too large", "records", 0, false,
+     [](const auto& r, const auto&) { return d(r.failed.record_too_large); }},
+    {"failures.retries_exhausted", "failed: retries exhausted", "records", 0, false,
+     [](const auto& r, const auto&) { return d(r.failed.retries_exhausted); }},
+    {"failures.invalid_partition", "failed: invalid partition", "records", 0, false,
+     [](const auto& r, const auto&) { return d(r.failed.invalid_partition); }},
+};
+
+const Spec<PartitionValue> kPartition[] = {
+    {"records", "records", "records", 0, false, [](const auto& p) { return d(p.records); }},
+    {"bytes", "bytes", "bytes", 0, false, [](const auto& p) { return d(p.bytes); }},
+    {"batches", "batches", "batches", 0, false, [](const auto& p) { return d(p.batches); }},
+};
+
+const Spec<BrokerValue> kBroker[] = {
+    {"records", "records", "records", 0, false, [](const auto& b, const auto&) { return d(b.records); }},
+    {"records_share", "share of records", "share", 4, true, [](const auto& b, const auto& t) { return ratio(b.records, t.records, t); }},
+    {"bytes_share", "share of bytes", "share", 4, true, [](const auto& b, const auto& t) { return ratio(b.bytes, t.bytes, t); }},
+    {"batches", "batches", "batches", 0, false, [](const auto& b, const auto&) { return d(b.batches); }},
+    {"requests", "requests", "requests", 0, true, [](const auto& b, const auto&) { return d(b.requests); }},
+    {"records_per_batch", "records per batch", "records", 2, true,
+     [](const auto& b, const auto& t) { return ratio(b.records, b.batches, t); }},
+    {"mean_queue_wait_ms", "mean queue wait", "ms", 3, false,
+     [](const auto& b, const auto&) { return b.requests ? b.queue_wait_ms_sum / d(b.requests) : 0.0; }},
+};
+
+// Run-wide statistics, after the per-broker metrics.
+const Spec<RunValue> kTail[] = {
+    {"batches", "batches", "batches", 0, true, [](const auto&, const auto& t) { return d(t.batches); }},
+    {"records_per_batch", "records per batch", "records", 2, true,
+     [](const auto&, const auto& t) { return ratio(t.records, t.batches, t); }},
+    {"bytes_per_batch", "bytes per batch", "bytes", 0, true, [](const auto&, const auto& t) { return ratio(t.bytes, t.batches, t); }},
+    {"batch.p50_bytes", "batch bytes p50", "bytes", 0, false, [](const auto& r, const auto&) { return batch_bytes(r, 0.5); }},
+    {"batch.mean_bytes", "batch bytes mean", "bytes", 1, false,
+     [](const auto& r, const auto&) { return r.batch_bytes.count() ? r.batch_bytes.mean() : kUndefined; }},
+    {"latency.p50_ms", "latency p50", "ms", 3, true, [](const auto& r, const auto&) { return latency(r, 0.5); }},
+    {"latency.p99_ms", "latency p99", "ms", 3, true, [](const auto& r, const auto&) { return latency(r, 0.99); }},
+    {"latency.p999_ms", "latency p99.9", "ms", 3, true, [](const auto& r, const auto&) { return latency(r, 0.999); }},
+    {"latency.max_ms", "latency max", "ms", 3, false,
+     [](const auto& r, const auto&) { return r.latency.count() ? ms(r.latency.max()) : kUndefined; }},
+    {"latency.mean_ms", "latency mean", "ms", 3, false,
+     [](const auto& r, const auto&) { return r.latency.count() ? r.latency.mean() / 1e6 : kUndefined; }},
+    {"buffer_full_ms", "time buffer.memory was full", "ms", 1, true, [](const auto& r, const auto&) { return r.buffer_full_ms; }},
+    {"peak_buffer_bytes", "peak buffer memory in use", "bytes", 0, false, [](const auto& r, const auto&) { return d(r.peak_buffer_bytes); }},
+    {"distribution.max_over_min", "partition records max/min", "", 3, true,
+     [](const auto&, const auto& t) { return stat(t.dist.max_over_min, t); }},
+    {"distribution.cv", "partition records coefficient of variation", "", 4, true,
+     [](const auto&, const auto& t) { return stat(t.dist.cv, t); }},
+    {"distribution.jain", "partition records Jain's fairness index", "", 4, false,
+     [](const auto&, const auto& t) { return stat(t.dist.jain, t); }},
+    {"distribution.chi_square", "partition records chi-square vs uniform", "", 2, false,
+     [](const auto&, const auto& t) { return stat(t.dist.chi_square, t); }},
+    {"distribution.p_value", "partition records chi-square p-value", "", 4, true,
+     [](const auto&, const auto& t) { return stat(t.dist.p_value, t); }},
+    {"distribution.kl_divergence", "partition records KL divergence from uniform", "nats", 6, false,
+     [](const auto&, const auto& t) { return stat(t.dist.kl_divergence, t); }},
+    {"retries", "batches retried", "batches", 0, false, [](const auto& r, const auto&) { return d(r.retries); }},
+    {"partitioner_switches", "sticky partition switches", "", 0, false, [](const auto& r, const auto&) { return d(r.partitioner_switches); }},
+    {"simulated_ms", "simulated time", "ms", 1, false, [](const auto& r, const auto&) { return r.simulated_ms; }},
+};
+
+template <class S>
+MetricInfo info(const S& s, std::string name, std::string label, MetricScope scope, std::size_t index) {
+  return {std::move(name), std::move(label), s.unit, s.decimals, s.headline, scope, index};
+}
+
+}  // namespace
+
+MetricRegistry::MetricRegistry(const model::RunResult& shape) : partitions_(shape.partitions.size()), brokers_(shape.brokers.size()) {
+  metrics_.reserve(std::size(kHead) + std::size(kTail) + shape.partitions.size() * std::size(kPartition) +
+                   shape.brokers.size() * std::size(kBroker));
+  for (const auto& s : kHead) metrics_.push_back(info(s, s.name, s.label, MetricScope::kRun, 0));
+  for (std::size_t i = 0; i < shape.partitions.size(); ++i) {
+    const auto& p = shape.partitions[i];
+    const std::string n = std::to_string(p.partition);
+    for (const auto& s : kPartition)
+      metrics_.push_back(info(s, "partition." + p.topic + "." + n + "." + s.name, "partition " + p.topic + "-" + n + " " + s.label,
+                              MetricScope::kPartition, i));
   }
-  for (const auto& b : r.brokers) {
-    const std::string key = "broker." + std::to_string(b.broker);
-    add(key + ".records", d(b.records));
-    add(key + ".share", total ? d(b.records) / d(total) : 0.0);
-    add(key + ".bytes_share", total_bytes ? d(b.bytes) / d(total_bytes) : 0.0);
-    add(key + ".batches", d(b.batches));
-    add(key + ".requests", d(b.requests));
-    add(key + ".records_per_batch", b.batches ? d(b.records) / d(b.batches) : 0.0);
-    add(key + ".mean_queue_wait_ms", b.requests ? b.queue_wait_ms_sum / d(b.requests) : 0.0);
+  for (std::size_t i = 0; i < shape.brokers.size(); ++i) {
+    const std::string id = std::to_string(shape.brokers[i].broker);
+    for (const auto& s : kBroker)
+      metrics_.push_back(info(s, "broker." + id + "." + s.name, "broker " + id + " " + s.label, MetricScope::kBroker, i));
   }
-  const auto ds = distribution_stats(counts);
-  add("distribution.max_over_min", ds.max_over_min);
-  add("distribution.cv", ds.cv);
-  add("distribution.jain", ds.jain);
-  add("distribution.chi_square", ds.chi_square);
-  add("distribution.p_value", ds.p_value);
-  add("distribution.kl_divergence", ds.kl_divergence);
-  add("latency_ms.p50", d(r.latency.quantile(0.5)) / 1e6);
-  add("latency_ms.p99", d(r.latency.quantile(0.99)) / 1e6);
-  add("latency_ms.p999", d(r.latency.quantile(0.999)) / 1e6);
-  add("latency_ms.max", d(r.latency.max()) / 1e6);
-  add("latency_ms.mean", r.latency.mean() / 1e6);
-  add("batch_bytes.p50", d(r.batch_bytes.quantile(0.5)));
-  add("batch_bytes.mean", r.batch_bytes.mean());
-  add("buffer_full_ms", r.buffer_full_ms);
-  add("retries", d(r.retries));
-  add("partitioner_switches", d(r.partitioner_switches));
-  add("simulated_ms", r.simulated_ms);
-  return m;
+  for (const auto& s : kTail) metrics_.push_back(info(s, s.name, s.label, MetricScope::kRun, 0));
+}
+
+std::size_t MetricRegistry::find(std::string_view name) const {
+  for (std::size_t i = 0; i < metrics_.size(); ++i)
+    if (metrics_[i].name == name) return i;
+  return metrics_.size();
+}
+
+std::size_t MetricRegistry::find(MetricScope scope, std::size_t index, std::string_view field) const {
+  auto position = [&](const auto& specs) {
+    for (std::size_t i = 0; i < std::size(specs); ++i)
+      if (field == specs[i].name) return i;
+    return std::size(specs);
+  };
+  const std::size_t head = std::size(kHead);
+  if (scope == MetricScope::kPartition) {
+    const std::size_t f = position(kPartition);
+    if (index >= partitions_ || f == std::size(kPartition)) return metrics_.size();
+    return head + index * std::size(kPartition) + f;
+  }
+  if (scope == MetricScope::kBroker) {
+    const std::size_t f = position(kBroker);
+    if (index >= brokers_ || f == std::size(kBroker)) return metrics_.size();
+    return head + partitions_ * std::size(kPartition) + index * std::size(kBroker) + f;
+  }
+  return find(field);
+}
+
+std::vector<double> MetricRegistry::values(const model::RunResult& r) const {
+  const Totals t = totals_of(r);
+  std::vector<double> v;
+  v.reserve(metrics_.size());
+  for (const auto& s : kHead) v.push_back(s.value(r, t));
+  for (std::size_t i = 0; i < r.partitions.size(); ++i)
+    for (const auto& s : kPartition) v.push_back(s.value(r.partitions[i]));
+  for (std::size_t i = 0; i < r.brokers.size(); ++i)
+    for (const auto& s : kBroker) v.push_back(s.value(r.brokers[i], t));
+  for (const auto& s : kTail) v.push_back(s.value(r, t));
+  // A run shaped differently from the registry's would shift every later metric.
+  if (v.size() != metrics_.size())
+    throw std::logic_error("metrics: a run with " + std::to_string(r.partitions.size()) + " partitions and " +
+                           std::to_string(r.brokers.size()) + " brokers does not fit the registry");
+  return v;
+}
+
+std::string label_with_unit(const MetricInfo& m) {
+  if (m.unit.empty() || m.unit == "share" || m.label.find(m.unit) != std::string::npos) return m.label;
+  return m.label + ", " + m.unit;
+}
+
+bool is_defined(double v) { return !std::isnan(v); }
+
+std::string metric_text(double v, int decimals, std::string_view undefined) {
+  if (std::isnan(v)) return std::string(undefined);
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return fixed(v, decimals);
 }
 
 }  // namespace partsim::analysis

@@ -1,19 +1,63 @@
 #pragma once
-// A run flattened into named numbers, the unit that replications summarize: every count,
-// share, latency and statistic of a run, in a stable order.
+// The registry of a run's numbers: one machine name per metric (lowercase, dotted, the unit
+// as a suffix: "broker.2.records_share", "latency.p99_ms"), a label for people, the unit,
+// the digits shown and how to compute it from a RunResult. Run's replicated report,
+// compare (with and without replications) and sweeps all name metrics through it, so a
+// metric has one name in every table, CSV and JSON. The README lists the names.
 
+#include <cstddef>
 #include <string>
-#include <utility>
+#include <string_view>
 #include <vector>
 
 #include "model/run_result.hpp"
 
 namespace partsim::analysis {
 
-using Metric = std::pair<std::string, double>;
+enum class MetricScope { kRun, kPartition, kBroker };
 
-/// Names look like "records_acked", "partition.t.3.records", "broker.2.share",
-/// "latency_ms.p99", "distribution.max_over_min" (infinite when a partition got nothing).
-std::vector<Metric> flatten_metrics(const model::RunResult& r);
+struct MetricInfo {
+  std::string name;       ///< "records_acked", "partition.t.3.records", "broker.2.records_share"
+  std::string label;      ///< "records acked", "partition t-3 records", "broker 2 share of records"
+  std::string unit;       ///< "records", "bytes", "ms", "share", "batches", "requests", "" (a pure number)
+  int decimals = 0;       ///< digits after the point in tables and CSV
+  bool headline = false;  ///< a row of compare's table
+  MetricScope scope = MetricScope::kRun;
+  std::size_t index = 0;  ///< the partition's or broker's index in the RunResult (scope != kRun)
+};
+
+/// The metrics of runs shaped like one RunResult (its partitions and brokers name the
+/// per-partition and per-broker metrics; every run compared must have the same shape).
+class MetricRegistry {
+public:
+  explicit MetricRegistry(const model::RunResult& shape);
+
+  const std::vector<MetricInfo>& metrics() const { return metrics_; }
+  std::size_t size() const { return metrics_.size(); }
+  const MetricInfo& operator[](std::size_t i) const { return metrics_[i]; }
+  /// The index of the metric named `name`, or size() when there is none.
+  std::size_t find(std::string_view name) const;
+  /// The index of field `field` ("records", "records_share") of the partition or broker at
+  /// `index` in the RunResult, without a search; size() when there is none.
+  std::size_t find(MetricScope scope, std::size_t index, std::string_view field) const;
+
+  /// Every metric of `r`, in registry order. A statistic that needs measured records (a
+  /// share, a mean, a percentile, the distribution) is NaN when the run measured none;
+  /// distribution.max_over_min is +infinity when some partition got nothing.
+  std::vector<double> values(const model::RunResult& r) const;
+
+private:
+  std::vector<MetricInfo> metrics_;
+  std::size_t partitions_ = 0, brokers_ = 0;
+};
+
+/// The label with its unit when the label does not already say it: "latency p99, ms".
+std::string label_with_unit(const MetricInfo& m);
+
+/// True when the value is defined (not NaN); +-infinity counts as defined.
+bool is_defined(double v);
+
+/// A value as table or CSV text: `decimals` places, "inf" for infinity, `undefined` for NaN.
+std::string metric_text(double v, int decimals, std::string_view undefined);
 
 }  // namespace partsim::analysis

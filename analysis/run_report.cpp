@@ -1,10 +1,13 @@
 #include "analysis/run_report.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <vector>
 
 #include "analysis/distribution.hpp"
 #include "analysis/format.hpp"
+#include "analysis/hot_keys_report.hpp"
 #include "analysis/table.hpp"
 
 namespace partsim::analysis {
@@ -15,11 +18,39 @@ double ms(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
 
 std::vector<std::int64_t> partition_counts(const model::RunResult& r) {
   std::vector<std::int64_t> c;
+  c.reserve(r.partitions.size());
   for (const auto& p : r.partitions) c.push_back(p.records);
   return c;
 }
 
+using Json = nlohmann::ordered_json;
+
+// A statistic of measured records: null in JSON when the run measured none.
+Json stat(bool measured, double v) { return measured ? Json(v) : Json(nullptr); }
+// A ratio cell of a table or CSV: `undefined` when the run measured nothing.
+std::string cell(bool measured, double v, int decimals, const char* undefined) { return measured ? fixed(v, decimals) : undefined; }
+
 }  // namespace
+
+bool measured_anything(const model::RunResult& r) { return r.records_measured > 0; }
+
+std::string unmeasured_reason(const model::RunResult& r) {
+  if (measured_anything(r)) return "";
+  if (r.records_sent == 0) return "no record was sent";
+  if (r.records_acked == 0) return "no record was acknowledged (" + std::to_string(r.failed.total()) + " failed)";
+  return "every acknowledged record was sent before run.warmup.ms";
+}
+
+std::vector<std::size_t> busiest_partitions(const model::RunResult& r, std::size_t n) {
+  std::vector<std::size_t> order(r.partitions.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  n = std::min(n, order.size());
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(), [&](std::size_t a, std::size_t b) {
+    return r.partitions[a].records != r.partitions[b].records ? r.partitions[a].records > r.partitions[b].records : a < b;
+  });
+  order.resize(n);
+  return order;
+}
 
 nlohmann::ordered_json run_to_json(const model::RunResult& r) {
   nlohmann::ordered_json j;
@@ -36,38 +67,42 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
                    {"retries_exhausted", r.failed.retries_exhausted},
                    {"invalid_partition", r.failed.invalid_partition}};
   j["records_measured"] = r.records_measured;
+  const bool measured = measured_anything(r);
   auto& parts = j["partitions"] = nlohmann::ordered_json::array();
   for (const auto& p : r.partitions) {
     parts.push_back({{"topic", p.topic}, {"partition", p.partition}, {"leader", p.leader}, {"records", p.records},
                      {"bytes", p.bytes}, {"batches", p.batches},
-                     {"records_per_batch", round_to(per(p.records, p.batches), 3)},
-                     {"bytes_per_batch", round_to(per(p.bytes, p.batches), 1)}});
+                     {"records_per_batch", stat(measured, round_to(per(p.records, p.batches), 3))},
+                     {"bytes_per_batch", stat(measured, round_to(per(p.bytes, p.batches), 1))}});
   }
   auto& brokers = j["brokers"] = nlohmann::ordered_json::array();
   std::int64_t total_records = 0;
   for (const auto& b : r.brokers) total_records += b.records;
   for (const auto& b : r.brokers) {
-    brokers.push_back({{"broker", b.broker}, {"records", b.records}, {"share", round_to(per(b.records, total_records), 4)},
+    brokers.push_back({{"broker", b.broker}, {"records", b.records}, {"share", stat(measured, round_to(per(b.records, total_records), 4))},
                        {"bytes", b.bytes}, {"batches", b.batches}, {"requests", b.requests},
-                       {"records_per_batch", round_to(per(b.records, b.batches), 3)},
+                       {"records_per_batch", stat(measured, round_to(per(b.records, b.batches), 3))},
                        {"mean_queue_wait_ms", round_to(b.requests ? b.queue_wait_ms_sum / static_cast<double>(b.requests) : 0.0, 4)}});
   }
   const auto counts = partition_counts(r);
   const auto d = distribution_stats(counts);
-  j["distribution"] = {{"max_over_min", d.has_empty_bin ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(round_to(d.max_over_min, 4))},
-                       {"cv", round_to(d.cv, 4)},
-                       {"jain", round_to(d.jain, 4)},
-                       {"kl_divergence", round_to(d.kl_divergence, 6)},
-                       {"chi_square", round_to(d.chi_square, 4)},
-                       {"p_value", round_to(d.p_value, 6)}};
-  j["latency_ms"] = {{"p50", round_to(ms(r.latency.quantile(0.5)), 3)},
-                     {"p99", round_to(ms(r.latency.quantile(0.99)), 3)},
-                     {"p999", round_to(ms(r.latency.quantile(0.999)), 3)},
-                     {"max", round_to(ms(r.latency.max()), 3)},
-                     {"mean", round_to(r.latency.mean() / 1e6, 3)}};
-  j["batch_bytes"] = {{"p10", r.batch_bytes.quantile(0.1)}, {"p50", r.batch_bytes.quantile(0.5)},
-                      {"p90", r.batch_bytes.quantile(0.9)}, {"max", r.batch_bytes.max()},
-                      {"mean", round_to(r.batch_bytes.mean(), 1)}};
+  j["distribution"] = {{"max_over_min", stat(measured && !d.has_empty_bin, round_to(d.max_over_min, 4))},
+                       {"cv", stat(measured, round_to(d.cv, 4))},
+                       {"jain", stat(measured, round_to(d.jain, 4))},
+                       {"kl_divergence", stat(measured, round_to(d.kl_divergence, 6))},
+                       {"chi_square", stat(measured, round_to(d.chi_square, 4))},
+                       {"p_value", stat(measured, round_to(d.p_value, 6))}};
+  const bool latencies = r.latency.count() > 0;
+  j["latency_ms"] = {{"p50", stat(latencies, round_to(ms(r.latency.quantile(0.5)), 3))},
+                     {"p99", stat(latencies, round_to(ms(r.latency.quantile(0.99)), 3))},
+                     {"p999", stat(latencies, round_to(ms(r.latency.quantile(0.999)), 3))},
+                     {"max", stat(latencies, round_to(ms(r.latency.max()), 3))},
+                     {"mean", stat(latencies, round_to(r.latency.mean() / 1e6, 3))}};
+  const bool batches = r.batch_bytes.count() > 0;
+  auto batch_stat = [&](std::int64_t v) { return batches ? Json(v) : Json(nullptr); };
+  j["batch_bytes"] = {{"p10", batch_stat(r.batch_bytes.quantile(0.1))}, {"p50", batch_stat(r.batch_bytes.quantile(0.5))},
+                      {"p90", batch_stat(r.batch_bytes.quantile(0.9))}, {"max", batch_stat(r.batch_bytes.max())},
+                      {"mean", stat(batches, round_to(r.batch_bytes.mean(), 1))}};
   j["buffer_full_ms"] = round_to(r.buffer_full_ms, 3);
   j["peak_buffer_bytes"] = r.peak_buffer_bytes;
   j["retries"] = r.retries;
@@ -99,7 +134,12 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
     for (std::size_t i = 0; i < r.windows.size(); ++i)
       w.push_back({{"start_ms", round_to(static_cast<double>(i) * r.window_ms, 3)}, {"records", r.windows[i]}});
   }
+  if (auto hot = hot_keys_to_json(r); !hot.is_null()) j["hot_keys"] = std::move(hot);
   return j;
+}
+
+std::string dump_json(const nlohmann::ordered_json& j) {
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 std::string run_to_text(const model::RunResult& r) {
@@ -114,31 +154,56 @@ std::string run_to_text(const model::RunResult& r) {
            std::to_string(r.failed.delivery_timeout) + ", too large " + std::to_string(r.failed.record_too_large) +
            ", retries exhausted " + std::to_string(r.failed.retries_exhausted) + ", invalid partition " +
            std::to_string(r.failed.invalid_partition) + ")";
-  out += "; measured (after warm-up) " + std::to_string(r.records_measured) + "\n\n";
+  out += "; measured (after warm-up) " + std::to_string(r.records_measured) + "\n";
+  const bool measured = measured_anything(r);
+  if (!measured) out += "NO RECORDS MEASURED: " + unmeasured_reason(r) + "; shares, batching, latency and distribution are undefined\n";
+  out += "\n";
 
   Table parts({{"topic", Align::kLeft}, {"partition"}, {"leader"}, {"records"}, {"share"}, {"bytes"}, {"batches"}, {"rec/batch"}, {"bytes/batch"}});
   std::int64_t total = 0;
   for (const auto& p : r.partitions) total += p.records;
-  for (const auto& p : r.partitions)
+  // A big topic shows its busiest partitions and counts the idle ones (CSV and JSON keep every row).
+  const bool big = r.partitions.size() > kTableMaxPartitions;
+  std::vector<std::size_t> shown(r.partitions.size());
+  std::iota(shown.begin(), shown.end(), std::size_t{0});
+  if (big) shown = busiest_partitions(r, kTablePartitionsShown);
+  for (std::size_t i : shown) {
+    const auto& p = r.partitions[i];
     parts.add_row({p.topic, std::to_string(p.partition), std::to_string(p.leader), std::to_string(p.records),
-                   fixed(per(p.records, total), 4), std::to_string(p.bytes), std::to_string(p.batches),
-                   fixed(per(p.records, p.batches), 1), fixed(per(p.bytes, p.batches), 0)});
-  out += parts.to_text() + "\n";
+                   cell(measured, per(p.records, total), 4, "-"), std::to_string(p.bytes), std::to_string(p.batches),
+                   cell(measured, per(p.records, p.batches), 1, "-"), cell(measured, per(p.bytes, p.batches), 0, "-")});
+  }
+  out += parts.to_text();
+  if (big) {
+    std::size_t idle = 0;
+    for (const auto& p : r.partitions) idle += p.records == 0 ? 1 : 0;
+    out += "(the " + std::to_string(kTablePartitionsShown) + " busiest of " + std::to_string(r.partitions.size()) + " partitions; " +
+           std::to_string(idle) + " got no records; every partition: --format csv, --format json or partitions.csv with --out)\n";
+  }
+  out += "\n";
 
   Table brokers({{"broker"}, {"records"}, {"share"}, {"bytes"}, {"batches"}, {"requests"}, {"rec/batch"}, {"queue wait ms"}});
   for (const auto& b : r.brokers)
-    brokers.add_row({std::to_string(b.broker), std::to_string(b.records), fixed(per(b.records, total), 4), std::to_string(b.bytes),
-                     std::to_string(b.batches), std::to_string(b.requests), fixed(per(b.records, b.batches), 1),
+    brokers.add_row({std::to_string(b.broker), std::to_string(b.records), cell(measured, per(b.records, total), 4, "-"), std::to_string(b.bytes),
+                     std::to_string(b.batches), std::to_string(b.requests), cell(measured, per(b.records, b.batches), 1, "-"),
                      fixed(b.requests ? b.queue_wait_ms_sum / static_cast<double>(b.requests) : 0.0, 3)});
   out += brokers.to_text() + "\n";
 
-  const auto d = distribution_stats(partition_counts(r));
-  out += "records per partition: max/min " + (d.has_empty_bin ? std::string("inf (an idle partition)") : fixed(d.max_over_min, 3)) +
-         ", cv " + fixed(d.cv, 4) + ", Jain " + fixed(d.jain, 4) + ", chi-square " + fixed(d.chi_square, 2) + " (p = " + fixed(d.p_value, 4) + " vs uniform)\n";
-  out += "latency send->ack ms: p50 " + fixed(ms(r.latency.quantile(0.5)), 3) + ", p99 " + fixed(ms(r.latency.quantile(0.99)), 3) +
-         ", p99.9 " + fixed(ms(r.latency.quantile(0.999)), 3) + ", max " + fixed(ms(r.latency.max()), 3) + "\n";
-  out += "batch bytes: p10 " + std::to_string(r.batch_bytes.quantile(0.1)) + ", p50 " + std::to_string(r.batch_bytes.quantile(0.5)) +
-         ", p90 " + std::to_string(r.batch_bytes.quantile(0.9)) + ", max " + std::to_string(r.batch_bytes.max()) + "\n";
+  if (measured) {
+    const auto d = distribution_stats(partition_counts(r));
+    out += "records per partition: max/min " + (d.has_empty_bin ? std::string("inf (an idle partition)") : fixed(d.max_over_min, 3)) +
+           ", cv " + fixed(d.cv, 4) + ", Jain " + fixed(d.jain, 4) + ", chi-square " + fixed(d.chi_square, 2) + " (p = " + fixed(d.p_value, 4) +
+           " vs uniform)\n";
+    out += "latency send->ack ms: p50 " + fixed(ms(r.latency.quantile(0.5)), 3) + ", p99 " + fixed(ms(r.latency.quantile(0.99)), 3) +
+           ", p99.9 " + fixed(ms(r.latency.quantile(0.999)), 3) + ", max " + fixed(ms(r.latency.max()), 3) + "\n";
+  } else {
+    out += "records per partition: no records measured\nlatency send->ack ms: no records measured\n";
+  }
+  if (r.batch_bytes.count() > 0)
+    out += "batch bytes: p10 " + std::to_string(r.batch_bytes.quantile(0.1)) + ", p50 " + std::to_string(r.batch_bytes.quantile(0.5)) +
+           ", p90 " + std::to_string(r.batch_bytes.quantile(0.9)) + ", max " + std::to_string(r.batch_bytes.max()) + "\n";
+  else
+    out += "batch bytes: no batches measured\n";
   out += "buffer full " + fixed(r.buffer_full_ms, 1) + " ms (peak " + std::to_string(r.peak_buffer_bytes) + " bytes), retries " +
          std::to_string(r.retries) + ", built-in partitioner switches " + std::to_string(r.partitioner_switches) + "\n";
   if (!r.adaptive_choices.empty()) {
@@ -174,6 +239,7 @@ std::string run_to_text(const model::RunResult& r) {
     }
     out += "\nrecords per broker by send time:\n" + w.to_text();
   }
+  if (const auto hot = hot_keys_to_text(r); !hot.empty()) out += "\n" + hot;
   if (!r.trace.empty()) {
     out += "first " + std::to_string(r.trace.size()) + " partitions:";
     for (auto p : r.trace) out += " " + std::to_string(p);
@@ -183,11 +249,24 @@ std::string run_to_text(const model::RunResult& r) {
 }
 
 std::string partitions_to_csv(const model::RunResult& r) {
-  Table t({{"topic"}, {"partition"}, {"leader"}, {"records"}, {"bytes"}, {"batches"}, {"records_per_batch"}, {"bytes_per_batch"}});
-  for (const auto& p : r.partitions)
-    t.add_row({p.topic, std::to_string(p.partition), std::to_string(p.leader), std::to_string(p.records), std::to_string(p.bytes),
-               std::to_string(p.batches), fixed(per(p.records, p.batches), 3), fixed(per(p.bytes, p.batches), 1)});
-  return t.to_csv();
+  // Written row by row, not through a Table of cells: a million partitions are 40 MB of
+  // text, not a gigabyte of strings.
+  const bool measured = measured_anything(r);
+  std::string out = "topic,partition,leader,records,bytes,batches,records_per_batch,bytes_per_batch\n";
+  out.reserve(out.size() + r.partitions.size() * 48);
+  for (const auto& p : r.partitions) {
+    append_csv_cell(out, p.topic);
+    for (std::int64_t v : {std::int64_t{p.partition}, std::int64_t{p.leader}, p.records, p.bytes, p.batches}) {
+      out += ',';
+      append_int(out, v);
+    }
+    out += ',';
+    out += cell(measured, per(p.records, p.batches), 3, "");
+    out += ',';
+    out += cell(measured, per(p.bytes, p.batches), 1, "");
+    out += '\n';
+  }
+  return out;
 }
 
 }  // namespace partsim::analysis

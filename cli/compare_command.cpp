@@ -4,11 +4,13 @@
 #include <filesystem>
 #include <iostream>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "analysis/compare_report.hpp"
 #include "analysis/plots.hpp"
+#include "analysis/run_report.hpp"
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
@@ -17,6 +19,7 @@
 #include "cli/progress.hpp"
 #include "sim/replications.hpp"
 #include "model/cluster_simulation.hpp"
+#include "model/run_estimate.hpp"
 #include "model/partitioners/partitioner.hpp"
 #include "scenarios/loader/scenario_loader.hpp"
 
@@ -156,13 +159,25 @@ int run_compare_command(const Args& args) {
       run_sets.insert(run_sets.end(), plan.sets.begin(), plan.sets.end());
       if (!sweep_path.empty()) run_sets.push_back(sweep_path + "=" + value);
       auto scenario = load_scenario_with_warnings("compare", scenario_path, run_sets, &warned);
-      refuse_if_too_large(scenario, scenario_path, allow_large);
       const std::uint64_t run_seed = seed.value_or(scenario.run.seed);
       jobs.push_back({plan.name, value, std::move(scenario), run_seed});
     }
   }
+  model::RunPlan plan;
+  plan.replications = replications;
+  plan.concurrent = sim::replication_threads(threads, jobs.size() * replications);
+  plan.runs = jobs.size();
+  for (const auto& job : jobs) refuse_if_too_large(job.scenario, scenario_path, allow_large, plan);
+  enable_graceful_stop();
+
+  // Results arrive in job order, replications of a job together: a job's runs are
+  // summarized as they come (its first replication's latency is kept for the chart).
+  std::vector<std::optional<model::RunResult>> singles(replications == 1 ? jobs.size() : 0);
+  std::vector<std::optional<analysis::ReplicationSummary>> summaries(replications > 1 ? jobs.size() : 0);
+  std::vector<model::LatencyHistogram> first_latency(plot_dir.empty() ? 0 : jobs.size());
+  std::vector<std::string> unmeasured;
   Progress progress("runs");
-  const auto results = sim::run_replications<model::RunResult>(
+  sim::for_each_replication<model::RunResult>(
       jobs.size() * replications, threads,
       [&](std::size_t k) {
         const Job& job = jobs[k / replications];
@@ -170,47 +185,60 @@ int run_compare_command(const Args& args) {
         options.cancel = &interrupted();
         return model::run_scenario(job.scenario, job.seed, k % replications, options);
       },
-      [&](std::size_t done, std::size_t total) { progress.update(done, total); });
+      [&](std::size_t k, model::RunResult&& r) {
+        const std::size_t j = k / replications;
+        if (r.records_measured == 0)
+          unmeasured.push_back("'" + jobs[j].name + "'" + (jobs[j].sweep_value.empty() ? "" : " at " + jobs[j].sweep_value) +
+                               (replications > 1 ? " replication " + std::to_string(k % replications) : ""));
+        if (!plot_dir.empty() && k % replications == 0) first_latency[j] = r.latency;
+        if (replications == 1) {
+          singles[j] = std::move(r);
+          return;
+        }
+        if (!summaries[j]) summaries[j].emplace(r, replications);
+        summaries[j]->add(r);
+      },
+      [&](std::size_t done, std::size_t total) { progress.update(done, total); }, &interrupted());
   if (interrupted().load())
     throw std::runtime_error("interrupted: a comparison needs every run; nothing written");
+  for (const auto& u : unmeasured)
+    std::fprintf(stderr, "partsim compare: warning: run %s measured no records (is run.warmup.ms longer than the run?); its statistics are "
+                         "null in JSON, empty in CSV and '-' in the table\n", u.c_str());
 
   if (!plot_dir.empty()) {
     // One curve per run (its first replication), in run order.
     analysis::Plotter plot(plot_dir);
     std::vector<analysis::LatencyCurve> curves;
     for (std::size_t k = 0; k < jobs.size(); ++k)
-      curves.push_back({jobs[k].name + (jobs[k].sweep_value.empty() ? "" : " @ " + jobs[k].sweep_value), &results[k * replications].latency});
+      curves.push_back({jobs[k].name + (jobs[k].sweep_value.empty() ? "" : " @ " + jobs[k].sweep_value), &first_latency[k]});
     plot.latency_cdf(jobs.front().scenario.name + ": latency by run", curves);
   }
   if (replications > 1) {
     std::vector<analysis::NamedReplications> reps;
-    for (std::size_t k = 0; k < jobs.size(); ++k)
-      reps.push_back({jobs[k].name, jobs[k].sweep_value,
-                      std::vector<model::RunResult>(results.begin() + static_cast<std::ptrdiff_t>(k * replications),
-                                                    results.begin() + static_cast<std::ptrdiff_t>((k + 1) * replications))});
-    const auto json = analysis::compare_replicated_to_json(reps, sweep_path);
+    for (std::size_t k = 0; k < jobs.size(); ++k) reps.push_back({jobs[k].name, jobs[k].sweep_value, std::move(*summaries[k])});
+    const auto json = analysis::compare_replicated_to_json(reps, sweep_path, jobs.front().scenario.name, jobs.front().seed);
     if (!out_dir.empty()) {
-      write_file_atomically(out_dir + "/compare.json", json.dump(2) + "\n");
+      write_file_atomically(out_dir + "/compare.json", analysis::dump_json(json));
       write_file_atomically(out_dir + "/compare.csv", analysis::compare_replicated_to_csv(reps));
     }
     switch (format) {
       case OutputFormat::kTable: write_stdout(analysis::compare_replicated_to_text(reps, sweep_path)); break;
-      case OutputFormat::kJson: write_stdout(json.dump(2) + "\n"); break;
+      case OutputFormat::kJson: write_stdout(analysis::dump_json(json)); break;
       case OutputFormat::kCsv: write_stdout(analysis::compare_replicated_to_csv(reps)); break;
     }
     return kExitOk;
   }
   std::vector<analysis::NamedRun> runs;
-  for (std::size_t k = 0; k < jobs.size(); ++k) runs.push_back({jobs[k].name, jobs[k].sweep_value, results[k]});
+  for (std::size_t k = 0; k < jobs.size(); ++k) runs.push_back({jobs[k].name, jobs[k].sweep_value, std::move(*singles[k])});
 
   const auto json = analysis::compare_to_json(runs, sweep_path);
   if (!out_dir.empty()) {
-    write_file_atomically(out_dir + "/compare.json", json.dump(2) + "\n");
+    write_file_atomically(out_dir + "/compare.json", analysis::dump_json(json));
     write_file_atomically(out_dir + "/compare.csv", analysis::compare_to_csv(runs));
   }
   switch (format) {
     case OutputFormat::kTable: write_stdout(analysis::compare_to_text(runs, sweep_path)); break;
-    case OutputFormat::kJson: write_stdout(json.dump(2) + "\n"); break;
+    case OutputFormat::kJson: write_stdout(analysis::dump_json(json)); break;
     case OutputFormat::kCsv: write_stdout(analysis::compare_to_csv(runs)); break;
   }
   return kExitOk;

@@ -1,9 +1,13 @@
 // partsim hash: where does a key land? murmur2, toPositive and the partition for each
 // requested partition count, exactly as the Java client computes them (spec §9, §2.6).
+// Keys stream from their source to standard output in 1 MiB pieces, so memory does not
+// grow with their number; only the aligned table of keys from standard input keeps its
+// first 65,536 rows to size the columns.
 
+#include <algorithm>
 #include <cstdint>
-#include <iostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -27,117 +31,222 @@ constexpr const char* kHashUsage =
     "       partsim hash --keys-file FILE|- --partitions N[,M...] [options]\n"
     "Prints murmur2 (signed), toPositive and the partition of each key for each count.\n";
 
+constexpr std::size_t kFlushBytes = 1 << 20;
+constexpr std::size_t kStdinTableRows = 65536;  // rows that size the table's columns for keys from stdin
+
 struct HashedKey {
   std::int32_t murmur2;
   std::int32_t positive;
 };
 
-bool has_controls(const std::string& key) {
+HashedKey hash(std::string_view key) {
+  const std::int32_t h = model::murmur2(key);
+  return {h, model::to_positive(h)};
+}
+
+// True for a key that shows as itself everywhere: printable ASCII without quotes or
+// backslashes (most keys; the others take the slower general path).
+bool plain(std::string_view key) {
   for (unsigned char c : key)
-    if (c < 0x20 || c == 0x7f) return true;
-  return false;
+    if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') return false;
+  return true;
 }
 
 // The key as shown: the text itself, or its bytes in hex when read as hex. In the aligned
 // table, control characters are escaped so one key stays one line.
 std::string display_key(const std::string& key, bool hex, bool escape_controls) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
   if (hex) {
+    static constexpr char kDigits[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(key.size() * 2);
     for (unsigned char c : key) {
       out += kDigits[c >> 4];
       out += kDigits[c & 15];
     }
     return out;
   }
-  if (!escape_controls) return key;
-  for (unsigned char c : key) {
-    if (c < 0x20 || c == 0x7f) {
-      out += "\\x";
-      out += kDigits[c >> 4];
-      out += kDigits[c & 15];
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out;
+  return escape_controls ? analysis::escape_controls(key) : key;
 }
 
-std::string render_text(const std::vector<std::string>& shown, const std::vector<HashedKey>& hashed,
-                        const std::vector<std::int32_t>& counts) {
-  std::vector<std::string> header{"key", "murmur2", "to_positive"};
-  for (auto n : counts) header.push_back("p" + std::to_string(n));
-  std::vector<std::size_t> width(header.size());
-  for (std::size_t c = 0; c < header.size(); ++c) width[c] = header[c].size();
-  std::string num;
-  auto int_width = [&](std::int64_t v) { num.clear(); analysis::append_int(num, v); return num.size(); };
-  for (std::size_t i = 0; i < shown.size(); ++i) {
-    width[0] = std::max(width[0], analysis::display_width(shown[i]));
-    width[1] = std::max(width[1], int_width(hashed[i].murmur2));
-    width[2] = std::max(width[2], int_width(hashed[i].positive));
-    for (std::size_t c = 0; c < counts.size(); ++c) width[3 + c] = std::max(width[3 + c], int_width(hashed[i].positive % counts[c]));
+// Output gathered in a buffer and written to stdout a piece at a time.
+class Out {
+public:
+  std::string& buf() { return buf_; }
+  void maybe_flush() {
+    if (buf_.size() >= kFlushBytes) flush();
   }
-  std::string out;
-  out.reserve((shown.size() + 1) * (width[0] + 30 + 6 * counts.size()));
-  auto right = [&](std::size_t col, std::string_view cell) {
+  void flush() {
+    write_stdout(buf_);
+    buf_.clear();
+  }
+
+private:
+  std::string buf_;
+};
+
+std::size_t int_width(std::int64_t v) {
+  std::size_t w = v < 0 ? 2 : 1;
+  for (std::uint64_t u = v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v); u >= 10; u /= 10) ++w;
+  return w;
+}
+
+// Columns: key, murmur2, to_positive, p<N>...
+struct TableLayout {
+  std::vector<std::string> header;
+  std::vector<std::size_t> width;
+
+  explicit TableLayout(const std::vector<std::int32_t>& counts) {
+    header = {"key", "murmur2", "to_positive"};
+    for (auto n : counts) header.push_back("p" + std::to_string(n));
+    for (const auto& h : header) width.push_back(h.size());
+  }
+  void fit(const std::string& shown, HashedKey h, const std::vector<std::int32_t>& counts) {
+    width[0] = std::max(width[0], analysis::display_width(shown));
+    width[1] = std::max(width[1], int_width(h.murmur2));
+    width[2] = std::max(width[2], int_width(h.positive));
+    for (std::size_t c = 0; c < counts.size(); ++c) width[3 + c] = std::max(width[3 + c], int_width(h.positive % counts[c]));
+  }
+  // Wide enough for any number (the rows after the first block of stdin keys).
+  void fit_any_number(const std::vector<std::int32_t>& counts) {
+    width[1] = std::max<std::size_t>(width[1], 11);  // -2147483648
+    width[2] = std::max<std::size_t>(width[2], 10);
+    for (std::size_t c = 0; c < counts.size(); ++c) width[3 + c] = std::max(width[3 + c], int_width(counts[c] - 1));
+  }
+  void right(std::string& out, std::size_t col, std::string_view cell) const {
     out += "  ";
-    out.append(width[col] - cell.size(), ' ');
+    out.append(width[col] > cell.size() ? width[col] - cell.size() : 0, ' ');
     out += cell;
-  };
-  out += header[0];
-  out.append(width[0] - header[0].size(), ' ');
-  for (std::size_t c = 1; c < header.size(); ++c) right(c, header[c]);
-  out += '\n';
-  for (std::size_t i = 0; i < shown.size(); ++i) {
-    out += shown[i];
-    out.append(width[0] - analysis::display_width(shown[i]), ' ');
-    num.clear(); analysis::append_int(num, hashed[i].murmur2); right(1, num);
-    num.clear(); analysis::append_int(num, hashed[i].positive); right(2, num);
+  }
+  void header_row(std::string& out) const {
+    out += header[0];
+    out.append(width[0] - header[0].size(), ' ');
+    for (std::size_t c = 1; c < header.size(); ++c) right(out, c, header[c]);
+    out += '\n';
+  }
+  void row(std::string& out, const std::string& shown, HashedKey h, const std::vector<std::int32_t>& counts) const {
+    out += shown;
+    const std::size_t w = analysis::display_width(shown);
+    out.append(width[0] > w ? width[0] - w : 0, ' ');
+    std::string num;
+    analysis::append_int(num, h.murmur2);
+    right(out, 1, num);
+    num.clear();
+    analysis::append_int(num, h.positive);
+    right(out, 2, num);
     for (std::size_t c = 0; c < counts.size(); ++c) {
-      num.clear(); analysis::append_int(num, hashed[i].positive % counts[c]); right(3 + c, num);
+      num.clear();
+      analysis::append_int(num, h.positive % counts[c]);
+      right(out, 3 + c, num);
     }
     out += '\n';
   }
-  return out;
+};
+
+void write_table(KeyStream& keys, const std::vector<std::int32_t>& counts) {
+  const bool hex = keys.hex();
+  TableLayout layout(counts);
+  Out out;
+  std::string key;
+  // Keys that can be read twice: a first pass sizes the columns exactly.
+  if (keys.rewind()) {
+    while (keys.next(key)) layout.fit(!hex && plain(key) ? key : display_key(key, hex, true), hash(key), counts);
+    keys.rewind();
+    layout.header_row(out.buf());
+    while (keys.next(key)) {
+      layout.row(out.buf(), !hex && plain(key) ? key : display_key(key, hex, true), hash(key), counts);
+      out.maybe_flush();
+    }
+    out.flush();
+    return;
+  }
+  // Standard input: the first rows size the columns; later keys longer than those shift
+  // their own row only.
+  std::vector<std::pair<std::string, HashedKey>> block;
+  bool more = true;
+  while (block.size() < kStdinTableRows && (more = keys.next(key))) {
+    block.emplace_back(display_key(key, hex, true), hash(key));
+    layout.fit(block.back().first, block.back().second, counts);
+  }
+  if (more) more = keys.next(key);  // a key beyond the block: numbers may be wider
+  if (more) layout.fit_any_number(counts);
+  layout.header_row(out.buf());
+  for (const auto& [shown, h] : block) {
+    layout.row(out.buf(), shown, h, counts);
+    out.maybe_flush();
+  }
+  block.clear();
+  for (; more; more = keys.next(key)) {
+    layout.row(out.buf(), display_key(key, hex, true), hash(key), counts);
+    out.maybe_flush();
+  }
+  out.flush();
 }
 
-std::string render_csv(const std::vector<std::string>& shown, const std::vector<HashedKey>& hashed,
-                       const std::vector<std::int32_t>& counts) {
-  std::string out = "key,murmur2,to_positive";
-  for (auto n : counts) out += ",p" + std::to_string(n);
-  out += '\n';
-  out.reserve(shown.size() * (24 + 4 * counts.size()));
-  for (std::size_t i = 0; i < shown.size(); ++i) {
-    analysis::append_csv_cell(out, shown[i]);
-    out += ',';
-    analysis::append_int(out, hashed[i].murmur2);
-    out += ',';
-    analysis::append_int(out, hashed[i].positive);
+void write_csv(KeyStream& keys, const std::vector<std::int32_t>& counts) {
+  const bool hex = keys.hex();
+  Out out;
+  out.buf() = "key,murmur2,to_positive";
+  for (auto n : counts) out.buf() += ",p" + std::to_string(n);
+  out.buf() += '\n';
+  std::string key;
+  while (keys.next(key)) {
+    const auto h = hash(key);
+    std::string& b = out.buf();
+    analysis::append_csv_cell(b, hex ? display_key(key, true, false) : key);
+    b += ',';
+    analysis::append_int(b, h.murmur2);
+    b += ',';
+    analysis::append_int(b, h.positive);
     for (auto n : counts) {
-      out += ',';
-      analysis::append_int(out, hashed[i].positive % n);
+      b += ',';
+      analysis::append_int(b, h.positive % n);
     }
-    out += '\n';
+    b += '\n';
+    out.maybe_flush();
   }
-  return out;
+  out.flush();
 }
 
-std::string render_json(const std::vector<std::string>& shown, const std::vector<HashedKey>& hashed,
-                        const std::vector<std::int32_t>& counts, bool hex) {
-  nlohmann::ordered_json keys = nlohmann::ordered_json::array();
-  for (std::size_t i = 0; i < shown.size(); ++i) {
-    nlohmann::ordered_json k;
-    k["key"] = shown[i];
-    k["murmur2"] = hashed[i].murmur2;
-    k["to_positive"] = hashed[i].positive;
-    for (auto n : counts) k["p" + std::to_string(n)] = hashed[i].positive % n;
-    keys.push_back(std::move(k));
+// The same bytes as nlohmann's dump(2) of {"key_encoding", "partition_counts", "keys": [...]},
+// written one key at a time.
+void write_json(KeyStream& keys, const std::vector<std::int32_t>& counts) {
+  const bool hex = keys.hex();
+  Out out;
+  nlohmann::ordered_json head;
+  head["key_encoding"] = hex ? "hex" : "utf8";
+  head["partition_counts"] = counts;
+  std::string text = head.dump(2);
+  text.resize(text.size() - 2);  // drop "\n}"
+  out.buf() = text + ",\n  \"keys\": [";
+  std::vector<std::string> count_names;
+  for (auto n : counts) count_names.push_back(",\n      \"p" + std::to_string(n) + "\": ");
+  std::string key;
+  bool first = true;
+  while (keys.next(key)) {
+    const auto h = hash(key);
+    std::string& b = out.buf();
+    b += first ? "\n    {\n      \"key\": " : ",\n    {\n      \"key\": ";
+    first = false;
+    if (!hex && plain(key)) {
+      b += '"';
+      b += key;
+      b += '"';
+    } else {
+      b += nlohmann::ordered_json(hex ? display_key(key, true, false) : key).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+    }
+    b += ",\n      \"murmur2\": ";
+    analysis::append_int(b, h.murmur2);
+    b += ",\n      \"to_positive\": ";
+    analysis::append_int(b, h.positive);
+    for (std::size_t c = 0; c < counts.size(); ++c) {
+      b += count_names[c];
+      analysis::append_int(b, h.positive % counts[c]);
+    }
+    b += "\n    }";
+    out.maybe_flush();
   }
-  nlohmann::ordered_json doc;
-  doc["key_encoding"] = hex ? "hex" : "utf8";
-  doc["partition_counts"] = counts;
-  doc["keys"] = std::move(keys);
-  return doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+  out.buf() += "\n  ]\n}\n";
+  out.flush();
 }
 
 }  // namespace
@@ -163,24 +272,11 @@ int run_hash_command(const Args& args) {
   parse_command_line(args, all, &pos);
   const auto counts = parse_partition_counts(partitions_text, "--partitions");
   const auto format = parse_format(format_text);
-  const bool hex = keys_opts.encoding == "hex";
-  auto keys = gather_keys(keys_opts);
-
-  std::vector<HashedKey> hashed;
-  hashed.reserve(keys.size());
-  for (const auto& k : keys) {
-    const std::int32_t h = model::murmur2(k);
-    hashed.push_back({h, model::to_positive(h)});
-  }
-  // From here on the keys are only shown: rewrite them in place into their display form.
-  const bool escape = format == OutputFormat::kTable;
-  for (auto& k : keys)
-    if (hex || (escape && has_controls(k))) k = display_key(k, hex, escape);
-  const auto& shown = keys;
+  KeyStream keys(keys_opts);
   switch (format) {
-    case OutputFormat::kTable: write_stdout(render_text(shown, hashed, counts)); break;
-    case OutputFormat::kCsv: write_stdout(render_csv(shown, hashed, counts)); break;
-    case OutputFormat::kJson: write_stdout(render_json(shown, hashed, counts, hex)); break;
+    case OutputFormat::kTable: write_table(keys, counts); break;
+    case OutputFormat::kCsv: write_csv(keys, counts); break;
+    case OutputFormat::kJson: write_json(keys, counts); break;
   }
   return kExitOk;
 }

@@ -1,8 +1,11 @@
 // partsim keys: how many keys move when a topic's partition count changes (spec §2.6:
-// a key's partition is toPositive(murmur2(key)) % partitions).
+// a key's partition is toPositive(murmur2(key)) % partitions). Keys stream from their
+// source and are counted one at a time, so a billion of them cost no memory; only the
+// --flow matrices (FROM x TO counts) are held, and refused past the memory limit.
 
+#include <algorithm>
 #include <cstdint>
-#include <iostream>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -17,6 +20,7 @@
 #include "cli/output.hpp"
 #include "model/partitioners/key_hash.hpp"
 #include "model/partitioners/key_movement.hpp"
+#include "model/run_estimate.hpp"
 
 namespace po = boost::program_options;
 
@@ -26,6 +30,8 @@ namespace {
 constexpr const char* kKeysUsage =
     "usage: partsim keys (--template T --count N | --keys-file FILE|-) --change FROM:TO... [options]\n"
     "Counts the keys whose partition changes when a topic goes from FROM to TO partitions.\n";
+
+constexpr std::size_t kFlushBytes = 1 << 20;
 
 model::PartitionChange parse_change(const std::string& text) {
   const auto colon = text.find(':');
@@ -38,21 +44,117 @@ model::PartitionChange parse_change(const std::string& text) {
   return c;
 }
 
-std::string shown_key(const std::vector<std::string>& keys, const model::KeyMovement& m) {
-  return m.example_index ? keys[*m.example_index] : std::string();
+// The --flow matrices cost 8 bytes a cell; refused past the memory limit, as `run` is.
+void refuse_large_flow(const std::vector<model::PartitionChange>& changes) {
+  double cells = 0;
+  for (const auto& c : changes) cells += static_cast<double>(c.from) * static_cast<double>(c.to);
+  const double bytes = cells * 8;
+  if (bytes <= model::kMaxMemoryBytes) return;
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "--flow: refused: %.3g cells of FROM x TO counts need %.1f GiB (limit %.0f GiB); drop --flow or use smaller "
+                "partition counts, or pass --allow-large",
+                cells, bytes / (1ull << 30), model::kMaxMemoryBytes / (1ull << 30));
+  throw UsageError(buf);
 }
 
-std::string render_flow_text(const model::KeyMovement& m) {
-  std::vector<analysis::Column> cols{{"old\\new", analysis::Align::kLeft}};
-  for (std::int32_t n = 0; n < m.change.to; ++n) cols.push_back({"p" + std::to_string(n)});
-  analysis::Table t(std::move(cols));
-  for (std::int32_t o = 0; o < m.change.from; ++o) {
-    std::vector<std::string> row{"p" + std::to_string(o)};
-    for (std::int32_t n = 0; n < m.change.to; ++n)
-      row.push_back(std::to_string(m.flow[static_cast<std::size_t>(o) * static_cast<std::size_t>(m.change.to) + static_cast<std::size_t>(n)]));
-    t.add_row(std::move(row));
+std::uint64_t flow_at(const model::KeyMovement& m, std::int32_t o, std::int32_t n) {
+  return m.flow[static_cast<std::size_t>(o) * static_cast<std::size_t>(m.change.to) + static_cast<std::size_t>(n)];
+}
+
+// Output gathered in a buffer and written to stdout a piece at a time.
+void maybe_flush(std::string& out) {
+  if (out.size() >= kFlushBytes) {
+    write_stdout(out);
+    out.clear();
   }
-  return t.to_text();
+}
+
+// The flow as an aligned table: rows old partitions, columns new ones.
+void append_flow_text(std::string& out, const model::KeyMovement& m) {
+  const auto to = static_cast<std::size_t>(m.change.to);
+  std::vector<std::size_t> width(to + 1);
+  width[0] = std::max<std::size_t>(7, 1 + std::to_string(m.change.from - 1).size());  // "old\new", "p<n>"
+  for (std::size_t n = 0; n < to; ++n) {
+    width[n + 1] = 1 + std::to_string(n).size();
+    for (std::int32_t o = 0; o < m.change.from; ++o)
+      width[n + 1] = std::max(width[n + 1], std::to_string(flow_at(m, o, static_cast<std::int32_t>(n))).size());
+  }
+  auto cell = [&](std::size_t col, const std::string& text) {
+    if (col == 0) {
+      out += text;
+      out.append(width[0] - text.size(), ' ');
+    } else {
+      out += "  ";
+      out.append(width[col] - text.size(), ' ');
+      out += text;
+    }
+  };
+  cell(0, "old\\new");
+  for (std::size_t n = 0; n < to; ++n) cell(n + 1, "p" + std::to_string(n));
+  out += '\n';
+  for (std::int32_t o = 0; o < m.change.from; ++o) {
+    cell(0, "p" + std::to_string(o));
+    for (std::size_t n = 0; n < to; ++n) cell(n + 1, std::to_string(flow_at(m, o, static_cast<std::int32_t>(n))));
+    out += '\n';
+    maybe_flush(out);
+  }
+}
+
+// The flow as nlohmann's dump(2) writes a nested array whose opening bracket is at `indent`.
+void append_flow_json(std::string& out, const model::KeyMovement& m, std::size_t indent) {
+  const std::string row_pad(indent + 2, ' '), cell_pad(indent + 4, ' ');
+  out += "[\n";
+  for (std::int32_t o = 0; o < m.change.from; ++o) {
+    out += row_pad + "[\n";
+    for (std::int32_t n = 0; n < m.change.to; ++n) {
+      out += cell_pad;
+      analysis::append_int(out, flow_at(m, o, n));
+      out += n + 1 < m.change.to ? ",\n" : "\n";
+    }
+    out += row_pad + (o + 1 < m.change.from ? "],\n" : "]\n");
+    maybe_flush(out);
+  }
+  out += std::string(indent, ' ') + "]";
+}
+
+void write_json(const std::vector<model::KeyMovement>& results, const std::vector<std::string>& examples, std::uint64_t keys,
+                bool flow) {
+  nlohmann::ordered_json doc;
+  doc["keys"] = keys;
+  auto& rows = doc["changes"] = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const auto& m = results[i];
+    nlohmann::ordered_json r;
+    r["from"] = m.change.from;
+    r["to"] = m.change.to;
+    r["keys"] = m.keys;
+    r["changed"] = m.changed;
+    r["ratio"] = std::stod(analysis::exact_ratio(m.changed, m.keys, 4));
+    r["modulo_stable"] = m.modulo_stable;
+    r["unchanged"] = std::stod(analysis::exact_ratio(m.keys - m.changed, m.keys, 4));
+    r["predicted_unchanged"] = analysis::round_to(model::predicted_unchanged_share(m.change), 4);
+    if (m.example_index) {
+      r["example"] = {{"key", examples[i]}, {"old", m.example_old}, {"new", m.example_new}};
+    } else {
+      r["example"] = nullptr;
+    }
+    // A marker where the flow goes: the matrices are written straight out, not as JSON values.
+    if (flow) r["flow"] = "\x01" "flow" + std::to_string(i);
+    rows.push_back(std::move(r));
+  }
+  const std::string text = doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+  std::string out;
+  std::size_t pos = 0;
+  for (std::size_t i = 0; flow && i < results.size(); ++i) {
+    const std::string marker = "\"\\u0001flow" + std::to_string(i) + "\"";
+    const std::size_t at = text.find(marker, pos);
+    out.append(text, pos, at - pos);
+    append_flow_json(out, results[i], 6);  // "flow" sits at depth 3: 6 spaces
+    pos = at + marker.size();
+  }
+  out.append(text, pos);
+  write_stdout(out);
 }
 
 }  // namespace
@@ -61,13 +163,14 @@ int run_keys_command(const Args& args) {
   KeySourceOptions keys_opts;
   std::vector<std::string> change_texts;
   std::string format_text = "table";
-  bool flow = false;
+  bool flow = false, allow_large = false;
   po::options_description desc("keys options");
   desc.add_options()
       ("help,h", "show this help")
       ("change", po::value<std::vector<std::string>>(&change_texts)->required(), "FROM:TO partition counts (repeatable)")
       ("flow", po::bool_switch(&flow), "also print how many keys go from each old partition to each new one")
-      ("format", po::value<std::string>(&format_text)->default_value("table"), "table, csv or json");
+      ("format", po::value<std::string>(&format_text)->default_value("table"), "table, csv or json")
+      ("allow-large", po::bool_switch(&allow_large), "print --flow even when its FROM x TO matrices exceed partsim's memory limit");
   add_key_source_options(desc, keys_opts, /*with_template=*/true);
 
   if (help_requested(args, kKeysUsage, desc)) return kExitOk;
@@ -75,58 +178,42 @@ int run_keys_command(const Args& args) {
   std::vector<model::PartitionChange> changes;
   for (const auto& t : change_texts) changes.push_back(parse_change(t));
   const auto format = parse_format(format_text);
-  const auto keys = gather_keys(keys_opts);
+  if (flow && !allow_large) refuse_large_flow(changes);
+  KeyStream keys(keys_opts);
 
-  std::vector<std::int32_t> hashes;
-  hashes.reserve(keys.size());
-  for (const auto& k : keys) hashes.push_back(model::to_positive(model::murmur2(k)));
+  std::vector<model::KeyMovementCounter> counters;
+  for (const auto& c : changes) counters.emplace_back(c, flow);
+  std::vector<std::string> examples(changes.size());  // the first moved key per change, as read
+  std::string key;
+  for (std::size_t index = 0; keys.next(key); ++index) {
+    const std::int32_t h = model::to_positive(model::murmur2(key));
+    for (std::size_t c = 0; c < counters.size(); ++c)
+      if (counters[c].add(h, index)) examples[c] = key;
+  }
   std::vector<model::KeyMovement> results;
-  for (const auto& c : changes) results.push_back(model::measure_key_movement(hashes, c, flow));
+  for (const auto& c : counters) results.push_back(c.result());
 
   if (format == OutputFormat::kJson) {
-    nlohmann::ordered_json doc;
-    doc["keys"] = keys.size();
-    auto& rows = doc["changes"] = nlohmann::ordered_json::array();
-    for (const auto& m : results) {
-      nlohmann::ordered_json r;
-      r["from"] = m.change.from;
-      r["to"] = m.change.to;
-      r["keys"] = m.keys;
-      r["changed"] = m.changed;
-      r["ratio"] = std::stod(analysis::exact_ratio(m.changed, m.keys, 4));
-      r["modulo_stable"] = m.modulo_stable;
-      r["unchanged"] = std::stod(analysis::exact_ratio(m.keys - m.changed, m.keys, 4));
-      r["predicted_unchanged"] = analysis::round_to(model::predicted_unchanged_share(m.change), 4);
-      if (m.example_index) {
-        r["example"] = {{"key", shown_key(keys, m)}, {"old", m.example_old}, {"new", m.example_new}};
-      } else {
-        r["example"] = nullptr;
-      }
-      if (flow) {
-        auto matrix = nlohmann::ordered_json::array();
-        for (std::int32_t o = 0; o < m.change.from; ++o) {
-          auto row = nlohmann::ordered_json::array();
-          for (std::int32_t n = 0; n < m.change.to; ++n)
-            row.push_back(m.flow[static_cast<std::size_t>(o) * static_cast<std::size_t>(m.change.to) + static_cast<std::size_t>(n)]);
-          matrix.push_back(std::move(row));
-        }
-        r["flow"] = std::move(matrix);
-      }
-      rows.push_back(std::move(r));
-    }
-    write_stdout(doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+    write_json(results, examples, keys.count(), flow);
     return kExitOk;
   }
 
   if (format == OutputFormat::kCsv && flow) {
     // One CSV table per stream: with --flow the CSV is the flow in long form.
-    analysis::Table t({{"from"}, {"to"}, {"old_partition"}, {"new_partition"}, {"keys"}});
+    std::string out = "from,to,old_partition,new_partition,keys\n";
     for (const auto& m : results)
-      for (std::int32_t o = 0; o < m.change.from; ++o)
-        for (std::int32_t n = 0; n < m.change.to; ++n)
-          t.add_row({std::to_string(m.change.from), std::to_string(m.change.to), std::to_string(o), std::to_string(n),
-                     std::to_string(m.flow[static_cast<std::size_t>(o) * static_cast<std::size_t>(m.change.to) + static_cast<std::size_t>(n)])});
-    write_stdout(t.to_csv());
+      for (std::int32_t o = 0; o < m.change.from; ++o) {
+        for (std::int32_t n = 0; n < m.change.to; ++n) {
+          for (std::int32_t v : {m.change.from, m.change.to, o, n}) {
+            analysis::append_int(out, v);
+            out += ',';
+          }
+          analysis::append_int(out, flow_at(m, o, n));
+          out += '\n';
+        }
+        maybe_flush(out);
+      }
+    write_stdout(out);
     return kExitOk;
   }
 
@@ -138,13 +225,14 @@ int run_keys_command(const Args& args) {
   cols.push_back({"example_old"});
   cols.push_back({"example_new"});
   analysis::Table t(std::move(cols));
-  for (const auto& m : results) {
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const auto& m = results[i];
     std::vector<std::string> row{std::to_string(m.change.from), std::to_string(m.change.to), std::to_string(m.keys),
                                  std::to_string(m.changed), analysis::exact_ratio(m.changed, m.keys, 4),
                                  std::to_string(m.modulo_stable)};
     if (!csv) row.push_back(analysis::exact_ratio(m.keys - m.changed, m.keys, 4));
     row.push_back(analysis::fixed(model::predicted_unchanged_share(m.change), 4));
-    row.push_back(shown_key(keys, m));
+    row.push_back(examples[i]);
     row.push_back(m.example_index ? std::to_string(m.example_old) : "");
     row.push_back(m.example_index ? std::to_string(m.example_new) : "");
     t.add_row(std::move(row));
@@ -155,9 +243,11 @@ int run_keys_command(const Args& args) {
   }
   std::string out = t.to_text();
   if (flow)
-    for (const auto& m : results)
+    for (const auto& m : results) {
       out += "\nflow " + std::to_string(m.change.from) + " -> " + std::to_string(m.change.to) +
-             " (rows: old partition, columns: new partition)\n" + render_flow_text(m);
+             " (rows: old partition, columns: new partition)\n";
+      append_flow_text(out, m);
+    }
   write_stdout(out);
   return kExitOk;
 }

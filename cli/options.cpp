@@ -26,9 +26,9 @@ model::Scenario load_scenario_with_warnings(const std::string& command, const st
   return s;
 }
 
-void refuse_if_too_large(const model::Scenario& s, const std::string& path, bool allow_large) {
+void refuse_if_too_large(const model::Scenario& s, const std::string& path, bool allow_large, const model::RunPlan& plan) {
   if (allow_large) return;
-  const std::string why = model::check_run_limits(s);
+  const std::string why = model::check_run_limits(s, plan);
   if (!why.empty())
     throw UsageError(path + ": refused: " + why + ", or pass --allow-large");
 }

@@ -16,7 +16,7 @@ namespace partsim::cli {
 enum class OutputFormat { kTable, kCsv, kJson };
 
 }  // namespace partsim::cli
-namespace partsim::model { struct Scenario; }
+namespace partsim::model { struct Scenario; struct RunPlan; }
 namespace partsim::cli {
 
 /// Loads a scenario file with --set overrides (scenarios::load_scenario_file) and prints
@@ -25,9 +25,10 @@ namespace partsim::cli {
 model::Scenario load_scenario_with_warnings(const std::string& command, const std::string& path,
                                             const std::vector<std::string>& sets, std::set<std::string>* shown = nullptr);
 
-/// Refuses (UsageError) a scenario whose estimated records or memory are beyond partsim's
-/// limits, naming the estimate and how to override it, unless `allow_large`.
-void refuse_if_too_large(const model::Scenario& s, const std::string& path, bool allow_large);
+/// Refuses (UsageError) a scenario whose estimated records or memory (with what `plan`
+/// keeps: time series, batch rows, replications) are beyond partsim's limits, naming the
+/// estimate and how to override it, unless `allow_large`.
+void refuse_if_too_large(const model::Scenario& s, const std::string& path, bool allow_large, const model::RunPlan& plan);
 
 /// Parses "table", "csv" or "json" ("table" or "json" when a command has no CSV form).
 OutputFormat parse_format(const std::string& text, bool csv = true);

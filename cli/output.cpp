@@ -18,32 +18,62 @@ void write_stdout(std::string_view data) {
     throw std::runtime_error(std::string("cannot write to standard output: ") + std::strerror(errno));
 }
 
-void write_file_atomically(const std::string& path, std::string_view data) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::runtime_error(path + ": cannot create: " + std::strerror(errno));
+AtomicFile::AtomicFile(std::string path)
+    : path_(std::move(path)), tmp_(path_ + ".tmp." + std::to_string(::getpid())), guard_(tmp_) {
+  fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) {
+    guard_.release();
+    throw std::runtime_error(path_ + ": cannot create: " + std::strerror(errno));
+  }
+}
+
+AtomicFile::~AtomicFile() {
+  if (fd_ >= 0) {
+    ::close(fd_);
+    ::unlink(tmp_.c_str());
+  }
+}
+
+void AtomicFile::fail(const std::string& what) {
+  const std::string why = std::strerror(errno);
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  ::unlink(tmp_.c_str());
+  throw std::runtime_error(path_ + ": " + what + ": " + why);
+}
+
+void AtomicFile::write(std::string_view data) {
   std::size_t done = 0;
   while (done < data.size()) {
-    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    const ssize_t n = ::write(fd_, data.data() + done, data.size() - done);
     if (n < 0) {
       if (errno == EINTR) continue;
-      const std::string why = std::strerror(errno);
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      throw std::runtime_error(path + ": cannot write: " + why);
+      fail("cannot write");
     }
     done += static_cast<std::size_t>(n);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+}
+
+void AtomicFile::commit() {
+  if (::fsync(fd_) != 0) fail("cannot write");
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) {
     const std::string why = std::strerror(errno);
-    ::unlink(tmp.c_str());
-    throw std::runtime_error(path + ": cannot write: " + why);
+    ::unlink(tmp_.c_str());
+    throw std::runtime_error(path_ + ": cannot write: " + why);
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+  if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
     const std::string why = std::strerror(errno);
-    ::unlink(tmp.c_str());
-    throw std::runtime_error(path + ": cannot rename into place: " + why);
+    ::unlink(tmp_.c_str());
+    throw std::runtime_error(path_ + ": cannot rename into place: " + why);
   }
+}
+
+void write_file_atomically(const std::string& path, std::string_view data) {
+  AtomicFile f(path);
+  f.write(data);
+  f.commit();
 }
 
 }  // namespace partsim::cli

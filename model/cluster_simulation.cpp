@@ -90,6 +90,7 @@ RunResult Engine::run() {
   result_.simulated_ms = last_completion_.to_ms();
   // Work done, not a result: sampling adds events (and breaks inline sends into events).
   result_.events = sim_.events_processed();
+  result_.hot_keys = hot_keys_.result();
   for (std::size_t t = 0; t < s_.topics.size(); ++t) {
     const auto leaders = leadership_.leaders(t);
     for (std::size_t p = 0; p < leaders.size(); ++p)
@@ -293,8 +294,11 @@ void Engine::operator()(const LeaderCheck&) {
 
 void Engine::record_sent(std::uint32_t) { ++result_.records_sent; }
 
-void Engine::record_appended(std::uint32_t p, std::int32_t partition, std::int32_t record_bytes) {
+void Engine::record_appended(std::uint32_t p, std::int32_t partition, std::int32_t record_bytes,
+                             std::optional<std::string_view> key, SimTime intended) {
   result_.bytes_appended += record_bytes;
+  if (key && partition < s_.topics[topic_of_[p]].partitions && intended >= s_.run.warmup)
+    hot_keys_.add(stats_offset_[topic_of_[p]] + static_cast<std::size_t>(partition), *key);
   if (static_cast<std::int32_t>(result_.trace.size()) < s_.run.trace) result_.trace.push_back(partition);
   if (!ts_records_.empty() && partition < s_.topics[topic_of_[p]].partitions)
     ++ts_records_[stats_offset_[topic_of_[p]] + static_cast<std::size_t>(partition)];

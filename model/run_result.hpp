@@ -84,6 +84,24 @@ struct LeaderSnapshot {
   std::vector<std::int32_t> leaders; ///< per broker, in the order of RunResult::brokers
 };
 
+/// A key sent often to one partition (after the warm-up), as counted by HotKeys
+/// (model/producer/hot_keys.hpp): the true count lies in [records - error, records].
+struct HotKey {
+  std::size_t partition = 0;  ///< index into RunResult::partitions
+  std::string key;
+  std::int64_t records = 0;
+  std::int64_t error = 0;     ///< the most `records` may overcount
+};
+
+struct HotKeyCounts {
+  std::vector<HotKey> keys;   ///< highest count first; empty without keyed records
+  std::int64_t counted = 0;   ///< keyed records counted (N); a pair seen more than N / capacity times is held
+  std::int64_t capacity = 0;  ///< counters kept
+  /// Keyed records counted per partition (exact; index into RunResult::partitions, may be
+  /// shorter than it: partitions past the end got none).
+  std::vector<std::int64_t> partition_counted;
+};
+
 struct RunResult {
   std::string scenario;
   std::uint64_t seed = 0;
@@ -117,6 +135,7 @@ struct RunResult {
   TimeSeries timeseries;
   std::vector<LeaderSnapshot> leader_history;  ///< kept when the scenario fails brokers
   std::vector<BatchRecord> batches;
+  HotKeyCounts hot_keys;      ///< keyed records sent after the warm-up, per (partition, key)
 };
 
 }  // namespace partsim::model

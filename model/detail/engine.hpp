@@ -14,6 +14,7 @@
 #include "model/cluster/broker_service.hpp"
 #include "model/cluster/leadership.hpp"
 #include "model/cluster_simulation.hpp"
+#include "model/producer/hot_keys.hpp"
 #include "model/producer/kafka_producer.hpp"
 #include "sim/random_streams.hpp"
 #include "sim/simulation.hpp"
@@ -118,7 +119,8 @@ public:
   void abandon_request(std::uint32_t producer, std::uint64_t request) override;
   void request_metadata(std::uint32_t producer, std::size_t node) override;
   void record_sent(std::uint32_t producer) override;
-  void record_appended(std::uint32_t producer, std::int32_t partition, std::int32_t record_bytes) override;
+  void record_appended(std::uint32_t producer, std::int32_t partition, std::int32_t record_bytes,
+                       std::optional<std::string_view> key, SimTime intended) override;
   void record_failed(std::uint32_t producer, FailureReason reason) override;
   void batch_done(std::uint32_t producer, const ProducerBatch& batch, std::int32_t node,
                   std::optional<FailureReason> reason) override;
@@ -155,6 +157,7 @@ private:
   std::vector<std::int64_t> ts_records_;
   std::vector<double> ts_wait_sum_;
   std::vector<std::int64_t> ts_wait_count_;
+  HotKeys hot_keys_;  // keyed records after the warm-up, per (partition, key)
   RunResult result_;
 };
 

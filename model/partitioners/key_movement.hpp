@@ -32,6 +32,23 @@ struct KeyMovement {
 /// gcd(from, to) / max(from, to). Example: 8 -> 12: gcd 4 / 12 = 0.333.
 double predicted_unchanged_share(PartitionChange change);
 
+/// Counts movement for one change one key at a time, so keys can stream from a file or a
+/// template without being held (partsim keys --count 1000000000).
+class KeyMovementCounter {
+public:
+  /// Requires change.from > 0 and change.to > 0; the flow matrix (from x to counts) is
+  /// allocated only `with_flow`.
+  KeyMovementCounter(PartitionChange change, bool with_flow);
+  /// Counts the key with toPositive(murmur2) `positive_hash`, the `index`-th of the input;
+  /// true when it is the first key that moves (the example to show).
+  bool add(std::int32_t positive_hash, std::size_t index);
+  const KeyMovement& result() const { return m_; }
+
+private:
+  KeyMovement m_;
+  bool with_flow_;
+};
+
 /// Counts movement for one change over the keys' toPositive(murmur2) values.
 /// Requires change.from > 0 and change.to > 0.
 KeyMovement measure_key_movement(std::span<const std::int32_t> positive_hashes, PartitionChange change,

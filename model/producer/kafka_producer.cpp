@@ -176,7 +176,7 @@ void KafkaProducer::finish_append(PendingSend& s, SimTime now) {
     s.request.reserved_bytes = 0;
     switch (r.status) {
       case AppendResult::Status::kAppended:
-        host_.record_appended(index_, r.partition, r.record_bytes);
+        host_.record_appended(index_, r.partition, r.record_bytes, key_of(s), s.request.intended);
         // Wake the sender when a batch became full or a new one was created (step 11).
         if (r.batch_is_full || r.new_batch_created) wake_sender(now, now);
         return;

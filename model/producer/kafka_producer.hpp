@@ -43,7 +43,10 @@ public:
   virtual void request_metadata(std::uint32_t producer, std::size_t node) = 0;
   // What happened.
   virtual void record_sent(std::uint32_t producer) = 0;
-  virtual void record_appended(std::uint32_t producer, std::int32_t partition, std::int32_t record_bytes) = 0;
+  /// A record went into a batch of `partition`: its size, its key (none for a null key) and
+  /// when the application meant to send it.
+  virtual void record_appended(std::uint32_t producer, std::int32_t partition, std::int32_t record_bytes,
+                               std::optional<std::string_view> key, SimTime intended) = 0;
   virtual void record_failed(std::uint32_t producer, FailureReason reason) = 0;
   /// A batch is done: acknowledged by `node` (no reason), or failed (node -1) for `reason`.
   virtual void batch_done(std::uint32_t producer, const ProducerBatch& batch, std::int32_t node,

@@ -1,6 +1,10 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "cli/cli_runner.hpp"
 
@@ -17,9 +21,9 @@ TEST_CASE("partsim compare prints the partitioners side by side") {
   CHECK(r.exit_code == 0);
   CHECK(r.out.rfind("metric", 0) == 0);
   CHECK(r.out.find("round-robin-fixed") != std::string::npos);
-  const auto line_start = r.out.find("partition max/min");
+  const auto line_start = r.out.find("\ndistribution.max_over_min ");
   REQUIRE(line_start != std::string::npos);
-  const auto line = r.out.substr(line_start, r.out.find('\n', line_start) - line_start);
+  const auto line = r.out.substr(line_start + 1, r.out.find('\n', line_start + 1) - line_start - 1);
   CHECK(line.find("inf") != std::string::npos);  // round-robin leaves partitions idle
   CHECK(line.find("1.000") != std::string::npos);
 }
@@ -35,7 +39,7 @@ TEST_CASE("partsim compare json holds runs with the run fields; csv one row per 
                          " --partitioners builtin,sticky-kip480 --sweep workload.arrivals.rate=300,3000 --set run.records=3000"
                          " --format csv --out '" + dir.path.string() + "'");
   CHECK(c.exit_code == 0);
-  CHECK(c.out.rfind("sweep,name,records_acked", 0) == 0);
+  CHECK(c.out.rfind("sweep,name,records_sent,records_acked,records_failed,records_measured,", 0) == 0);
   CHECK(c.out.find("\n300,builtin,") != std::string::npos);
   CHECK(c.out.find("\n3000,sticky-kip480,") != std::string::npos);
   CHECK(slurp(dir.path / "compare.csv") == c.out);
@@ -63,4 +67,72 @@ TEST_CASE("bad compare input exits 2 naming the option") {
   r = run_cli("compare " + scenario("book/keyed.yaml") + " --variant v:lingr.ms=3");
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("unknown key 'lingr.ms' under producers.*.config (did you mean 'linger.ms'?)") != std::string::npos);
+}
+
+TEST_CASE("compare names each metric once, the same in CSV and JSON with and without replications") {
+  const std::string base = "compare " + scenario("slow-broker.yaml") + " --partitioners builtin,sticky-kip480 --set run.duration.ms=3000 --set run.warmup.ms=0";
+  const auto csv = run_cli(base + " --format csv");
+  REQUIRE(csv.exit_code == 0);
+  // The header: sweep,name, then every metric but the per-partition ones.
+  std::vector<std::string> single;
+  const std::string header = csv.out.substr(0, csv.out.find('\n'));
+  for (std::size_t pos = 0; pos != std::string::npos;) {
+    const auto comma = header.find(',', pos);
+    single.push_back(header.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
+    pos = comma == std::string::npos ? comma : comma + 1;
+  }
+  REQUIRE(single.size() > 30);
+  CHECK(single[0] == "sweep");
+  CHECK(single[1] == "name");
+  single.erase(single.begin(), single.begin() + 2);
+  for (const char* m : {"broker.2.records_share", "latency.p99_ms", "distribution.max_over_min", "records_per_batch"})
+    CHECK(std::find(single.begin(), single.end(), m) != single.end());
+  // Replicated CSV: sweep,name,metric,...: the same names, in the same order, plus the per-partition ones.
+  const auto rep = run_cli(base + " --replications 2 --format csv");
+  REQUIRE(rep.exit_code == 0);
+  std::vector<std::string> replicated;
+  for (std::size_t at = rep.out.find("\n,builtin,"); at != std::string::npos; at = rep.out.find("\n,builtin,", at + 1)) {
+    const auto start = at + 10;
+    const auto name = rep.out.substr(start, rep.out.find(',', start) - start);
+    if (name.rfind("partition.", 0) != 0) replicated.push_back(name);
+  }
+  CHECK(replicated == single);
+  // JSON: "metrics" by the same names, with and without replications.
+  const auto j1 = nlohmann::ordered_json::parse(run_cli(base + " --format json").out);
+  const auto j2 = nlohmann::json::parse(run_cli(base + " --replications 2 --format json").out);
+  std::vector<std::string> n1, n2;
+  for (const auto& [k, v] : j1["runs"][0]["metrics"].items())
+    if (k.rfind("partition.", 0) != 0) n1.push_back(k);
+  for (const auto& m : j2["runs"][0]["metrics"])
+    if (m["name"].get<std::string>().rfind("partition.", 0) != 0) n2.push_back(m["name"]);
+  CHECK(n1 == single);
+  CHECK(n2 == single);
+  // The table shows the machine name beside a label.
+  const auto t = run_cli(base);
+  CHECK(t.out.find("\nbroker.2.records_share      broker 2 share of records ") != std::string::npos);
+  CHECK(t.out.find("\nlatency.p99_ms              latency p99, ms ") != std::string::npos);
+}
+
+TEST_CASE("a compared run that measured nothing shows '-' and null, with a warning") {
+  const std::string base = "compare " + scenario("book/keyed.yaml") + " --variant warm:run.warmup.ms=100000000 --variant cold:run.warmup.ms=0";
+  const auto t = run_cli(base);
+  REQUIRE(t.exit_code == 0);
+  CHECK(t.err == "partsim compare: warning: run 'warm' measured no records (is run.warmup.ms longer than the run?); its statistics "
+                 "are null in JSON, empty in CSV and '-' in the table\n");
+  const auto at = t.out.find("\nlatency.p99_ms");
+  REQUIRE(at != std::string::npos);
+  const auto line = t.out.substr(at + 1, t.out.find('\n', at + 1) - at - 1);
+  CHECK(line.find(" -  ") != std::string::npos);
+  const auto j = nlohmann::json::parse(run_cli(base + " --format json").out);
+  CHECK(j["runs"][0]["metrics"]["latency.p99_ms"].is_null());
+  CHECK(j["runs"][0]["latency_ms"]["p99"].is_null());
+  CHECK(j["runs"][1]["metrics"]["latency.p99_ms"].is_number());
+}
+
+TEST_CASE("compare runs of different shapes: a variant with more partitions or brokers") {
+  const auto r = run_cli("compare " + scenario("book/keyed.yaml") +
+                         " --variant six:topics.0.partitions=6 --variant twelve:topics.0.partitions=12 --format csv");
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.empty());
+  CHECK(r.out.find("\n,twelve,300,300,") != std::string::npos);
 }

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <string>
 
 #include "cli/cli_runner.hpp"
@@ -73,4 +74,36 @@ TEST_CASE("an unknown command exits 2 and lists the commands") {
   const auto r = run_cli("frobnicate");
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("unknown command 'frobnicate'") != std::string::npos);
+}
+
+TEST_CASE("partsim hash streams its keys: two million keys from stdin fit in 100 MB of address space") {
+  // Held whole, the keys, their hashes and the output would need about 150 MB.
+  const std::string cmd = "ulimit -v 100000; seq -f 'k%.0f' 1 2000000 | '" + std::string(PARTSIM_BINARY) +
+                          "' hash --keys-file - -p 3 --format csv | tail -1";
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char line[128] = {};
+  const bool got = std::fgets(line, sizeof line, pipe) != nullptr;
+  CHECK(::pclose(pipe) == 0);
+  CHECK(got);
+  CHECK(std::string(line) == "k2000000,-662037487,1485446161,1\n");
+}
+
+TEST_CASE("partsim hash sizes the table's columns over every key of a file, and over the first 65,536 from stdin") {
+  ScratchDir dir;
+  std::string keys;
+  for (int i = 0; i < 70000; ++i) keys += "k" + std::to_string(i) + "\n";
+  keys += "a-much-longer-last-key\n";
+  const auto file = dir.write("keys.txt", keys);
+  const auto r = run_cli("hash --keys-file '" + file.string() + "' -p 3");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.rfind("key                         murmur2  to_positive  p3\nk0  ", 0) == 0);  // width of the last key
+  CHECK(r.out.find("\na-much-longer-last-key  ") != std::string::npos);
+  const auto in = run_cli("hash --keys-file - -p 3", keys);
+  CHECK(in.exit_code == 0);
+  CHECK(in.out.rfind("key         murmur2  to_positive  p3\nk0  ", 0) == 0);  // "k65535" is the first block's widest
+  CHECK(in.out.find("\na-much-longer-last-key  ") != std::string::npos);
+  std::size_t lines = 0;
+  for (char c : in.out) lines += c == '\n';
+  CHECK(lines == 70002);
 }

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <string>
 
 #include "cli/cli_runner.hpp"
@@ -54,4 +55,24 @@ TEST_CASE("bad keys input exits 2 with one line naming the option") {
     CHECK(r.exit_code == 2);
     CHECK(r.err == c.message);
   }
+}
+
+TEST_CASE("partsim keys streams a template: five million keys fit in 100 MB of address space") {
+  // Held as strings, five million keys alone would need 160 MB.
+  ScratchDir dir;
+  const auto out = dir.path / "out.csv";
+  const std::string cmd = "ulimit -v 100000; '" + std::string(PARTSIM_BINARY) +
+                          "' keys --template 'k{i}' --count 5000000 --change 4:8 --format csv >'" + out.string() + "'";
+  CHECK(std::system(cmd.c_str()) == 0);
+  CHECK(partsim::testing::slurp(out).find("\n4,8,5000000,") != std::string::npos);
+}
+
+TEST_CASE("partsim keys refuses a --flow matrix past the memory limit unless --allow-large") {
+  const auto r = run_cli("keys --template 'k{i}' --count 10 --change 1000000:1000000 --flow");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "partsim keys: --flow: refused: 1e+12 cells of FROM x TO counts need 7450.6 GiB (limit 8 GiB); drop --flow or use "
+                 "smaller partition counts, or pass --allow-large\n");
+  CHECK(r.out.empty());
+  // Without --flow nothing is held: the same change counts fine.
+  CHECK(run_cli("keys --template 'k{i}' --count 10 --change 1000000:1000000").exit_code == 0);
 }

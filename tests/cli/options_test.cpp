@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -64,4 +65,30 @@ TEST_CASE("an interrupted run exits 1 with its partial results") {
   CHECK(slurp(rc) == "1\n");
   CHECK(slurp(out).find("\"partial\": true") != std::string::npos);
   CHECK(slurp(err).find("interrupted") != std::string::npos);
+}
+
+TEST_CASE("runs whose time series, replications or batch rows would not fit are refused with the estimate") {
+  const std::string s = std::string("'") + PARTSIM_SOURCE_DIR + "/scenarios/";
+  struct Case { std::string args, part; };
+  const Case cases[] = {
+      {"run " + s + "slow-broker.yaml' --set run.duration.ms=60000 --timeseries 0.001",
+       "of it for --timeseries: 6e+07 samples; raise --timeseries MS or shorten the run, or pass --allow-large\n"},
+      {"run " + s + "book/keyed.yaml' --set topics.0.partitions=100000 --replications 10000",
+       "of it for replication summaries: 3e+09 metric values; lower --replications or the partitions, or pass --allow-large\n"},
+      {"run " + s + "book/keyed.yaml' --set run.records=100000000 --out /tmp/partsim-never-written",
+       "of it for batches.csv: up to 1e+08 rows; lower run.records or run.duration.ms, or drop --out, or pass --allow-large\n"},
+      {"run " + s + "book/keyed.yaml' --set topics.0.partitions=1000000 --replications 8 --threads 8",
+       "of it for simulation state of 1e+06 partitions x 8 runs at once; lower the partitions, or lower --threads, or pass --allow-large\n"},
+      {"compare " + s + "book/keyed.yaml' --partitioners builtin,legacy --set topics.0.partitions=100000 --replications 10000",
+       "of it for replication summaries: 6e+09 metric values; lower --replications or the partitions, or pass --allow-large\n"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.args);
+    const auto r = run_cli(c.args);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(": refused: estimated ") != std::string::npos);
+    CHECK(r.err.find(c.part) != std::string::npos);
+    CHECK(r.out.empty());
+  }
+  CHECK_FALSE(std::filesystem::exists("/tmp/partsim-never-written"));
 }

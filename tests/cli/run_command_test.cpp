@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/cli_runner.hpp"
 
 using partsim::testing::run_cli;
@@ -57,4 +59,84 @@ TEST_CASE("bad run input exits 2 with a message naming the file or option") {
   r = run_cli("run");
   CHECK(r.exit_code == 2);
   CHECK(r.err == "partsim run: no scenario file: partsim run SCENARIO.yaml\n");
+}
+
+TEST_CASE("a warm-up that covers the whole run is reported as 'no records measured', with null statistics") {
+  const std::string cmd = "run " + scenario("book/keyed.yaml") + " --set run.warmup.ms=100000000";
+  const auto t = run_cli(cmd);
+  CHECK(t.exit_code == 0);
+  CHECK(t.err.find("partsim run: warning: no records measured: every acknowledged record was sent before run.warmup.ms") == 0);
+  CHECK(t.out.find("NO RECORDS MEASURED") != std::string::npos);
+  CHECK(t.out.find("records per partition: no records measured") != std::string::npos);
+  CHECK(t.out.find("latency send->ack ms: no records measured") != std::string::npos);
+  CHECK(t.out.find("Jain 1.0000") == std::string::npos);  // not a perfect spread
+  CHECK(t.out.find("p = 1.0000") == std::string::npos);
+  const auto j = nlohmann::json::parse(run_cli(cmd + " --format json").out);
+  CHECK(j["records_measured"] == 0);
+  for (const char* k : {"max_over_min", "cv", "jain", "kl_divergence", "chi_square", "p_value"}) CHECK(j["distribution"][k].is_null());
+  for (const char* k : {"p50", "p99", "p999", "max", "mean"}) CHECK(j["latency_ms"][k].is_null());
+  for (const char* k : {"p10", "p50", "p90", "max", "mean"}) CHECK(j["batch_bytes"][k].is_null());
+  CHECK(j["brokers"][0]["share"].is_null());
+  CHECK(j["partitions"][0]["records_per_batch"].is_null());
+  CHECK(j["partitions"][0]["records"] == 0);  // counts stay numbers
+  const auto c = run_cli(cmd + " --format csv");
+  CHECK(c.exit_code == 0);
+  CHECK(c.out.find("\nbook,0,0,0,0,0,,\n") != std::string::npos);
+  // Replicated: every statistic undefined in every replication is '-' and empty, not 0.
+  const auto r = run_cli(cmd + " --replications 3 --format csv");
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.find("warning: no records measured in 3 of 3 replications") != std::string::npos);
+  CHECK(r.out.find("\nlatency.p99_ms,,,,,,\n") != std::string::npos);
+  CHECK(r.out.find("\nbroker.0.records_share,,,,,,\n") != std::string::npos);
+  CHECK(r.out.find("\nrecords_acked,300.000000,") != std::string::npos);
+}
+
+TEST_CASE("a big topic's table shows its busiest partitions and counts the idle ones; CSV and JSON keep every row") {
+  const std::string cmd = "run " + scenario("book/keyed.yaml") + " --set topics.0.partitions=400";
+  const auto t = run_cli(cmd);
+  REQUIRE(t.exit_code == 0);
+  const auto note = t.out.find("(the 20 busiest of 400 partitions; ");
+  REQUIRE(note != std::string::npos);
+  // 300 keys over 400 partitions: the idle count is what the CSV says.
+  const auto c = run_cli(cmd + " --format csv");
+  std::size_t rows = 0, idle = 0;
+  for (std::size_t at = c.out.find('\n'); at + 1 < c.out.size(); at = c.out.find('\n', at + 1)) {
+    ++rows;
+    // topic,partition,leader,records,...: the fourth field
+    std::size_t field = at + 1;
+    for (int i = 0; i < 3; ++i) field = c.out.find(',', field) + 1;
+    if (c.out.compare(field, 2, "0,") == 0) ++idle;
+  }
+  CHECK(rows == 400);
+  CHECK(t.out.find("(the 20 busiest of 400 partitions; " + std::to_string(idle) + " got no records;") == note);
+  std::size_t book_rows = 0;
+  for (std::size_t at = t.out.find("\nbook "); at < note; at = t.out.find("\nbook ", at + 1)) ++book_rows;
+  CHECK(book_rows == 20);
+}
+
+TEST_CASE("the table and JSON show the hottest keys of the busiest partitions, counted after the warm-up") {
+  const auto t = run_cli("run " + scenario("book/hot-key.yaml"));
+  REQUIRE(t.exit_code == 0);
+  CHECK(t.out.find("hottest keys of the busiest partitions (keyed records sent after the warm-up; counts exact)") != std::string::npos);
+  CHECK(t.out.find("book           5            249  book-bestseller      242  0.9719") != std::string::npos);
+  // Five keys over five partitions: each partition's one key holds all its records.
+  const auto low = nlohmann::json::parse(run_cli("run " + scenario("book/low-cardinality.yaml") + " --format json").out);
+  const auto& hot = low["hot_keys"];
+  CHECK(hot["counted"] == 300);
+  CHECK(hot["exact"] == true);
+  REQUIRE(hot["partitions"].size() == 5);
+  for (const auto& p : hot["partitions"]) {
+    CHECK(p["keyed_records"] == 60);
+    REQUIRE(p["keys"].size() == 1);
+    CHECK(p["keys"][0]["records"] == 60);
+    CHECK(p["keys"][0]["error"] == 0);
+    CHECK(low["partitions"][p["partition"].get<int>()]["records"] == 60);
+  }
+  // Only records sent after run.warmup.ms count: as many as were measured.
+  const auto warm = nlohmann::json::parse(run_cli("run " + scenario("book/hot-key.yaml") + " --set run.warmup.ms=300 --format json").out);
+  CHECK(warm["hot_keys"]["counted"] == warm["records_measured"]);
+  CHECK(warm["hot_keys"]["counted"] < 300);
+  // Null keys: no section.
+  const auto none = nlohmann::json::parse(run_cli("run " + scenario("book/null-key-sticky.yaml") + " --format json").out);
+  CHECK_FALSE(none.contains("hot_keys"));
 }

@@ -1,0 +1,113 @@
+// The metric registry: one machine name per metric, the values of a run, and what a run
+// that measured nothing reports.
+
+#include "analysis/run_metrics.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <set>
+#include <string>
+
+#include "analysis/replication_summary.hpp"
+#include "model/run_estimate.hpp"
+
+using namespace partsim::analysis;
+using partsim::model::RunResult;
+
+namespace {
+
+// Two partitions on brokers 0 and 7: 30 and 10 records, acked after the warm-up.
+RunResult small_run() {
+  RunResult r;
+  r.records_sent = r.records_acked = r.records_measured = 40;
+  r.partitions = {{"t", 0, 0, 30, 3000, 3}, {"t", 1, 7, 10, 1000, 2}};
+  r.brokers = {{0, 30, 3000, 3, 4, 8.0}, {7, 10, 1000, 2, 2, 1.0}};
+  for (int i = 0; i < 40; ++i) r.latency.record(2'000'000);  // 2 ms
+  r.batch_bytes.record(1000);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("metric names are lowercase and dotted, unique, and carry their unit as a suffix") {
+  const MetricRegistry reg(small_run());
+  std::set<std::string> names;
+  for (const auto& m : reg.metrics()) {
+    CAPTURE(m.name);
+    CHECK(names.insert(m.name).second);
+    for (char c : m.name) CHECK((std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '_'));
+    if (m.unit == "ms") CHECK(m.name.ends_with("_ms"));
+    CHECK(!m.label.empty());
+  }
+  for (const char* name : {"records_acked", "records_failed", "failures.buffer_limit", "partition.t.1.records", "broker.7.records_share",
+                           "broker.7.bytes_share", "broker.0.records_per_batch", "latency.p99_ms", "latency.p999_ms",
+                           "distribution.max_over_min", "distribution.p_value", "batch.p50_bytes", "buffer_full_ms"})
+    CHECK(reg.find(name) < reg.size());
+  // The estimate of a replicated run's memory counts the same metrics.
+  CHECK(partsim::model::replication_metrics(2, 2) == static_cast<double>(reg.size()));
+}
+
+TEST_CASE("metric values of a run, found by name or by partition and broker") {
+  const RunResult r = small_run();
+  const MetricRegistry reg(r);
+  const auto v = reg.values(r);
+  REQUIRE(v.size() == reg.size());
+  CHECK(v[reg.find("broker.7.records_share")] == doctest::Approx(0.25));
+  CHECK(v[reg.find(MetricScope::kBroker, 1, "records_share")] == doctest::Approx(0.25));
+  CHECK(reg.find(MetricScope::kBroker, 1, "records_share") == reg.find("broker.7.records_share"));
+  CHECK(reg.find(MetricScope::kPartition, 1, "batches") == reg.find("partition.t.1.batches"));
+  CHECK(reg.find(MetricScope::kPartition, 2, "batches") == reg.size());
+  CHECK(v[reg.find("broker.0.mean_queue_wait_ms")] == doctest::Approx(2.0));
+  CHECK(v[reg.find("records_per_batch")] == doctest::Approx(8.0));
+  CHECK(v[reg.find("latency.p50_ms")] == doctest::Approx(2.0).epsilon(0.01));
+  CHECK(v[reg.find("distribution.max_over_min")] == doctest::Approx(3.0));
+  CHECK(label_with_unit(reg[reg.find("latency.p99_ms")]) == "latency p99, ms");
+  CHECK(label_with_unit(reg[reg.find("broker.0.requests")]) == "broker 0 requests");
+}
+
+TEST_CASE("a run that measured nothing has undefined statistics but defined counts") {
+  RunResult r = small_run();
+  r.records_measured = 0;
+  r.latency = {};
+  r.batch_bytes = {};
+  for (auto& p : r.partitions) p.records = p.bytes = p.batches = 0;
+  for (auto& b : r.brokers) b.records = b.bytes = b.batches = 0;
+  const MetricRegistry reg(r);
+  const auto v = reg.values(r);
+  for (const char* name : {"broker.0.records_share", "broker.7.bytes_share", "broker.0.records_per_batch", "records_per_batch",
+                           "bytes_per_batch", "batch.p50_bytes", "latency.p50_ms", "latency.max_ms", "distribution.cv",
+                           "distribution.jain", "distribution.p_value", "distribution.max_over_min"}) {
+    CAPTURE(name);
+    CHECK(std::isnan(v[reg.find(name)]));
+  }
+  CHECK(v[reg.find("records_acked")] == 40);
+  CHECK(v[reg.find("partition.t.0.records")] == 0);
+  CHECK(v[reg.find("broker.0.requests")] == 4);
+  CHECK(metric_text(v[reg.find("latency.p99_ms")], 3, "-") == "-");
+  CHECK(metric_text(std::numeric_limits<double>::infinity(), 3, "-") == "inf");
+}
+
+TEST_CASE("replication summaries leave out the replications that measured nothing") {
+  const RunResult good = small_run();
+  RunResult empty = small_run();
+  empty.records_measured = 0;
+  empty.latency = {};
+  ReplicationSummary s(good, 3);
+  s.add(good);
+  s.add(empty);
+  s.add(good);
+  CHECK(s.replications() == 3);
+  CHECK(s.unmeasured() == 1);
+  const auto& reg = s.registry();
+  const auto latency = s.summary(reg.find("latency.p50_ms"));
+  CHECK(latency.n == 2);
+  CHECK(latency.mean == doctest::Approx(2.0).epsilon(0.01));
+  CHECK(s.summary(reg.find("records_acked")).n == 3);
+  ReplicationSummary none(empty);
+  none.add(empty);
+  CHECK(std::isnan(none.summary(reg.find("latency.p50_ms")).mean));
+  CHECK(std::isnan(none.summary(reg.find("latency.p50_ms")).max));
+}
