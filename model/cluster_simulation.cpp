@@ -97,6 +97,7 @@ RunResult Engine::run() {
       result_.partitions[stats_offset_[t] + p].leader = leaders[p] < 0 ? -1 : s_.brokers[static_cast<std::size_t>(leaders[p])].id;
   }
   for (const auto& p : producers_) {
+    result_.records_sent += p->sent();
     const RecordAccumulator& acc = p->accumulator();
     result_.partitioner_switches += acc.partitioner().switches();
     result_.peak_buffer_bytes = std::max(result_.peak_buffer_bytes, acc.pool().peak_used_bytes());
@@ -292,13 +293,12 @@ void Engine::operator()(const LeaderCheck&) {
 
 // ---- results ------------------------------------------------------------------------------------------
 
-void Engine::record_sent(std::uint32_t) { ++result_.records_sent; }
 
 void Engine::record_appended(std::uint32_t p, std::int32_t partition, std::int32_t record_bytes,
-                             std::optional<std::string_view> key, SimTime intended) {
+                             std::optional<std::string_view> key, std::int32_t key_hash, SimTime intended) {
   result_.bytes_appended += record_bytes;
   if (key && partition < s_.topics[topic_of_[p]].partitions && intended >= s_.run.warmup)
-    hot_keys_.add(stats_offset_[topic_of_[p]] + static_cast<std::size_t>(partition), *key);
+    hot_keys_.add(stats_offset_[topic_of_[p]] + static_cast<std::size_t>(partition), *key, static_cast<std::uint32_t>(key_hash));
   if (static_cast<std::int32_t>(result_.trace.size()) < s_.run.trace) result_.trace.push_back(partition);
   if (!ts_records_.empty() && partition < s_.topics[topic_of_[p]].partitions)
     ++ts_records_[stats_offset_[topic_of_[p]] + static_cast<std::size_t>(partition)];

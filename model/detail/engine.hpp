@@ -118,9 +118,8 @@ public:
                              bool expects_response) override;
   void abandon_request(std::uint32_t producer, std::uint64_t request) override;
   void request_metadata(std::uint32_t producer, std::size_t node) override;
-  void record_sent(std::uint32_t producer) override;
   void record_appended(std::uint32_t producer, std::int32_t partition, std::int32_t record_bytes,
-                       std::optional<std::string_view> key, SimTime intended) override;
+                       std::optional<std::string_view> key, std::int32_t key_hash, SimTime intended) override;
   void record_failed(std::uint32_t producer, FailureReason reason) override;
   void batch_done(std::uint32_t producer, const ProducerBatch& batch, std::int32_t node,
                   std::optional<FailureReason> reason) override;

@@ -1,5 +1,7 @@
 #include "model/producer/hot_keys.hpp"
 
+#include "model/partitioners/key_hash.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <functional>
@@ -8,10 +10,10 @@
 namespace partsim::model {
 namespace {
 
-std::uint64_t hash_of(std::size_t partition, std::string_view key) {
+std::uint64_t hash_of(std::size_t partition, std::uint32_t key_hash) {
   // Only the table's layout depends on the hash, never a count: the result is the same
-  // with any hash function.
-  std::uint64_t h = std::hash<std::string_view>{}(key) ^ (static_cast<std::uint64_t>(partition) * 0x9E3779B97F4A7C15ull);
+  // with any hash function. The key's own hash is the murmur2 the producer already took.
+  std::uint64_t h = (std::uint64_t{key_hash} << 32 | key_hash) ^ (static_cast<std::uint64_t>(partition) * 0x9E3779B97F4A7C15ull);
   h ^= h >> 31;
   return h * 0xBF58476D1CE4E5B9ull;
 }
@@ -114,11 +116,13 @@ void HotKeys::increment(std::int32_t counter) {
   append(counter, to);
 }
 
-void HotKeys::add(std::size_t partition, std::string_view key) {
+void HotKeys::add(std::size_t partition, std::string_view key) { add(partition, key, static_cast<std::uint32_t>(murmur2(key))); }
+
+void HotKeys::add(std::size_t partition, std::string_view key, std::uint32_t key_hash) {
   ++counted_;
   if (partition >= per_partition_.size()) per_partition_.resize(partition + 1, 0);
   ++per_partition_[partition];
-  const std::uint64_t h = hash_of(partition, key);
+  const std::uint64_t h = hash_of(partition, key_hash);
   if (const std::int32_t found = find(h, partition, key); found != kNone) {
     increment(found);
     return;

@@ -28,6 +28,8 @@ public:
 
   /// Counts one record with `key` on `partition` (an index into RunResult::partitions).
   void add(std::size_t partition, std::string_view key);
+  /// The same with the key's murmur2 already taken (the producer hashed it to partition it).
+  void add(std::size_t partition, std::string_view key, std::uint32_t key_hash);
 
   /// Records counted so far (N).
   std::int64_t counted() const { return counted_; }

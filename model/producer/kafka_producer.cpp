@@ -131,8 +131,8 @@ bool KafkaProducer::threads_busy() const {
 void KafkaProducer::send_one(SimTime intended, SimTime now) {
   ++sent_;
   ++*budget_.total_sent;
-  host_.record_sent(index_);
   const GeneratedRecord rec = workload_.next_record(sent_ - 1);
+  const std::int32_t key_hash = rec.has_key ? murmur2(rec.key) : 0;
   const std::int32_t upper = batch_size_upper_bound(rec.shape.payload_part());
   // Size check of doSend (spec §1.2 step 5): RecordTooLargeException to the callback.
   if (upper > config_.max_request_size_bytes || upper > config_.buffer_memory_bytes) {
@@ -156,11 +156,14 @@ void KafkaProducer::send_one(SimTime intended, SimTime now) {
       return;
     }
   } else if (rec.has_key && !config_.ignore_keys) {
-    partition = partition_for_key(rec.key, metadata_.num_partitions());
+    partition = to_positive(key_hash) % metadata_.num_partitions();  // partitionForKey (spec §2.6)
   }
   PendingSend& s = pending_;
   s.has_key = rec.has_key;
-  if (rec.has_key) s.key.assign(rec.key);
+  if (rec.has_key) {
+    s.key.assign(rec.key);
+    s.key_hash = key_hash;
+  }
   s.request.partition = partition;
   s.request.shape = rec.shape;
   s.request.intended = intended;
@@ -176,7 +179,7 @@ void KafkaProducer::finish_append(PendingSend& s, SimTime now) {
     s.request.reserved_bytes = 0;
     switch (r.status) {
       case AppendResult::Status::kAppended:
-        host_.record_appended(index_, r.partition, r.record_bytes, key_of(s), s.request.intended);
+        host_.record_appended(index_, r.partition, r.record_bytes, key_of(s), s.key_hash, s.request.intended);
         // Wake the sender when a batch became full or a new one was created (step 11).
         if (r.batch_is_full || r.new_batch_created) wake_sender(now, now);
         return;

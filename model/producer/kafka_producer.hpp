@@ -42,11 +42,10 @@ public:
   /// A closed connection makes the client ask for metadata (answered a round trip later).
   virtual void request_metadata(std::uint32_t producer, std::size_t node) = 0;
   // What happened.
-  virtual void record_sent(std::uint32_t producer) = 0;
   /// A record went into a batch of `partition`: its size, its key (none for a null key) and
   /// when the application meant to send it.
   virtual void record_appended(std::uint32_t producer, std::int32_t partition, std::int32_t record_bytes,
-                               std::optional<std::string_view> key, SimTime intended) = 0;
+                               std::optional<std::string_view> key, std::int32_t key_hash, SimTime intended) = 0;
   virtual void record_failed(std::uint32_t producer, FailureReason reason) = 0;
   /// A batch is done: acknowledged by `node` (no reason), or failed (node -1) for `reason`.
   virtual void batch_done(std::uint32_t producer, const ProducerBatch& batch, std::int32_t node,
@@ -98,6 +97,8 @@ public:
   std::uint32_t index() const { return index_; }
   const ProducerSpec& spec() const { return spec_; }
   bool stopped() const { return stopped_; }
+  /// send() calls so far (failed ones included).
+  std::int64_t sent() const { return sent_; }
   bool blocked() const { return blocked_; }
   bool open_loop() const { return workload_.open_loop(); }
   bool has_in_flight() const { return sender_.has_in_flight(); }
@@ -109,6 +110,7 @@ private:
   struct PendingSend {  // a send() between partition choice and a finished append
     std::string key;
     bool has_key = false;
+    std::int32_t key_hash = 0;  // murmur2(key), when it has one
     AppendRequest request;
   };
 

@@ -67,10 +67,15 @@ struct ProducerBatch {
   /// exact size and `appended` the increase of the estimate (spec §3.3).
   bool try_append(const RecordShape& shape, SimTime now, SimTime intended, std::int32_t& appended,
                   std::int32_t& record_bytes_out) {
+    return try_append(shape, shape.payload_part(), is_full(), now, intended, appended, record_bytes_out);
+  }
+  /// The same with the record's payload part and the batch's is_full() already known.
+  bool try_append(const RecordShape&, std::int32_t payload_part, bool full, SimTime now, SimTime intended,
+                  std::int32_t& appended, std::int32_t& record_bytes_out) {
     const std::int64_t ts_delta = now.whole_ms() - base_timestamp_ms;
-    const std::int32_t size = record_size(records, ts_delta, shape.payload_part());
+    const std::int32_t size = record_size(records, ts_delta, payload_part);
     const std::int32_t before = estimated_bytes();
-    if (records > 0 && (is_full() || capacity < before + size)) {
+    if (records > 0 && (full || capacity < before + size)) {
       closed = true;
       return false;
     }

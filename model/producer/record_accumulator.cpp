@@ -214,7 +214,8 @@ void RecordAccumulator::rebuild_ready_index() {
 AppendResult RecordAccumulator::append(const AppendRequest& request, SimTime now, const ProducerMetadata& metadata) {
   AppendResult result;
   std::int32_t reserved = request.reserved_bytes;
-  result.need_bytes = std::max(config_.batch_size_bytes, batch_size_upper_bound(request.shape.payload_part()));
+  const std::int32_t payload = request.shape.payload_part();
+  result.need_bytes = std::max(config_.batch_size_bytes, batch_size_upper_bound(payload));
   const bool sticky = request.partition < 0;
   for (;;) {
     const std::int32_t eff = sticky ? sticky_partition(metadata) : request.partition;
@@ -224,15 +225,18 @@ AppendResult RecordAccumulator::append(const AppendRequest& request, SimTime now
       ++deques_created_;
     }
     BatchQueue& q = queue_of(eff);
+    ProducerBatch* tail = q.empty() ? nullptr : &batches_[q.tail];
+    bool tail_full = tail && tail->is_full();  // allBatchesFull (RA:433) = !tail || tail_full
     // partitionChanged (RA:241-264): a deferred switch completes once the last batch is
     // full or gone (spec §3.4), and the append starts over on the new partition.
-    if (sticky && all_batches_full(q) && update_sticky(0, true, metadata)) continue;
+    if (sticky && (!tail || tail_full) && update_sticky(0, true, metadata)) continue;
     bool appended = false;
-    if (!q.empty()) {
-      ProducerBatch& tail = batches_[q.tail];
-      const bool was_full = tail.is_full();
-      appended = tail.try_append(request.shape, now, request.intended, result.appended_bytes, result.record_bytes);
-      if (q.size == 1 && tail.is_full() != was_full) reindex(eff);  // the deque's readiness changed
+    if (tail) {
+      appended = tail->try_append(request.shape, payload, tail_full, now, request.intended, result.appended_bytes,
+                                  result.record_bytes);
+      const bool now_full = tail->is_full();
+      if (now_full != tail_full && q.size == 1) reindex(eff);  // the deque's readiness changed
+      tail_full = now_full;
     }
     if (!appended) {
       if (request.abort_on_new_batch) {
@@ -260,19 +264,20 @@ AppendResult RecordAccumulator::append(const AppendRequest& request, SimTime now
       b.compressed = config_.compressed;
       b.base_timestamp_ms = now.whole_ms();
       reserved = 0;
-      b.try_append(request.shape, now, request.intended, result.appended_bytes, result.record_bytes);
+      b.try_append(request.shape, payload, false, now, request.intended, result.appended_bytes, result.record_bytes);
       result.appended_bytes = b.estimated_bytes();  // a new batch charges its whole estimate (spec §3.3)
       push_back(eff, id);
       result.new_batch_created = true;
+      tail_full = b.is_full();
     }
     if (reserved > 0) pool_.deallocate(reserved);  // the buffer a racing append made unnecessary
     if (sticky) {
       // Without the batch-boundary rule (partsim.sticky.align-batches: false, the first
       // KIP-794 code before KAFKA-14156) the switch happens at batch.size bytes, mid-batch.
-      const bool enable_switch = !config_.align_batches || all_batches_full(q);
+      const bool enable_switch = !config_.align_batches || tail_full;
       update_sticky(result.appended_bytes, enable_switch, metadata);
     }
-    result.batch_is_full = q.size > 1 || batches_[q.tail].is_full();
+    result.batch_is_full = q.size > 1 || tail_full;
     return result;
   }
 }
