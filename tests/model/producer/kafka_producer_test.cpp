@@ -12,43 +12,20 @@
 #include <deque>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/partitioners/key_hash.hpp"
+#include "model/producer/call_log.hpp"
 #include "sim/random_streams.hpp"
 
 using namespace partsim::model;
+using namespace partsim::model::test;
 using partsim::sim::RandomStreams;
 using partsim::sim::SimTime;
 
 namespace {
-
-template <typename... T>
-std::string str(const T&... parts) {
-  std::ostringstream out;
-  (out << ... << parts);
-  return out.str();
-}
-
-const char* name(FailureReason r) {
-  switch (r) {
-    case FailureReason::kBufferTimeout: return "buffer_timeout";
-    case FailureReason::kBufferLimit: return "buffer_limit";
-    case FailureReason::kDeliveryTimeout: return "delivery_timeout";
-    case FailureReason::kRecordTooLarge: return "record_too_large";
-    case FailureReason::kRetriesExhausted: return "retries_exhausted";
-    case FailureReason::kInvalidPartition: return "invalid_partition";
-  }
-  return "?";
-}
-
-std::string join(const std::vector<std::string>& calls) {
-  std::string joined;
-  for (const std::string& c : calls) joined += (joined.empty() ? "" : " | ") + c;
-  return joined;
-}
 
 // The host: records every call, one line each; hands out request ids 1, 2, ...
 struct Host final : ProducerHost {
@@ -80,21 +57,17 @@ struct Host final : ProducerHost {
   void record_appended(std::uint32_t, std::int32_t partition, std::int32_t) override {
     log.push_back(str("appended p", partition));
   }
-  void record_failed(std::uint32_t, FailureReason reason) override { log.push_back(str("failed: ", name(reason))); }
+  void record_failed(std::uint32_t, FailureReason reason) override { log.push_back(str("failed: ", failure_name(reason))); }
   void batch_done(std::uint32_t, const ProducerBatch& b, std::int32_t node, std::optional<FailureReason> reason) override {
     if (reason)
-      log.push_back(str("batch p", b.partition, " failed: ", name(*reason)));
+      log.push_back(str("batch p", b.partition, " failed: ", failure_name(*reason)));
     else
       log.push_back(str("batch p", b.partition, " (", b.records, " records) acked by ", node));
   }
   void batch_retried(std::uint32_t) override { log.push_back("retried"); }
   void send_blocked(std::uint32_t, SimTime waited) override { log.push_back(str("blocked ", waited.to_ms(), " ms")); }
 
-  std::string take() {
-    std::string joined = join(log);
-    log.clear();
-    return joined;
-  }
+  std::string take() { return join(std::exchange(log, {})); }
   /// Only the lines that start with one of `prefixes`, then clears the log.
   std::string take(std::initializer_list<const char*> prefixes) {
     std::vector<std::string> kept;
@@ -113,11 +86,7 @@ struct Host final : ProducerHost {
 struct Script {
   std::deque<std::int32_t> answers;
   std::vector<std::string> calls;
-  std::string take() {
-    std::string joined = join(calls);
-    calls.clear();
-    return joined;
-  }
+  std::string take() { return join(std::exchange(calls, {})); }
 };
 
 class ScriptedPartitioner final : public Partitioner {
@@ -389,10 +358,19 @@ TEST_CASE("an explicit partition is used as given") {
   CHECK(f.host.take({"appended"}) == "appended p2 | appended p2 | appended p2");
 }
 
-TEST_CASE("keyed records go to murmur2(key) over all partitions, leaderless ones included") {
-  Fixture f;
+namespace {
+
+// Keys book-0..book-4, cycled (the book's table T1).
+void book_keys(Fixture& f) {
   f.spec.workload.keys.kind = KeySpec::Kind::kList;
   f.spec.workload.keys.list = {"book-0", "book-1", "book-2", "book-3", "book-4"};
+}
+
+}  // namespace
+
+TEST_CASE("keyed records go to murmur2(key) over all partitions, leaderless ones included") {
+  Fixture f;
+  book_keys(f);
   f.leaders = {0, -1, 0};  // partition 1 has no leader: its keys still hash there
   f.make();
   for (int i = 0; i < 5; ++i) f.send();
@@ -402,8 +380,7 @@ TEST_CASE("keyed records go to murmur2(key) over all partitions, leaderless ones
 
 TEST_CASE("partitioner.ignore.keys makes keyed records sticky like null-key records") {
   Fixture f;
-  f.spec.workload.keys.kind = KeySpec::Kind::kList;
-  f.spec.workload.keys.list = {"book-0", "book-1", "book-2", "book-3", "book-4"};
+  book_keys(f);
   f.spec.config.ignore_keys = true;
   f.make();
   for (int i = 0; i < 5; ++i) f.send();

@@ -13,14 +13,16 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 #include <deque>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "model/producer/call_log.hpp"
 #include "sim/random_streams.hpp"
 
 using namespace partsim::model;
+using namespace partsim::model::test;
 using partsim::sim::RandomStreams;
 using partsim::sim::SimTime;
 
@@ -29,25 +31,6 @@ namespace {
 constexpr std::size_t kNode0 = 0, kNode1 = 1;
 const SimTime kDeliveryTimeout = SimTime::ms(1500);  // SenderTest.DELIVERY_TIMEOUT_MS
 const SimTime kRequestTimeout = SimTime::ms(1000);   // SenderTest.REQUEST_TIMEOUT
-
-const char* name(FailureReason r) {
-  switch (r) {
-    case FailureReason::kBufferTimeout: return "buffer_timeout";
-    case FailureReason::kBufferLimit: return "buffer_limit";
-    case FailureReason::kDeliveryTimeout: return "delivery_timeout";
-    case FailureReason::kRecordTooLarge: return "record_too_large";
-    case FailureReason::kRetriesExhausted: return "retries_exhausted";
-    case FailureReason::kInvalidPartition: return "invalid_partition";
-  }
-  return "?";
-}
-
-template <typename... T>
-std::string str(const T&... parts) {
-  std::ostringstream out;
-  (out << ... << parts);
-  return out.str();
-}
 
 // Records what the sender reports, one line per call, and settles done batches the way
 // KafkaProducer does (marks them done and gives their memory back), so the accumulator
@@ -75,7 +58,7 @@ struct Recorder final : SenderListener {
     settle(b);
   }
   void batch_failed(BatchId b, FailureReason reason) override {
-    log.push_back(str("failed p", acc->batch(b).partition, ": ", name(reason)));
+    log.push_back(str("failed p", acc->batch(b).partition, ": ", failure_name(reason)));
     settle(b);
   }
   void batch_retried(BatchId b) override { log.push_back(str("retried p", acc->batch(b).partition)); }
@@ -86,12 +69,7 @@ struct Recorder final : SenderListener {
     acc->release(b);
   }
   /// The calls since the last take(), joined by " | " (doctest prints strings, not vectors).
-  std::string take() {
-    std::string joined;
-    for (const std::string& line : log) joined += (joined.empty() ? "" : " | ") + line;
-    log.clear();
-    return joined;
-  }
+  std::string take() { return join(std::exchange(log, {})); }
   std::int64_t last_bytes = 0;
   std::deque<std::uint64_t> outstanding;  // requests that expect a response, oldest first
 };
@@ -136,11 +114,7 @@ struct Fixture {
   SimTime run(bool closing = false) { return sender.run_once(now, up, closing); }
 };
 
-std::string lines(std::initializer_list<const char*> calls) {
-  std::string joined;
-  for (const char* c : calls) joined += (joined.empty() ? "" : " | ") + std::string(c);
-  return joined;
-}
+std::string lines(std::initializer_list<const char*> calls) { return join({calls.begin(), calls.end()}); }
 
 }  // namespace
 
