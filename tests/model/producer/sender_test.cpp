@@ -439,6 +439,24 @@ TEST_CASE("testExpiredBatchesInMultiplePartitions: a queued and an in-flight bat
   CHECK_FALSE(f.acc.has_batches());
 }
 
+TEST_CASE("a queued batch expires on time while a request to another node is in flight" * doctest::may_fail()) {
+  // Kafka's pass sleeps at most until the next expiry of any batch, queued or in flight
+  // (SND:414-441: pollTimeout <= accumulator.nextExpiryTimeMs() - now, which expiredBatches
+  // and getExpiredInflightBatches keep). partsim's pass returns kNever while a request is
+  // in flight, trusting its response or request.timeout.ms to come first: true for the
+  // batches in flight (request.timeout.ms < delivery.timeout.ms), not for queued ones.
+  // Here p2 waits for node 1, which is down, and expires at 1500 ms; the request to node 0,
+  // sent at 1000 ms, times out only at 2000 ms, and p2 fails (and frees its memory) then.
+  Fixture f;
+  f.up[kNode1] = 0;
+  f.append(2);  // created at 0: expires at 1500 ms
+  f.now = SimTime::ms(1000);
+  f.append(0);
+  CHECK(f.run() == f.now);
+  CHECK(f.rec.take() == lines({"sent #1 to 0: p0", "watch 2000 ms"}));
+  CHECK(f.run().to_ms() <= kDeliveryTimeout.to_ms());  // in ms, so that doctest prints it
+}
+
 TEST_CASE("the pass returns now after a send, the linger delay while a batch lingers, kNever when idle") {
   ProducerConfig c = producer_config();
   c.linger = SimTime::ms(5);
