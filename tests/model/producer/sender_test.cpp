@@ -39,6 +39,8 @@ struct Recorder final : SenderListener {
   RecordAccumulator* acc = nullptr;
   std::vector<std::string> log;
   std::uint64_t next_id = 1;
+  std::int64_t last_bytes = 0;            // of the last request
+  std::deque<std::uint64_t> outstanding;  // requests that expect a response, oldest first
 
   std::uint64_t request_sent(std::size_t node, std::span<const BatchId> batches, std::int64_t bytes,
                              bool expects_response) override {
@@ -70,8 +72,6 @@ struct Recorder final : SenderListener {
   }
   /// The calls since the last take(), joined by " | " (doctest prints strings, not vectors).
   std::string take() { return join(std::exchange(log, {})); }
-  std::int64_t last_bytes = 0;
-  std::deque<std::uint64_t> outstanding;  // requests that expect a response, oldest first
 };
 
 ProducerConfig producer_config() {
@@ -84,7 +84,6 @@ ProducerConfig producer_config() {
 }
 
 struct Fixture {
-  ProducerConfig config;
   ProducerMetadata metadata;
   RecordAccumulator acc;
   Recorder rec;
@@ -93,8 +92,7 @@ struct Fixture {
   SimTime now = SimTime::zero();
 
   explicit Fixture(ProducerConfig c = producer_config(), std::uint64_t seed = 1)
-      : config(c),
-        metadata({0, 1, 2}, 2),
+      : metadata({0, 1, 2}, 2),
         acc(AccumulatorConfig::from(c, false, /*sticky_records=*/false), 3, 2, [] { return 0; }),
         sender(SenderConfig::from(c), acc, metadata, rec, RandomStreams(seed).stream("producer/p/sender/backoff")) {
     metadata.update(std::vector<std::int32_t>{0, 0, 1});
@@ -161,7 +159,6 @@ TEST_CASE("with max.in.flight.requests.per.connection = N, at most N requests to
     Fixture f(c);
     // One new batch per pass, on both partitions of node 0 (with N = 1 the first is muted
     // until its response: guaranteeMessageOrder).
-    std::vector<std::uint64_t> sent;
     for (std::int32_t i = 0; i < n + 3; ++i) {
       f.now = SimTime::ms(i);
       f.append(i % 2);
@@ -186,7 +183,7 @@ TEST_CASE("with max.in.flight.requests.per.connection = N, at most N requests to
 TEST_CASE("acks=0 completes batches when the request is written and keeps nothing in flight") {
   ProducerConfig c = producer_config();
   c.acks = Acks::kNone;
-  c.max_in_flight = 1;
+  c.max_in_flight = 1;  // never reached: nothing stays in flight
   Fixture f(c);
   for (std::int32_t i = 0; i < 3; ++i) {
     f.now = SimTime::ms(i);
