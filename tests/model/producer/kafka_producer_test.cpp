@@ -133,8 +133,8 @@ struct Fixture {
   void make() {
     std::vector<std::int32_t> order;
     for (std::size_t i = 0; i < leaders.size(); ++i) order.push_back(static_cast<std::int32_t>(i));
-    p = std::make_unique<KafkaProducer>(0, spec, order, leaders, up, RandomStreams(1), SendBudget{std::nullopt, std::nullopt, &total_sent},
-                                        host);
+    const SendBudget budget{std::nullopt, std::nullopt, &total_sent};
+    p = std::make_unique<KafkaProducer>(0, spec, order, leaders, up, RandomStreams(1), budget, host);
   }
   /// One send() as the engine's AppSend event makes it.
   std::optional<SimTime> send() {
@@ -165,7 +165,7 @@ std::int32_t value_for_upper_bound(std::int32_t upper) {
 
 // ---- abortForNewBatch: the second partition() call (spec §1.2 steps 7-9) -----------------------
 
-TEST_CASE("a record whose partition has no open batch calls onNewBatch and partition() again, and lands where the second call says") {
+TEST_CASE("a record whose partition has no open batch calls onNewBatch and partition() again, landing where the second says") {
   Fixture f;
   f.use_script({0, 1, 1, 0, 0});
   f.make();
@@ -206,7 +206,8 @@ TEST_CASE("with application threads and partition.gap.us, another thread's call 
   f.now = SimTime::us(10);
   f.p->on_second_call(0, f.now);
   f.p->on_second_call(1, f.now);
-  CHECK(f.script->take() == "partition -> 0 | partition -> 2 | onNewBatch(0) | partition -> 1 | onNewBatch(2) | partition -> 1");
+  CHECK(f.script->take() ==
+        "partition -> 0 | partition -> 2 | onNewBatch(0) | partition -> 1 | onNewBatch(2) | partition -> 1");
   CHECK(f.host.take({"appended", "app at"}) == "appended p1 | app at 0.01 | appended p1");
   CHECK(f.deque_records(1) == 2);
 }
@@ -225,7 +226,7 @@ TEST_CASE("a negative partition from a partitioner object fails the send as inva
 
 // ---- the size check (spec §1.2 step 5) and the BufferPool's hard limit (spec §3.10) --------------
 
-TEST_CASE("a record whose upper bound exceeds max.request.size fails at once as record_too_large; one at the limit is sent") {
+TEST_CASE("an upper bound above max.request.size fails at once as record_too_large; one at the limit is sent") {
   // Null key, 1000-byte value: upper bound 61 + 21 + (1 + 2 + 1000 + 1) = 1086 (spec §5.2).
   CHECK(value_for_upper_bound(1086) == 1000);
   for (const std::int32_t limit : {1086, 1085}) {

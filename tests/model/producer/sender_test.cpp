@@ -391,7 +391,7 @@ TEST_CASE("a queued batch that cannot be sent expires at delivery.timeout.ms, an
   CHECK(f.acc.pool().used_bytes() == 0);
 }
 
-TEST_CASE("testInflightBatchesExpireOnDeliveryTimeout: an in-flight batch expires and its late response counts for nothing") {
+TEST_CASE("testInflightBatchesExpireOnDeliveryTimeout: an in-flight batch expires; its late response counts for nothing") {
   Fixture f;
   f.append(0);
   f.run();

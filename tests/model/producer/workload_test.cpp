@@ -299,7 +299,8 @@ TEST_CASE("keys, values and arrivals draw from separate streams: changing one le
   WorkloadGenerator gc(a, kStreams, "q");
   bool differs = false;
   WorkloadGenerator gd(a, kStreams, "p");
-  for (std::int64_t i = 0; i < 10; ++i) differs = differs || gc.next_record(i).shape.value_bytes != gd.next_record(i).shape.value_bytes;
+  for (std::int64_t i = 0; i < 10; ++i)
+    differs = differs || gc.next_record(i).shape.value_bytes != gd.next_record(i).shape.value_bytes;
   CHECK(differs);
 }
 
