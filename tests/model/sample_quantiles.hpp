@@ -43,4 +43,13 @@ inline void check_quantile(const std::vector<double>& sorted, double p, double e
   CHECK(std::abs(got - expected) <= tolerance);
 }
 
+/// check_quantile for the median and the 0.9-quantile of a continuous Boost.Math law.
+template <typename Law>
+void check_median_and_q90(const std::vector<double>& sorted, const Law& law, double rounding = 0.0) {
+  for (const double p : {0.5, 0.9}) {
+    const double q = quantile(law, p);
+    check_quantile(sorted, p, q, pdf(law, q), rounding);
+  }
+}
+
 }  // namespace partsim::model::test
