@@ -133,15 +133,10 @@ void KafkaProducer::send_one(SimTime intended, SimTime now) {
   ++*budget_.total_sent;
   const GeneratedRecord rec = workload_.next_record(sent_ - 1);
   const std::int32_t key_hash = rec.has_key ? murmur2(rec.key) : 0;
-  const std::int32_t upper = batch_size_upper_bound(rec.shape.payload_part());
-  // Size check of doSend (spec §1.2 step 5): RecordTooLargeException to the callback.
-  if (upper > config_.max_request_size_bytes || upper > config_.buffer_memory_bytes) {
-    host_.record_failed(index_, FailureReason::kRecordTooLarge);
-    return_tokens(1, now);
-    return;
-  }
-  // Partition choice (spec §1.3): explicit, then the partitioner object, then the key's
-  // hash over all partitions, else the accumulator's sticky choice (-1).
+  // Partition choice (spec §1.2 step 4, §1.3): explicit, then the partitioner object, then
+  // the key's hash over all partitions, else the accumulator's sticky choice (-1). It comes
+  // before the size check (KP:1057 then KP:1064): a record too large still advances a
+  // partitioner object's state.
   std::int32_t partition = -1;
   bool abort = false;
   if (spec_.workload.partition) {
@@ -157,6 +152,13 @@ void KafkaProducer::send_one(SimTime intended, SimTime now) {
     }
   } else if (rec.has_key && !config_.ignore_keys) {
     partition = to_positive(key_hash) % metadata_.num_partitions();  // partitionForKey (spec §2.6)
+  }
+  // Size check of doSend (spec §1.2 step 5): RecordTooLargeException to the callback.
+  const std::int32_t upper = batch_size_upper_bound(rec.shape.payload_part());
+  if (upper > config_.max_request_size_bytes || upper > config_.buffer_memory_bytes) {
+    host_.record_failed(index_, FailureReason::kRecordTooLarge);
+    return_tokens(1, now);
+    return;
   }
   PendingSend& s = pending_;
   s.has_key = rec.has_key;

@@ -49,16 +49,13 @@ SimTime Sender::run_once(SimTime now, std::span<const char> node_up, bool closin
   // The next wake below needs the exact next expiry of the queued batches only where it
   // could win (the accumulator's cheap floor says when it cannot); it is taken before the
   // expired batches fail, as a failure may let a blocked send() create a batch.
-  const SimTime delay = ready.next_ready_check_delay;
-  const bool exact = !sent_any && (delay != kNever ? accumulator_.expiry_floor() < now + delay : live_count_ == 0);
+  // pollTimeout (SND:414-441): the ready-check delay, capped by the next expiry of a queued
+  // or in-flight batch; 0 once something was sent.
+  const SimTime check = ready.next_ready_check_delay == kNever ? kNever : now + ready.next_ready_check_delay;
+  const bool exact = !sent_any && accumulator_.expiry_floor() < check;
   const SimTime next_expiry = expire(now, exact);
   if (sent_any) return now;  // poll(0): another pass may drain more
-  if (delay != kNever) return std::min(next_expiry, now + delay);
-  // Nothing else will wake the sender (leaderless or unreachable partitions): wake it to
-  // expire batches. With requests in flight, their responses or timeouts wake it first;
-  // far-off expiry wakes there would fill the event queue with dead timers.
-  if (live_count_ == 0 && next_expiry != kNever) return next_expiry;
-  return kNever;
+  return std::min(next_expiry, check);
 }
 
 // sendProduceRequest (SND:861-922): one request per node with its drained batches.
