@@ -300,6 +300,7 @@ private:
   std::int32_t table_length_ = 0;
   std::vector<char> ready_scratch_;
   std::vector<std::int32_t> expired_partitions_;
+  std::vector<std::size_t> drain_positions_;
   std::vector<std::int64_t> adaptive_choices_;
   std::vector<double> adaptive_expected_;
 };
