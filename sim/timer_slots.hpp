@@ -24,7 +24,6 @@ public:
   void resize(std::size_t slots) {
     PARTSIM_CHECK(heap_.empty(), "timer slots resized while timers are pending");
     pos_.assign(slots, kNone);
-    keys_.assign(slots, detail::EventKey{});
     payloads_.assign(slots, Payload{});
   }
   std::size_t slots() const { return pos_.size(); }
@@ -34,19 +33,20 @@ public:
 
   /// Sets `slot` to fire at `key` with `payload`, replacing what it held.
   void set(std::size_t slot, detail::EventKey key, Payload payload) {
-    const bool was = pos_[slot] != kNone;
-    const detail::EventKey old = keys_[slot];
-    keys_[slot] = key;
     payloads_[slot] = std::move(payload);
-    if (!was) {
-      pos_[slot] = static_cast<std::uint32_t>(heap_.size());
-      heap_.push_back(static_cast<std::uint32_t>(slot));
+    const auto s = static_cast<std::uint32_t>(slot);
+    if (pos_[slot] == kNone) {
+      heap_.push_back(Entry{key, s});
       sift_up(heap_.size() - 1);
-    } else if (key < old) {
-      sift_up(pos_[slot]);
-    } else {
-      sift_down(pos_[slot]);
+      return;
     }
+    const std::size_t i = pos_[slot];
+    const bool earlier = key < heap_[i].key;
+    heap_[i].key = key;
+    if (earlier)
+      sift_up(i);
+    else
+      sift_down(i);
   }
 
   /// Empties `slot` (nothing happens when it holds nothing).
@@ -56,12 +56,12 @@ public:
   }
 
   /// The smallest key; requires !empty().
-  detail::EventKey top_key() const { return keys_[heap_.front()]; }
+  detail::EventKey top_key() const { return heap_.front().key; }
 
   /// Removes the earliest timer; requires !empty().
   detail::KeyedEvent<Payload> pop() {
-    const std::uint32_t slot = heap_.front();
-    detail::KeyedEvent<Payload> e{keys_[slot], std::move(payloads_[slot])};
+    const Entry top = heap_.front();
+    detail::KeyedEvent<Payload> e{top.key, std::move(payloads_[top.slot])};
     remove_at(0);
     return e;
   }
@@ -69,27 +69,29 @@ public:
 private:
   static constexpr std::uint32_t kNone = UINT32_MAX;
   static constexpr std::size_t kArity = 4;
+  struct Entry {  // keys live in the heap itself: a sift compares without leaving it
+    detail::EventKey key;
+    std::uint32_t slot;
+  };
 
-  bool less(std::uint32_t a, std::uint32_t b) const { return keys_[a] < keys_[b]; }
-
-  void place(std::size_t i, std::uint32_t slot) {
-    heap_[i] = slot;
-    pos_[slot] = static_cast<std::uint32_t>(i);
+  void place(std::size_t i, const Entry& e) {
+    heap_[i] = e;
+    pos_[e.slot] = static_cast<std::uint32_t>(i);
   }
 
   void sift_up(std::size_t i) {
-    const std::uint32_t slot = heap_[i];
+    const Entry e = heap_[i];
     while (i > 0) {
       const std::size_t parent = (i - 1) / kArity;
-      if (!less(slot, heap_[parent])) break;
+      if (!(e.key < heap_[parent].key)) break;
       place(i, heap_[parent]);
       i = parent;
     }
-    place(i, slot);
+    place(i, e);
   }
 
   void sift_down(std::size_t i) {
-    const std::uint32_t slot = heap_[i];
+    const Entry e = heap_[i];
     const std::size_t n = heap_.size();
     for (;;) {
       const std::size_t first = i * kArity + 1;
@@ -97,30 +99,29 @@ private:
       std::size_t best = first;
       const std::size_t last = std::min(first + kArity, n);
       for (std::size_t c = first + 1; c < last; ++c)
-        if (less(heap_[c], heap_[best])) best = c;
-      if (!less(heap_[best], slot)) break;
+        if (heap_[c].key < heap_[best].key) best = c;
+      if (!(heap_[best].key < e.key)) break;
       place(i, heap_[best]);
       i = best;
     }
-    place(i, slot);
+    place(i, e);
   }
 
   void remove_at(std::size_t i) {
-    const std::uint32_t slot = heap_[i];
-    pos_[slot] = kNone;
-    const std::uint32_t last = heap_.back();
+    pos_[heap_[i].slot] = kNone;
+    const Entry last = heap_.back();
     heap_.pop_back();
     if (i == heap_.size()) return;
-    place(i, last);
-    if (i > 0 && less(last, heap_[(i - 1) / kArity]))
+    heap_[i] = last;
+    pos_[last.slot] = static_cast<std::uint32_t>(i);
+    if (i > 0 && last.key < heap_[(i - 1) / kArity].key)
       sift_up(i);
     else
       sift_down(i);
   }
 
-  std::vector<std::uint32_t> heap_;  // slots, ordered by key
+  std::vector<Entry> heap_;          // pending timers, ordered by key
   std::vector<std::uint32_t> pos_;   // slot -> index in heap_, kNone when empty
-  std::vector<detail::EventKey> keys_;
   std::vector<Payload> payloads_;
 };
 

@@ -648,7 +648,8 @@ bool RecordAccumulator::leave_request(BatchId id) {
 
 bool RecordAccumulator::release(BatchId id) {
   ProducerBatch& b = batches_[id];
-  if (b.partition < num_partitions_ && muted(b.partition)) unmute(b.partition);
+  // Only max.in.flight.requests.per.connection = 1 mutes partitions (guaranteeMessageOrder).
+  if (config_.guarantee_order && b.partition < num_partitions_ && muted(b.partition)) unmute(b.partition);
   const std::int32_t capacity = b.capacity;
   if (!b.in_request) free_batches_.push_back(id);
   return pool_.deallocate(capacity);

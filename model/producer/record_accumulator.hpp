@@ -161,6 +161,8 @@ public:
   }
   bool muted(std::int32_t partition) const { return parts_[static_cast<std::size_t>(partition)].muted; }
 
+  /// A hint: batch `id` will be read soon.
+  void prefetch_batch(BatchId id) const { __builtin_prefetch(&batches_[id]); }
   ProducerBatch& batch(BatchId id) { return batches_[id]; }
   const ProducerBatch& batch(BatchId id) const { return batches_[id]; }
   /// The batches in `partition`'s deque, head first.

@@ -121,6 +121,7 @@ void Sender::on_response(std::uint64_t request, SimTime) {
   const std::size_t node = found->node;
   const std::vector<BatchId> batches = std::move(found->batches);
   drop_dead_front();
+  for (const BatchId b : batches) accumulator_.prefetch_batch(b);  // drained a round trip ago: seldom in cache
   for (const BatchId b : batches)
     if (accumulator_.leave_request(b)) listener_.batch_acknowledged(b, node);
 }
