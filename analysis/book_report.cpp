@@ -100,11 +100,12 @@ nlohmann::ordered_json book_to_json(const BookResult& result) {
     const auto& c = e.criterion;
     nlohmann::ordered_json x{{"entry", e.id}, {"key", e.key}, {"statistic", e.statistic}, {"published", e.published},
                              {"test", test_name(c.test)}, {"criterion", describe(c, e.decimals)}, {"reason", c.reason}};
-    if (c.test == Test::kPublishedNotInTail || c.test == Test::kPublishedInMeanCi)
+    if (c.test == Test::kPublishedNotInTail || c.test == Test::kPublishedInMeanCi) {
       x["published_value"] = r6(c.published);
-    if (c.test == Test::kPublishedNotInTail) x["threshold"] = r6(c.threshold);
-    else
+      if (c.test == Test::kPublishedNotInTail) x["threshold"] = r6(c.threshold);
+    } else {
       x["bounds"] = {{"lo", r6(c.interval.lo)}, {"hi", r6(c.interval.hi)}, {"lo_open", c.interval.lo_open}, {"hi_open", c.interval.hi_open}};
+    }
     const auto& s = e.spread;
     x["partsim"] = {{"replications", s.replications}, {"undefined", s.undefined}, {"median", r6(s.median)},
                     {"q025", r6(s.q025)}, {"q975", r6(s.q975)}, {"min", r6(s.min)}, {"max", r6(s.max)},

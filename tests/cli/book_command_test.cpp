@@ -55,6 +55,9 @@ TEST_CASE("the whole book at its defaults: every exact entry matches, one random
     CAPTURE(e.dump());
     CHECK(e.at("partsim").at("undefined") == 0);
     CHECK(e.at("verdict") == (e.at("key") == "R2.max-over-mean" ? "fail" : "pass"));
+    const bool against_published = e.at("test") == "published_not_in_tails" || e.at("test") == "published_in_mean_ci99";
+    CHECK(e.contains("bounds") != against_published);
+    CHECK(e.contains("published_value") == against_published);
     if (e.at("test") != "published_not_in_tails") {
       CHECK(e.at("partsim").at("replications") == 100);
       continue;
@@ -105,6 +108,7 @@ TEST_CASE("the json holds the criterion and the statistic of every random entry"
   const double below = hot.at("partsim").at("at_or_below"), above = hot.at("partsim").at("at_or_above");
   CHECK(hot.at("partsim").at("p_value") == doctest::Approx(std::min(1.0, 2 * (1 + std::min(below, above)) / 201)).epsilon(1e-5));
   CHECK(hot.at("partsim").at("p_value") > 0.1);
+  CHECK_FALSE(hot.contains("bounds"));
   const auto& even = j.at("random")[3];
   CHECK(even.at("test") == "median_in");
   CHECK(even.at("criterion") == "median in [0.300, 0.367]");
@@ -212,6 +216,16 @@ TEST_CASE("keys hashed despite ignore.keys, or a larger batch.size, fail R2 and 
   CHECK(j.at("random")[1].at("partsim").at("p_value") == doctest::Approx(2.0 / 201).epsilon(1e-5));
   j = book_json("--only R1.run-length --set 'producers.*.config.batch.size=2048'", 1);
   CHECK(verdict(j, "R1.run-length") == "fail");  // runs of 27 records
+}
+
+TEST_CASE("the book's output does not depend on the thread count") {
+  // Rows with different replication counts share R1's setup (R1.run-length reads the first
+  // 20 of the 200 runs R1's outcome rows read), so this also pins which runs each row reads.
+  const std::string args = "book --replications 20 --outcome-replications 200 --only R1,R3.hot --format json";
+  const auto one = run_cli(args + " --threads 1");
+  CHECK(one.exit_code == 0);
+  CHECK(run_cli(args + " --threads 3").out == one.out);
+  CHECK(run_cli(args + " --threads 2").out == one.out);
 }
 
 TEST_CASE("a --set an entry's scenario refuses marks that entry not run") {
