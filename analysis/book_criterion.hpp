@@ -104,7 +104,7 @@ struct Spread {
 Spread spread(std::span<const Sample> values, std::optional<double> published = std::nullopt);
 
 /// The criterion in numbers, before any result: "median in [0.300, 0.367]",
-/// "p of 1.22 >= 0.0050 (0.05 / 10)".
+/// "p of published 1.22 >= 0.0050 (0.05 / 10)".
 std::string describe(const Criterion& c, int decimals);
 
 /// partsim's side as the criterion reads it: "0.338 [0.220, 0.440]" (median and 95% range),

@@ -1,8 +1,9 @@
 // The book's entries from runs with random choices (book-tables.md R1-R6): for each, the
 // statistic partsim measures per replication and the criterion that reads the book's
 // figure or claim (book_criterion.hpp: one run's outcome -> the published value not in
-// the tails of partsim's runs, by its Monte Carlo p-value; a probability -> inside the 99% CI of partsim's mean; words -> median in an
-// interval with the one "about" tolerance; a rule -> every replication).
+// the tails of partsim's runs, by its Monte Carlo p-value; a probability -> inside the 99%
+// CI of partsim's mean; words -> median in an interval with the one "about" tolerance; a
+// rule -> every replication).
 
 #include <algorithm>
 #include <cmath>
