@@ -10,7 +10,7 @@ namespace {
 
 const char* test_name(Test t) {
   switch (t) {
-    case Test::kPublishedInRange: return "published_in_range";
+    case Test::kPublishedNotInTail: return "published_not_in_tails";
     case Test::kPublishedInMeanCi: return "published_in_mean_ci99";
     case Test::kMedianIn: return "median_in";
     case Test::kEveryIn: return "every_replication_in";
@@ -58,11 +58,18 @@ std::string book_to_text(const BookResult& result) {
         errors.push_back(e.id + ": " + e.error);
     }
     total += result.random.size();
-    out += "Entries from runs with random choices: a statistic per replication, " + std::to_string(result.replications) +
-           " replications.\n" + t.to_text() +
+    out += "Entries from runs with random choices: a statistic per replication; " + std::to_string(result.replications) +
+           " replications";
+    if (result.outcome_rows > 0) out += ", " + std::to_string(result.outcome_replications) + " for one run's outcomes";
+    out += ".\n" + t.to_text() +
            "\npartsim: median [2.5%, 97.5%] of the replications; for a probability, the mean [its 99% confidence interval];\n"
-           "for a rule, the median [min, max]. A statistic undefined in any replication fails its criterion.\n"
-           "'about x' reads as x ± " + fixed(kAboutTolerance * 100, 0) + "% in every claim (README, partsim book).\n";
+           "for a rule, the median [min, max]. A statistic undefined in any replication fails its criterion.\n";
+    if (result.outcome_rows > 0)
+      out += "One run's outcome v: p = min(1, 2 min(1 + #{x <= v}, 1 + #{x >= v}) / (R + 1)) over partsim's R values x,\n"
+             "the two-sided Monte Carlo p-value; it fails below " + fixed(kFamilyAlpha, 2) + " / " + std::to_string(result.outcome_rows) +
+             " = " + fixed(result.outcome_threshold, 4) + " (Bonferroni over the " + std::to_string(result.outcome_rows) +
+             " outcome rows run: a correct model fails one in at most " + fixed(kFamilyAlpha * 100, 0) + "% of books).\n";
+    out += "'about x' reads as x ± " + fixed(kAboutTolerance * 100, 0) + "% in every claim (README, partsim book).\n";
   }
   if (!result.sets.empty()) out += "--set applied to every scenario: " + joined(result.sets) + "\n";
   if (!result.published.empty()) out += "published figures replaced: " + joined(result.published) + "\n";
@@ -74,6 +81,10 @@ std::string book_to_text(const BookResult& result) {
 nlohmann::ordered_json book_to_json(const BookResult& result) {
   nlohmann::ordered_json j;
   j["replications"] = result.replications;
+  j["outcome_replications"] = result.outcome_replications;
+  j["family_alpha"] = kFamilyAlpha;
+  j["outcome_rows"] = result.outcome_rows;
+  j["outcome_threshold"] = r6(result.outcome_threshold);
   j["sets"] = result.sets;
   j["published_replaced"] = result.published;
   j["about_tolerance"] = kAboutTolerance;
@@ -89,14 +100,21 @@ nlohmann::ordered_json book_to_json(const BookResult& result) {
     const auto& c = e.criterion;
     nlohmann::ordered_json x{{"entry", e.id}, {"key", e.key}, {"statistic", e.statistic}, {"published", e.published},
                              {"test", test_name(c.test)}, {"criterion", describe(c, e.decimals)}, {"reason", c.reason}};
-    if (c.test == Test::kPublishedInRange || c.test == Test::kPublishedInMeanCi)
+    if (c.test == Test::kPublishedNotInTail || c.test == Test::kPublishedInMeanCi) {
       x["published_value"] = r6(c.published);
-    else
+      if (c.test == Test::kPublishedNotInTail) x["threshold"] = r6(c.threshold);
+    } else {
       x["bounds"] = {{"lo", r6(c.interval.lo)}, {"hi", r6(c.interval.hi)}, {"lo_open", c.interval.lo_open}, {"hi_open", c.interval.hi_open}};
+    }
     const auto& s = e.spread;
     x["partsim"] = {{"replications", s.replications}, {"undefined", s.undefined}, {"median", r6(s.median)},
                     {"q025", r6(s.q025)}, {"q975", r6(s.q975)}, {"min", r6(s.min)}, {"max", r6(s.max)},
                     {"mean", r6(s.mean)}, {"ci99_low", r6(s.ci99_low)}, {"ci99_high", r6(s.ci99_high)}};
+    if (s.p_value) {
+      x["partsim"]["p_value"] = r6(*s.p_value);
+      x["partsim"]["at_or_below"] = s.at_or_below;
+      x["partsim"]["at_or_above"] = s.at_or_above;
+    }
     x["verdict"] = e.pass() ? "pass" : "fail";
     if (!e.error.empty()) x["error"] = e.error;
     random.push_back(std::move(x));

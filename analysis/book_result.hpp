@@ -25,7 +25,10 @@ struct RandomResult {
 };
 
 struct BookResult {
-  std::size_t replications = 0;
+  std::size_t replications = 0;          ///< claims, probabilities and rules
+  std::size_t outcome_replications = 0;  ///< one run's outcomes
+  std::size_t outcome_rows = 0;          ///< outcome rows run: the Bonferroni family
+  double outcome_threshold = 0;          ///< kFamilyAlpha / outcome_rows (0 without outcome rows)
   std::vector<std::string> sets;       ///< the user's --set overrides, applied to every scenario
   std::vector<std::string> published;  ///< keys of published figures the user replaced
   std::vector<ExactResult> exact;

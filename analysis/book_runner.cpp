@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "analysis/book_rows.hpp"
+#include "analysis/format.hpp"
 #include "model/cluster_simulation.hpp"
 #include "sim/replications.hpp"
 
@@ -38,9 +39,19 @@ std::string first_error(const RandomRow& row, const std::map<Setup, Loaded>& loa
   return {};
 }
 
-// Replication i runs every setup of the random rows on (seed, i) and reduces each row to
-// its sample at once, so only one replication's results are alive per thread (a result
-// holds two 64 KiB histograms). Rows that pair setups see them on the same seeds.
+bool is_outcome(const RandomRow& row) { return row.criterion.test == Test::kPublishedNotInTail; }
+
+// Replications of a row: outcome rows have their own count (a tail probability needs more
+// runs than a median), every other row the claims' count.
+std::size_t replications_of(const RandomRow& row, const BookOptions& o) {
+  return is_outcome(row) ? o.outcome_replications : o.replications;
+}
+
+// Replication i runs each setup that a row with more than i replications reads, on
+// (seed, i), and reduces each such row to its sample at once, so only one replication's
+// results are alive per thread (a result holds two 64 KiB histograms). Rows that pair
+// setups see them on the same seeds, and a row with fewer replications reads the first
+// ones of a setup it shares (R6.split reads 100 of R6.lower-half's runs).
 std::vector<std::vector<Sample>> sample_rows(const std::vector<RandomRow>& rows, const std::map<Setup, Loaded>& loaded,
                                              const BookOptions& o, const BookProgress& progress) {
   std::vector<Setup> setups;
@@ -50,20 +61,29 @@ std::vector<std::vector<Sample>> sample_rows(const std::vector<RandomRow>& rows,
     return static_cast<std::size_t>(std::find(setups.begin(), setups.end(), s) - setups.begin());
   };
   std::vector<std::vector<std::size_t>> uses(rows.size());
-  for (std::size_t r = 0; r < rows.size(); ++r)
-    if (first_error(rows[r], loaded).empty())
-      for (const auto& s : rows[r].setups) uses[r].push_back(index_of(s));
+  std::vector<std::size_t> runs_of_setup(setups.size(), 0), runs_of_row(rows.size(), 0);
+  std::size_t count = 0;
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    if (!first_error(rows[r], loaded).empty()) continue;
+    runs_of_row[r] = replications_of(rows[r], o);
+    count = std::max(count, runs_of_row[r]);
+    for (const auto& s : rows[r].setups) {
+      uses[r].push_back(index_of(s));
+      runs_of_setup[uses[r].back()] = std::max(runs_of_setup[uses[r].back()], runs_of_row[r]);
+    }
+  }
   return sim::run_replications<std::vector<Sample>>(
-      o.replications, o.threads,
+      count, o.threads,
       [&](std::size_t i) {
         std::vector<model::RunResult> runs(setups.size());
         for (std::size_t k = 0; k < setups.size(); ++k) {
+          if (i >= runs_of_setup[k]) continue;
           const model::Scenario& s = *loaded.at(setups[k]).scenario;
           runs[k] = model::run_scenario(s, s.run.seed, i);
         }
         std::vector<Sample> out(rows.size());
         for (std::size_t r = 0; r < rows.size(); ++r) {
-          if (uses[r].empty()) continue;
+          if (i >= runs_of_row[r]) continue;
           Replication rep;
           for (const std::size_t k : uses[r]) {
             rep.runs.push_back(&runs[k]);
@@ -99,7 +119,7 @@ std::vector<std::string> book_selectors() {
 }
 
 BookResult run_book(const BookOptions& o, const ScenarioSource& source, const BookProgress& progress) {
-  if (o.replications < 2) throw std::invalid_argument("replications must be >= 2");
+  if (o.replications < 2 || o.outcome_replications < 2) throw std::invalid_argument("replications must be >= 2");
   const auto known = book_selectors();
   for (const auto& s : o.only)
     if (!contains(known, s)) {
@@ -124,8 +144,30 @@ BookResult run_book(const BookOptions& o, const ScenarioSource& source, const Bo
   const auto exact_loaded = load_all(exact_setups, source);
   const auto random_loaded = load_all(random_setups, source);
 
+  // Bonferroni over the outcome rows that run: each is tested at kFamilyAlpha / k, so a
+  // correct model fails any of them with probability at most kFamilyAlpha, whatever their
+  // dependence (R1's three rows read one set of counts; the bound is then conservative).
+  const auto outcome_rows = static_cast<std::size_t>(std::count_if(random.begin(), random.end(), [&](const RandomRow& r) {
+    return is_outcome(r) && first_error(r, random_loaded).empty();
+  }));
+  const double threshold = outcome_rows > 0 ? kFamilyAlpha / static_cast<double>(outcome_rows) : 0;
+  if (outcome_rows > 0 && o.outcome_replications < minimum_replications(threshold))
+    throw TooFewOutcomeReplications(
+        std::to_string(o.outcome_replications) + " cannot resolve the threshold " + fixed(kFamilyAlpha, 2) + " / " +
+        std::to_string(outcome_rows) + " outcome rows = " + fixed(threshold, 4) +
+        ": the smallest p-value of R replications is 2 / (R + 1), so at least " +
+        std::to_string(minimum_replications(threshold)) + " are needed");
+  for (auto& r : random)
+    if (is_outcome(r)) {
+      r.criterion.threshold = threshold;
+      r.criterion.family = outcome_rows;
+    }
+
   BookResult result;
   result.replications = o.replications;
+  result.outcome_replications = o.outcome_replications;
+  result.outcome_rows = outcome_rows;
+  result.outcome_threshold = threshold;
   result.sets = o.sets;
   for (const auto& f : o.published.all())
     if (f.replaced) result.published.push_back(f.key);
@@ -148,8 +190,8 @@ BookResult run_book(const BookOptions& o, const ScenarioSource& source, const Bo
     RandomResult e{row.id, row.key, row.statistic, row.published, row.criterion, row.decimals, {}, first_error(row, random_loaded)};
     if (e.error.empty()) {
       std::vector<Sample> values;
-      for (const auto& rep : samples) values.push_back(rep[r]);
-      e.spread = spread(values);
+      for (std::size_t i = 0; i < replications_of(row, o); ++i) values.push_back(samples[i][r]);
+      e.spread = is_outcome(row) ? spread(values, row.criterion.published) : spread(values);
     }
     result.random.push_back(std::move(e));
   }

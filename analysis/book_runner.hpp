@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -28,8 +29,18 @@ using ScenarioSource = std::function<LoadedScenario(const std::string& path, con
 /// Called after each run with (runs done, runs planned).
 using BookProgress = std::function<void(std::size_t, std::size_t)>;
 
+/// Replications of the rows that compare one run's outcome: enough for the Monte Carlo
+/// p-value to resolve 0.05 / 10 (at least 400 for the book's 10 outcome rows, so that
+/// 1 of 800 beyond the published value still fails) and few enough to keep `partsim book`
+/// within 1.5 times the CPU time of the claims alone: R6's 98,400-record run costs 24 ms,
+/// so 700 more replications of it add about 17 s to their 34 s.
+inline constexpr std::size_t kDefaultOutcomeReplications = 800;
+
 struct BookOptions {
-  std::size_t replications = 100;  ///< for the entries with random choices (>= 2)
+  std::size_t replications = 100;  ///< for claims, probabilities and rules (>= 2)
+  /// For the outcome rows (Test::kPublishedNotInTail); at least
+  /// minimum_replications(kFamilyAlpha / outcome rows run).
+  std::size_t outcome_replications = kDefaultOutcomeReplications;
   unsigned threads = 0;            ///< 0 = all cores; results do not depend on it
   /// Entry ids ("R4") or row keys ("R4.flat-adaptive"); empty = every entry.
   std::vector<std::string> only;
@@ -40,7 +51,14 @@ struct BookOptions {
 /// Every entry id and random row key, in the book's order (what `only` accepts).
 std::vector<std::string> book_selectors();
 
-/// Runs the selected entries. Throws std::invalid_argument for an unknown selector.
+/// Too few outcome replications for the Monte Carlo p-value to reach the threshold; the
+/// message says how many are needed and why.
+struct TooFewOutcomeReplications : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+/// Runs the selected entries. Throws std::invalid_argument for an unknown selector and
+/// TooFewOutcomeReplications when outcome_replications cannot resolve the threshold.
 BookResult run_book(const BookOptions& options, const ScenarioSource& source, const BookProgress& progress = {});
 
 }  // namespace partsim::analysis::book

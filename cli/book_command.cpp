@@ -20,12 +20,16 @@ namespace po = boost::program_options;
 namespace partsim::cli {
 
 int run_book_command(const Args& args) {
-  std::string format_text = "table", dir = PARTSIM_SCENARIO_DIR, replications_text = "100", threads_text = "0", only_text;
+  std::string format_text = "table", dir = PARTSIM_SCENARIO_DIR, replications_text = "100",
+              outcome_replications_text = std::to_string(analysis::book::kDefaultOutcomeReplications), threads_text = "0", only_text;
   std::vector<std::string> sets, published;
   po::options_description desc("book options");
   desc.add_options()
       ("help,h", "show this help")
-      ("replications", po::value<std::string>(&replications_text), "replications for entries with random choices (default 100)")
+      ("replications", po::value<std::string>(&replications_text), "replications for claims, probabilities and rules (default 100)")
+      ("outcome-replications", po::value<std::string>(&outcome_replications_text),
+       ("replications for rows that compare one run's outcome (default " + outcome_replications_text +
+        "; at least 40 x the outcome rows run)").c_str())
       ("threads", po::value<std::string>(&threads_text), "threads (default 0 = all cores); output does not depend on it")
       ("only", po::value<std::string>(&only_text), "entries to run: ids (R4) or row keys (R4.flat-off), comma-separated")
       ("set", po::value<std::vector<std::string>>(&sets), "what if: override a field in every book scenario, after the entry's own (repeatable)")
@@ -33,7 +37,7 @@ int run_book_command(const Args& args) {
       ("scenarios", po::value<std::string>(&dir), "folder of the shipped scenarios")
       ("format", po::value<std::string>(&format_text)->default_value("table"), "table or json");
   if (help_requested(args,
-                     "usage: partsim book [--replications R] [--only IDS] [--set PATH=VALUE ...] [--published KEY=V ...]\n"
+                     "usage: partsim book [--replications R] [--outcome-replications N] [--only IDS] [--set PATH=VALUE ...] [--published KEY=V ...]\n"
                      "                    [--format table|json]\n"
                      "Runs every published table through partsim and sets it beside the published figure.\n",
                      desc))
@@ -42,6 +46,8 @@ int run_book_command(const Args& args) {
   const auto format = parse_format(format_text, false);
   analysis::book::BookOptions options;
   options.replications = static_cast<std::size_t>(parse_int(replications_text, "--replications", 2, 100000));
+  options.outcome_replications =
+      static_cast<std::size_t>(parse_int(outcome_replications_text, "--outcome-replications", 2, 1000000));
   options.threads = static_cast<unsigned>(parse_int(threads_text, "--threads", 0, 1024));
   options.sets = sets;
   for (std::size_t at = 0; !only_text.empty() && at <= only_text.size();) {
@@ -71,6 +77,8 @@ int run_book_command(const Args& args) {
   analysis::book::BookResult result;
   try {
     result = analysis::book::run_book(options, source, [&](std::size_t done, std::size_t total) { progress.update(done, total); });
+  } catch (const analysis::book::TooFewOutcomeReplications& e) {
+    throw UsageError(std::string("--outcome-replications: ") + e.what());
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("--only: ") + e.what());
   }
