@@ -58,11 +58,28 @@ public:
   /// The smallest key; requires !empty().
   detail::EventKey top_key() const { return heap_.front().key; }
 
-  /// Removes the earliest timer; requires !empty().
+  /// Removes the earliest timer; requires !empty(). The hole left at the root descends
+  /// along the smaller children to a leaf and the last entry rises from there: the last
+  /// entry usually belongs near the bottom, so this saves a compare per level.
   detail::KeyedEvent<Payload> pop() {
     const Entry top = heap_.front();
     detail::KeyedEvent<Payload> e{top.key, std::move(payloads_[top.slot])};
-    remove_at(0);
+    pos_[top.slot] = kNone;
+    const Entry last = heap_.back();
+    heap_.pop_back();
+    const std::size_t n = heap_.size();
+    if (n == 0) return e;
+    std::size_t hole = 0;
+    for (;;) {
+      const std::size_t first = hole * kArity + 1;
+      if (first >= n) break;
+      const std::size_t best = min_child(first, n);
+      place(hole, heap_[best]);
+      hole = best;
+    }
+    heap_[hole] = last;
+    pos_[last.slot] = static_cast<std::uint32_t>(hole);
+    sift_up(hole);
     return e;
   }
 
@@ -90,16 +107,27 @@ private:
     place(i, e);
   }
 
+  // The smallest of the children starting at `first` (all four when they exist: a
+  // tournament of three compares).
+  std::size_t min_child(std::size_t first, std::size_t n) const {
+    if (first + kArity <= n) {
+      const std::size_t b01 = heap_[first + 1].key < heap_[first].key ? first + 1 : first;
+      const std::size_t b23 = heap_[first + 3].key < heap_[first + 2].key ? first + 3 : first + 2;
+      return heap_[b23].key < heap_[b01].key ? b23 : b01;
+    }
+    std::size_t best = first;
+    for (std::size_t c = first + 1; c < n; ++c)
+      if (heap_[c].key < heap_[best].key) best = c;
+    return best;
+  }
+
   void sift_down(std::size_t i) {
     const Entry e = heap_[i];
     const std::size_t n = heap_.size();
     for (;;) {
       const std::size_t first = i * kArity + 1;
       if (first >= n) break;
-      std::size_t best = first;
-      const std::size_t last = std::min(first + kArity, n);
-      for (std::size_t c = first + 1; c < last; ++c)
-        if (heap_[c].key < heap_[best].key) best = c;
+      const std::size_t best = min_child(first, n);
       if (!(heap_[best].key < e.key)) break;
       place(i, heap_[best]);
       i = best;
