@@ -38,8 +38,8 @@ TEST_CASE("adaptive draws fit the weights recomputed from each pass's queue size
   const std::int64_t draws = std::accumulate(r.adaptive_choices.begin(), r.adaptive_choices.end(), std::int64_t{0});
   const double expected_total = std::accumulate(r.adaptive_expected.begin(), r.adaptive_expected.end(), 0.0);
   CAPTURE(draws);
-  // Thousands of weighted draws (2,163 for seed 1), each adding probabilities that sum to 1.
-  REQUIRE(draws >= 2000);
+  // Over a thousand weighted draws (2,163 for seed 1), each adding probabilities that sum to 1.
+  REQUIRE(draws >= 1000);
   CHECK(expected_total == doctest::Approx(static_cast<double>(draws)).epsilon(1e-9));
   // A choice the weights gave no chance is a failure the chi-square (which skips empty
   // expectations) would not see.
