@@ -155,6 +155,7 @@ TEST_CASE("partsim reassign as JSON: a new replication factor, --describe input,
   CHECK(j["leader_changes"] == 0);
   CHECK(j["bounds"]["replicas"]["lo"] == 2);
   CHECK(j["bounds"]["replicas"]["hi"] == 2);
+  REQUIRE(j["plan"]["partitions"].size() == 4);  // the loop below checks every partition's racks
   for (const auto& p : j["plan"]["partitions"]) {
     std::vector<std::string> racks;
     for (int b : p["replicas"]) racks.push_back(std::string(1, "abcabc"[b]));
@@ -190,6 +191,7 @@ TEST_CASE("partsim reassign balances each topic on its own with --balance-scope 
     const auto j = nlohmann::json::parse(run_cli(base + scope).out);
     CHECK(j["status"] == "optimal");
     CHECK(j["moves"] == 8);  // each topic puts 2 replicas on each of the two brokers it lacks
+    REQUIRE(j["topics"].size() == 2);
     for (const auto& t : j["topics"]) {
       CHECK(t["replicas_per_broker"]["after"] == nlohmann::json::array({2, 4}));
       CHECK(t["leaders_per_broker"]["after"] == nlohmann::json::array({1, 2}));

@@ -18,6 +18,7 @@ std::vector<std::string> inputs(const char* target) {
   std::vector<std::filesystem::path> files;
   for (const auto& e : std::filesystem::directory_iterator(dir)) files.push_back(e.path());
   std::sort(files.begin(), files.end());
+  REQUIRE_MESSAGE(!files.empty(), (dir.string() + " holds no inputs: the replay would test nothing"));
   for (const auto& f : files) {
     std::ifstream in(f, std::ios::binary);
     std::ostringstream ss;

@@ -1,10 +1,15 @@
 #pragma once
 // Small views of a run that several scenario tests read.
 
+#include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <vector>
 
+#include <doctest/doctest.h>
+
 #include "model/run_result.hpp"
+#include "model/scenario.hpp"
 
 namespace partsim::testing {
 
@@ -23,6 +28,26 @@ inline std::vector<int> run_lengths(const std::vector<std::int32_t>& trace) {
     ++runs.back();
   }
   return runs;
+}
+
+/// Every scenario file shipped under scenarios/, sorted: tests that cover "every shipped
+/// scenario" read the folder, so a new file cannot be left out of them.
+inline std::vector<std::filesystem::path> shipped_scenarios() {
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(std::filesystem::path(PARTSIM_SOURCE_DIR) / "scenarios"))
+    if (e.path().extension() == ".yaml") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+/// The conservation rules every finished run keeps: each record sent is acknowledged or
+/// failed exactly once (a record lost or completed twice breaks the count), the record bytes
+/// appended to batches all come back in completed batches, and memory stays within
+/// buffer.memory.
+inline void check_invariants(const model::RunResult& r, const model::Scenario& s) {
+  CHECK(r.records_sent == r.records_acked + r.failed.total());
+  CHECK(r.bytes_appended == r.bytes_completed);
+  for (const auto& p : s.producers) CHECK(r.peak_buffer_bytes <= p.config.buffer_memory_bytes);
 }
 
 }  // namespace partsim::testing

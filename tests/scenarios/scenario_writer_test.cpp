@@ -4,15 +4,16 @@
 
 #include "model/cluster_simulation.hpp"
 #include "scenarios/loader/scenario_loader.hpp"
+#include "scenarios/run_helpers.hpp"
 
 using namespace partsim;
 
 TEST_CASE("every shipped scenario writes back to YAML that loads to the same scenario") {
-  for (const char* rel : {"reference.yaml", "slow-broker.yaml", "book/null-key-sticky.yaml", "book/hot-key-partitioner.yaml",
-                          "kip794/slow-broker-recovery.yaml", "kip794/fragmentation.yaml", "round-robin/kafka-9965-production.yaml",
-                          "theory/poisson-batching.yaml"}) {
-    CAPTURE(rel);
-    const auto s = scenarios::load_scenario_file(std::string(PARTSIM_SOURCE_DIR) + "/scenarios/" + rel);
+  const auto files = partsim::testing::shipped_scenarios();
+  REQUIRE(files.size() >= 16);
+  for (const auto& f : files) {
+    CAPTURE(f.string());
+    const auto s = scenarios::load_scenario_file(f.string());
     const std::string once = scenarios::write_scenario_yaml(s);
     const auto again = scenarios::load_scenario_text(once, "resolved");
     CHECK(scenarios::write_scenario_yaml(again) == once);  // a fixpoint: nothing lost or changed
