@@ -34,10 +34,14 @@ DistributionStats distribution_stats(std::span<const std::int64_t> counts, std::
   d.cv = std::sqrt(ss / k) / mean;
   d.jain = total * total / (k * sum_sq);
   std::size_t bins = 0;
+  bool impossible = false;  // a count where the weights gave no chance at all
   for (std::size_t i = 0; i < counts.size(); ++i) {
     const double expected = total * weights[i] / weight_total;
     const double observed = static_cast<double>(counts[i]);
-    if (expected <= 0) continue;
+    if (expected <= 0) {
+      impossible = impossible || observed > 0;
+      continue;
+    }
     ++bins;
     d.chi_square += (observed - expected) * (observed - expected) / expected;
     const double p = observed / total;
@@ -46,6 +50,10 @@ DistributionStats distribution_stats(std::span<const std::int64_t> counts, std::
   if (bins >= 2) {
     const boost::math::chi_squared chi(static_cast<double>(bins - 1));
     d.p_value = boost::math::cdf(boost::math::complement(chi, d.chi_square));
+  }
+  if (impossible) {  // outcomes the weights rule out refute them whatever the other bins say
+    d.chi_square = std::numeric_limits<double>::infinity();
+    d.p_value = 0;
   }
   return d;
 }

@@ -38,6 +38,18 @@ TEST_CASE("chi-square against expected weights, and an empty bin") {
   CHECK(std::isinf(distribution_stats(empty).max_over_min));
 }
 
+TEST_CASE("a count where the weights give no chance refutes them: p = 0") {
+  // The adaptive check's expected weights can be 0 for a partition left out of the table;
+  // a choice there must not vanish from the statistic.
+  const std::vector<std::int64_t> c{10, 10, 1};
+  const std::vector<double> w{1, 1, 0};
+  const auto d = distribution_stats(c, w);
+  CHECK(d.p_value == 0.0);
+  CHECK(std::isinf(d.chi_square));
+  const std::vector<std::int64_t> fits{10, 10, 0};
+  CHECK(distribution_stats(fits, w).p_value == doctest::Approx(1.0));
+}
+
 TEST_CASE("mean and Student t confidence interval") {
   // 1..5: mean 3, sd sqrt(2.5); t(4, 0.975) = 2.776445; half-width = t sd / sqrt(5).
   const std::vector<double> v{1, 2, 3, 4, 5};
