@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include <boost/math/distributions/binomial.hpp>
 #include <boost/math/distributions/students_t.hpp>
 
 #include "analysis/format.hpp"
@@ -36,29 +37,22 @@ double monte_carlo_p_value(std::span<const double> x, double v) {
   return std::min(1.0, 2 * std::min((1 + below) / n, (1 + above) / n));
 }
 
-std::size_t minimum_replications(double threshold) {
-  // 2 / (R + 1) < threshold  <=>  R > 2 / threshold - 1; start just below and step up so
-  // that rounding in 2 / threshold cannot give an R one short.
-  const double guess = std::floor(2 / threshold) - 2;
-  auto r = static_cast<std::size_t>(std::max(0.0, guess));
-  while (!(2.0 / static_cast<double>(r + 1) < threshold)) ++r;
-  return r;
+double binomial_test_p_value(std::int64_t successes, std::int64_t trials, double p0) {
+  if (trials <= 0) return 1;
+  const boost::math::binomial_distribution<> b(static_cast<double>(trials), p0);
+  const auto k = static_cast<double>(successes);
+  const double below = boost::math::cdf(b, k);                                         // P(X <= k)
+  const double above = successes == 0 ? 1.0 : boost::math::cdf(boost::math::complement(b, k - 1));  // P(X >= k)
+  return std::min(1.0, 2 * std::min(below, above));
 }
 
-Spread spread(std::span<const Sample> values, std::optional<double> published) {
-  Spread s;
-  s.replications = values.size();
-  std::vector<double> defined;
-  for (const auto& v : values) {
-    if (v) defined.push_back(*v);
-    else ++s.undefined;
-  }
-  if (published) {
-    s.p_value = monte_carlo_p_value(defined, *published);
-    s.at_or_below = static_cast<std::size_t>(std::count_if(defined.begin(), defined.end(), [&](double x) { return x <= *published; }));
-    s.at_or_above = static_cast<std::size_t>(std::count_if(defined.begin(), defined.end(), [&](double x) { return x >= *published; }));
-  }
-  if (defined.empty()) return s;
+bool in_family(Test t) { return t == Test::kPublishedNotInTail || t == Test::kPublishedProbability; }
+
+namespace {
+
+// Median, range, mean and its 99% interval of the defined values.
+void summarise(Spread& s, const std::vector<double>& defined) {
+  if (defined.empty()) return;
   const auto sum = summarize(defined);
   s.median = sum.median;
   s.q025 = sum.q025;
@@ -76,16 +70,53 @@ Spread spread(std::span<const Sample> values, std::optional<double> published) {
     s.ci99_low = s.mean - half;
     s.ci99_high = s.mean + half;
   }
+}
+
+}  // namespace
+
+Spread spread(std::span<const Sample> values, std::optional<double> published) {
+  Spread s;
+  s.replications = values.size();
+  std::vector<double> defined;
+  for (const auto& v : values) {
+    if (v) defined.push_back(*v);
+    else ++s.undefined;
+  }
+  if (published) {
+    s.p_value = monte_carlo_p_value(defined, *published);
+    s.at_or_below = static_cast<std::size_t>(std::count_if(defined.begin(), defined.end(), [&](double x) { return x <= *published; }));
+    s.at_or_above = static_cast<std::size_t>(std::count_if(defined.begin(), defined.end(), [&](double x) { return x >= *published; }));
+    s.p_interval = p_value_interval(s.at_or_below, s.at_or_above, defined.size());
+  }
+  summarise(s, defined);
+  return s;
+}
+
+Spread spread(std::span<const std::optional<Tally>> tallies, double published) {
+  Spread s;
+  s.replications = tallies.size();
+  std::vector<double> shares;
+  for (const auto& t : tallies) {
+    if (!t || t->trials <= 0) {
+      ++s.undefined;
+      continue;
+    }
+    shares.push_back(static_cast<double>(t->successes) / static_cast<double>(t->trials));
+    s.successes += t->successes;
+    s.trials += t->trials;
+  }
+  const double p = binomial_test_p_value(s.successes, s.trials, published);
+  s.p_value = p;
+  s.p_interval = {p, p};  // exact: no Monte Carlo error to resolve
+  summarise(s, shares);
   return s;
 }
 
 std::string describe(const Criterion& c, int decimals) {
   switch (c.test) {
     case Test::kPublishedNotInTail:
-      return "p of published " + fixed(c.published, decimals) + " >= " + fixed(c.threshold, 4) + " (" + fixed(kFamilyAlpha, 2) +
-             " / " + std::to_string(c.family) + ")";
-    case Test::kPublishedInMeanCi:
-      return "published " + fixed(c.published, decimals) + " inside the 99% CI of partsim's mean";
+    case Test::kPublishedProbability:
+      return "p >= " + fixed(c.threshold, 4) + " (" + fixed(kFamilyAlpha, 2) + " / " + std::to_string(c.family) + ")";
     case Test::kMedianIn:
       return "median in " + c.interval.to_string(decimals);
     case Test::kEveryIn:
@@ -98,28 +129,39 @@ std::string describe(const Spread& s, const Criterion& c, int decimals) {
   if (s.undefined > 0)
     return "undefined in " + std::to_string(s.undefined) + " of " + std::to_string(s.replications);
   if (s.replications == 0) return "no replications";
-  if (c.test == Test::kPublishedInMeanCi)
-    return "mean " + fixed(s.mean, decimals) + " [" + fixed(s.ci99_low, decimals) + ", " + fixed(s.ci99_high, decimals) + "]";
+  if (c.test == Test::kPublishedProbability)
+    return fixed(static_cast<double>(s.successes) / static_cast<double>(std::max<std::int64_t>(1, s.trials)), decimals) + ": " +
+           std::to_string(s.successes) + " of " + std::to_string(s.trials);
   if (c.test == Test::kEveryIn)
     return fixed(s.median, decimals) + " [min " + fixed(s.min, decimals) + ", max " + fixed(s.max, decimals) + "]";
-  const std::string range = fixed(s.median, decimals) + " [" + fixed(s.q025, decimals) + ", " + fixed(s.q975, decimals) + "]";
-  if (c.test == Test::kPublishedNotInTail && s.p_value) return range + ", p " + fixed(*s.p_value, 4);
-  return range;
+  return fixed(s.median, decimals) + " [" + fixed(s.q025, decimals) + ", " + fixed(s.q975, decimals) + "]";
 }
 
-bool passes(const Criterion& c, const Spread& s) {
-  if (s.undefined > 0 || s.replications == 0) return false;
+std::string describe_p(const Spread& s, const Criterion& c) {
+  if (!in_family(c.test) || !s.p_value || s.undefined > 0 || s.replications == 0) return {};
+  if (c.test == Test::kPublishedProbability) return fixed(*s.p_value, 4) + " exact";
+  return fixed(*s.p_value, 4) + " [" + fixed(s.p_interval.lo, 4) + ", " + fixed(s.p_interval.hi, 4) + "]";
+}
+
+Verdict verdict(const Criterion& c, const Spread& s) {
+  if (s.undefined > 0 || s.replications == 0) return Verdict::kFail;
+  auto of = [](bool pass) { return pass ? Verdict::kPass : Verdict::kFail; };
   switch (c.test) {
     case Test::kPublishedNotInTail:
-      return c.threshold > 0 && s.p_value && *s.p_value >= c.threshold;  // an unset threshold never passes
-    case Test::kPublishedInMeanCi:
-      return Interval{s.ci99_low, s.ci99_high}.contains(c.published);
+    case Test::kPublishedProbability:
+      if (!(c.threshold > 0) || !s.p_value) return Verdict::kFail;  // an unset threshold tests nothing
+      switch (decide(s.p_interval, c.threshold)) {
+        case Decision::kPass: return Verdict::kPass;
+        case Decision::kFail: return Verdict::kFail;
+        case Decision::kUndecided: return Verdict::kUndecided;
+      }
+      return Verdict::kFail;
     case Test::kMedianIn:
-      return c.interval.contains(s.median);
+      return of(c.interval.contains(s.median));
     case Test::kEveryIn:
-      return c.interval.contains(s.min) && c.interval.contains(s.max);
+      return of(c.interval.contains(s.min) && c.interval.contains(s.max));
   }
-  return false;
+  return Verdict::kFail;
 }
 
 }  // namespace partsim::analysis::book

@@ -10,7 +10,7 @@ namespace partsim::analysis::book {
 PublishedFigures::PublishedFigures()
     : figures_{
           {"R1.run-length", {14}, "every complete run of one partition is 14 records long (28, 42, ... when redrawn)"},
-          {"R1.same-partition", {1.0 / 6}, "the switch may draw the same partition again: 1 in 6"},
+          {"R1.same-partition", {1.0 / 6}, "the switch may draw the same partition again: 1 in 6", false, true},
           {"R1.counts", {26, 40, 93, 28, 74, 39}, "p3=28 p2=93 p4=74 p1=40 p5=39 p0=26"},
           {"R2.counts", {50, 30, 60, 61, 49, 50}, "p0=50 p5=50 p4=49 p1=30 p3=61 p2=60"},
           {"R3.counts", {11, 13, 9, 11, 5, 251}, "p5=251 p1=13 p2=9 p4=5 p3=11 p0=11"},
@@ -70,6 +70,8 @@ void PublishedFigures::set(std::string_view assignment) {
     throw std::invalid_argument(std::string(key) + ": needs " + std::to_string(it->values.size()) + " number" +
                                 (it->values.size() == 1 ? "" : "s (one per partition, p0 first)") + ", got " +
                                 std::to_string(values.size()));
+  if (it->probability && !(values[0] >= 0 && values[0] <= 1))
+    throw std::invalid_argument(std::string(key) + ": a probability, in [0, 1], got " + std::string(rest));
   it->values = std::move(values);
   it->replaced = true;
 }

@@ -16,6 +16,7 @@ struct PublishedFigure {
   std::vector<double> values;  ///< one number, or one per partition (p0, p1, ...)
   std::string source;          ///< what the book prints, in its words
   bool replaced = false;       ///< set by set(), shown in the report
+  bool probability = false;    ///< a probability: in [0, 1]
 };
 
 class PublishedFigures {
@@ -29,7 +30,8 @@ public:
   const std::vector<PublishedFigure>& all() const { return figures_; }
 
   /// Replaces a figure from "KEY=V" or "KEY=V1,V2,..." (as many finite numbers as the
-  /// book's figure has). Throws std::invalid_argument naming the known keys or the rule.
+  /// book's figure has; a probability in [0, 1]). Throws std::invalid_argument naming the
+  /// known keys or the rule.
   void set(std::string_view assignment);
 
 private:

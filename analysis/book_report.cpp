@@ -11,7 +11,7 @@ namespace {
 const char* test_name(Test t) {
   switch (t) {
     case Test::kPublishedNotInTail: return "published_not_in_tails";
-    case Test::kPublishedInMeanCi: return "published_in_mean_ci99";
+    case Test::kPublishedProbability: return "published_probability_binomial";
     case Test::kMedianIn: return "median_in";
     case Test::kEveryIn: return "every_replication_in";
   }
@@ -26,6 +26,22 @@ std::string joined(const std::vector<std::string>& v) {
 
 std::string random_partsim(const RandomResult& e) {
   return e.error.empty() ? describe(e.spread, e.criterion, e.decimals) : "not run";
+}
+
+const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::kPass: return "pass";
+    case Verdict::kFail: return "fail";
+    case Verdict::kUndecided: return "undecided";
+  }
+  return "";
+}
+
+// "undecided at R = 102400": the row says where it stopped.
+std::string verdict_text(const RandomResult& e) {
+  const auto v = e.verdict();
+  if (v == Verdict::kUndecided) return "undecided at R = " + std::to_string(e.spread.replications);
+  return verdict_name(v);
 }
 
 double r6(double v) { return round_to(v, 6); }
@@ -49,10 +65,12 @@ std::string book_to_text(const BookResult& result) {
   }
   if (!result.random.empty()) {
     Table t({{"entry", Align::kLeft}, {"statistic", Align::kLeft}, {"published", Align::kLeft}, {"partsim", Align::kLeft},
-             {"criterion", Align::kLeft}, {"why", Align::kLeft}, {"verdict", Align::kLeft}});
+             {"R", Align::kRight}, {"p [99.9% interval]", Align::kLeft}, {"criterion", Align::kLeft}, {"why", Align::kLeft},
+             {"verdict", Align::kLeft}});
     for (const auto& e : result.random) {
-      t.add_row({e.key, e.statistic, e.published, random_partsim(e), describe(e.criterion, e.decimals), e.criterion.reason,
-                 e.pass() ? "pass" : "fail"});
+      t.add_row({e.key, e.statistic, e.published, random_partsim(e), e.error.empty() ? std::to_string(e.spread.replications) : "",
+                 e.error.empty() ? describe_p(e.spread, e.criterion) : "", describe(e.criterion, e.decimals), e.criterion.reason,
+                 verdict_text(e)});
       passed += e.pass() ? 1 : 0;
       if (!e.error.empty() && std::find(errors.begin(), errors.end(), e.id + ": " + e.error) == errors.end())
         errors.push_back(e.id + ": " + e.error);
@@ -60,15 +78,24 @@ std::string book_to_text(const BookResult& result) {
     total += result.random.size();
     out += "Entries from runs with random choices: a statistic per replication; " + std::to_string(result.replications) +
            " replications";
-    if (result.outcome_rows > 0) out += ", " + std::to_string(result.outcome_replications) + " for one run's outcomes";
+    const bool outcomes = std::any_of(result.random.begin(), result.random.end(), [](const RandomResult& e) {
+      return e.error.empty() && e.criterion.test == Test::kPublishedNotInTail;
+    });
+    if (outcomes)
+      out += "; one run's outcomes from " + std::to_string(result.outcome_replications) + ", doubled while undecided up to " +
+             std::to_string(result.outcome_max_replications);
     out += ".\n" + t.to_text() +
-           "\npartsim: median [2.5%, 97.5%] of the replications; for a probability, the mean [its 99% confidence interval];\n"
+           "\npartsim: median [2.5%, 97.5%] of the R replications; for a probability, the pooled share: successes of trials;\n"
            "for a rule, the median [min, max]. A statistic undefined in any replication fails its criterion.\n";
-    if (result.outcome_rows > 0)
-      out += "One run's outcome v: p = min(1, 2 min(1 + #{x <= v}, 1 + #{x >= v}) / (R + 1)) over partsim's R values x,\n"
-             "the two-sided Monte Carlo p-value; it fails below " + fixed(kFamilyAlpha, 2) + " / " + std::to_string(result.outcome_rows) +
-             " = " + fixed(result.outcome_threshold, 4) + " (Bonferroni over the " + std::to_string(result.outcome_rows) +
-             " outcome rows run: a correct model fails one in at most " + fixed(kFamilyAlpha * 100, 0) + "% of books).\n";
+    if (result.family_rows > 0)
+      out += "One run's outcome v: p = min(1, 2 min(1 + #{x <= v}, 1 + #{x >= v}) / (R + 1)) over partsim's R values x, the\n"
+             "two-sided Monte Carlo p-value, and the 99.9% Clopper-Pearson interval of the p an unlimited R would give; R doubles\n"
+             "while that interval contains the threshold (Besag & Clifford 1991), and a row still undecided at the cap is not\n"
+             "reproduced. A probability: the exact two-sided binomial test of the published value on the pooled counts.\n"
+             "A p-value fails below " + fixed(kFamilyAlpha, 2) + " / " + std::to_string(result.family_rows) + " = " +
+             fixed(result.family_threshold, 4) + " (Bonferroni over the " + std::to_string(result.family_rows) +
+             " rows tested against a published value: a correct model fails one in at most " + fixed(kFamilyAlpha * 100, 0) +
+             "% of books).\n";
     out += "'about x' reads as x ± " + fixed(kAboutTolerance * 100, 0) + "% in every claim (README, partsim book).\n";
   }
   if (!result.sets.empty()) out += "--set applied to every scenario: " + joined(result.sets) + "\n";
@@ -82,9 +109,11 @@ nlohmann::ordered_json book_to_json(const BookResult& result) {
   nlohmann::ordered_json j;
   j["replications"] = result.replications;
   j["outcome_replications"] = result.outcome_replications;
+  j["outcome_max_replications"] = result.outcome_max_replications;
+  j["decision_confidence"] = kDecisionConfidence;
   j["family_alpha"] = kFamilyAlpha;
-  j["outcome_rows"] = result.outcome_rows;
-  j["outcome_threshold"] = r6(result.outcome_threshold);
+  j["family_rows"] = result.family_rows;
+  j["family_threshold"] = r6(result.family_threshold);
   j["sets"] = result.sets;
   j["published_replaced"] = result.published;
   j["about_tolerance"] = kAboutTolerance;
@@ -100,9 +129,9 @@ nlohmann::ordered_json book_to_json(const BookResult& result) {
     const auto& c = e.criterion;
     nlohmann::ordered_json x{{"entry", e.id}, {"key", e.key}, {"statistic", e.statistic}, {"published", e.published},
                              {"test", test_name(c.test)}, {"criterion", describe(c, e.decimals)}, {"reason", c.reason}};
-    if (c.test == Test::kPublishedNotInTail || c.test == Test::kPublishedInMeanCi) {
+    if (in_family(c.test)) {
       x["published_value"] = r6(c.published);
-      if (c.test == Test::kPublishedNotInTail) x["threshold"] = r6(c.threshold);
+      x["threshold"] = r6(c.threshold);
     } else {
       x["bounds"] = {{"lo", r6(c.interval.lo)}, {"hi", r6(c.interval.hi)}, {"lo_open", c.interval.lo_open}, {"hi_open", c.interval.hi_open}};
     }
@@ -110,12 +139,17 @@ nlohmann::ordered_json book_to_json(const BookResult& result) {
     x["partsim"] = {{"replications", s.replications}, {"undefined", s.undefined}, {"median", r6(s.median)},
                     {"q025", r6(s.q025)}, {"q975", r6(s.q975)}, {"min", r6(s.min)}, {"max", r6(s.max)},
                     {"mean", r6(s.mean)}, {"ci99_low", r6(s.ci99_low)}, {"ci99_high", r6(s.ci99_high)}};
-    if (s.p_value) {
+    if (s.p_value && c.test == Test::kPublishedNotInTail) {
       x["partsim"]["p_value"] = r6(*s.p_value);
+      x["partsim"]["p_interval"] = {{"lo", r6(s.p_interval.lo)}, {"hi", r6(s.p_interval.hi)}};
       x["partsim"]["at_or_below"] = s.at_or_below;
       x["partsim"]["at_or_above"] = s.at_or_above;
+    } else if (s.p_value && c.test == Test::kPublishedProbability) {
+      x["partsim"]["p_value"] = r6(*s.p_value);
+      x["partsim"]["successes"] = s.successes;
+      x["partsim"]["trials"] = s.trials;
     }
-    x["verdict"] = e.pass() ? "pass" : "fail";
+    x["verdict"] = verdict_name(e.verdict());
     if (!e.error.empty()) x["error"] = e.error;
     random.push_back(std::move(x));
   }

@@ -16,11 +16,13 @@ namespace partsim::analysis::book {
 /// then how to read them and the count of entries that pass.
 std::string book_to_text(const BookResult& result);
 
-/// {"replications", "outcome_replications", "family_alpha", "outcome_rows",
-///  "outcome_threshold", "sets", "published_replaced", "about_tolerance", "exact": [...],
+/// {"replications", "outcome_replications", "outcome_max_replications",
+///  "decision_confidence", "family_alpha", "family_rows", "family_threshold", "sets",
+///  "published_replaced", "about_tolerance", "exact": [...],
 ///  "random": [{"entry", "key", "statistic", "published", "test", "criterion", "reason",
-///  "published_value" and "threshold" or "bounds", "partsim": {..., "p_value"}, "verdict"}],
-///  "all_reproduced"}
+///  "published_value" and "threshold" or "bounds", "partsim": {"replications", ...,
+///  "p_value", "p_interval" or "successes" and "trials"}, "verdict": "pass" | "fail" |
+///  "undecided"}], "all_reproduced"}
 nlohmann::ordered_json book_to_json(const BookResult& result);
 
 }  // namespace partsim::analysis::book

@@ -21,14 +21,17 @@ struct RandomResult {
   int decimals = 3;
   Spread spread;      ///< the statistic over the replications
   std::string error;  ///< why the entry could not run; empty when it ran
-  bool pass() const { return error.empty() && passes(criterion, spread); }
+  /// kFail when the entry could not run.
+  Verdict verdict() const { return error.empty() ? book::verdict(criterion, spread) : Verdict::kFail; }
+  bool pass() const { return verdict() == Verdict::kPass; }
 };
 
 struct BookResult {
-  std::size_t replications = 0;          ///< claims, probabilities and rules
-  std::size_t outcome_replications = 0;  ///< one run's outcomes
-  std::size_t outcome_rows = 0;          ///< outcome rows run: the Bonferroni family
-  double outcome_threshold = 0;          ///< kFamilyAlpha / outcome_rows (0 without outcome rows)
+  std::size_t replications = 0;              ///< claims, probabilities and rules
+  std::size_t outcome_replications = 0;      ///< one run's outcomes: R0, where each starts
+  std::size_t outcome_max_replications = 0;  ///< one run's outcomes: the cap
+  std::size_t family_rows = 0;               ///< rows tested against a published value that ran: the Bonferroni family
+  double family_threshold = 0;               ///< kFamilyAlpha / family_rows (0 without such rows)
   std::vector<std::string> sets;       ///< the user's --set overrides, applied to every scenario
   std::vector<std::string> published;  ///< keys of published figures the user replaced
   std::vector<ExactResult> exact;

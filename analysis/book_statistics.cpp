@@ -49,8 +49,15 @@ Sample share_multiple_of(std::span<const std::int64_t> runs, std::int64_t length
   return share_where(runs, [length](std::int64_t n) { return length > 0 && n % length == 0; });
 }
 
-Sample share_longer_than(std::span<const std::int64_t> runs, std::int64_t length) {
-  return share_where(runs, [length](std::int64_t n) { return n > length; });
+std::optional<Tally> kept_draws(std::span<const std::int32_t> trace, std::int64_t stick) {
+  if (stick <= 0) return std::nullopt;
+  Tally t;
+  for (auto at = static_cast<std::size_t>(stick); at < trace.size(); at += static_cast<std::size_t>(stick)) {
+    ++t.trials;
+    if (trace[at] == trace[at - 1]) ++t.successes;
+  }
+  if (t.trials == 0) return std::nullopt;
+  return t;
 }
 
 Sample median_run(std::span<const std::int64_t> runs) {

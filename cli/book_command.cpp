@@ -21,15 +21,19 @@ namespace partsim::cli {
 
 int run_book_command(const Args& args) {
   std::string format_text = "table", dir = PARTSIM_SCENARIO_DIR, replications_text = "100",
-              outcome_replications_text = std::to_string(analysis::book::kDefaultOutcomeReplications), threads_text = "0", only_text;
+              outcome_replications_text = std::to_string(analysis::book::kDefaultOutcomeReplications),
+              outcome_max_text = std::to_string(analysis::book::kDefaultOutcomeMaxReplications), threads_text = "0", only_text;
   std::vector<std::string> sets, published;
   po::options_description desc("book options");
   desc.add_options()
       ("help,h", "show this help")
       ("replications", po::value<std::string>(&replications_text), "replications for claims, probabilities and rules (default 100)")
       ("outcome-replications", po::value<std::string>(&outcome_replications_text),
-       ("replications for rows that compare one run's outcome (default " + outcome_replications_text +
-        "; at least 40 x the outcome rows run)").c_str())
+       ("replications a row that compares one run's outcome starts with (default " + outcome_replications_text +
+        "); doubled while its p-value's 99.9% interval contains the threshold").c_str())
+      ("outcome-max-replications", po::value<std::string>(&outcome_max_text),
+       ("the most replications such a row grows to (default " + outcome_max_text +
+        "); a row still undecided there is not reproduced").c_str())
       ("threads", po::value<std::string>(&threads_text), "threads (default 0 = all cores); output does not depend on it")
       ("only", po::value<std::string>(&only_text), "entries to run: ids (R4) or row keys (R4.flat-off), comma-separated")
       ("set", po::value<std::vector<std::string>>(&sets), "what if: override a field in every book scenario, after the entry's own (repeatable)")
@@ -37,8 +41,8 @@ int run_book_command(const Args& args) {
       ("scenarios", po::value<std::string>(&dir), "folder of the shipped scenarios")
       ("format", po::value<std::string>(&format_text)->default_value("table"), "table or json");
   if (help_requested(args,
-                     "usage: partsim book [--replications R] [--outcome-replications N] [--only IDS] [--set PATH=VALUE ...] [--published KEY=V ...]\n"
-                     "                    [--format table|json]\n"
+                     "usage: partsim book [--replications R] [--outcome-replications R0] [--outcome-max-replications CAP] [--only IDS]\n"
+                     "                    [--set PATH=VALUE ...] [--published KEY=V ...] [--format table|json]\n"
                      "Runs every published table through partsim and sets it beside the published figure.\n",
                      desc))
     return kExitOk;
@@ -47,7 +51,13 @@ int run_book_command(const Args& args) {
   analysis::book::BookOptions options;
   options.replications = static_cast<std::size_t>(parse_int(replications_text, "--replications", 2, 100000));
   options.outcome_replications =
-      static_cast<std::size_t>(parse_int(outcome_replications_text, "--outcome-replications", 2, 1000000));
+      static_cast<std::size_t>(parse_int(outcome_replications_text, "--outcome-replications", 2, 10000000));
+  options.outcome_max_replications =
+      static_cast<std::size_t>(parse_int(outcome_max_text, "--outcome-max-replications", 2, 10000000));
+  if (options.outcome_replications > options.outcome_max_replications)
+    throw UsageError("--outcome-replications: " + std::to_string(options.outcome_replications) +
+                     " is above --outcome-max-replications " + std::to_string(options.outcome_max_replications) +
+                     ": a row starts at most at its cap");
   options.threads = static_cast<unsigned>(parse_int(threads_text, "--threads", 0, 1024));
   options.sets = sets;
   for (std::size_t at = 0; !only_text.empty() && at <= only_text.size();) {
@@ -78,8 +88,8 @@ int run_book_command(const Args& args) {
   try {
     result = analysis::book::run_book(options, source, [&](std::size_t done, std::size_t total) { progress.update(done, total); });
   } catch (const analysis::book::TooFewOutcomeReplications& e) {
-    throw UsageError(std::string("--outcome-replications: ") + e.what());
-  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--outcome-max-replications: ") + e.what());
+  } catch (const analysis::book::UnknownEntry& e) {
     throw UsageError(std::string("--only: ") + e.what());
   }
   // Nothing loaded: a misspelt --set or a wrong --scenarios, not a finding about the book.

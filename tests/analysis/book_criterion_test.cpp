@@ -1,6 +1,7 @@
 // The book's criteria: intervals, the one "about" tolerance, the summary over
-// replications, the Monte Carlo p-value of one run's outcome and its Bonferroni threshold,
-// and the rule that an undefined value never passes.
+// replications, the Monte Carlo p-value of one run's outcome and the interval its verdict
+// reads, the binomial test of a probability, and the rule that an undefined value never
+// passes.
 
 #include <doctest/doctest.h>
 
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "analysis/book_criterion.hpp"
+#include "analysis/format.hpp"
 
 using namespace partsim::analysis::book;
 
@@ -72,13 +74,50 @@ TEST_CASE("the Monte Carlo p-value counts the observation itself, counts ties on
   CHECK(monte_carlo_p_value(std::vector<double>{}, 4) == 1.0);  // no values, no evidence
 }
 
-TEST_CASE("the replications needed to resolve a threshold: the smallest p, 2 / (R + 1), below it") {
-  CHECK(minimum_replications(0.05 / 10) == 400);  // 2/401 = 0.00499 < 0.005 = 2/400
-  CHECK(minimum_replications(0.05 / 3) == 120);
-  CHECK(minimum_replications(0.05) == 40);
-  CHECK(minimum_replications(0.05 / 12) == 480);
-  CHECK(minimum_replications(0.004) == 500);
-  CHECK(minimum_replications(0.0041) == 487);     // 2/488 = 0.0040984 < 0.0041 <= 2/487
+TEST_CASE("the binomial test doubles the smaller exact tail and is capped at 1") {
+  // Hand-computed over exact fractions: X ~ Binomial(n, p0).
+  CHECK(binomial_test_p_value(0, 4, 0.5) == doctest::Approx(0.125));  // 2 (1/2)^4
+  CHECK(binomial_test_p_value(4, 4, 0.5) == doctest::Approx(0.125));
+  CHECK(binomial_test_p_value(2, 4, 0.5) == 1.0);                    // 2 (11/16), capped
+  // 2 of 21 at 1/6: 2 P(X <= 2) = 2 (5^21 + 21 5^20 + 210 5^19) / 6^21 = 0.591239.
+  CHECK(binomial_test_p_value(2, 21, 1.0 / 6) == doctest::Approx(0.5912385415706801).epsilon(1e-9));
+  // 7 of 21 at 1/6: the upper tail, 2 P(X >= 7) = 0.095839.
+  CHECK(binomial_test_p_value(7, 21, 1.0 / 6) == doctest::Approx(0.09583906807384322).epsilon(1e-9));
+  // R1's size, 21 draws x 100 replications: 300 and 400 kept of 2100 lie in the tails.
+  CHECK(binomial_test_p_value(300, 2100, 1.0 / 6) == doctest::Approx(0.0031760644534930727).epsilon(1e-7));
+  CHECK(binomial_test_p_value(400, 2100, 1.0 / 6) == doctest::Approx(0.004326217577316308).epsilon(1e-7));
+  CHECK(binomial_test_p_value(350, 2100, 1.0 / 6) == 1.0);  // the mean itself
+  CHECK(binomial_test_p_value(0, 0, 1.0 / 6) == 1.0);       // no trials, no evidence
+  CHECK(binomial_test_p_value(0, 10, 0.0) == 1.0);          // a certain outcome
+  CHECK(binomial_test_p_value(1, 10, 0.0) == 0.0);          // an impossible one
+}
+
+TEST_CASE("a probability row pools the replications' counts and tests them in the family") {
+  const std::vector<std::optional<Tally>> t{Tally{150, 1000}, Tally{150, 1100}};
+  const auto s = spread(t, 1.0 / 6);
+  CHECK(s.successes == 300);
+  CHECK(s.trials == 2100);
+  REQUIRE(s.p_value);
+  CHECK(*s.p_value == doctest::Approx(0.0031760644534930727).epsilon(1e-7));
+  CHECK(s.p_interval.lo == *s.p_value);  // exact: nothing left to resolve
+  CHECK(s.p_interval.hi == *s.p_value);
+  CHECK(s.mean == doctest::Approx((0.15 + 150.0 / 1100) / 2));  // the shares, summarised as for any row
+  const Criterion alone{Test::kPublishedProbability, 1.0 / 6, {}, "", 0.05, 1};
+  const Criterion among_11{Test::kPublishedProbability, 1.0 / 6, {}, "", 0.05 / 11, 11};
+  CHECK(verdict(alone, s) == Verdict::kFail);      // 0.0032 < 0.05
+  CHECK(verdict(among_11, s) == Verdict::kFail);   // 0.0032 < 0.0045
+  const std::vector<std::optional<Tally>> u{Tally{200, 1000}, Tally{200, 1100}};  // 400 of 2100: p 0.0043
+  CHECK(verdict(among_11, spread(u, 1.0 / 6)) == Verdict::kFail);
+  CHECK(verdict({Test::kPublishedProbability, 1.0 / 6, {}, "", 0.004, 12}, spread(u, 1.0 / 6)) == Verdict::kPass);
+  CHECK(describe(s, alone, 3) == "0.143: 300 of 2100");
+  CHECK(describe_p(s, alone) == "0.0032 exact");
+  CHECK(describe(alone, 3) == "p >= 0.0500 (0.05 / 1)");
+  // A replication without a draw is undefined, and fails the row.
+  const std::vector<std::optional<Tally>> gap{Tally{3, 21}, std::nullopt, Tally{0, 0}};
+  const auto g = spread(gap, 1.0 / 6);
+  CHECK(g.undefined == 2);
+  CHECK(g.trials == 21);
+  CHECK(verdict(alone, g) == Verdict::kFail);
 }
 
 TEST_CASE("one run's outcome fails when its p-value is below the family's threshold") {
@@ -92,26 +131,48 @@ TEST_CASE("one run's outcome fails when its p-value is below the family's thresh
   const auto beyond = spread(v, 60.0);
   CHECK(*beyond.p_value == doctest::Approx(2.0 / 60));
   CHECK(beyond.at_or_above == 0);
+  // The verdict reads the 99.9% interval of the ideal p: 0 of 59 beyond 60 cannot tell a
+  // true p of 0.01 from one of 0.2.
+  CHECK(beyond.p_interval.lo == 0.0);
+  CHECK(beyond.p_interval.hi == doctest::Approx(2 * (1 - std::pow(0.0005, 1.0 / 59))));
+  CHECK(beyond.p_interval.hi == doctest::Approx(0.241751179596380).epsilon(1e-6));
   const Criterion alone = {Test::kPublishedNotInTail, 60, {}, "", kFamilyAlpha / 1, 1};
-  const Criterion among_5 = {Test::kPublishedNotInTail, 60, {}, "", kFamilyAlpha / 5, 5};
-  // p = 0.033 fails a row tested alone (0.05) and passes among five (0.05 / 5 = 0.01).
+  CHECK(verdict(alone, beyond) == Verdict::kUndecided);
   CHECK_FALSE(passes(alone, beyond));
-  CHECK(passes(among_5, beyond));
-  CHECK(passes(alone, inside));
-  // The rule is "fails when p < threshold": p at the threshold passes.
-  CHECK(passes({Test::kPublishedNotInTail, 1, {}, "", 0.1, 1}, inside));
-  CHECK_FALSE(passes({Test::kPublishedNotInTail, 1, {}, "", 0.1000001, 1}, inside));
+  // 2 of 59 at or below 1: interval [0.0011, 0.3754] around p = 0.1 (Clopper-Pearson,
+  // computed by bisection on the binomial cdf), so a threshold of 0.001 is passed and one
+  // of 0.05 is undecided.
+  CHECK(inside.p_interval.lo == doctest::Approx(0.00109242640249164).epsilon(1e-6));
+  CHECK(inside.p_interval.hi == doctest::Approx(0.375367259364089).epsilon(1e-6));
+  CHECK(verdict({Test::kPublishedNotInTail, 1, {}, "", 0.001, 50}, inside) == Verdict::kPass);
+  CHECK(verdict({Test::kPublishedNotInTail, 1, {}, "", 0.05, 1}, inside) == Verdict::kUndecided);
+  // The rule is "passes when the interval lies at or above the threshold": its bottom passes.
+  CHECK(verdict({Test::kPublishedNotInTail, 1, {}, "", inside.p_interval.lo, 1}, inside) == Verdict::kPass);
+  CHECK(verdict({Test::kPublishedNotInTail, 1, {}, "", inside.p_interval.lo * 1.000001, 1}, inside) == Verdict::kUndecided);
   // A criterion whose threshold the runner never set cannot pass: it would test nothing.
-  CHECK_FALSE(passes({Test::kPublishedNotInTail, 1, {}, "", 0, 0}, inside));
-  CHECK(describe(among_5, 2) == "p of published 60.00 >= 0.0100 (0.05 / 5)");
-  CHECK(describe(beyond, among_5, 1) == "29.0 [1.5, 56.5], p 0.0333");
+  CHECK(verdict({Test::kPublishedNotInTail, 1, {}, "", 0, 0}, inside) == Verdict::kFail);
+  const Criterion among_5 = {Test::kPublishedNotInTail, 60, {}, "", kFamilyAlpha / 5, 5};
+  CHECK(describe(among_5, 2) == "p >= 0.0100 (0.05 / 5)");
+  CHECK(describe(beyond, among_5, 1) == "29.0 [1.5, 56.5]");
+  CHECK(describe_p(beyond, among_5) == "0.0333 [0.0000, " + partsim::analysis::fixed(beyond.p_interval.hi, 4) + "]");
+  CHECK(describe_p(beyond, {Test::kMedianIn, 0, {}, ""}).empty());
+}
+
+TEST_CASE("a clear outcome row is decided: far below the threshold fails, far above passes") {
+  std::vector<Sample> v;
+  for (int i = 0; i < 4000; ++i) v.emplace_back(i);
+  const Criterion c{Test::kPublishedNotInTail, 0, {}, "", 0.005, 10};
+  // Published -1: below all 4000, p = 2 / 4001 and the interval's top 2 (1 - 0.0005^(1/4000)) = 0.0038.
+  auto s = spread(v, -1.0);
+  CHECK(s.p_interval.hi == doctest::Approx(0.00379684265844536).epsilon(1e-6));
+  CHECK(verdict(c, s) == Verdict::kFail);
+  s = spread(v, 2000.0);  // the median: p = 1
+  CHECK(verdict(c, s) == Verdict::kPass);
 }
 
 TEST_CASE("each test reads the spread as stated") {
   const std::vector<Sample> v{0.30, 0.32, 0.33, 0.34, 0.36};
   const auto s = spread(v);
-  CHECK(passes({Test::kPublishedInMeanCi, 0.33, {}, ""}, s));
-  CHECK_FALSE(passes({Test::kPublishedInMeanCi, 0.40, {}, ""}, s));
   CHECK(passes({Test::kMedianIn, 0, about(1.0 / 3), ""}, s));
   CHECK_FALSE(passes({Test::kMedianIn, 0, {0.5, 1, true, false}, ""}, s));
   CHECK(passes({Test::kEveryIn, 0, about(1.0 / 3), ""}, s));
@@ -128,7 +189,7 @@ TEST_CASE("an undefined value in any replication fails every test, however wide 
   const std::vector<Sample> v{1.0, 2.0, 3.0, std::nullopt};
   const auto s = spread(v);
   CHECK(describe(s, {Test::kPublishedNotInTail, 2, {}, ""}, 1) == "undefined in 1 of 4");
-  for (const Test t : {Test::kPublishedNotInTail, Test::kPublishedInMeanCi, Test::kMedianIn, Test::kEveryIn})
-    CHECK_FALSE(passes({t, 2.0, {0, 1e9, false, false}, "", 1, 1}, spread(v, 2.0)));
+  for (const Test t : {Test::kPublishedNotInTail, Test::kMedianIn, Test::kEveryIn})
+    CHECK(verdict({t, 2.0, {0, 1e9, false, false}, "", 1e-9, 1}, spread(v, 2.0)) == Verdict::kFail);
   CHECK_FALSE(passes({Test::kMedianIn, 0, {0, 1e9, false, false}, ""}, spread(std::vector<Sample>{})));
 }

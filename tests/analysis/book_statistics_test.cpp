@@ -19,13 +19,30 @@ TEST_CASE("complete runs leave out the last run, which the trace's end may cut")
 TEST_CASE("run shares are undefined without a complete run, never a pass") {
   const std::vector<std::int64_t> runs{14, 28, 13, 14};
   CHECK(*share_multiple_of(runs, 14) == doctest::Approx(0.75));
-  CHECK(*share_longer_than(runs, 14) == doctest::Approx(0.25));
   CHECK(*median_run(runs) == doctest::Approx(14));
   CHECK(*share_multiple_of(runs, 0) == 0);
   const std::vector<std::int64_t> none;
   CHECK_FALSE(share_multiple_of(none, 14));
-  CHECK_FALSE(share_longer_than(none, 14));
   CHECK_FALSE(median_run(none));
+}
+
+TEST_CASE("switch draws are read at every stick boundary, the last run's included") {
+  // Draws at records 2, 4, 6: 3 -> 3 kept, 3 -> 2 switched, 2 -> 5 switched.
+  const std::vector<std::int32_t> trace{3, 3, 3, 3, 2, 2, 5};
+  const auto t = kept_draws(trace, 2);
+  REQUIRE(t);
+  CHECK(t->trials == 3);
+  CHECK(t->successes == 1);
+  // The cut last run counts: 4,4 | 4,4 | 4: draws at 2 and 4 both kept, though no run is complete.
+  const auto cut = kept_draws(std::vector<std::int32_t>{4, 4, 4, 4, 4}, 2);
+  REQUIRE(cut);
+  CHECK(cut->trials == 2);
+  CHECK(cut->successes == 2);
+  // 300 records with sticks of 14: draws at 14, 28, ..., 294.
+  const std::vector<std::int32_t> r1(300, 0);
+  CHECK(kept_draws(r1, 14)->trials == 21);
+  CHECK_FALSE(kept_draws(std::vector<std::int32_t>{1, 1}, 2));  // no draw inside the trace
+  CHECK_FALSE(kept_draws(trace, 0));
 }
 
 TEST_CASE("max/mean and min/mean stay defined with an empty partition") {
