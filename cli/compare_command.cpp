@@ -254,34 +254,36 @@ void plot_compare(const std::string& dir, const std::vector<Job>& jobs, const Co
   plot.latency_cdf(jobs.front().scenario.name + ": latency by run", curves);
 }
 
+// compare.json and compare.csv with --out, and the chosen format on stdout; `text` and
+// `csv` make their output only when it is written.
+template <class Text, class Csv>
+void write_comparison(const CompareSettings& s, const nlohmann::ordered_json& json, Text text, Csv csv) {
+  if (!s.out_dir.empty()) {
+    write_file_atomically(s.out_dir + "/compare.json", analysis::dump_json(json));
+    write_file_atomically(s.out_dir + "/compare.csv", csv());
+  }
+  switch (s.format) {
+    case OutputFormat::kTable: write_stdout(text()); break;
+    case OutputFormat::kJson: write_stdout(analysis::dump_json(json)); break;
+    case OutputFormat::kCsv: write_stdout(csv()); break;
+  }
+}
+
 void write_replicated(const std::vector<Job>& jobs, CompareResults& results, const CompareSettings& s) {
   std::vector<analysis::NamedReplications> reps;
   for (std::size_t k = 0; k < jobs.size(); ++k) reps.push_back({jobs[k].name, jobs[k].sweep_value, std::move(*results.summaries[k])});
-  const auto json = analysis::compare_replicated_to_json(reps, s.sweep_path, jobs.front().scenario.name, jobs.front().seed);
-  if (!s.out_dir.empty()) {
-    write_file_atomically(s.out_dir + "/compare.json", analysis::dump_json(json));
-    write_file_atomically(s.out_dir + "/compare.csv", analysis::compare_replicated_to_csv(reps));
-  }
-  switch (s.format) {
-    case OutputFormat::kTable: write_stdout(analysis::compare_replicated_to_text(reps, s.sweep_path)); break;
-    case OutputFormat::kJson: write_stdout(analysis::dump_json(json)); break;
-    case OutputFormat::kCsv: write_stdout(analysis::compare_replicated_to_csv(reps)); break;
-  }
+  write_comparison(
+      s, analysis::compare_replicated_to_json(reps, s.sweep_path, jobs.front().scenario.name, jobs.front().seed),
+      [&] { return analysis::compare_replicated_to_text(reps, s.sweep_path); },
+      [&] { return analysis::compare_replicated_to_csv(reps); });
 }
 
 void write_singles(const std::vector<Job>& jobs, CompareResults& results, const CompareSettings& s) {
   std::vector<analysis::NamedRun> runs;
   for (std::size_t k = 0; k < jobs.size(); ++k) runs.push_back({jobs[k].name, jobs[k].sweep_value, std::move(*results.singles[k])});
-  const auto json = analysis::compare_to_json(runs, s.sweep_path);
-  if (!s.out_dir.empty()) {
-    write_file_atomically(s.out_dir + "/compare.json", analysis::dump_json(json));
-    write_file_atomically(s.out_dir + "/compare.csv", analysis::compare_to_csv(runs));
-  }
-  switch (s.format) {
-    case OutputFormat::kTable: write_stdout(analysis::compare_to_text(runs, s.sweep_path)); break;
-    case OutputFormat::kJson: write_stdout(analysis::dump_json(json)); break;
-    case OutputFormat::kCsv: write_stdout(analysis::compare_to_csv(runs)); break;
-  }
+  write_comparison(
+      s, analysis::compare_to_json(runs, s.sweep_path), [&] { return analysis::compare_to_text(runs, s.sweep_path); },
+      [&] { return analysis::compare_to_csv(runs); });
 }
 
 }  // namespace
