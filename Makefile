@@ -2,7 +2,7 @@
 PRESET ?= release
 BUILD_DIR := build/$(PRESET)
 JOBS ?= 2
-PARTSIM := build/release/partsim
+PARTSIM := $(BUILD_DIR)/partsim
 
 .PHONY: deps configure build run test test-asan bench fuzz golden reference clean
 
@@ -15,9 +15,14 @@ configure: deps
 build: configure
 	@cmake --build --preset $(PRESET) -j $(JOBS)
 
-run: build
+# The demo needs the partsim program only: not the test suites and benchmarks, which are
+# a third of a clean build (the program alone: 89 of 164 steps, 4.3 of 6.7 CPU-minutes).
+run: configure
+	@cmake --build --preset $(PRESET) -j $(JOBS) --target partsim
 	@bash scripts/demo.sh $(PARTSIM)
 
+# Everything: the suites, the program the CLI tests run, and the benchmarks (so that a
+# change that breaks their build fails here, in CI).
 test: build
 	@ctest --preset $(PRESET) -j $(JOBS)
 

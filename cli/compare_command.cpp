@@ -1,10 +1,13 @@
 // partsim compare: one scenario and seed, once per partitioner or variant (and per sweep
 // value), with common random numbers for the workload, side by side.
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
-#include <iostream>
 #include <limits>
 #include <optional>
+#include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -62,11 +65,94 @@ struct RunPlan {
   std::vector<std::string> sets;
 };
 
-}  // namespace
-
-int run_compare_command(const Args& args) {
+// What the command line asks for, checked.
+struct CompareSettings {
   ScenarioCommandOptions common;
-  std::string partitioners_text, sweep_text, out_dir, plot_dir;
+  OutputFormat format = OutputFormat::kTable;
+  std::vector<RunPlan> plans;
+  std::string sweep_path;                  // empty without --sweep
+  std::vector<std::string> sweep_values{""};
+  std::optional<std::uint64_t> seed;       // else each scenario's run.seed
+  std::size_t replications = 1;
+  unsigned threads = 0;
+  std::string out_dir, plot_dir;
+};
+
+// One run of the comparison: a plan at a sweep value, its scenario loaded and checked.
+struct Job {
+  std::string name, sweep_value;
+  model::Scenario scenario;
+  std::uint64_t seed;
+};
+
+// What the runs gave, by job: the results (one replication) or their summaries (several),
+// and the first replication's latency for the chart.
+struct CompareResults {
+  std::vector<std::optional<model::RunResult>> singles;
+  std::vector<std::optional<analysis::ReplicationSummary>> summaries;
+  std::vector<model::LatencyHistogram> first_latency;
+};
+
+std::vector<std::string> parse_partitioners(const std::string& text) {
+  std::vector<std::string> partitioners;
+  if (text.empty()) return partitioners;
+  const auto& known = model::partitioner_names();
+  for (const auto& p : split(text, ',')) {
+    if (std::find(known.begin(), known.end(), p) == known.end()) {
+      std::string list;
+      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+      throw UsageError("--partitioners: unknown partitioner '" + p + "' (known: " + list + ")");
+    }
+    partitioners.push_back(p);
+  }
+  return partitioners;
+}
+
+std::vector<RunPlan> parse_variants(const std::vector<std::string>& variants) {
+  std::vector<RunPlan> plans;
+  for (const auto& v : variants) {
+    const auto colon = v.find(':');
+    if (colon == std::string::npos || colon == 0 || colon + 1 >= v.size())
+      throw UsageError("--variant: must be NAME:KEY=VALUE[,KEY=VALUE...], got '" + v + "'");
+    RunPlan plan{v.substr(0, colon), {}};
+    for (const auto& a : split(v.substr(colon + 1), ',')) plan.sets.push_back(expand_assignment(a, "--variant"));
+    plans.push_back(std::move(plan));
+  }
+  return plans;
+}
+
+// The runs: one per partitioner, one per variant, or every partitioner with every variant.
+std::vector<RunPlan> combine_plans(const std::vector<std::string>& partitioners, const std::vector<RunPlan>& variants) {
+  if (partitioners.empty() && variants.empty())
+    throw UsageError("nothing to compare: give --partitioners A,B,... or --variant NAME:KEY=VALUE");
+  if (partitioners.empty()) return variants;
+  std::vector<RunPlan> plans;
+  for (const auto& p : partitioners) {
+    if (variants.empty()) plans.push_back({p, {"producers.*.config.partitioner=" + p}});
+    for (const auto& v : variants) {
+      RunPlan plan{p + "/" + v.name, {"producers.*.config.partitioner=" + p}};
+      plan.sets.insert(plan.sets.end(), v.sets.begin(), v.sets.end());
+      plans.push_back(std::move(plan));
+    }
+  }
+  return plans;
+}
+
+// "--sweep linger.ms=0,5" -> the path "producers.*.config.linger.ms" and values {"0", "5"}.
+void parse_sweep(const std::string& text, CompareSettings& s) {
+  if (text.empty()) return;
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 >= text.size())
+    throw UsageError("--sweep: must be KEY=V1,V2,..., got '" + text + "'");
+  s.sweep_path = expand_assignment(text.substr(0, eq) + "=x", "--sweep");
+  s.sweep_path = s.sweep_path.substr(0, s.sweep_path.size() - 2);
+  s.sweep_values = split(text.substr(eq + 1), ',');
+}
+
+// The settings, or nothing after --help.
+std::optional<CompareSettings> parse_compare_args(const Args& args) {
+  CompareSettings s;
+  std::string partitioners_text, sweep_text;
   std::vector<std::string> variants;
   po::options_description desc("compare options");
   desc.add_options()
@@ -74,111 +160,63 @@ int run_compare_command(const Args& args) {
       ("partitioners", po::value<std::string>(&partitioners_text), "comma-separated partitioners to compare")
       ("variant", po::value<std::vector<std::string>>(&variants), "NAME:KEY=VALUE[,KEY=VALUE...] (repeatable)")
       ("sweep", po::value<std::string>(&sweep_text), "KEY=V1,V2,...: repeat the comparison for each value");
-  add_scenario_options(desc, common);
+  add_scenario_options(desc, s.common);
   desc.add_options()
-      ("plot", po::value<std::string>(&plot_dir), "draw the latency CDF of every run into DIR (gnuplot)")
-      ("out", po::value<std::string>(&out_dir), "also write compare.json and compare.csv into DIR");
-  if (!parse_scenario_command(args, desc, common, kCompareUsage, "partsim compare SCENARIO.yaml --partitioners A,B")) return kExitOk;
-  const std::string& scenario_path = common.scenario_path;
-  const std::string& seed_text = common.seed_text;
-  const auto& sets = common.sets;
-  const std::string& replications_text = common.replications_text;
-  const std::string& threads_text = common.threads_text;
-  const bool allow_large = common.allow_large;
-  const auto format = parse_format(common.format_text);
-
-  std::vector<std::string> partitioners;
-  if (!partitioners_text.empty()) {
-    const auto& known = model::partitioner_names();
-    for (const auto& p : split(partitioners_text, ',')) {
-      if (std::find(known.begin(), known.end(), p) == known.end()) {
-        std::string list;
-        for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-        throw UsageError("--partitioners: unknown partitioner '" + p + "' (known: " + list + ")");
-      }
-      partitioners.push_back(p);
-    }
-  }
-  std::vector<RunPlan> variant_plans;
-  for (const auto& v : variants) {
-    const auto colon = v.find(':');
-    if (colon == std::string::npos || colon == 0 || colon + 1 >= v.size())
-      throw UsageError("--variant: must be NAME:KEY=VALUE[,KEY=VALUE...], got '" + v + "'");
-    RunPlan plan{v.substr(0, colon), {}};
-    for (const auto& a : split(v.substr(colon + 1), ',')) plan.sets.push_back(expand_assignment(a, "--variant"));
-    variant_plans.push_back(std::move(plan));
-  }
-  if (partitioners.empty() && variant_plans.empty()) throw UsageError("nothing to compare: give --partitioners A,B,... or --variant NAME:KEY=VALUE");
-
-  std::vector<RunPlan> plans;
-  if (variant_plans.empty()) {
-    for (const auto& p : partitioners) plans.push_back({p, {"producers.*.config.partitioner=" + p}});
-  } else if (partitioners.empty()) {
-    plans = variant_plans;
-  } else {
-    for (const auto& p : partitioners)
-      for (const auto& v : variant_plans) {
-        RunPlan plan{p + "/" + v.name, {"producers.*.config.partitioner=" + p}};
-        plan.sets.insert(plan.sets.end(), v.sets.begin(), v.sets.end());
-        plans.push_back(std::move(plan));
-      }
-  }
-
-  std::string sweep_path;
-  std::vector<std::string> sweep_values{""};
-  if (!sweep_text.empty()) {
-    const auto eq = sweep_text.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 >= sweep_text.size())
-      throw UsageError("--sweep: must be KEY=V1,V2,..., got '" + sweep_text + "'");
-    sweep_path = expand_assignment(sweep_text.substr(0, eq) + "=x", "--sweep");
-    sweep_path = sweep_path.substr(0, sweep_path.size() - 2);
-    sweep_values = split(sweep_text.substr(eq + 1), ',');
-  }
-  std::optional<std::uint64_t> seed;
-  if (!seed_text.empty())
-    seed = static_cast<std::uint64_t>(parse_int(seed_text, "--seed", 0, std::numeric_limits<std::int64_t>::max()));
-  if (!out_dir.empty()) {
+      ("plot", po::value<std::string>(&s.plot_dir), "draw the latency CDF of every run into DIR (gnuplot)")
+      ("out", po::value<std::string>(&s.out_dir), "also write compare.json and compare.csv into DIR");
+  if (!parse_scenario_command(args, desc, s.common, kCompareUsage, "partsim compare SCENARIO.yaml --partitioners A,B"))
+    return std::nullopt;
+  s.format = parse_format(s.common.format_text);
+  const auto partitioners = parse_partitioners(partitioners_text);
+  s.plans = combine_plans(partitioners, parse_variants(variants));
+  parse_sweep(sweep_text, s);
+  if (!s.common.seed_text.empty())
+    s.seed = static_cast<std::uint64_t>(parse_int(s.common.seed_text, "--seed", 0, std::numeric_limits<std::int64_t>::max()));
+  if (!s.out_dir.empty()) {
     std::error_code ec;
-    std::filesystem::create_directories(out_dir, ec);
-    if (ec) throw UsageError("--out: cannot create directory '" + out_dir + "': " + ec.message());
+    std::filesystem::create_directories(s.out_dir, ec);
+    if (ec) throw UsageError("--out: cannot create directory '" + s.out_dir + "': " + ec.message());
   }
+  s.replications = static_cast<std::size_t>(parse_int(s.common.replications_text, "--replications", 1, 100000));
+  s.threads = static_cast<unsigned>(parse_int(s.common.threads_text, "--threads", 0, 1024));
+  return s;
+}
 
-  const auto replications = static_cast<std::size_t>(parse_int(replications_text, "--replications", 1, 100000));
-  const auto threads = static_cast<unsigned>(parse_int(threads_text, "--threads", 0, 1024));
-  // Every scenario is loaded (and checked) before anything runs.
-  struct Job {
-    std::string name, sweep_value;
-    model::Scenario scenario;
-    std::uint64_t seed;
-  };
+// Every scenario is loaded (and checked) before anything runs; the comparison as a whole
+// is refused when too large.
+std::vector<Job> load_jobs(const CompareSettings& s) {
   std::vector<Job> jobs;
   std::set<std::string> warned;  // a warning of the file prints once, not once per run
-  for (const auto& value : sweep_values) {
-    for (const auto& plan : plans) {
-      std::vector<std::string> run_sets = sets;
+  for (const auto& value : s.sweep_values) {
+    for (const auto& plan : s.plans) {
+      std::vector<std::string> run_sets = s.common.sets;
       run_sets.insert(run_sets.end(), plan.sets.begin(), plan.sets.end());
-      if (!sweep_path.empty()) run_sets.push_back(sweep_path + "=" + value);
-      auto scenario = load_scenario_with_warnings("compare", scenario_path, run_sets, &warned);
-      const std::uint64_t run_seed = seed.value_or(scenario.run.seed);
+      if (!s.sweep_path.empty()) run_sets.push_back(s.sweep_path + "=" + value);
+      auto scenario = load_scenario_with_warnings("compare", s.common.scenario_path, run_sets, &warned);
+      const std::uint64_t run_seed = s.seed.value_or(scenario.run.seed);
       jobs.push_back({plan.name, value, std::move(scenario), run_seed});
     }
   }
   model::RunPlan plan;
-  plan.replications = replications;
-  plan.concurrent = sim::replication_threads(threads, jobs.size() * replications);
+  plan.replications = s.replications;
+  plan.concurrent = sim::replication_threads(s.threads, jobs.size() * s.replications);
   plan.runs = jobs.size();
-  for (const auto& job : jobs) refuse_if_too_large(job.scenario, scenario_path, allow_large, plan);
-  enable_graceful_stop();
+  for (const auto& job : jobs) refuse_if_too_large(job.scenario, s.common.scenario_path, s.common.allow_large, plan);
+  return jobs;
+}
 
-  // Results arrive in job order, replications of a job together: a job's runs are
-  // summarized as they come (its first replication's latency is kept for the chart).
-  std::vector<std::optional<model::RunResult>> singles(replications == 1 ? jobs.size() : 0);
-  std::vector<std::optional<analysis::ReplicationSummary>> summaries(replications > 1 ? jobs.size() : 0);
-  std::vector<model::LatencyHistogram> first_latency(plot_dir.empty() ? 0 : jobs.size());
+// Results arrive in job order, replications of a job together: a job's runs are
+// summarized as they come (its first replication's latency is kept for the chart).
+CompareResults run_jobs(const std::vector<Job>& jobs, const CompareSettings& s) {
+  const std::size_t replications = s.replications;
+  CompareResults out;
+  out.singles.resize(replications == 1 ? jobs.size() : 0);
+  out.summaries.resize(replications > 1 ? jobs.size() : 0);
+  out.first_latency.resize(s.plot_dir.empty() ? 0 : jobs.size());
   std::vector<std::string> unmeasured;
   Progress progress("runs");
   sim::for_each_replication<model::RunResult>(
-      jobs.size() * replications, threads,
+      jobs.size() * replications, s.threads,
       [&](std::size_t k) {
         const Job& job = jobs[k / replications];
         model::RunOptions options;
@@ -190,13 +228,13 @@ int run_compare_command(const Args& args) {
         if (r.records_measured == 0)
           unmeasured.push_back("'" + jobs[j].name + "'" + (jobs[j].sweep_value.empty() ? "" : " at " + jobs[j].sweep_value) +
                                (replications > 1 ? " replication " + std::to_string(k % replications) : ""));
-        if (!plot_dir.empty() && k % replications == 0) first_latency[j] = r.latency;
+        if (!s.plot_dir.empty() && k % replications == 0) out.first_latency[j] = r.latency;
         if (replications == 1) {
-          singles[j] = std::move(r);
+          out.singles[j] = std::move(r);
           return;
         }
-        if (!summaries[j]) summaries[j].emplace(r, replications);
-        summaries[j]->add(r);
+        if (!out.summaries[j]) out.summaries[j].emplace(r, replications);
+        out.summaries[j]->add(r);
       },
       [&](std::size_t done, std::size_t total) { progress.update(done, total); }, &interrupted());
   if (interrupted().load())
@@ -204,43 +242,63 @@ int run_compare_command(const Args& args) {
   for (const auto& u : unmeasured)
     std::fprintf(stderr, "partsim compare: warning: run %s measured no records (is run.warmup.ms longer than the run?); its statistics are "
                          "null in JSON, empty in CSV and '-' in the table\n", u.c_str());
+  return out;
+}
 
-  if (!plot_dir.empty()) {
-    // One curve per run (its first replication), in run order.
-    analysis::Plotter plot(plot_dir);
-    std::vector<analysis::LatencyCurve> curves;
-    for (std::size_t k = 0; k < jobs.size(); ++k)
-      curves.push_back({jobs[k].name + (jobs[k].sweep_value.empty() ? "" : " @ " + jobs[k].sweep_value), &first_latency[k]});
-    plot.latency_cdf(jobs.front().scenario.name + ": latency by run", curves);
-  }
-  if (replications > 1) {
-    std::vector<analysis::NamedReplications> reps;
-    for (std::size_t k = 0; k < jobs.size(); ++k) reps.push_back({jobs[k].name, jobs[k].sweep_value, std::move(*summaries[k])});
-    const auto json = analysis::compare_replicated_to_json(reps, sweep_path, jobs.front().scenario.name, jobs.front().seed);
-    if (!out_dir.empty()) {
-      write_file_atomically(out_dir + "/compare.json", analysis::dump_json(json));
-      write_file_atomically(out_dir + "/compare.csv", analysis::compare_replicated_to_csv(reps));
-    }
-    switch (format) {
-      case OutputFormat::kTable: write_stdout(analysis::compare_replicated_to_text(reps, sweep_path)); break;
-      case OutputFormat::kJson: write_stdout(analysis::dump_json(json)); break;
-      case OutputFormat::kCsv: write_stdout(analysis::compare_replicated_to_csv(reps)); break;
-    }
-    return kExitOk;
-  }
-  std::vector<analysis::NamedRun> runs;
-  for (std::size_t k = 0; k < jobs.size(); ++k) runs.push_back({jobs[k].name, jobs[k].sweep_value, std::move(*singles[k])});
+// One curve per run (its first replication), in run order.
+void plot_compare(const std::string& dir, const std::vector<Job>& jobs, const CompareResults& results) {
+  analysis::Plotter plot(dir);
+  std::vector<analysis::LatencyCurve> curves;
+  for (std::size_t k = 0; k < jobs.size(); ++k)
+    curves.push_back({jobs[k].name + (jobs[k].sweep_value.empty() ? "" : " @ " + jobs[k].sweep_value), &results.first_latency[k]});
+  plot.latency_cdf(jobs.front().scenario.name + ": latency by run", curves);
+}
 
-  const auto json = analysis::compare_to_json(runs, sweep_path);
-  if (!out_dir.empty()) {
-    write_file_atomically(out_dir + "/compare.json", analysis::dump_json(json));
-    write_file_atomically(out_dir + "/compare.csv", analysis::compare_to_csv(runs));
+// compare.json and compare.csv with --out, and the chosen format on stdout; `text` and
+// `csv` make their output only when it is written.
+template <class Text, class Csv>
+void write_comparison(const CompareSettings& s, const nlohmann::ordered_json& json, Text text, Csv csv) {
+  if (!s.out_dir.empty()) {
+    write_file_atomically(s.out_dir + "/compare.json", analysis::dump_json(json));
+    write_file_atomically(s.out_dir + "/compare.csv", csv());
   }
-  switch (format) {
-    case OutputFormat::kTable: write_stdout(analysis::compare_to_text(runs, sweep_path)); break;
+  switch (s.format) {
+    case OutputFormat::kTable: write_stdout(text()); break;
     case OutputFormat::kJson: write_stdout(analysis::dump_json(json)); break;
-    case OutputFormat::kCsv: write_stdout(analysis::compare_to_csv(runs)); break;
+    case OutputFormat::kCsv: write_stdout(csv()); break;
   }
+}
+
+void write_replicated(const std::vector<Job>& jobs, CompareResults& results, const CompareSettings& s) {
+  std::vector<analysis::NamedReplications> reps;
+  for (std::size_t k = 0; k < jobs.size(); ++k) reps.push_back({jobs[k].name, jobs[k].sweep_value, std::move(*results.summaries[k])});
+  write_comparison(
+      s, analysis::compare_replicated_to_json(reps, s.sweep_path, jobs.front().scenario.name, jobs.front().seed),
+      [&] { return analysis::compare_replicated_to_text(reps, s.sweep_path); },
+      [&] { return analysis::compare_replicated_to_csv(reps); });
+}
+
+void write_singles(const std::vector<Job>& jobs, CompareResults& results, const CompareSettings& s) {
+  std::vector<analysis::NamedRun> runs;
+  for (std::size_t k = 0; k < jobs.size(); ++k) runs.push_back({jobs[k].name, jobs[k].sweep_value, std::move(*results.singles[k])});
+  write_comparison(
+      s, analysis::compare_to_json(runs, s.sweep_path), [&] { return analysis::compare_to_text(runs, s.sweep_path); },
+      [&] { return analysis::compare_to_csv(runs); });
+}
+
+}  // namespace
+
+int run_compare_command(const Args& args) {
+  const auto settings = parse_compare_args(args);
+  if (!settings) return kExitOk;
+  const auto jobs = load_jobs(*settings);
+  enable_graceful_stop();
+  auto results = run_jobs(jobs, *settings);
+  if (!settings->plot_dir.empty()) plot_compare(settings->plot_dir, jobs, results);
+  if (settings->replications > 1)
+    write_replicated(jobs, results, *settings);
+  else
+    write_singles(jobs, results, *settings);
   return kExitOk;
 }
 

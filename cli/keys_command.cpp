@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -157,67 +158,79 @@ void write_json(const std::vector<model::KeyMovement>& results, const std::vecto
   write_stdout(out);
 }
 
-}  // namespace
+// What the command line asks for, checked.
+struct KeysSettings {
+  KeySourceOptions keys;
+  std::vector<model::PartitionChange> changes;
+  OutputFormat format = OutputFormat::kTable;
+  bool flow = false;
+};
 
-int run_keys_command(const Args& args) {
-  KeySourceOptions keys_opts;
+// The settings, or nothing after --help.
+std::optional<KeysSettings> parse_keys_args(const Args& args) {
+  KeysSettings s;
   std::vector<std::string> change_texts;
   std::string format_text = "table";
-  bool flow = false, allow_large = false;
+  bool allow_large = false;
   po::options_description desc("keys options");
   desc.add_options()
       ("help,h", "show this help")
       ("change", po::value<std::vector<std::string>>(&change_texts)->required(), "FROM:TO partition counts (repeatable)")
-      ("flow", po::bool_switch(&flow), "also print how many keys go from each old partition to each new one")
+      ("flow", po::bool_switch(&s.flow), "also print how many keys go from each old partition to each new one")
       ("format", po::value<std::string>(&format_text)->default_value("table"), "table, csv or json")
       ("allow-large", po::bool_switch(&allow_large), "print --flow even when its FROM x TO matrices exceed partsim's memory limit");
-  add_key_source_options(desc, keys_opts, /*with_template=*/true);
+  add_key_source_options(desc, s.keys, /*with_template=*/true);
 
-  if (help_requested(args, kKeysUsage, desc)) return kExitOk;
+  if (help_requested(args, kKeysUsage, desc)) return std::nullopt;
   parse_command_line(args, desc);
-  std::vector<model::PartitionChange> changes;
-  for (const auto& t : change_texts) changes.push_back(parse_change(t));
-  const auto format = parse_format(format_text);
-  if (flow && !allow_large) refuse_large_flow(changes);
-  KeyStream keys(keys_opts);
+  for (const auto& t : change_texts) s.changes.push_back(parse_change(t));
+  s.format = parse_format(format_text);
+  if (s.flow && !allow_large) refuse_large_flow(s.changes);
+  return s;
+}
 
+// Every change's counts, and its first moved key as read.
+struct Movements {
+  std::vector<model::KeyMovement> results;
+  std::vector<std::string> examples;
+};
+
+// One pass over the keys: each is hashed once and counted for every change.
+Movements count_movements(KeyStream& keys, const KeysSettings& s) {
   std::vector<model::KeyMovementCounter> counters;
-  for (const auto& c : changes) counters.emplace_back(c, flow);
-  std::vector<std::string> examples(changes.size());  // the first moved key per change, as read
+  for (const auto& c : s.changes) counters.emplace_back(c, s.flow);
+  Movements m;
+  m.examples.resize(s.changes.size());
   std::string key;
   for (std::size_t index = 0; keys.next(key); ++index) {
     const std::int32_t h = model::to_positive(model::murmur2(key));
     for (std::size_t c = 0; c < counters.size(); ++c)
-      if (counters[c].add(h, index)) examples[c] = key;
+      if (counters[c].add(h, index)) m.examples[c] = key;
   }
-  std::vector<model::KeyMovement> results;
-  for (const auto& c : counters) results.push_back(c.result());
+  for (const auto& c : counters) m.results.push_back(c.result());
+  return m;
+}
 
-  if (format == OutputFormat::kJson) {
-    write_json(results, examples, keys.count(), flow);
-    return kExitOk;
-  }
-
-  if (format == OutputFormat::kCsv && flow) {
-    // One CSV table per stream: with --flow the CSV is the flow in long form.
-    std::string out = "from,to,old_partition,new_partition,keys\n";
-    for (const auto& m : results)
-      for (std::int32_t o = 0; o < m.change.from; ++o) {
-        for (std::int32_t n = 0; n < m.change.to; ++n) {
-          for (std::int32_t v : {m.change.from, m.change.to, o, n}) {
-            analysis::append_int(out, v);
-            out += ',';
-          }
-          analysis::append_int(out, flow_at(m, o, n));
-          out += '\n';
+// With --flow the CSV is the flow in long form (one CSV table per stream).
+void write_flow_csv(const std::vector<model::KeyMovement>& results) {
+  std::string out = "from,to,old_partition,new_partition,keys\n";
+  for (const auto& m : results)
+    for (std::int32_t o = 0; o < m.change.from; ++o) {
+      for (std::int32_t n = 0; n < m.change.to; ++n) {
+        for (std::int32_t v : {m.change.from, m.change.to, o, n}) {
+          analysis::append_int(out, v);
+          out += ',';
         }
-        maybe_flush(out);
+        analysis::append_int(out, flow_at(m, o, n));
+        out += '\n';
       }
-    write_stdout(out);
-    return kExitOk;
-  }
+      maybe_flush(out);
+    }
+  write_stdout(out);
+}
 
-  const bool csv = format == OutputFormat::kCsv;
+// One row per change, as an aligned table (with the flow matrices after it) or CSV.
+void write_rows(const Movements& moves, bool csv, bool flow) {
   std::vector<analysis::Column> cols{{"from"}, {"to"}, {"keys"}, {"changed"}, {"ratio"}, {"modulo_stable"}};
   if (!csv) cols.push_back({"unchanged"});
   cols.push_back({"predicted_unchanged"});
@@ -225,30 +238,45 @@ int run_keys_command(const Args& args) {
   cols.push_back({"example_old"});
   cols.push_back({"example_new"});
   analysis::Table t(std::move(cols));
-  for (std::size_t i = 0; i < results.size(); ++i) {
-    const auto& m = results[i];
+  for (std::size_t i = 0; i < moves.results.size(); ++i) {
+    const auto& m = moves.results[i];
     std::vector<std::string> row{std::to_string(m.change.from), std::to_string(m.change.to), std::to_string(m.keys),
                                  std::to_string(m.changed), analysis::exact_ratio(m.changed, m.keys, 4),
                                  std::to_string(m.modulo_stable)};
     if (!csv) row.push_back(analysis::exact_ratio(m.keys - m.changed, m.keys, 4));
     row.push_back(analysis::fixed(model::predicted_unchanged_share(m.change), 4));
-    row.push_back(examples[i]);
+    row.push_back(moves.examples[i]);
     row.push_back(m.example_index ? std::to_string(m.example_old) : "");
     row.push_back(m.example_index ? std::to_string(m.example_new) : "");
     t.add_row(std::move(row));
   }
   if (csv) {
     write_stdout(t.to_csv());
-    return kExitOk;
+    return;
   }
   std::string out = t.to_text();
   if (flow)
-    for (const auto& m : results) {
+    for (const auto& m : moves.results) {
       out += "\nflow " + std::to_string(m.change.from) + " -> " + std::to_string(m.change.to) +
              " (rows: old partition, columns: new partition)\n";
       append_flow_text(out, m);
     }
   write_stdout(out);
+}
+
+}  // namespace
+
+int run_keys_command(const Args& args) {
+  const auto settings = parse_keys_args(args);
+  if (!settings) return kExitOk;
+  KeyStream keys(settings->keys);
+  const Movements moves = count_movements(keys, *settings);
+  if (settings->format == OutputFormat::kJson)
+    write_json(moves.results, moves.examples, keys.count(), settings->flow);
+  else if (settings->format == OutputFormat::kCsv && settings->flow)
+    write_flow_csv(moves.results);
+  else
+    write_rows(moves, settings->format == OutputFormat::kCsv, settings->flow);
   return kExitOk;
 }
 

@@ -9,20 +9,37 @@ namespace partsim::model {
 namespace {
 
 // Calibrated against peak RSS of the release build (README, "Absurd runs are refused").
-// Per partition: the producer's deque (libstdc++ allocates a 512-byte node up front), the
-// accumulator's flags and counters, the partitioner's lists, the result's row, and the
-// row's JSON and table text when the report is written.
-constexpr double kStateBytesPerPartition = 900;
-constexpr double kReportBytesPerPartition = 600;
+// Each producer keeps, per partition of its topic, a 40-byte partition state, its leaf in
+// its leader's min-tree (2 x next-power-of-two(partitions led by the node) x 8 bytes),
+// bits in the ready and drain bitsets, adaptive counters and metadata lists: measured 92
+// bytes a partition with 3 brokers (1,000,000 partitions, 1 to 4 producers) and 84 with
+// 10 (1,000 partitions, 200 producers).
+constexpr double kBytesPerProducerPartition = 100;
+constexpr double kBytesPerProducer = 16e3;         // sender, metadata, pool, random streams: measured 10 KB
+// The run's own per-partition state (result rows, leadership, broker counters): measured 149.
+constexpr double kRunBytesPerPartition = 150;
+// The report's rows: the table, its text and the JSON (measured 0.95 to 1.1 KB a
+// partition at 100,000 and 1,000,000); they outlive the simulation state but not by much,
+// so the two are added.
+constexpr double kReportBytesPerPartition = 1000;
 constexpr double kBytesPerReplicaSlot = 16;       // replica lists per partition
 constexpr double kBytesPerZipfKey = 24;           // cumulative weights and the key text
 constexpr double kBytesPerTraceEntry = 4;
 constexpr double kRunResultBytes = 200e3;         // two 58 KB histograms, hot keys, vectors
 constexpr double kProcessBytes = 8e6;             // the program, its libraries and allocator (RSS of a tiny run)
 constexpr double kReportBytesPerMetric = 700;    // registry entry, summary, JSON and CSV row
+// Batches in memory: a ProducerBatch slot (144 bytes) in the producer's deque, which keeps
+// as many slots as batches were ever alive at once; and per record the send() time it was
+// meant for (8 bytes; the first two inline in the slot).
+constexpr double kBytesPerBatch = 150;
+constexpr double kBytesPerBufferedRecord = 8;
+// The smallest v2 record (spec §3.3): attributes, timestamp and offset deltas, key and
+// value lengths and header count of one byte each, and its length: 7 bytes with a null
+// key and an empty value. A full buffer.memory of 7-byte records holds the most send times.
+constexpr double kMinRecordBytes = 7;
 // One row kept for batches.csv (a BatchRecord in a growing vector; the CSV is written a
 // piece at a time).
-constexpr double kBytesPerBatchRow = 150;  // measured 143 a row
+constexpr double kBytesPerBatchRow = 150;  // measured 145 a row
 
 // A heap block of n bytes costs n rounded up to 16 with an 8-byte header, at least 32.
 double heap_block(double n) { return std::max(32.0, std::ceil((n + 8) / 16) * 16); }
@@ -32,10 +49,42 @@ double heap_block(double n) { return std::max(32.0, std::ceil((n + 8) / 16) * 16
 // time and costs nothing that grows.
 double bytes_per_sample(double partitions, double brokers) {
   // The outer vectors (a double, an int64 and four vector headers per sample) grow by
-  // doubling: 1.5x on average.
-  const double kept = (16 + 4 * 24) * 1.5 + heap_block(4 * partitions) + heap_block(8 * partitions) + heap_block(4 * brokers) +
+  // doubling: right after a growth they hold twice their size, and during it the old copy
+  // as well (1.5x on average underestimated short runs: 0.79x at 200,000 samples).
+  const double kept = (16 + 4 * 24) * 2.0 + heap_block(4 * partitions) + heap_block(8 * partitions) + heap_block(4 * brokers) +
                       heap_block(8 * brokers);
   return kept;
+}
+
+// The fewest bytes a record of this workload takes in a batch: the smallest value and
+// headers (keys may be empty, so they count for nothing).
+double min_record_bytes(const Workload& w) {
+  double value = 0;
+  const auto& v = w.values;
+  if (!v.null_value) {
+    switch (v.kind) {
+      case ValueSpec::Kind::kFixed: value = v.size_bytes; break;
+      case ValueSpec::Kind::kUniform: value = v.min_bytes; break;
+      case ValueSpec::Kind::kTemplate:  // the text without its {i} placeholders, each at least one digit
+        for (std::size_t at = 0; at < v.value_template.size(); ++at) {
+          if (v.value_template.compare(at, 3, "{i}") == 0) at += 2;
+          ++value;
+        }
+        break;
+      case ValueSpec::Kind::kLognormal: value = 0; break;  // draws can be near 0
+    }
+  }
+  return kMinRecordBytes + value + static_cast<double>(w.header_count) * (2.0 + w.header_key_bytes + w.header_value_bytes);
+}
+
+// What a producer's batches can hold at once: buffer.memory gives each batch at least
+// batch.size, and holds at most buffer.memory / (smallest record) records; neither is more
+// than the records the producer sends.
+double batch_bytes(const ProducerConfig& c, double min_record, double records) {
+  const double buffer = static_cast<double>(c.buffer_memory_bytes);
+  const double batches = std::min(records, std::max(1.0, buffer / std::max(1, c.batch_size_bytes)));
+  const double buffered_records = std::min(records, buffer / min_record);
+  return batches * kBytesPerBatch + buffered_records * kBytesPerBufferedRecord;
 }
 
 }  // namespace
@@ -50,7 +99,8 @@ RunEstimate estimate_run(const Scenario& s, const RunPlan& plan) {
   for (const auto& b : s.brokers) min_rtt_s = std::min(min_rtt_s, std::max(b.rtt.to_sec(), 1e-6));
   if (std::isinf(min_rtt_s)) min_rtt_s = 1e-6;
   double by_producers = 0, total_rate = 0;
-  double buffered = 0, zipf = 0, zipf_keys = 0;
+  double buffer_bytes = 0, buffered = 0, zipf = 0, zipf_keys = 0, producer_partitions = 0;
+  const double run_records = s.run.records ? static_cast<double>(*s.run.records) : std::numeric_limits<double>::infinity();
   for (const auto& p : s.producers) {
     const auto& a = p.workload.arrivals;
     double rate = 0;  // records per simulated second
@@ -65,20 +115,27 @@ RunEstimate estimate_run(const Scenario& s, const RunPlan& plan) {
     double n = rate * duration_s;
     if (p.workload.records) n = std::min(n, static_cast<double>(*p.workload.records));
     by_producers += n;
-    // Buffered records: their send times and batch slots.
-    buffered += static_cast<double>(p.config.buffer_memory_bytes) / 4;
+    // Its topic's partitions (the engine takes the first topic when none has the name).
+    double topic_partitions = s.topics.empty() ? 0 : s.topics.front().partitions;
+    for (const auto& t : s.topics)
+      if (t.name == p.workload.topic) topic_partitions = t.partitions;
+    producer_partitions += topic_partitions;
+    buffer_bytes += static_cast<double>(p.config.buffer_memory_bytes);
+    buffered += batch_bytes(p.config, min_record_bytes(p.workload), std::min(n, run_records));
     if (p.workload.keys.kind == KeySpec::Kind::kZipf) {
       zipf_keys += static_cast<double>(p.workload.keys.cardinality);
       zipf += static_cast<double>(p.workload.keys.cardinality) * kBytesPerZipfKey;
     }
   }
-  e.records = s.run.records ? std::min(static_cast<double>(*s.run.records), by_producers) : by_producers;
+  e.records = std::min(run_records, by_producers);
   e.simulated_s = total_rate > 0 ? std::min(duration_s, e.records / total_rate) : duration_s;
 
-  double partitions = 0, per_partition = kRunResultBytes + static_cast<double>(s.run.trace) * kBytesPerTraceEntry;
+  double partitions = 0;
+  double state = kRunResultBytes + static_cast<double>(s.run.trace) * kBytesPerTraceEntry +
+                 static_cast<double>(s.producers.size()) * kBytesPerProducer + producer_partitions * kBytesPerProducerPartition;
   for (const auto& t : s.topics) {
     partitions += t.partitions;
-    per_partition += static_cast<double>(t.partitions) * (kStateBytesPerPartition + kBytesPerReplicaSlot * t.replication_factor);
+    state += static_cast<double>(t.partitions) * (kRunBytesPerPartition + kBytesPerReplicaSlot * t.replication_factor);
   }
   const double brokers = static_cast<double>(s.brokers.size());
 
@@ -91,9 +148,11 @@ RunEstimate estimate_run(const Scenario& s, const RunPlan& plan) {
   // Simulation state exists once per run in memory at once.
   const std::string times = concurrent > 1 ? " x " + std::to_string(static_cast<long>(concurrent)) + " runs at once" : "";
   const std::string or_threads = concurrent > 1 ? ", or lower --threads" : "";
-  add("simulation state of # partitions" + times, partitions, per_partition * concurrent, "lower the partitions" + or_threads);
-  add("records buffered under buffer.memory: # bytes" + times, buffered * 4, buffered * concurrent,
-      "lower buffer.memory" + or_threads);
+  const std::string producers =
+      s.producers.size() > 1 ? " and " + std::to_string(s.producers.size()) + " producers" : "";
+  add("simulation state of # partitions" + producers + times, partitions, state * concurrent,
+      "lower the partitions" + std::string(producers.empty() ? "" : " or producers") + or_threads);
+  add("batches under buffer.memory: # bytes" + times, buffer_bytes, buffered * concurrent, "lower buffer.memory" + or_threads);
   if (zipf_keys > 0) add("Zipf keys: #" + times, zipf_keys, zipf * concurrent, "lower keys.cardinality" + or_threads);
   add("report rows: # partitions", partitions, kProcessBytes + partitions * kReportBytesPerPartition, "lower the partitions");
   if (plan.timeseries > SimTime::zero()) {

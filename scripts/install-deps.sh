@@ -3,12 +3,14 @@
 # Idempotent: does nothing (and needs no root) when every package is present.
 set -euo pipefail
 
+# third_party/README.md says what each is for and the version tested. libboost-dev brings
+# every Boost header (Random, Math, Graph, ...); Program_options is the one compiled Boost
+# library partsim links.
 packages=(
-  build-essential g++ cmake ninja-build make git pkg-config
-  libboost-dev libboost-graph-dev libboost-random-dev libboost-program-options-dev
-  libboost-math-dev
-  libeigen3-dev libyaml-cpp-dev libbenchmark-dev doctest-dev nlohmann-json3-dev
-  libglpk-dev gnuplot-nox
+  build-essential g++ cmake ninja-build make git
+  libboost-dev libboost-program-options-dev
+  libyaml-cpp-dev nlohmann-json3-dev libglpk-dev
+  doctest-dev libbenchmark-dev gnuplot-nox
 )
 
 # `install-deps.sh fuzz` adds clang and its sanitizer runtimes for the libFuzzer targets.

@@ -77,8 +77,8 @@ TEST_CASE("runs whose time series, replications or batch rows would not fit are 
        "of it for replication summaries: 3e+09 metric values; lower --replications or the partitions, or pass --allow-large\n"},
       {"run " + s + "book/keyed.yaml' --set run.records=100000000 --out /tmp/partsim-never-written",
        "of it for batches.csv: up to 1e+08 rows; lower run.records or run.duration.ms, or drop --out, or pass --allow-large\n"},
-      {"run " + s + "book/keyed.yaml' --set topics.0.partitions=1000000 --replications 8 --threads 8",
-       "of it for simulation state of 1e+06 partitions x 8 runs at once; lower the partitions, or lower --threads, or pass --allow-large\n"},
+      {"run " + s + "book/keyed.yaml' --set topics.0.partitions=1000000 --replications 32 --threads 32",
+       "of it for simulation state of 1e+06 partitions x 32 runs at once; lower the partitions, or lower --threads, or pass --allow-large\n"},
       {"compare " + s + "book/keyed.yaml' --partitioners builtin,legacy --set topics.0.partitions=100000 --replications 10000",
        "of it for replication summaries: 6e+09 metric values; lower --replications or the partitions, or pass --allow-large\n"},
   };

@@ -1,0 +1,3 @@
+// Fixture: the engine includes the domains.
+#include "model/detail/engine.hpp"
+#include "model/producer/kafka_producer.hpp"

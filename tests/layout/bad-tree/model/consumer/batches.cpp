@@ -1,0 +1,3 @@
+// Fixture.
+#include "model/cluster/broker_service.hpp"
+#include "model/producer/producer_batch.hpp"

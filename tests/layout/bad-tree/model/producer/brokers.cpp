@@ -1,0 +1,3 @@
+// Fixture.
+#include "model/cluster/broker_service.hpp"
+#include "model/detail/engine.hpp"

@@ -1,0 +1,4 @@
+// Fixture.
+#include "model/scenario.hpp"
+#include "model/partitioners/partitioner.hpp"
+#include "model/producer/sender.hpp"

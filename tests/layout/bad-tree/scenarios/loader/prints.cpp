@@ -1,0 +1,3 @@
+// Fixture.
+#include "model/scenario.hpp"
+#include "cli/output.hpp"
