@@ -80,7 +80,10 @@ void RecordAccumulator::push_back(std::int32_t partition, BatchId id) {
   ProducerBatch& b = batches_[id];
   b.next = kNoBatch;
   b.queued = true;
-  by_creation_.push_back(ExpiryEntry{b.created, partition, id, b.sequence});
+  // Entries of batches drained since go stale; pruned when the ring fills, so it holds the
+  // batches alive rather than every batch the run created.
+  by_creation_.push_back_pruning(ExpiryEntry{b.created, partition, id, b.sequence},
+                                 [this](const ExpiryEntry& e) { return still_queued(e); });
   oldest_floor_ = std::min(oldest_floor_, b.created);
   if (q.empty()) {
     q.head = q.tail = id;

@@ -137,7 +137,7 @@ TEST_CASE("a second Ctrl-C finishes the output begun and leaves no half-written 
   if (rc == 130) CHECK(slurp(dir.path / "stderr").find("interrupted twice") != std::string::npos);
 }
 
-TEST_CASE("replications are summarized as they finish: 5,000 of them fit in 300 MB of address space") {
+TEST_CASE("replications are summarized as they finish: 5,000 of them fit in 300 MB of address space" * doctest::skip(partsim::testing::kSanitized)) {
   // Held whole, 5,000 results with their two 58 KB histograms would need 650 MB.
   ScratchDir dir;
   const std::string cmd = "ulimit -v 300000; '" + std::string(PARTSIM_BINARY) + "' run " + scenario("book/keyed.yaml") +
