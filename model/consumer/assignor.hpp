@@ -44,6 +44,10 @@ struct AssignmentResult {
   /// cooperative-sticky only: what KIP-429 holds back until its owner has revoked it; the
   /// next rebalance assigns it (spec §1.4, §2.4 "cooperative adjustment").
   std::vector<WithheldPartition> withheld;
+  /// Set when Kafka's own assignor throws on this input instead of assigning (the one case
+  /// known: the sticky assignors' general builder, see detail/sticky_general.cpp); then
+  /// `partitions` is what the assignor gives with the failing step left out.
+  std::optional<std::string> kafka_failure;
 };
 
 /// Runs one assignment. Topics a member subscribes to that are not in `spec.topics` are

@@ -49,7 +49,9 @@ public:
     for (auto& s : states_) assign_ranges(s, [](std::size_t, std::int32_t) { return true; });
     if (rack_aware)
       for (auto& list : result_) detail::sort_partitions(list);
-    return {std::move(result_), {}};
+    AssignmentResult out;
+    out.partitions = std::move(result_);
+    return out;
   }
 
 private:

@@ -40,6 +40,7 @@ AssignmentResult sticky_assign(const GroupSpec& spec, bool cooperative) {
   AssignmentResult result;
   result.partitions = std::move(outcome.assignment);
   result.partitions.resize(spec.members.size());
+  result.kafka_failure = std::move(outcome.kafka_failure);
   if (!cooperative) return result;
   // adjustAssignment: the new owner does not get it yet.
   const auto transferring = outcome.transferring ? *outcome.transferring : added_and_revoked(spec, result.partitions);

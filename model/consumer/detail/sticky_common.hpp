@@ -83,6 +83,7 @@ private:
 struct StickyOutcome {
   std::vector<std::vector<TopicPartition>> assignment;
   std::optional<std::map<PartitionKey, std::size_t>> transferring;
+  std::optional<std::string> kafka_failure;  ///< see AssignmentResult::kafka_failure
 };
 
 /// ConstrainedAssignmentBuilder: every member subscribes the same topics (ASA:585-920).

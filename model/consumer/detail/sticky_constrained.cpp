@@ -187,7 +187,11 @@ private:
 }  // namespace
 
 StickyOutcome constrained_assign(const StickyContext& ctx, const RackInfo& racks) {
-  if (ctx.spec.members.empty()) return {{}, std::map<PartitionKey, std::size_t>{}};
+  if (ctx.spec.members.empty()) {
+    StickyOutcome none;
+    none.transferring.emplace();
+    return none;
+  }
   return ConstrainedBuilder(ctx, racks).build();
 }
 

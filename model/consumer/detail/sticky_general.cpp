@@ -74,6 +74,7 @@ public:
     for (std::size_t m = 0; m < n_; ++m) sorted_insert(m);
     balance(prev, unassigned);
     StickyOutcome out;
+    out.kafka_failure = kafka_failure_;
     out.assignment.resize(n_);
     for (std::size_t m = 0; m < n_; ++m)
       for (auto h : assignment_[m]) out.assignment[m].push_back(partitions_[h]);
@@ -244,10 +245,16 @@ private:
       for (std::size_t i = 0; i < reassignable.size() && !is_balanced(); ++i) {
         const auto h = reassignable[i];
         const auto consumer = static_cast<std::size_t>(owner_[h]);
-        // Back to its previous owner if that one holds two or more fewer. (Kafka reads the
-        // previous owner's size from a map that omits fixed members and would fail with a
-        // NullPointerException there; partsim skips the step for such an owner.)
-        if (const auto p = prev.find(h); p != prev.end() && !fixed_[p->second.member] && size_of(consumer) > size_of(p->second.member) + 1) {
+        // Back to its previous owner if that one holds two or more fewer. Kafka reads the
+        // previous owner's size from a map without the fixed members: for a fixed previous
+        // owner it throws a NullPointerException (AbstractStickyAssignor.java:1412) and the
+        // rebalance fails. partsim records that and goes on without the step.
+        const auto p = prev.find(h);
+        if (p != prev.end() && fixed_[p->second.member] && !kafka_failure_)
+          kafka_failure_ = "Kafka's sticky assignor throws a NullPointerException on this group (AbstractStickyAssignor.java:1412): " +
+                           partitions_[h].name() + " was owned in an older generation by " + ctx_.spec.members[p->second.member].id +
+                           ", which can take no partition now, so the rebalance fails";
+        if (p != prev.end() && !fixed_[p->second.member] && size_of(consumer) > size_of(p->second.member) + 1) {
           reassign(h, p->second.member);
           performed = modified = true;
           continue;
@@ -318,6 +325,7 @@ private:
   std::vector<std::int32_t> sorted_size_;
   std::optional<PartitionMovements> movements_;
   bool revocation_required_ = false;
+  std::optional<std::string> kafka_failure_;
 };
 
 }  // namespace
