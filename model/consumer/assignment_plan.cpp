@@ -26,11 +26,16 @@ AssignmentPlan plan_assignment(AssignorKind kind, const GroupSpec& spec) {
   plan.assignor = kind;
   auto result = assign(kind, spec);
   plan.withheld = result.withheld;
+  plan.kafka_failure = result.kafka_failure;
   if (kind == AssignorKind::kCooperativeSticky) {
     std::int32_t generation = 0;
     for (const auto& m : spec.members) generation = std::max(generation, m.generation.value_or(-1) + 1);
     GroupSpec next = spec;
-    while (someone_revokes(next, result.partitions) && plan.rebalances < kMaxRebalances) {
+    while (someone_revokes(next, result.partitions)) {
+      if (plan.rebalances == kMaxRebalances) {
+        plan.settled = false;
+        break;
+      }
       for (std::size_t m = 0; m < next.members.size(); ++m) {
         next.members[m].owned = result.partitions[m];
         next.members[m].generation = generation;
@@ -38,6 +43,7 @@ AssignmentPlan plan_assignment(AssignorKind kind, const GroupSpec& spec) {
       ++generation;
       result = assign(kind, next);
       ++plan.rebalances;
+      if (!plan.kafka_failure) plan.kafka_failure = result.kafka_failure;
     }
   }
   plan.partitions = std::move(result.partitions);
