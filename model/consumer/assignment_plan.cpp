@@ -21,7 +21,7 @@ bool someone_revokes(const GroupSpec& spec, const std::vector<std::vector<TopicP
 
 }  // namespace
 
-AssignmentPlan plan_assignment(AssignorKind kind, const GroupSpec& spec) {
+AssignmentPlan plan_assignment(AssignorKind kind, const GroupSpec& spec, const std::vector<GroupMember>& departed) {
   AssignmentPlan plan;
   plan.assignor = kind;
   auto result = assign(kind, spec);
@@ -52,11 +52,17 @@ AssignmentPlan plan_assignment(AssignorKind kind, const GroupSpec& spec) {
   std::map<std::pair<std::string, std::int32_t>, std::string> owner;
   for (std::size_t m = 0; m < spec.members.size(); ++m)
     for (const auto& tp : plan.partitions[m]) owner[{tp.topic, tp.partition}] = spec.members[m].id;
-  for (const auto& m : spec.members)
-    for (const auto& tp : m.owned) {
+  std::vector<const GroupMember*> previous;
+  for (const auto& m : spec.members) previous.push_back(&m);
+  for (const auto& m : departed) {
+    previous.push_back(&m);
+    plan.left.push_back(m.id);
+  }
+  for (const auto* m : previous)
+    for (const auto& tp : m->owned) {
       const auto it = owner.find({tp.topic, tp.partition});
-      if (it != owner.end() && it->second == m.id) continue;
-      plan.moved.push_back({tp, m.id, it == owner.end() ? std::nullopt : std::optional<std::string>(it->second)});
+      if (it != owner.end() && it->second == m->id) continue;
+      plan.moved.push_back({tp, m->id, it == owner.end() ? std::nullopt : std::optional<std::string>(it->second)});
     }
   std::stable_sort(plan.moved.begin(), plan.moved.end(), [](const PartitionMove& a, const PartitionMove& b) {
     if (a.partition.topic != b.partition.topic) return a.partition.topic < b.partition.topic;

@@ -34,6 +34,7 @@ struct AssignmentPlan {
   /// then claimant.
   std::vector<PartitionMove> moved;
   std::vector<std::string> idle;  ///< members that end with no partition, in spec order
+  std::vector<std::string> left;  ///< the departed members, whose partitions all move
   std::int32_t min_partitions = 0, max_partitions = 0;  ///< per member (0 without members)
   std::int32_t assigned = 0;  ///< partitions assigned in the end
   std::optional<std::string> kafka_failure;  ///< AssignmentResult::kafka_failure of any rebalance
@@ -45,7 +46,8 @@ struct AssignmentPlan {
 inline constexpr std::int32_t kMaxRebalances = 100;
 
 /// Runs `kind` on `spec` and, for cooperative-sticky, the follow-up rebalances: each member
-/// then owns what it was given, at one generation past the group's highest.
-AssignmentPlan plan_assignment(AssignorKind kind, const GroupSpec& spec);
+/// then owns what it was given, at one generation past the group's highest. `departed` are
+/// members that left the group (scaling down): what they owned moves as well.
+AssignmentPlan plan_assignment(AssignorKind kind, const GroupSpec& spec, const std::vector<GroupMember>& departed = {});
 
 }  // namespace partsim::model::consumer

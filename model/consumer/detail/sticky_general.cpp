@@ -251,9 +251,10 @@ private:
         // rebalance fails. partsim records that and goes on without the step.
         const auto p = prev.find(h);
         if (p != prev.end() && fixed_[p->second.member] && !kafka_failure_)
-          kafka_failure_ = "Kafka's sticky assignor throws a NullPointerException on this group (AbstractStickyAssignor.java:1412): " +
-                           partitions_[h].name() + " was owned in an older generation by " + ctx_.spec.members[p->second.member].id +
-                           ", which can take no partition now, so the rebalance fails";
+          kafka_failure_ = "Kafka's sticky assignor throws a NullPointerException here (AbstractStickyAssignor.java:1412), so the rebalance fails: " +
+                           partitions_[h].name() + "'s owner of an older generation, " + ctx_.spec.members[p->second.member].id +
+                           ", holds only partitions no other member may take, and Kafka looks up its load where it has left it out; "
+                           "the assignment shown skips that step";
         if (p != prev.end() && !fixed_[p->second.member] && size_of(consumer) > size_of(p->second.member) + 1) {
           reassign(h, p->second.member);
           performed = modified = true;

@@ -85,3 +85,12 @@ TEST_CASE("a group on which Kafka's sticky assignor throws carries the failure i
   spec.members[3].owned.clear();  // without that claim Kafka assigns normally
   CHECK_FALSE(plan_assignment(AssignorKind::kSticky, spec).kafka_failure.has_value());
 }
+
+TEST_CASE("members that leave the group hand over everything they owned") {
+  GroupSpec spec{{{"orders", 4, {}, {}}}, {member("c0", {"orders"}, "", tps("orders-0, orders-1"), 2)}, MemberOrder::kJavaHashMap, false};
+  const std::vector<GroupMember> departed{member("c1", {"orders"}, "", tps("orders-2, orders-3"), 2)};
+  const auto plan = plan_assignment(AssignorKind::kSticky, spec, departed);
+  CHECK(plan.left == std::vector<std::string>{"c1"});
+  CHECK(moves(plan) == std::vector<std::string>{"orders-2:c1->c0", "orders-3:c1->c0"});
+  CHECK(list(plan.partitions[0]) == list("orders-0, orders-1, orders-2, orders-3"));
+}
