@@ -27,6 +27,7 @@ constexpr const char* kUsage =
     "  assign   place replicas as Kafka's placers do and score the result\n"
     "  leaders  balance preferred leaders among existing replicas, and failover order\n"
     "  reassign plan a reassignment with the fewest replica moves under rack and balance constraints\n"
+    "  consumers which partitions each consumer gets from Kafka's assignors, and what moves when a group scales\n"
     "  version  print partsim's version\n";
 
 struct Command {
@@ -38,6 +39,7 @@ const std::map<std::string, Command>& commands() {
       {"assign", {run_assign_command}},
       {"book", {run_book_command}},
       {"compare", {run_compare_command}},
+      {"consumers", {run_consumers_command}},
       {"hash", {run_hash_command}},
       {"keys", {run_keys_command}},
       {"leaders", {run_leaders_command}},

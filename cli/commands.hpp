@@ -17,5 +17,6 @@ int run_book_command(const Args& args);
 int run_assign_command(const Args& args);
 int run_leaders_command(const Args& args);
 int run_reassign_command(const Args& args);
+int run_consumers_command(const Args& args);
 
 }  // namespace partsim::cli

@@ -10,6 +10,7 @@
 #include "scenarios/loader/assignment_reader.hpp"
 #include "scenarios/loader/input_error.hpp"
 #include "scenarios/loader/key_reader.hpp"
+#include "scenarios/loader/members_reader.hpp"
 #include "scenarios/loader/scenario_loader.hpp"
 
 namespace partsim::fuzz {
@@ -44,9 +45,10 @@ producers:
   }
 }
 
-// Every reader of the placement commands' inputs: reassignment JSON, --describe text,
-// brokers (JSON and list), kafka-log-dirs output. A parsed assignment must write back as
-// JSON that parses to the same partitions.
+// Every reader of the placement and consumer commands' inputs: reassignment JSON, --describe
+// text, brokers (JSON and list), kafka-log-dirs output, members files and --topics. A parsed
+// assignment must write back as JSON that parses to the same partitions; a members file must
+// name only the topics and partitions it was given.
 inline void assignment_inputs(std::string_view view) {
   const std::string text(view);
   auto input_errors_only = [](auto&& read) {
@@ -67,6 +69,17 @@ inline void assignment_inputs(std::string_view view) {
   input_errors_only([&] { scenarios::parse_brokers_json(text, "fuzz.json"); });
   input_errors_only([&] { scenarios::parse_brokers_list(text, "--brokers"); });
   input_errors_only([&] { scenarios::parse_log_dirs_json(text, "fuzz.txt"); });
+  input_errors_only([&] {
+    const std::map<std::string, std::int32_t> topics{{"orders", 12}, {"payments", 6}};
+    for (const auto& m : scenarios::parse_members_json(text, "fuzz.json", topics).members) {
+      if (m.id.empty()) __builtin_trap();
+      for (const auto& p : m.owned)
+        if (topics.count(p.topic) == 0 || p.partition < 0 || p.partition >= topics.at(p.topic)) __builtin_trap();
+      for (const auto& t : m.topics)
+        if (topics.count(t) == 0) __builtin_trap();
+    }
+  });
+  input_errors_only([&] { scenarios::parse_topic_counts(text, "--topics", 1000000); });
 }
 
 }  // namespace partsim::fuzz

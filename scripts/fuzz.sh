@@ -19,9 +19,10 @@ for t in $targets; do
     key_reader) printf 'book-0\nbook-1\n\n' > "$corpus/keys.txt"; printf '626f6f6b2d30\n80\nzz\n' > "$corpus/hex.txt" ;;
     set_override) for s in 'producers.0.config.linger.ms=5' 'cluster.brokers.*.rtt.ms=3' 'run.records=~' 'topics.0.partitions=[1,2]' \
                              'producers.0.workload.keys.kind=zipf'; do printf '%s' "$s" > "$corpus/$(echo "$s" | md5sum | cut -c1-8)"; done ;;
-    assignment_inputs) cp examples/reassign/*.json "$corpus"/
+    assignment_inputs) cp examples/reassign/*.json examples/consumers/*.json "$corpus"/
                        printf 'Topic: t\tPartition: 0\tLeader: 1\tReplicas: 1,2\tIsr: 1,2\n' > "$corpus/describe.txt"
                        printf '0:a,1:b,2' > "$corpus/brokers.txt"
+                       printf 'orders:12,payments:6' > "$corpus/topics.txt"
                        printf 'Querying\n{"brokers":[{"broker":0,"logDirs":[{"partitions":[{"partition":"t-0","size":5}]}]}]}\n' > "$corpus/logdirs.txt" ;;
   esac
   if [ -d "tests/fuzz-regressions/$t" ]; then cp tests/fuzz-regressions/$t/* "$corpus"/ 2>/dev/null || true; fi

@@ -8,46 +8,12 @@
 #include <nlohmann/json.hpp>
 
 #include "scenarios/loader/input_error.hpp"
+#include "scenarios/loader/json_input.hpp"
 #include "scenarios/loader/topic_name.hpp"
 #include "scenarios/loader/utf8.hpp"
 
 namespace partsim::scenarios {
 namespace {
-
-InputLocation at_byte(const std::string& source, const std::string& text, std::size_t byte) {
-  InputLocation loc{source, 1, 1};
-  for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++loc.line;
-      loc.column = 1;
-    } else {
-      ++loc.column;
-    }
-  }
-  return loc;
-}
-
-nlohmann::json parse_json(const std::string& text, const std::string& source, std::size_t from = 0) {
-  try {
-    return nlohmann::json::parse(text.begin() + static_cast<std::ptrdiff_t>(from), text.end());
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(at_byte(source, text, from + (e.byte > 0 ? e.byte - 1 : 0)), std::string("invalid JSON: ") + e.what());
-  } catch (const nlohmann::json::exception& e) {  // e.g. a number too large for any type (out_of_range)
-    throw InputError({source}, std::string("invalid JSON: ") + e.what());
-  }
-}
-
-// A JSON value for a message, cut to 80 characters.
-std::string shown(const nlohmann::json& v) {
-  std::string text = v.dump();
-  return text.size() > 80 ? text.substr(0, 77) + "..." : text;
-}
-
-std::int32_t json_int(const nlohmann::json& v, const std::string& source, const std::string& path, std::int64_t lo) {
-  if (!v.is_number_integer() || v.get<std::int64_t>() < lo || v.get<std::int64_t>() > INT32_MAX)
-    throw InputError({source}, path + ": must be an integer >= " + std::to_string(lo) + ", got " + shown(v));
-  return static_cast<std::int32_t>(v.get<std::int64_t>());
-}
 
 void check_topic_name(const std::string& name, const InputLocation& at, const std::string& what) {
   if (const std::string problem = topic_name_problem(name); !problem.empty()) throw InputError(at, what + ": " + problem);
@@ -83,7 +49,7 @@ std::vector<PartitionReplicas> parse_reassignment_json(const std::string& text, 
       if (!dirs.is_array() || dirs.size() != p.replicas.size() ||
           !std::all_of(dirs.begin(), dirs.end(), [](const nlohmann::json& d) { return d.is_string(); }))
         throw InputError({source}, path + ".log_dirs: must be null or a list of " + std::to_string(p.replicas.size()) +
-                                       " strings (one per replica, \"any\" for no preference), got " + shown(dirs));
+                                       " strings (one per replica, \"any\" for no preference), got " + shown_json(dirs));
     }
     out.push_back(std::move(p));
   }
@@ -151,11 +117,11 @@ std::vector<BrokerEntry> parse_brokers_json(const std::string& text, const std::
     BrokerEntry b{json_int(e["id"], source, path + ".id", 0), "", true};
     // null means absent, as Kafka's own tools write an unset rack ("rack": null).
     if (e.contains("rack") && !e["rack"].is_null()) {
-      if (!e["rack"].is_string()) throw InputError({source}, path + ".rack: must be a string or null, got " + shown(e["rack"]));
+      if (!e["rack"].is_string()) throw InputError({source}, path + ".rack: must be a string or null, got " + shown_json(e["rack"]));
       b.rack = e["rack"].get<std::string>();
     }
     if (e.contains("alive") && !e["alive"].is_null()) {
-      if (!e["alive"].is_boolean()) throw InputError({source}, path + ".alive: must be true, false or null, got " + shown(e["alive"]));
+      if (!e["alive"].is_boolean()) throw InputError({source}, path + ".alive: must be true, false or null, got " + shown_json(e["alive"]));
       b.alive = e["alive"].get<bool>();
     }
     if (!ids.insert(b.id).second) throw InputError({source}, path + ".id: broker " + std::to_string(b.id) + " is listed twice");
@@ -221,7 +187,7 @@ std::map<std::string, std::int64_t> parse_log_dirs_json(const std::string& text,
             !e["size"].is_number_integer() || e["size"].get<std::int64_t>() < 0)
           throw InputError({source}, path + ": needs \"partition\" (\"topic-N\") and \"size\" (bytes >= 0)");
         if (e.contains("isFuture") && !e["isFuture"].is_null() && !e["isFuture"].is_boolean())
-          throw InputError({source}, path + ".isFuture: must be true, false or null, got " + shown(e["isFuture"]));
+          throw InputError({source}, path + ".isFuture: must be true, false or null, got " + shown_json(e["isFuture"]));
         if (e.contains("isFuture") && e["isFuture"].is_boolean() && e["isFuture"].get<bool>()) continue;
         auto& size = sizes[e["partition"].get<std::string>()];
         size = std::max(size, e["size"].get<std::int64_t>());
