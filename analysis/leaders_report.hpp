@@ -10,7 +10,7 @@
 
 #include "model/placement/assignment_score.hpp"
 #include "model/placement/leader_balance.hpp"
-#include "model/placement/topic_partition.hpp"
+#include "model/topic_partition.hpp"
 
 namespace partsim::analysis {
 

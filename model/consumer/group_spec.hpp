@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "model/consumer/topic_id.hpp"
-#include "model/placement/topic_partition.hpp"
+#include "model/topic_partition.hpp"
 
 namespace partsim::model::consumer {
 

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "model/placement/replica_placement.hpp"
-#include "model/placement/topic_partition.hpp"
+#include "model/topic_partition.hpp"
 
 namespace partsim::model {
 

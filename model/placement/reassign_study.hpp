@@ -13,7 +13,7 @@
 #include "model/placement/copy_load.hpp"
 #include "model/placement/kafka_generate.hpp"
 #include "model/placement/reassign_planner.hpp"
-#include "model/placement/topic_partition.hpp"
+#include "model/topic_partition.hpp"
 
 namespace partsim::model {
 

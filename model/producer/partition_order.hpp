@@ -10,11 +10,8 @@
 
 namespace partsim::model {
 
-/// TopicPartition.hashCode = 31 * (31 + partition) + topic.hashCode().
-std::int32_t topic_partition_hash(std::string_view topic, std::int32_t partition);
-
-/// Partitions 0..n-1 in Java HashMap iteration order: capacity = the smallest power of two
-/// >= n, doubled once more if n > 0.75 x capacity; bucket = (h ^ (h >>> 16)) & (cap - 1);
+/// Partitions 0..n-1 in Java HashMap iteration order of their topic_partition_hash: capacity =
+/// the smallest power of two >= n, doubled once more if n > 0.75 x capacity; bucket = (h ^ (h >>> 16)) & (cap - 1);
 /// ascending bucket, insertion (ascending partition) order within a bucket.
 /// Example: topic "t6", n = 6 -> [3, 2, 1, 0, 5, 4].
 std::vector<std::int32_t> java_hashmap_partition_order(std::string_view topic, std::int32_t n);

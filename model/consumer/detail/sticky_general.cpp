@@ -18,7 +18,7 @@
 #include "model/consumer/detail/partition_movements.hpp"
 #include "model/consumer/detail/sticky_common.hpp"
 #include "model/consumer/java_order.hpp"
-#include "model/producer/partition_order.hpp"
+#include "model/topic_partition.hpp"
 #include "sim/check.hpp"
 
 namespace partsim::model::consumer::detail {
