@@ -150,14 +150,14 @@ void Engine::operator()(const Disconnect& e) {
 // A producer keeps one pending send(), one sender wake-up and one request deadline: each
 // is a timer slot, so a wake-up superseded by an earlier one is replaced, not left to
 // surface stale.
-void Engine::schedule_app(std::uint32_t p, SimTime at) { sim_.set_timer(timer_slot(p, kAppTimer), at, AppSend{p}); }
+void Engine::schedule_app(std::uint32_t p, SimTime at) { sim_.emplace_timer<AppSend>(timer_slot(p, kAppTimer), at, AppSend{p}); }
 void Engine::schedule_sender(std::uint32_t p, std::uint64_t generation, SimTime at) {
-  sim_.set_timer(timer_slot(p, kSenderTimer), at, SenderWake{p, generation});
+  sim_.emplace_timer<SenderWake>(timer_slot(p, kSenderTimer), at, SenderWake{p, generation});
 }
 void Engine::schedule_buffer_timeout(std::uint32_t p, std::uint64_t block, SimTime at) { sim_.schedule_at(at, BufferTimeout{p, block}); }
 void Engine::schedule_second_call(std::uint32_t p, std::uint64_t send, SimTime at) { sim_.schedule_at(at, SecondCall{p, send}); }
 void Engine::schedule_request_deadline(std::uint32_t p, SimTime at) {
-  sim_.set_timer(timer_slot(p, kDeadlineTimer), at, RequestTimeout{p});
+  sim_.emplace_timer<RequestTimeout>(timer_slot(p, kDeadlineTimer), at, RequestTimeout{p});
 }
 
 void Engine::request_metadata(std::uint32_t p, std::size_t node) {

@@ -51,6 +51,13 @@ public:
     timers_.set(slot, detail::make_key(t, seq), std::move(p));
     return EventId{seq};
   }
+  /// set_timer with the payload built in the slot as alternative `Alt` of a variant.
+  template <class Alt, class... Args>
+  EventId emplace_timer(std::size_t slot, SimTime t, Args&&... args) {
+    const std::uint64_t seq = next_seq_++;
+    timers_.template emplace<Alt>(slot, detail::make_key(t, seq), std::forward<Args>(args)...);
+    return EventId{seq};
+  }
   /// Empties a timer slot.
   void clear_timer(std::size_t slot) { timers_.clear(slot); }
 

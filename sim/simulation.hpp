@@ -43,6 +43,11 @@ public:
     PARTSIM_CHECK(t >= now_, "a timer cannot be set in the past");
     return queue_.set_timer(slot, t, std::move(p));
   }
+  template <class Alt, class... Args>
+  EventId emplace_timer(std::size_t slot, SimTime t, Args&&... args) {
+    PARTSIM_CHECK(t >= now_, "a timer cannot be set in the past");
+    return queue_.template emplace_timer<Alt>(slot, t, std::forward<Args>(args)...);
+  }
   void clear_timer(std::size_t slot) { queue_.clear_timer(slot); }
   void cancel(EventId id) { queue_.cancel(id); }
 

@@ -34,19 +34,14 @@ public:
   /// Sets `slot` to fire at `key` with `payload`, replacing what it held.
   void set(std::size_t slot, detail::EventKey key, Payload payload) {
     payloads_[slot] = std::move(payload);
-    const auto s = static_cast<std::uint32_t>(slot);
-    if (pos_[slot] == kNone) {
-      heap_.push_back(Entry{key, s});
-      sift_up(heap_.size() - 1);
-      return;
-    }
-    const std::size_t i = pos_[slot];
-    const bool earlier = key < heap_[i].key;
-    heap_[i].key = key;
-    if (earlier)
-      sift_up(i);
-    else
-      sift_down(i);
+    schedule_slot(slot, key);
+  }
+  /// The same with the payload built in its slot as alternative `Alt` of a variant
+  /// (no temporary whose piecewise stores a wide copy would then have to wait for).
+  template <class Alt, class... Args>
+  void emplace(std::size_t slot, detail::EventKey key, Args&&... args) {
+    payloads_[slot].template emplace<Alt>(std::forward<Args>(args)...);
+    schedule_slot(slot, key);
   }
 
   /// Empties `slot` (nothing happens when it holds nothing).
@@ -91,13 +86,29 @@ private:
     std::uint32_t slot;
   };
 
+  // Files `slot` at `key` in the heap: a new entry rises from the bottom; a held one moves
+  // up or down from where it is. The entry travels in registers, never re-read from the heap.
+  void schedule_slot(std::size_t slot, detail::EventKey key) {
+    const Entry e{key, static_cast<std::uint32_t>(slot)};
+    if (pos_[slot] == kNone) {
+      heap_.emplace_back();
+      sift_up(heap_.size() - 1, e);
+      return;
+    }
+    const std::size_t i = pos_[slot];
+    if (key < heap_[i].key)
+      sift_up(i, e);
+    else
+      sift_down(i, e);
+  }
+
   void place(std::size_t i, const Entry& e) {
     heap_[i] = e;
     pos_[e.slot] = static_cast<std::uint32_t>(i);
   }
 
-  void sift_up(std::size_t i) {
-    const Entry e = heap_[i];
+  void sift_up(std::size_t i) { sift_up(i, heap_[i]); }
+  void sift_up(std::size_t i, const Entry e) {
     while (i > 0) {
       const std::size_t parent = (i - 1) / kArity;
       if (!(e.key < heap_[parent].key)) break;
@@ -121,8 +132,8 @@ private:
     return best;
   }
 
-  void sift_down(std::size_t i) {
-    const Entry e = heap_[i];
+  void sift_down(std::size_t i) { sift_down(i, heap_[i]); }
+  void sift_down(std::size_t i, const Entry e) {
     const std::size_t n = heap_.size();
     for (;;) {
       const std::size_t first = i * kArity + 1;

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <map>
+#include <variant>
 #include <vector>
 
 #include <boost/random/uniform_int_distribution.hpp>
@@ -31,6 +32,23 @@ TEST_CASE("a slot holds one timer: setting it again replaces it, earlier or late
   std::vector<int> order;
   while (!t.empty()) order.push_back(t.pop().payload);
   CHECK(order == std::vector<int>{301, 100, 201});
+}
+
+TEST_CASE("emplace builds the payload in its slot and files it as set would, replacing the slot's timer") {
+  using Payload = std::variant<int, double>;
+  TimerSlots<Payload> t;
+  t.resize(2);
+  t.set(0, key(40, 1), Payload{1});
+  t.emplace<double>(1, key(30, 2), 2.5);
+  t.emplace<int>(1, key(50, 3), 7);  // replaces slot 1's timer, now after slot 0's
+  REQUIRE(t.size() == 2);
+  const auto first = t.pop();
+  CHECK(first.key == key(40, 1));
+  CHECK(std::get<int>(first.payload) == 1);
+  const auto second = t.pop();
+  CHECK(second.key == key(50, 3));
+  CHECK(std::get<int>(second.payload) == 7);
+  CHECK(t.empty());
 }
 
 TEST_CASE("clearing a slot removes its timer; clearing an empty slot does nothing") {
