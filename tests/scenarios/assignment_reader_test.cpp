@@ -2,21 +2,10 @@
 
 #include <doctest/doctest.h>
 
-#include "scenarios/loader/input_error.hpp"
+#include "scenarios/error_of.hpp"
 
 using namespace partsim::scenarios;
-
-namespace {
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
-}  // namespace
+using partsim::testing::error_of;
 
 TEST_CASE("null means absent in a brokers file, as Kafka's tools write an unset rack") {
   const auto b = parse_brokers_json(R"({"version":1,"brokers":[{"id":0,"rack":null},{"id":1,"rack":"b","alive":null},{"id":2,"alive":false}]})",

@@ -2,21 +2,12 @@
 
 #include <doctest/doctest.h>
 
-#include "scenarios/loader/input_error.hpp"
+#include "scenarios/error_of.hpp"
 
 using namespace partsim::scenarios;
+using partsim::testing::error_of;
 
 namespace {
-
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 const std::map<std::string, std::int32_t> kTopics{{"orders", 12}, {"payments", 6}};
 
