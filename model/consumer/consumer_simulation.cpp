@@ -29,6 +29,7 @@ struct PartState {
   std::int64_t fetched = 0;        ///< next offset to fetch; [position, fetched) is buffered
   std::optional<std::int64_t> committed;
   std::int64_t processed_high = 0; ///< one past the highest offset ever processed (duplicates below it)
+  std::int64_t processed_first = 0; ///< records processed for the first time (skipped ones are not)
   std::uint32_t epoch = 0;         ///< bumped at every assign and revoke: stale responses are dropped
 };
 
@@ -239,6 +240,7 @@ void GroupSimulation::poll(std::int32_t member, SimTime now) {
         const LogRecord& r = logs_.partitions[static_cast<std::size_t>(s.log)].records[static_cast<std::size_t>(s.position)];
         result_.e2e_latency.record((t - r.sent).count_ns());
         s.processed_high = s.position + 1;
+        ++s.processed_first;
       } else {
         ++result_.duplicates;
       }
@@ -408,7 +410,7 @@ GroupRun GroupSimulation::run() {
   result_.order_violations = order.violations;
   result_.keys_out_of_order = order.keys_affected;
   result_.records_consumed = static_cast<std::int64_t>(processed_.size());
-  for (const auto& s : parts_) result_.records_unconsumed += log_end(s.log) - s.processed_high;
+  for (const auto& s : parts_) result_.records_unconsumed += log_end(s.log) - s.processed_first;
   if (!processed_.empty()) result_.end_ms = processed_.back().at.to_ms();
   for (std::int32_t m = 0; m < group_.member_count(); ++m) {
     GroupMemberResult r;
