@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "model/detail/consumer_run.hpp"
 #include "model/detail/engine.hpp"
 #include "model/producer/partition_order.hpp"
 #include "sim/check.hpp"
@@ -27,7 +28,7 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
     result_.brokers.push_back(bs);
   }
   up_.assign(brokers_.size(), 1);
-  if (options.keep_logs) logs_ = std::make_shared<BrokerLogs>();
+  if (options.keep_logs || !s.consumers.empty()) logs_ = std::make_shared<BrokerLogs>();
   for (const auto& tc : s.topics) {
     stats_offset_.push_back(result_.partitions.size());
     for (std::int32_t p = 0; p < tc.partitions; ++p) {
@@ -439,7 +440,11 @@ namespace partsim::model {
 
 RunResult run_scenario(const Scenario& scenario, std::uint64_t seed, std::uint64_t replication, const RunOptions& options) {
   detail::Engine engine(scenario, seed, replication, options);
-  return engine.run();
+  RunResult result = engine.run();
+  // Consumers read the logs after the producers' run (they do not slow the producers).
+  if (!scenario.consumers.empty() && !result.partial) detail::run_consumers(scenario, options, result);
+  if (!options.keep_logs) result.logs.reset();
+  return result;
 }
 
 }  // namespace partsim::model

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "model/group_result.hpp"
 #include "model/latency_histogram.hpp"
 
 namespace partsim::model {
@@ -142,6 +143,10 @@ struct RunResult {
   /// The brokers' logs record by record (kept with RunOptions::keep_logs; null otherwise).
   /// Include model/cluster/partition_log.hpp to read them.
   std::shared_ptr<const BrokerLogs> logs;
+  /// The scenario's consumer groups, consuming the logs after the producers' run.
+  std::vector<GroupResult> consumer_groups;
+  /// The first run.trace records each group processed, group by group.
+  std::vector<ConsumeTraceRow> consume_trace;
 };
 
 }  // namespace partsim::model
