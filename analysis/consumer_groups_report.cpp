@@ -55,6 +55,8 @@ nlohmann::ordered_json consumer_groups_to_json(const model::RunResult& r) {
                       {"rebalances", std::move(rebalances)},
                       {"idle_members", g.idle_members},
                       {"end_ms", round_to(g.end_ms, 3)}});
+    if (!g.lag_time_ms.empty())
+      groups.back()["lag_timeseries"] = {{"partitions", g.lag_partitions}, {"time_ms", g.lag_time_ms}, {"lag", g.lag}};
   }
   return groups;
 }

@@ -46,17 +46,19 @@ std::optional<std::int32_t> ConsumerGroup::find(const std::string& id) const {
 }
 
 SimTime ConsumerGroup::next_heartbeat(const Member& m, SimTime t) const {
-  if (t <= m.joined) return m.joined;
   const std::int64_t hb = settings_.heartbeat_interval.count_ns();
-  if (hb <= 0) return t;
-  const std::int64_t since = (t - m.joined).count_ns();
-  return m.joined + SimTime::ns((since + hb - 1) / hb * hb);
+  if (hb <= 0) return std::max(t, m.joined);
+  const std::int64_t since = (t - m.beat).count_ns();
+  const std::int64_t k = since <= 0 ? since / hb : (since + hb - 1) / hb;  // ceil for both signs
+  return std::max(m.joined, m.beat + SimTime::ns(k * hb));
 }
 
 SimTime ConsumerGroup::last_heartbeat(const Member& m, SimTime t) const {
   const std::int64_t hb = settings_.heartbeat_interval.count_ns();
-  if (hb <= 0 || t <= m.joined) return std::max(t, m.joined);
-  return m.joined + SimTime::ns((t - m.joined).count_ns() / hb * hb);
+  if (hb <= 0) return std::max(t, m.joined);
+  const std::int64_t since = (t - m.beat).count_ns();
+  const std::int64_t k = since >= 0 ? since / hb : -((-since + hb - 1) / hb);  // floor for both signs
+  return std::max(m.joined, m.beat + SimTime::ns(k * hb));  // its JoinGroup counts as one
 }
 
 SimTime ConsumerGroup::due(std::int32_t member) const {
@@ -113,6 +115,7 @@ void ConsumerGroup::join(const std::vector<NewMember>& joining, SimTime now, std
     m.id = j.id;
     m.rack = j.rack;
     m.joined = now;
+    m.beat = now + j.heartbeat_offset;
     m.rejoined = true;  // its JoinGroup is the one that starts (or joins) the round
     m.due = settings_.mode == GroupSettings::Mode::kConsumer ? now : SimTime::max();
     members_.push_back(std::move(m));
@@ -232,7 +235,7 @@ void ConsumerGroup::step(std::int32_t member, SimTime now, std::vector<Ownership
     m.previous = m.owned;
     for (const std::int32_t p : std::vector<std::int32_t>(m.owned)) give(member, p, now, out);
   } else {
-    out.push_back({OwnershipChange::Kind::kCommit, member, -1});
+    for (const std::int32_t p : m.owned) out.push_back({OwnershipChange::Kind::kCommit, member, p});
   }
   try_complete(now, out);
 }

@@ -48,22 +48,25 @@ struct GroupSettings {
 /// strategy listed supports it (only cooperative-sticky does).
 GroupSettings group_settings(const ConsumerConfig& config, const GroupCoordinatorConfig& coordinator);
 
-/// What a member does to one partition (or to all it owns, for kCommit).
+/// What a member does to one of its partitions.
 struct OwnershipChange {
   enum class Kind {
     kAssign,          ///< start consuming it from the committed offset
     kRevokeCommitted, ///< commit the position, then stop consuming it
     kRevoke,          ///< stop consuming it without a commit (cooperative revoke after the join)
-    kCommit,          ///< commit every owned partition's position (classic pre-rejoin commit)
+    kCommit,          ///< commit its position and keep it (classic cooperative pre-rejoin commit)
   } kind = Kind::kAssign;
   std::int32_t member = 0;
-  std::int32_t partition = -1;  ///< index into ConsumerGroup::partitions(); -1 for kCommit
+  std::int32_t partition = -1;  ///< index into ConsumerGroup::partitions()
   auto operator<=>(const OwnershipChange&) const = default;
 };
 
 struct NewMember {
   std::string id;
   std::string rack;
+  /// When its heartbeats fall: every heartbeat interval from its join plus this (members
+  /// that start together do not heartbeat in step in practice).
+  SimTime heartbeat_offset = SimTime::zero();
 };
 
 class ConsumerGroup {
@@ -108,6 +111,7 @@ private:
     std::string id;
     std::string rack;
     SimTime joined;
+    SimTime beat;  ///< a heartbeat time: its heartbeats fall every interval from here
     bool in_group = true;
     bool crashed = false;
     SimTime crashed_at;

@@ -123,6 +123,8 @@ void GroupSimulation::add_members(std::int32_t count, SimTime now) {
     NewMember m;
     m.id = member_id(spec_.member_prefix, joined_, total_members_);
     m.rack = spec_.racks.empty() ? spec_.config.client_rack : spec_.racks[static_cast<std::size_t>(joined_) % spec_.racks.size()];
+    // Members that join together heartbeat out of step: spread evenly over the interval.
+    m.heartbeat_offset = SimTime::ns(group_.settings().heartbeat_interval.count_ns() * i / count);
     joining.push_back(m);
     MemberState s;
     s.in_flight.resize(in_.broker_rtt.size());
@@ -154,7 +156,7 @@ void GroupSimulation::apply(const std::vector<OwnershipChange>& changes, SimTime
     auto& ms = members_[static_cast<std::size_t>(c.member)];
     switch (c.kind) {
       case OwnershipChange::Kind::kCommit:
-        for (const std::int32_t p : group_.owned(c.member)) commit(p);
+        commit(c.partition);
         break;
       case OwnershipChange::Kind::kRevokeCommitted:
         commit(c.partition);

@@ -174,3 +174,24 @@ TEST_CASE("auto.offset.reset latest skips what was readable before the assignmen
   CHECK(run.result.records_consumed == 1);
   CHECK(run.result.records_unconsumed == 10);
 }
+
+TEST_CASE("a cooperative revoke commits nothing: what the old owner processed after its rejoin is processed again") {
+  Fixture f(4);
+  for (int i = 0; i < 4000; ++i) f.add(i % 4, "key-" + std::to_string(i % 4), i * 5, i * 5 + 1);  // 20 s of records
+  auto g = group(2, 100);
+  g.config.assignment_strategy = {"cooperative-sticky"};
+  g.schedule.push_back({SimTime::ms(10000), MemberChange::Kind::kJoin, 1, ""});
+  const auto run = simulate_group(g, {}, f.in);
+  REQUIRE(run.result.rebalances.size() == 2);
+  const auto& r = run.result.rebalances[1];
+  CHECK(r.kind == "cooperative");
+  CHECK(r.rounds == 2);
+  CHECK(r.paused >= 1);
+  CHECK(run.result.duplicates > 0);
+  CHECK(run.result.order_violations == 0);
+  CHECK(run.result.records_unconsumed == 0);
+  g.config.assignment_strategy = {"range"};
+  const auto eager = simulate_group(g, {}, f.in);
+  CHECK(eager.result.duplicates == 0);
+  CHECK(eager.result.rebalances[1].paused == 4);
+}
