@@ -82,3 +82,20 @@ TEST_CASE("compare puts eager and cooperative rebalances on a member join side b
                              " --variant cooperative:consumers.0.config.partition.assignment.strategy=[cooperative-sticky]");
   CHECK(table.out.find("group.billing.pause_max_ms") != std::string::npos);
 }
+
+TEST_CASE("a key spread over partitions is seen out of order when they are consumed at different speeds; a hashed key is not") {
+  const auto r = run_cli("compare '" + example("consumer-key-order.yaml") + "' --partitioners round-robin,builtin --format json");
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  auto metric = [&](std::size_t run, const std::string& name) { return j["runs"][run]["metrics"][name].get<double>(); };
+  REQUIRE(j["runs"][0]["name"] == "round-robin");
+  // Round robin ignores keys: all 20 keys span the 3 partitions, and c0 (two partitions)
+  // lags behind c1 (one).
+  CHECK(metric(0, "group.audit.order_violations") > 1000);
+  CHECK(metric(0, "group.audit.keys_out_of_order") == 20);
+  // The default partitioner hashes the key: one partition per key, order kept, no failures.
+  CHECK(metric(1, "group.audit.order_violations") == 0);
+  CHECK(metric(1, "group.audit.keys_out_of_order") == 0);
+  CHECK(metric(1, "records_failed") == 0);
+  CHECK(metric(0, "group.audit.duplicates") == 0);
+}
