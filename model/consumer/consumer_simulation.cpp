@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <cassert>
-#include <cmath>
 #include <deque>
 #include <optional>
 #include <variant>
 
 #include "model/consumer/consumer_group.hpp"
+#include "model/consumer/fetch_answer.hpp"
 #include "model/consumer/order_check.hpp"
 #include "sim/event_queue.hpp"
 
@@ -73,16 +73,11 @@ public:
   GroupRun run();
 
 private:
-  SimTime readable_at(std::int32_t log, std::int64_t offset) const {
-    return logs_.partitions[static_cast<std::size_t>(log)].records[static_cast<std::size_t>(offset)].readable;
-  }
   std::int64_t log_end(std::int32_t log) const {
     return static_cast<std::int64_t>(logs_.partitions[static_cast<std::size_t>(log)].records.size());
   }
-  /// The high watermark at `t`: records readable by then (readable is nondecreasing).
   std::int64_t high_watermark(std::int32_t log, SimTime t) const {
-    const auto& r = logs_.partitions[static_cast<std::size_t>(log)].records;
-    return std::upper_bound(r.begin(), r.end(), t, [](SimTime x, const LogRecord& rec) { return x < rec.readable; }) - r.begin();
+    return consumer::high_watermark(logs_.partitions[static_cast<std::size_t>(log)], t);
   }
   std::int32_t broker_of(std::int32_t part) const { return in_.leader[static_cast<std::size_t>(parts_[static_cast<std::size_t>(part)].log)]; }
 
@@ -262,7 +257,6 @@ void GroupSimulation::poll(std::int32_t member, SimTime now) {
 
 void GroupSimulation::send_fetches(std::int32_t member, SimTime now) {
   auto& ms = members_[static_cast<std::size_t>(member)];
-  const auto& cfg = spec_.config;
   for (std::size_t b = 0; b < ms.session.size(); ++b) {
     if (ms.in_flight[b]) continue;
     // Owned partitions of this leader with nothing buffered and something left in the log.
@@ -273,57 +267,23 @@ void GroupSimulation::send_fetches(std::int32_t member, SimTime now) {
     }
     if (parts.empty()) continue;
     const SimTime half_rtt = SimTime::ns(in_.broker_rtt[b].count_ns() / 2);
-    const SimTime arrival = now + half_rtt;
-    // The broker answers once fetch.min.bytes are readable, at the latest after fetch.max.wait.ms (§4.3).
-    const SimTime deadline = arrival + cfg.fetch_max_wait;
-    SimTime answer = deadline;
-    {
-      std::vector<std::int64_t> next;
-      for (const std::int32_t p : parts) next.push_back(parts_[static_cast<std::size_t>(p)].fetched);
-      double bytes = 0;
-      while (true) {
-        std::size_t best = parts.size();
-        SimTime best_t = SimTime::max();
-        for (std::size_t i = 0; i < parts.size(); ++i) {
-          const auto log = parts_[static_cast<std::size_t>(parts[i])].log;
-          if (next[i] < log_end(log) && readable_at(log, next[i]) < best_t) {
-            best_t = readable_at(log, next[i]);
-            best = i;
-          }
-        }
-        if (best == parts.size() || best_t > deadline) break;
-        bytes += in_.record_bytes[static_cast<std::size_t>(parts_[static_cast<std::size_t>(parts[best])].log)];
-        ++next[best];
-        if (bytes >= cfg.fetch_min_bytes) {
-          answer = std::max(arrival, best_t);
-          break;
-        }
-      }
-    }
-    // The response: per partition in session order, max.partition.fetch.bytes each and
-    // fetch.max.bytes in all, at least one record of the first partition with data.
+    std::vector<FetchRequestPartition> request;
+    for (const std::int32_t p : parts) request.push_back({parts_[static_cast<std::size_t>(p)].log, parts_[static_cast<std::size_t>(p)].fetched});
+    const FetchAnswer answer = answer_fetch(logs_, in_.record_bytes, request, now + half_rtt, spec_.config);
     std::vector<FetchedRange> ranges;
-    double remaining = cfg.fetch_max_bytes;
     std::vector<std::int32_t> returned;
-    for (const std::int32_t p : parts) {
-      const auto& s = parts_[static_cast<std::size_t>(p)];
-      const std::int64_t avail = high_watermark(s.log, answer) - s.fetched;
-      if (avail <= 0) continue;
-      const double per = in_.record_bytes[static_cast<std::size_t>(s.log)];
-      auto n = static_cast<std::int64_t>(std::floor(std::min<double>(cfg.max_partition_fetch_bytes, remaining) / per));
-      if (ranges.empty()) n = std::max<std::int64_t>(n, 1);
-      n = std::min(n, avail);
-      if (n <= 0) continue;
-      remaining -= static_cast<double>(n) * per;
-      ranges.push_back({p, s.epoch, s.fetched, s.fetched + n});
-      returned.push_back(p);
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      if (answer.counts[i] == 0) continue;
+      const auto& s = parts_[static_cast<std::size_t>(parts[i])];
+      ranges.push_back({parts[i], s.epoch, s.fetched, s.fetched + answer.counts[i]});
+      returned.push_back(parts[i]);
     }
     // KIP-227: partitions that returned data move to the end of the session's order.
     auto& order = ms.session[b];
     std::stable_partition(order.begin(), order.end(),
                           [&](std::int32_t p) { return std::find(returned.begin(), returned.end(), p) == returned.end(); });
     ms.in_flight[b] = std::move(ranges);
-    queue_.schedule(answer + half_rtt, FetchDone{member, static_cast<std::int32_t>(b)});
+    queue_.schedule(answer.at + half_rtt, FetchDone{member, static_cast<std::int32_t>(b)});
   }
 }
 
