@@ -47,7 +47,8 @@ FetchAnswer answer_fetch(const BrokerLogs& logs, const std::vector<double>& reco
     std::int64_t n = 0;
     if (avail > 0) {
       const double per = record_bytes[static_cast<std::size_t>(request[i].log)];
-      n = static_cast<std::int64_t>(std::floor(std::min<double>(config.max_partition_fetch_bytes, remaining) / per));
+      const double budget = std::max(0.0, std::min<double>(config.max_partition_fetch_bytes, remaining));
+      n = static_cast<std::int64_t>(std::floor(budget / per));
       if (!any) n = std::max<std::int64_t>(n, 1);
       n = std::min(n, avail);
       remaining -= static_cast<double>(n) * per;

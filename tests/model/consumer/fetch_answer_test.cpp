@@ -54,6 +54,9 @@ TEST_CASE("max.partition.fetch.bytes and fetch.max.bytes cap the response, softl
   CHECK(answer_fetch(logs, kBytes, {{0, 0}, {1, 0}}, SimTime::zero(), c).counts == std::vector<std::int64_t>{2, 1});
   c.max_partition_fetch_bytes = 50;  // less than a record: the first partition with data still gets one
   CHECK(answer_fetch(logs, kBytes, {{0, 4}, {1, 0}}, SimTime::zero(), c).counts == std::vector<std::int64_t>{0, 1});
+  c.max_partition_fetch_bytes = 1048576;
+  c.fetch_max_bytes = 50;  // the first record overdraws the response: nothing more comes
+  CHECK(answer_fetch(logs, kBytes, {{0, 0}, {1, 0}}, SimTime::zero(), c).counts == std::vector<std::int64_t>{1, 0});
 }
 
 TEST_CASE("the high watermark counts the records readable by a time") {
