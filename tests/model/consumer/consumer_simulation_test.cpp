@@ -195,3 +195,49 @@ TEST_CASE("a cooperative revoke commits nothing: what the old owner processed af
   CHECK(eager.result.duplicates == 0);
   CHECK(eager.result.rebalances[1].paused == 4);
 }
+
+TEST_CASE("KIP-848: a join moves partitions at the members' heartbeats, with a commit before each revoke") {
+  Fixture f(6);
+  for (int i = 0; i < 6000; ++i) f.add(i % 6, "key-" + std::to_string(i % 6), i * 5, i * 5 + 1);  // 30 s of records
+  auto g = group(2, 100);
+  g.config.protocol = ConsumerConfig::Protocol::kConsumer;
+  g.config.remote_assignor = ConsumerConfig::RemoteAssignor::kRange;
+  g.schedule.push_back({SimTime::ms(10000), MemberChange::Kind::kJoin, 1, ""});
+  GroupCoordinatorConfig k;  // heartbeats every 5 s
+  const auto run = simulate_group(g, k, f.in);
+  CHECK(run.result.protocol == "consumer");
+  CHECK(run.result.assignor == "consumer-range");
+  REQUIRE(run.result.rebalances.size() == 2);
+  const auto& r = run.result.rebalances[1];
+  CHECK(r.kind == "consumer");
+  // Range over 3 members: c0 {0,1,2} -> {0,1}, c1 {3,4,5} -> {2,3}, c2 gets {4,5}. Heartbeats
+  // every 5 s: c0's at 15 s (phase 0) releases 2, c1's at 12.5 s (phase 2.5 s) releases 4
+  // and 5; c2 (joined at 10 s) takes them at 15 s, c1 takes 2 at 17.5 s.
+  CHECK(r.paused == 3);
+  CHECK(r.done_ms == doctest::Approx(17500));
+  CHECK(r.pause_max_ms == doctest::Approx(2500));
+  CHECK(r.pause_sum_ms == doctest::Approx(7500));
+  CHECK(run.result.duplicates == 0);
+  CHECK(run.result.records_unconsumed == 0);
+  CHECK(run.result.members[2].partitions.size() == 2);
+}
+
+TEST_CASE("KIP-848: a crash is noticed group.consumer.session.timeout.ms after the last heartbeat") {
+  Fixture f(2);
+  for (int i = 0; i < 2000; ++i) f.add(i % 2, "key-" + std::to_string(i % 2), i * 50, i * 50 + 1);  // 100 s of records
+  auto g = group(2, 100);
+  g.config.protocol = ConsumerConfig::Protocol::kConsumer;
+  g.schedule.push_back({SimTime::ms(7000), MemberChange::Kind::kCrash, 1, "c1"});
+  GroupCoordinatorConfig k;
+  k.consumer_session_timeout = SimTime::ms(50000);
+  const auto run = simulate_group(g, k, f.in);
+  REQUIRE(run.result.rebalances.size() == 2);
+  CHECK(run.result.rebalances[1].cause == "crash c1");
+  // c1 joined at 0 with its heartbeats at 2.5 s + 5 s k: the last before 7 s at 2.5 s;
+  // noticed at 52.5 s, taken by c0 at its next heartbeat after that, 55 s.
+  CHECK(run.result.rebalances[1].at_ms == doctest::Approx(52500));
+  CHECK(run.result.rebalances[1].done_ms == doctest::Approx(55000));
+  CHECK(run.result.rebalances[1].pause_max_ms == doctest::Approx(48000));
+  CHECK(run.result.duplicates > 0);  // since the last auto commit at ~5 s
+  CHECK(run.result.records_unconsumed == 0);
+}
