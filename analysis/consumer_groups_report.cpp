@@ -81,6 +81,10 @@ std::string consumer_groups_to_text(const model::RunResult& r) {
       out += "latency send->processed ms: p50 " + fixed(ms(g.e2e_latency.quantile(0.5)), 3) + ", p99 " +
              fixed(ms(g.e2e_latency.quantile(0.99)), 3) + ", max " + fixed(ms(g.e2e_latency.max()), 3) + "; last processed at " +
              fixed(g.end_ms, 1) + " ms\n";
+    if (g.members.empty()) {
+      out += "no member ever joined\n";
+      continue;
+    }
     Table members({{"member", Align::kLeft}, {"records"}, {"partitions at the end", Align::kLeft}});
     for (const auto& m : g.members)
       members.add_row({m.member, std::to_string(m.records), m.crashed ? "(crashed)" : m.left ? "(left)" : m.partitions.empty() ? "(idle)" : join(m.partitions)});

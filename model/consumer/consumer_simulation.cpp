@@ -113,6 +113,7 @@ private:
 };
 
 void GroupSimulation::add_members(std::int32_t count, SimTime now) {
+  if (count == 0) return;  // a group that starts empty forms at its first join
   std::vector<NewMember> joining;
   for (std::int32_t i = 0; i < count; ++i, ++joined_) {
     NewMember m;
