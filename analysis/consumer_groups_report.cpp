@@ -55,6 +55,7 @@ nlohmann::ordered_json consumer_groups_to_json(const model::RunResult& r) {
                       {"rebalances", std::move(rebalances)},
                       {"idle_members", g.idle_members},
                       {"end_ms", round_to(g.end_ms, 3)}});
+    if (g.stalled) groups.back()["stalled"] = true;
     if (!g.lag_time_ms.empty())
       groups.back()["lag_timeseries"] = {{"partitions", g.lag_partitions}, {"time_ms", g.lag_time_ms}, {"lag", g.lag}};
   }
@@ -77,6 +78,8 @@ std::string consumer_groups_to_text(const model::RunResult& r) {
            ", duplicates " + std::to_string(g.duplicates) + ", order violations " + std::to_string(g.order_violations) + " (" +
            std::to_string(g.keys_out_of_order) + " keys), never consumed " + std::to_string(g.records_unconsumed) + ", lag max " +
            std::to_string(g.lag_max) + "\n";
+    if (g.stalled)
+      out += "STALLED: no record processed for the first time in 10 x max(max.poll.interval.ms, session timeout); the group was stopped\n";
     if (g.e2e_latency.count() > 0)
       out += "latency send->processed ms: p50 " + fixed(ms(g.e2e_latency.quantile(0.5)), 3) + ", p99 " +
              fixed(ms(g.e2e_latency.quantile(0.99)), 3) + ", max " + fixed(ms(g.e2e_latency.max()), 3) + "; last processed at " +

@@ -55,6 +55,10 @@ struct GroupResult {
   std::vector<RebalanceRecord> rebalances;
   std::vector<std::string> idle_members;  ///< live members without partitions at the end
   double end_ms = 0;                      ///< when its last record was processed
+  /// The group made no progress (no record processed for the first time) for 10 x the
+  /// longest of max.poll.interval.ms and the session timeout after the last record became
+  /// readable, e.g. members late for poll() in a rebalance storm, and the run stopped it.
+  bool stalled = false;
   /// Lag per subscribed partition, sampled every RunOptions::timeseries (empty when off).
   std::vector<std::string> lag_partitions;
   std::vector<double> lag_time_ms;

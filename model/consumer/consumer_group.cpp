@@ -135,6 +135,31 @@ void ConsumerGroup::leave(std::int32_t member, SimTime now, std::vector<Ownershi
   membership_changed(now, "leave " + m.id, out);
 }
 
+void ConsumerGroup::expel(std::int32_t member, SimTime now, std::vector<OwnershipChange>& out) {
+  Member& m = members_[static_cast<std::size_t>(member)];
+  assert(m.in_group && !m.crashed);
+  for (const std::int32_t p : std::vector<std::int32_t>(m.owned)) {
+    give(member, p, now, out);
+    out.back().kind = OwnershipChange::Kind::kRevoke;  // lost: the commit would fail
+  }
+  m.previous.clear();
+  m.target.clear();
+  m.in_group = false;
+  m.due = SimTime::max();
+  membership_changed(now, "poll timeout " + m.id, out);
+}
+
+void ConsumerGroup::rejoin(std::int32_t member, SimTime now, std::vector<OwnershipChange>& out) {
+  Member& m = members_[static_cast<std::size_t>(member)];
+  assert(!m.in_group && !m.crashed);
+  m.in_group = true;
+  m.joined = now;
+  m.beat = now;
+  m.rejoined = true;
+  m.due = settings_.mode == GroupSettings::Mode::kConsumer ? now : SimTime::max();
+  membership_changed(now, "rejoin " + m.id, out);
+}
+
 void ConsumerGroup::crash(std::int32_t member, SimTime now) {
   Member& m = members_[static_cast<std::size_t>(member)];
   assert(m.in_group && !m.crashed);

@@ -81,6 +81,11 @@ public:
   void join(const std::vector<NewMember>& members, SimTime now, std::vector<OwnershipChange>& out);
   /// A member leaves (LeaveGroup after close()'s commit): its partitions are revoked now.
   void leave(std::int32_t member, SimTime now, std::vector<OwnershipChange>& out);
+  /// A member whose poll() came later than max.poll.interval.ms after the last leaves the
+  /// group (§1.2 step 4): its partitions are lost, without a commit (§1.4 generation reset).
+  void expel(std::int32_t member, SimTime now, std::vector<OwnershipChange>& out);
+  /// An expelled member joins again (at its next poll()), under the same id.
+  void rejoin(std::int32_t member, SimTime now, std::vector<OwnershipChange>& out);
   /// A member stops without a word; its partitions stay its own until its session expires.
   void crash(std::int32_t member, SimTime now);
 

@@ -20,7 +20,8 @@ struct GroupDue { std::int32_t member; };
 struct Expiry {};
 struct Step { std::size_t index; };
 struct Sample {};
-using Event = std::variant<PollAt, FetchDone, GroupDue, Expiry, Step, Sample>;
+struct PollTimeout { std::int32_t member; std::uint64_t poll; };
+using Event = std::variant<PollAt, FetchDone, GroupDue, Expiry, Step, Sample, PollTimeout>;
 
 /// Per partition of the group (one owner at a time).
 struct PartState {
@@ -48,6 +49,8 @@ struct MemberState {
   SimTime next_commit;
   std::optional<SimTime> crash_at;
   bool leave_pending = false;
+  bool expelled = false;    ///< left the group for a late poll(); rejoins at its next
+  std::uint64_t polls = 0;  ///< poll() calls that returned records
   std::int64_t records = 0;
 };
 
@@ -196,6 +199,12 @@ void GroupSimulation::reschedule_group() {
 
 void GroupSimulation::poll(std::int32_t member, SimTime now) {
   auto& ms = members_[static_cast<std::size_t>(member)];
+  if (ms.expelled && now >= ms.busy_until && !(ms.crash_at && now >= *ms.crash_at)) {
+    ms.expelled = false;
+    std::vector<OwnershipChange> out;
+    group_.rejoin(member, now, out);
+    apply(out, now);
+  }
   if (!alive(member) || now < ms.busy_until) return;
   if (ms.crash_at && now >= *ms.crash_at) return;
   if (ms.leave_pending) {
@@ -253,7 +262,12 @@ void GroupSimulation::poll(std::int32_t member, SimTime now) {
   send_fetches(member, now);
   ms.busy_until = t;
   ms.idle = taken == 0;
-  if (!ms.idle) queue_.schedule(t, PollAt{member});
+  if (!ms.idle) {
+    queue_.schedule(t, PollAt{member});
+    // A batch that outlasts max.poll.interval.ms: the member leaves the group meanwhile.
+    ++ms.polls;
+    if (t - now > spec_.config.max_poll_interval) queue_.schedule(now + spec_.config.max_poll_interval, PollTimeout{member, ms.polls});
+  }
 }
 
 void GroupSimulation::send_fetches(std::int32_t member, SimTime now) {
@@ -320,10 +334,29 @@ GroupRun GroupSimulation::run() {
   add_members(spec_.members, SimTime::zero());
   for (std::size_t i = 0; i < spec_.schedule.size(); ++i) queue_.schedule(spec_.schedule[i].at, Step{i});
   if (in_.sample_interval > SimTime::zero()) queue_.schedule(SimTime::zero(), Sample{});
+  // A group that makes no progress (a rebalance storm of late polls, as in Kafka) would
+  // run for ever: it is stopped after a window without a first processing.
+  SimTime last_readable = SimTime::zero();
+  for (const auto& s : parts_)
+    if (log_end(s.log) > 0)
+      last_readable = std::max(last_readable, logs_.partitions[static_cast<std::size_t>(s.log)].records.back().readable);
+  const SimTime stall_window = SimTime::ns(10 * std::max(cfg.max_poll_interval, group_.settings().session_timeout).count_ns());
+  std::int64_t progress = 0;
+  SimTime progress_at = SimTime::zero();
   while (!queue_.empty()) {
     auto e = queue_.pop();
     const SimTime now = e.time;
     ++events_;
+    if (e.payload.index() == 0 || e.payload.index() == 1) {  // polls and fetches are where progress shows
+      const std::int64_t first = static_cast<std::int64_t>(processed_.size()) - result_.duplicates;
+      if (first != progress) {
+        progress = first;
+        progress_at = now;
+      } else if (now > std::max(progress_at, last_readable) + stall_window) {
+        result_.stalled = true;
+        break;
+      }
+    }
     if (std::holds_alternative<Sample>(e.payload)) {
       sample(now);
       if (!queue_.empty()) queue_.schedule(now + in_.sample_interval, Sample{});
@@ -340,6 +373,13 @@ GroupRun GroupSimulation::run() {
             // A member busy processing acts at its next poll; an idle one at once.
             if (members_[static_cast<std::size_t>(ev.member)].idle && now >= members_[static_cast<std::size_t>(ev.member)].busy_until)
               poll(ev.member, now);
+          } else if constexpr (std::is_same_v<T, PollTimeout>) {
+            auto& ms = members_[static_cast<std::size_t>(ev.member)];
+            if (!alive(ev.member) || ms.polls != ev.poll || now >= ms.busy_until || (ms.crash_at && now >= *ms.crash_at)) return;
+            ms.expelled = true;
+            std::vector<OwnershipChange> out;
+            group_.expel(ev.member, now, out);
+            apply(out, now);
           } else if constexpr (std::is_same_v<T, Expiry>) {
             std::vector<OwnershipChange> out;
             group_.expire(now, out);

@@ -95,7 +95,7 @@ const Table<ConsumerConfig>& consumer_config_table() {
               "commit positions in poll() every auto.commit.interval.ms, before a rejoin and on close (else nothing is committed)"),
       F::duration("auto.commit.interval.ms", &ConsumerConfig::auto_commit_interval, kMs, 0, kMaxMs, "how often poll() commits"),
       F::duration("max.poll.interval.ms", &ConsumerConfig::max_poll_interval, kMs, 1, kMaxMs,
-                  "the rebalance timeout (accepted, not simulated: a member whose batch outlasts it is not removed)"),
+                  "a member whose batch outlasts it leaves the group meanwhile (its partitions lost, uncommitted) and rejoins at its next poll()"),
       F::duration("metadata.max.age.ms", &ConsumerConfig::metadata_max_age, kMs, 0, kMaxMs,
                   "how late a classic group sees new partitions (accepted, not simulated: topics keep their partitions through a run)"),
       F::text("client.rack", &ConsumerConfig::client_rack, 255, "the members' rack, for KIP-881 rack-aware assignment (unless the group lists racks)"),

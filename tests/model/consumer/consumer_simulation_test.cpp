@@ -241,3 +241,28 @@ TEST_CASE("KIP-848: a crash is noticed group.consumer.session.timeout.ms after t
   CHECK(run.result.duplicates > 0);  // since the last auto commit at ~5 s
   CHECK(run.result.records_unconsumed == 0);
 }
+
+TEST_CASE("a batch that outlasts max.poll.interval.ms costs the member its partitions: a rebalance and duplicates") {
+  Fixture f(2);
+  for (int i = 0; i < 2000; ++i) f.add(i % 2, "key-" + std::to_string(i % 2), i * 0.001, 1);  // all readable at 1 ms
+  auto g = group(2, 1000);  // 1 ms a record: a poll of 500 records takes 500 ms
+  g.config.max_poll_interval = SimTime::ms(300);
+  const auto run = simulate_group(g, {}, f.in);
+  REQUIRE(run.result.rebalances.size() >= 3);
+  CHECK(run.result.rebalances[1].cause.rfind("poll timeout c", 0) == 0);
+  CHECK(run.result.duplicates > 0);
+  CHECK(run.result.order_violations == 0);
+  // Nothing is ever committed (the late member's partitions are lost without a commit, and
+  // it owns nothing at its next poll): the storm repeats as in Kafka, until partsim stops
+  // the group after 10 x max(max.poll.interval.ms, session.timeout.ms) without progress.
+  CHECK(run.result.stalled);
+  CHECK(run.result.records_unconsumed > 0);
+  CHECK(run.result.duplicates > 10000);
+  // With max.poll.records 200 (200 ms a poll) nobody is late.
+  g.config.max_poll_records = 200;
+  const auto calm = simulate_group(g, {}, f.in);
+  CHECK(calm.result.rebalances.size() == 1);
+  CHECK(calm.result.duplicates == 0);
+  CHECK_FALSE(calm.result.stalled);
+  CHECK(calm.result.records_unconsumed == 0);
+}
