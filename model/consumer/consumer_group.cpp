@@ -125,28 +125,26 @@ void ConsumerGroup::join(const std::vector<NewMember>& joining, SimTime now, std
 }
 
 void ConsumerGroup::leave(std::int32_t member, SimTime now, std::vector<OwnershipChange>& out) {
-  Member& m = members_[static_cast<std::size_t>(member)];
-  assert(m.in_group && !m.crashed);
-  for (const std::int32_t p : std::vector<std::int32_t>(m.owned)) give(member, p, now, out);
-  m.previous.clear();
-  m.target.clear();
-  m.in_group = false;
-  m.due = SimTime::max();
-  membership_changed(now, "leave " + m.id, out);
+  remove(member, now, OwnershipChange::Kind::kRevokeCommitted, "leave ", out);
 }
 
 void ConsumerGroup::expel(std::int32_t member, SimTime now, std::vector<OwnershipChange>& out) {
+  remove(member, now, OwnershipChange::Kind::kRevoke, "poll timeout ", out);  // lost: the commit would fail
+}
+
+void ConsumerGroup::remove(std::int32_t member, SimTime now, OwnershipChange::Kind revoke, const std::string& cause,
+                           std::vector<OwnershipChange>& out) {
   Member& m = members_[static_cast<std::size_t>(member)];
   assert(m.in_group && !m.crashed);
   for (const std::int32_t p : std::vector<std::int32_t>(m.owned)) {
     give(member, p, now, out);
-    out.back().kind = OwnershipChange::Kind::kRevoke;  // lost: the commit would fail
+    out.back().kind = revoke;
   }
   m.previous.clear();
   m.target.clear();
   m.in_group = false;
   m.due = SimTime::max();
-  membership_changed(now, "poll timeout " + m.id, out);
+  membership_changed(now, cause + m.id, out);
 }
 
 void ConsumerGroup::rejoin(std::int32_t member, SimTime now, std::vector<OwnershipChange>& out) {

@@ -139,6 +139,9 @@ private:
   void give(std::int32_t m, std::int32_t p, SimTime now, std::vector<OwnershipChange>& out);
   void take(std::int32_t m, std::int32_t p, SimTime now, OwnershipChange::Kind kind, std::vector<OwnershipChange>& out);
   void membership_changed(SimTime now, const std::string& cause, std::vector<OwnershipChange>& out);
+  /// Takes a member out of the group (leave, expel), revoking its partitions with `revoke`.
+  void remove(std::int32_t member, SimTime now, OwnershipChange::Kind revoke, const std::string& cause,
+              std::vector<OwnershipChange>& out);
   void close_if_settled(SimTime now);
   GroupSpec spec(bool eager_previous, bool targets) const;
   std::vector<std::int32_t> indices(const std::vector<TopicPartition>& tps) const;
