@@ -99,3 +99,10 @@ TEST_CASE("a key spread over partitions is seen out of order when they are consu
   CHECK(metric(1, "records_failed") == 0);
   CHECK(metric(0, "group.audit.duplicates") == 0);
 }
+
+TEST_CASE("a replicated run summarizes the group metrics beside the run-wide ones") {
+  const auto r = run_cli("run '" + example("consumer-join-eager.yaml") + "' --replications 2 --threads 1");
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("\ngroup.billing.pause_sum_ms ") != std::string::npos);
+  CHECK(r.out.find("\ngroup.billing.order_violations ") != std::string::npos);
+}
