@@ -1,6 +1,7 @@
-// The book's deterministic entries (book-tables.md T1-T8): partsim must print exactly the
+// The book's deterministic entries (book-tables.md T1-T9): partsim must print exactly the
 // published figure. Each row is the published string and how partsim's is made.
 
+#include <algorithm>
 #include <map>
 #include <span>
 #include <string>
@@ -57,6 +58,29 @@ std::string movement(std::span<const std::int32_t> hashes, std::int32_t from, st
 
 Setup scenario(std::string path) { return Setup{std::move(path), {}}; }
 
+// T9: what group `group` processed, as runs of one partition each: "p1: book-0@0 book-4@1;
+// p2: ...". The order of the runs (which fetch response came first) is not defined, so they
+// are listed by their first key; a partition read in two runs is not grouped at all.
+std::string consumed_by_partition(const model::RunResult& r, const std::string& group) {
+  std::vector<std::pair<std::string, std::string>> runs;  // (partition, "key@offset ...")
+  for (const auto& row : r.consume_trace) {
+    if (row.group != group) continue;
+    const std::string p = "p" + row.partition.substr(row.partition.rfind('-') + 1);
+    const std::string item = (row.null_key ? std::string("null") : row.key) + "@" + std::to_string(row.offset);
+    if (!runs.empty() && runs.back().first == p) {
+      runs.back().second += " " + item;
+      continue;
+    }
+    for (const auto& [seen, items] : runs)
+      if (seen == p) return "not grouped: " + p + " read in two runs";
+    runs.emplace_back(p, item);
+  }
+  std::sort(runs.begin(), runs.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  std::string s;
+  for (const auto& [p, items] : runs) s += (s.empty() ? "" : "; ") + p + ": " + items;
+  return s;
+}
+
 }  // namespace
 
 std::vector<ExactRow> exact_rows() {
@@ -112,6 +136,23 @@ std::vector<ExactRow> exact_rows() {
   // T8: round-robin with a new batch per record (KAFKA-9965, spec §7.3).
   rows.push_back({"T8", "round-robin, a new batch per record, topic t6: partitions", "2,0,4,2,0,4",
                   scenario("round-robin/new-batch-per-record.yaml"), [](const model::RunResult* r) { return first_choices(*r, 6); }});
+  // T9: consumption order (the consumer side, model/consumer/).
+  rows.push_back({"T9", "one consumer from the earliest offsets, book-0..4: grouped by partition, offset order within",
+                  "p1: book-0@0 book-4@1; p2: book-1@0 book-2@1; p0: book-3@0", Setup{"book/consume-order.yaml", {"run.records=5"}},
+                  [](const model::RunResult* r) { return consumed_by_partition(*r, "reader"); }});
+  rows.push_back({"T9", "three more records of book-0: their offsets on p1, in the order read", "2,3,4", scenario("book/consume-order.yaml"),
+                  [](const model::RunResult* r) {
+                    std::vector<std::int64_t> offsets;
+                    for (const auto& row : r->consume_trace)
+                      if (row.group == "reader" && row.key == "book-0" && row.offset > 0) offsets.push_back(row.offset);
+                    return join(offsets);
+                  }});
+  rows.push_back({"T9", "4 consumers on 3 partitions: consumers left idle", "1", scenario("book/consume-order.yaml"),
+                  [](const model::RunResult* r) {
+                    for (const auto& g : r->consumer_groups)
+                      if (g.group == "four") return std::to_string(g.idle_members.size());
+                    return std::string("no group 'four'");
+                  }});
   return rows;
 }
 

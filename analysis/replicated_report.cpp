@@ -99,7 +99,7 @@ std::string replicated_to_text(const ReplicationSummary& s, const model::RunResu
   Table others({{"metric", Align::kLeft}, {"mean"}, {"95% CI"}, {"min"}, {"median"}, {"max"}, {"meaning", Align::kLeft}});
   for (std::size_t i = 0; i < reg.size(); ++i) {
     const auto& m = reg[i];
-    if (m.scope != MetricScope::kRun) continue;
+    if (m.scope != MetricScope::kRun && m.scope != MetricScope::kGroup) continue;  // partitions and brokers have their tables
     const auto& v = sums[i];
     const int dm = std::max(m.decimals, 1);  // a mean of counts has a fraction
     const std::string ci = std::isnan(v.mean) ? "-" : "[" + metric_text(v.ci_low, dm, "-") + ", " + metric_text(v.ci_high, dm, "-") + "]";

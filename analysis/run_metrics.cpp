@@ -1,5 +1,6 @@
 #include "analysis/run_metrics.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <iterator>
 #include <limits>
@@ -133,6 +134,36 @@ const Spec<RunValue> kTail[] = {
     {"simulated_ms", "simulated time", "ms", 1, false, [](const auto& r, const auto&) { return r.simulated_ms; }},
 };
 
+double group_latency(const model::GroupResult& g, double q) {
+  return g.e2e_latency.count() ? ms(g.e2e_latency.quantile(q)) : kUndefined;
+}
+// The pauses of the rebalances after the group's start (the start pauses nothing).
+double pause(const model::GroupResult& g, bool sum) {
+  double v = 0;
+  for (const auto& rb : g.rebalances) v = sum ? v + rb.pause_sum_ms : std::max(v, rb.pause_max_ms);
+  return v;
+}
+
+// Per consumer group, after the run-wide statistics: "group.readers.pause_max_ms".
+const Spec<double (*)(const model::GroupResult&)> kGroup[] = {
+    {"records_consumed", "records consumed (duplicates included)", "records", 0, true, [](const auto& g) { return d(g.records_consumed); }},
+    {"duplicates", "records processed again", "records", 0, true, [](const auto& g) { return d(g.duplicates); }},
+    {"order_violations", "records processed after a later one of their key", "records", 0, true,
+     [](const auto& g) { return d(g.order_violations); }},
+    {"keys_out_of_order", "keys with an order violation", "keys", 0, true, [](const auto& g) { return d(g.keys_out_of_order); }},
+    {"records_unconsumed", "records never consumed", "records", 0, false, [](const auto& g) { return d(g.records_unconsumed); }},
+    {"lag_max", "largest partition lag", "records", 0, true, [](const auto& g) { return d(g.lag_max); }},
+    {"e2e.p50_ms", "latency send->processed p50", "ms", 3, true, [](const auto& g) { return group_latency(g, 0.5); }},
+    {"e2e.p99_ms", "latency send->processed p99", "ms", 3, true, [](const auto& g) { return group_latency(g, 0.99); }},
+    {"e2e.max_ms", "latency send->processed max", "ms", 3, false,
+     [](const auto& g) { return g.e2e_latency.count() ? ms(g.e2e_latency.max()) : kUndefined; }},
+    {"rebalances", "rebalances after the start", "", 0, true,
+     [](const auto& g) { return g.rebalances.empty() ? 0.0 : d(static_cast<std::int64_t>(g.rebalances.size()) - 1); }},
+    {"pause_max_ms", "rebalance pause, longest of a partition", "ms", 1, true, [](const auto& g) { return pause(g, false); }},
+    {"pause_sum_ms", "rebalance pause, summed over partitions", "ms", 1, true, [](const auto& g) { return pause(g, true); }},
+    {"idle_members", "idle members at the end", "members", 0, true, [](const auto& g) { return d(static_cast<std::int64_t>(g.idle_members.size())); }},
+};
+
 template <class S>
 MetricInfo info(const S& s, std::string name, std::string label, MetricScope scope, std::size_t index) {
   return {std::move(name), std::move(label), s.unit, s.decimals, s.headline, scope, index};
@@ -140,7 +171,8 @@ MetricInfo info(const S& s, std::string name, std::string label, MetricScope sco
 
 }  // namespace
 
-MetricRegistry::MetricRegistry(const model::RunResult& shape) : partitions_(shape.partitions.size()), brokers_(shape.brokers.size()) {
+MetricRegistry::MetricRegistry(const model::RunResult& shape)
+    : partitions_(shape.partitions.size()), brokers_(shape.brokers.size()), groups_(shape.consumer_groups.size()) {
   metrics_.reserve(std::size(kHead) + std::size(kTail) + shape.partitions.size() * std::size(kPartition) +
                    shape.brokers.size() * std::size(kBroker));
   for (const auto& s : kHead) metrics_.push_back(info(s, s.name, s.label, MetricScope::kRun, 0));
@@ -157,6 +189,11 @@ MetricRegistry::MetricRegistry(const model::RunResult& shape) : partitions_(shap
       metrics_.push_back(info(s, "broker." + id + "." + s.name, "broker " + id + " " + s.label, MetricScope::kBroker, i));
   }
   for (const auto& s : kTail) metrics_.push_back(info(s, s.name, s.label, MetricScope::kRun, 0));
+  for (std::size_t i = 0; i < shape.consumer_groups.size(); ++i) {
+    const std::string& g = shape.consumer_groups[i].group;
+    for (const auto& s : kGroup)
+      metrics_.push_back(info(s, "group." + g + "." + s.name, "group " + g + " " + s.label, MetricScope::kGroup, i));
+  }
 }
 
 std::size_t MetricRegistry::find(std::string_view name) const {
@@ -195,10 +232,13 @@ std::vector<double> MetricRegistry::values(const model::RunResult& r) const {
   for (std::size_t i = 0; i < r.brokers.size(); ++i)
     for (const auto& s : kBroker) v.push_back(s.value(r.brokers[i], t));
   for (const auto& s : kTail) v.push_back(s.value(r, t));
+  for (const auto& g : r.consumer_groups)
+    for (const auto& s : kGroup) v.push_back(s.value(g));
   // A run shaped differently from the registry's would shift every later metric.
   if (v.size() != metrics_.size())
-    throw std::logic_error("metrics: a run with " + std::to_string(r.partitions.size()) + " partitions and " +
-                           std::to_string(r.brokers.size()) + " brokers does not fit the registry");
+    throw std::logic_error("metrics: a run with " + std::to_string(r.partitions.size()) + " partitions, " +
+                           std::to_string(r.brokers.size()) + " brokers and " + std::to_string(r.consumer_groups.size()) +
+                           " consumer groups does not fit the registry");
   return v;
 }
 

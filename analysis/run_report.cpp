@@ -5,6 +5,7 @@
 #include <numeric>
 #include <vector>
 
+#include "analysis/consumer_groups_report.hpp"
 #include "analysis/distribution.hpp"
 #include "analysis/format.hpp"
 #include "analysis/hot_keys_report.hpp"
@@ -135,6 +136,10 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
       w.push_back({{"start_ms", round_to(static_cast<double>(i) * r.window_ms, 3)}, {"records", r.windows[i]}});
   }
   if (auto hot = hot_keys_to_json(r); !hot.is_null()) j["hot_keys"] = std::move(hot);
+  if (auto groups = consumer_groups_to_json(r); !groups.is_null()) {
+    j["consumer_groups"] = std::move(groups);
+    j["consume_trace"] = consume_trace_to_json(r);
+  }
   return j;
 }
 
@@ -245,6 +250,7 @@ std::string run_to_text(const model::RunResult& r) {
     for (auto p : r.trace) out += " " + std::to_string(p);
     out += "\n";
   }
+  out += consumer_groups_to_text(r);
   return out;
 }
 

@@ -34,7 +34,7 @@ namespace {
 constexpr const char* kCompareUsage =
     "partsim compare SCENARIO.yaml (--partitioners A,B,... | --variant NAME:KEY=VALUE,...)... [options]\n"
     "Runs the scenario once per partitioner or variant on the same seed and prints them side by side.\n"
-    "A KEY without a section (producers., cluster., topics., run.) applies to every producer: workload.X\n"
+    "A KEY without a section (producers., cluster., topics., run., consumers.) applies to every producer: workload.X\n"
     "to its workload, anything else to its config: --variant lazy:linger.ms=50 sets\n"
     "producers.*.config.linger.ms=50; --sweep workload.arrivals.rate=100,1000 sets the send rate.\n";
 
@@ -54,7 +54,7 @@ std::vector<std::string> split(const std::string& text, char sep) {
 std::string expand_assignment(const std::string& a, const std::string& option) {
   const auto eq = a.find('=');
   if (eq == std::string::npos || eq == 0) throw UsageError(option + ": must be KEY=VALUE, got '" + a + "'");
-  for (const char* section : {"producers.", "cluster.", "topics.", "run."})
+  for (const char* section : {"producers.", "cluster.", "topics.", "run.", "consumers."})
     if (a.rfind(section, 0) == 0) return a;
   if (a.rfind("workload.", 0) == 0 || a.rfind("config.", 0) == 0) return "producers.*." + a;
   return "producers.*.config." + a;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/consumer_groups_report.hpp"
 #include "analysis/format.hpp"
 #include "analysis/plots.hpp"
 #include "analysis/replicated_report.hpp"
@@ -100,6 +101,10 @@ void write_run_files(const RunSettings& rs, const model::RunResult& first) {
   };
   if (!abandoned()) stream_to(dir + "/batches.csv", analysis::write_batches_csv, first);
   if (!first.timeseries.time_ms.empty() && !abandoned()) stream_to(dir + "/timeseries.csv", analysis::write_timeseries_csv, first);
+  if (!first.consumer_groups.empty() && !abandoned())
+    write_file_atomically(dir + "/consumer_groups.csv", analysis::consumer_groups_to_csv(first));
+  if (!first.consumer_groups.empty() && !first.consumer_groups.front().lag_time_ms.empty() && !abandoned())
+    stream_to(dir + "/consumer_lag.csv", analysis::write_consumer_lag_csv, first);
   if (abandoned()) return;
   std::vector<std::string> command{"partsim", "run"};
   command.insert(command.end(), rs.args.begin(), rs.args.end());
@@ -229,7 +234,7 @@ int run_run_command(const Args& args) {
   desc.add_options()
       ("timeseries", po::value<std::string>(&rs.timeseries_text), "sample queues, in-flight requests, buffer use every MS of simulated time")
       ("plot", po::value<std::string>(&rs.plot_dir), "draw PNG charts into DIR (gnuplot)")
-      ("out", po::value<std::string>(&rs.out_dir), "write summary.json, partitions.csv, batches.csv, timeseries.csv, manifest.json into DIR");
+      ("out", po::value<std::string>(&rs.out_dir), "write summary.json, partitions.csv, batches.csv, timeseries.csv, consumer_groups.csv, consumer_lag.csv, manifest.json into DIR");
   if (!parse_scenario_command(args, desc, common, kRunUsage, "partsim run SCENARIO.yaml")) return kExitOk;
   rs.args = args;
   rs.scenario_path = common.scenario_path;

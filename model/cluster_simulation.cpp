@@ -6,8 +6,10 @@
 
 #include <algorithm>
 
+#include "model/detail/consumer_run.hpp"
 #include "model/detail/engine.hpp"
 #include "model/producer/partition_order.hpp"
+#include "sim/check.hpp"
 
 namespace partsim::model::detail {
 
@@ -26,6 +28,7 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
     result_.brokers.push_back(bs);
   }
   up_.assign(brokers_.size(), 1);
+  if (options.keep_logs || !s.consumers.empty()) logs_ = std::make_shared<BrokerLogs>();
   for (const auto& tc : s.topics) {
     stats_offset_.push_back(result_.partitions.size());
     for (std::int32_t p = 0; p < tc.partitions; ++p) {
@@ -35,6 +38,7 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
       result_.partitions.push_back(ps);
     }
   }
+  if (logs_) logs_->partitions.resize(result_.partitions.size());
   // The client's partition list order of each topic (spec §2.2), the same for every producer.
   std::vector<std::vector<std::int32_t>> orders;
   for (const auto& tc : s.topics) {
@@ -91,6 +95,7 @@ RunResult Engine::run() {
   // Work done, not a result: sampling adds events (and breaks inline sends into events).
   result_.events = sim_.events_processed();
   result_.hot_keys = hot_keys_.result();
+  result_.logs = logs_;
   for (std::size_t t = 0; t < s_.topics.size(); ++t) {
     const auto leaders = leadership_.leaders(t);
     for (std::size_t p = 0; p < leaders.size(); ++p)
@@ -166,9 +171,26 @@ void Engine::request_metadata(std::uint32_t p, std::size_t node) {
 
 // ---- requests on the network and at the brokers ---------------------------------------------------
 
-std::uint64_t Engine::send_request(std::uint32_t p, std::size_t node, std::int64_t bytes, std::int32_t batches,
+std::uint64_t Engine::send_request(std::uint32_t p, std::size_t node, std::int64_t bytes, std::span<const BatchId> batches,
                                    bool expects_response) {
-  const std::uint64_t id = requests_.add(Request{p, static_cast<std::uint32_t>(node), bytes, batches, expects_response});
+  Request r{p, static_cast<std::uint32_t>(node), bytes, static_cast<std::int32_t>(batches.size()), expects_response, {}};
+  if (logs_) {
+    // The records travel with the request: a batch's slot may be reused before the leader
+    // appends it (acks=0 completes at send).
+    const RecordAccumulator& acc = producer(p).accumulator();
+    const std::size_t base = stats_offset_[topic_of_[p]];
+    r.logged.reserve(batches.size());
+    for (const BatchId id : batches) {
+      const ProducerBatch& b = acc.batch(id);
+      PARTSIM_CHECK(b.tags.size() == b.send_times.size(), "a batch without a tag per record in a run that keeps logs");
+      LoggedBatch& lb = r.logged.emplace_back();
+      lb.log = base + static_cast<std::size_t>(b.partition);
+      lb.records.reserve(b.tags.size());
+      for (std::size_t i = 0; i < b.tags.size(); ++i)
+        lb.records.push_back(LogRecord{b.tags[i].key, static_cast<std::int32_t>(p), b.tags[i].send_index, b.send_times[i], SimTime::zero()});
+    }
+  }
+  const std::uint64_t id = requests_.add(std::move(r));
   sim_.schedule_at(now() + brokers_[node].one_way(), RequestArrive{id});
   return id;
 }
@@ -203,14 +225,15 @@ void Engine::start_service(std::uint32_t broker, const BrokerService::Started& s
 void Engine::operator()(const BrokerDone& e) {
   BrokerService& b = brokers_[e.broker];
   if (b.epoch() != e.epoch) return;  // the broker failed while serving this request
-  if (const Request* r = requests_.find(e.request)) {
+  if (Request* r = requests_.find(e.request)) {
+    // acks=all waits for the slowest in-sync follower (a broker property); the high
+    // watermark passes the records then, as the response leaves.
+    const SimTime replicated = s_.producers[r->producer].config.acks == Acks::kAll ? b.replication() : SimTime::zero();
+    if (logs_) append_to_logs(*r, now() + replicated);
     if (!r->live) {
       requests_.erase(e.request);
     } else {
-      // acks=all waits for the slowest in-sync follower (a broker property).
-      SimTime delay = b.one_way();
-      if (s_.producers[r->producer].config.acks == Acks::kAll) delay += b.replication();
-      sim_.schedule_at(now() + delay, ResponseArrive{e.request});
+      sim_.schedule_at(now() + b.one_way() + replicated, ResponseArrive{e.request});
     }
   }
   const auto next = b.finish(now(), [this](std::uint64_t id) { return requests_.find(id) != nullptr; });
@@ -350,6 +373,21 @@ void Engine::batch_done(std::uint32_t p, const ProducerBatch& b, std::int32_t br
   }
 }
 
+// The leader appends the request's batches in the order the request carries them; a
+// record is readable once the high watermark passes it. The watermark only advances, so a
+// record appended behind one readable later (another producer's acks=all) waits for it.
+void Engine::append_to_logs(Request& r, SimTime readable) {
+  for (LoggedBatch& lb : r.logged) {
+    PartitionLog& log = logs_->partitions[lb.log];
+    const SimTime at = log.records.empty() ? readable : std::max(readable, log.records.back().readable);
+    for (LogRecord& rec : lb.records) {
+      rec.readable = at;
+      log.records.push_back(rec);
+    }
+  }
+  r.logged.clear();
+}
+
 void Engine::record_batch(std::uint32_t p, const ProducerBatch& b, std::int32_t broker, bool acked) {
   BatchRecord row;
   row.topic = s_.topics[topic_of_[p]].name;
@@ -402,7 +440,11 @@ namespace partsim::model {
 
 RunResult run_scenario(const Scenario& scenario, std::uint64_t seed, std::uint64_t replication, const RunOptions& options) {
   detail::Engine engine(scenario, seed, replication, options);
-  return engine.run();
+  RunResult result = engine.run();
+  // Consumers read the logs after the producers' run (they do not slow the producers).
+  if (!scenario.consumers.empty() && !result.partial) detail::run_consumers(scenario, options, result);
+  if (!options.keep_logs) result.logs.reset();
+  return result;
 }
 
 }  // namespace partsim::model

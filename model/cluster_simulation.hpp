@@ -17,6 +17,9 @@ namespace partsim::model {
 struct RunOptions {
   SimTime timeseries = SimTime::zero();  ///< sample state every this much simulated time (0 = off)
   bool batches = false;                  ///< keep one row per batch
+  /// Keep the brokers' logs record by record (RunResult::logs), as consumers read them.
+  /// Off, the producers carry no per-record tags and the run costs what it did.
+  bool keep_logs = false;
   /// When set (e.g. by Ctrl-C), the run stops within a few thousand events and returns
   /// what it has, marked partial.
   const std::atomic<bool>* cancel = nullptr;

@@ -159,6 +159,14 @@ RunEstimate estimate_run(const Scenario& s, const RunPlan& plan) {
     const double samples = std::floor(e.simulated_s / plan.timeseries.to_sec()) + 1;
     add("--timeseries: # samples", samples, samples * bytes_per_sample(partitions, brokers), "raise --timeseries MS or shorten the run");
   }
+  if (!s.consumers.empty()) {
+    // Consumer groups keep the brokers' logs (a 40-byte LogRecord per record) and, per
+    // group, one 32-byte Processed per record processed; vectors at their doubling peak
+    // (x 2). Sizes from the structs, not calibrated against RSS like the parts above.
+    const double groups = static_cast<double>(s.consumers.size());
+    add("brokers' logs and records processed by # consumer groups" + times, groups, e.records * (80.0 + 64.0 * groups) * concurrent,
+        "lower run.records or run.duration.ms" + or_threads);
+  }
   if (plan.batches)  // at most one batch per record (linger.ms 0 on a fast broker comes close)
     add("batches.csv: up to # rows", e.records, e.records * kBytesPerBatchRow, "lower run.records or run.duration.ms, or drop --out");
   if (plan.replications > 1) {

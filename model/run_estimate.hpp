@@ -7,7 +7,8 @@
 // The memory estimate adds the parts that grow with the input: per partition (the run's
 // results and the report's rows), per producer and partition of its topic (the
 // accumulator's state), per batch and record that buffer.memory can hold, per Zipf key,
-// per time-series sample, per batch row kept for batches.csv, and per metric and
+// per time-series sample, per batch row kept for batches.csv, per record for consumer
+// groups (the logs and what each group processed), and per metric and
 // replication kept for the replicated summary, times the runs in memory at once. The
 // constants are calibrated against peak RSS (/usr/bin/time -v) of the release build; the
 // README states the measured ratio.

@@ -3,12 +3,16 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "model/group_result.hpp"
 #include "model/latency_histogram.hpp"
 
 namespace partsim::model {
+
+struct BrokerLogs;  // model/cluster/partition_log.hpp (a domain header: not included at root)
 
 struct PartitionStats {
   std::string topic;
@@ -136,6 +140,13 @@ struct RunResult {
   std::vector<LeaderSnapshot> leader_history;  ///< kept when the scenario fails brokers
   std::vector<BatchRecord> batches;
   HotKeyCounts hot_keys;      ///< keyed records sent after the warm-up, per (partition, key)
+  /// The brokers' logs record by record (kept with RunOptions::keep_logs; null otherwise).
+  /// Include model/cluster/partition_log.hpp to read them.
+  std::shared_ptr<const BrokerLogs> logs;
+  /// The scenario's consumer groups, consuming the logs after the producers' run.
+  std::vector<GroupResult> consumer_groups;
+  /// The first run.trace records each group processed, group by group.
+  std::vector<ConsumeTraceRow> consume_trace;
 };
 
 }  // namespace partsim::model

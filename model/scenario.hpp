@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "model/consumer_groups.hpp"
 #include "model/partitioners/partitioner.hpp"
 #include "sim/sim_time.hpp"
 
@@ -154,6 +155,8 @@ struct Scenario {
   ControllerConfig controller;
   std::vector<TopicConfig> topics;
   std::vector<ProducerSpec> producers;
+  GroupCoordinatorConfig group_coordinator;
+  std::vector<ConsumerGroupSpec> consumers;  ///< consumer groups reading the logs after the producers' run
   RunSpec run;
 };
 

@@ -13,6 +13,7 @@
 
 #include "model/cluster/broker_service.hpp"
 #include "model/cluster/leadership.hpp"
+#include "model/cluster/partition_log.hpp"
 #include "model/cluster_simulation.hpp"
 #include "model/producer/hot_keys.hpp"
 #include "model/producer/kafka_producer.hpp"
@@ -38,6 +39,12 @@ struct BrokerScheduleStep { std::uint32_t broker; std::uint32_t index; };
 using Event = std::variant<AppSend, SenderWake, RequestArrive, BrokerDone, ResponseArrive, RequestTimeout, Disconnect,
                            BufferTimeout, MetadataRefresh, BrokerScheduleStep, SecondCall, Sample, LeaderCheck>;
 
+/// A batch's records as the leader will append them (kept when the run keeps logs).
+struct LoggedBatch {
+  std::size_t log = 0;                // index into BrokerLogs::partitions
+  std::vector<LogRecord> records;     // readable is set at the append
+};
+
 /// A produce request on its way: what the network and the broker need of it.
 struct Request {
   std::uint32_t producer = 0;
@@ -45,13 +52,14 @@ struct Request {
   std::int64_t bytes = 0;
   std::int32_t batches = 0;
   bool live = true;         // false: acks=0, nobody waits for the response
+  std::vector<LoggedBatch> logged;  // empty unless the run keeps logs
 };
 
 /// The requests on their way, by id: a slot vector whose ids carry the slot's generation,
 /// so that an event about a request that is gone finds nothing.
 class RequestTable {
 public:
-  std::uint64_t add(const Request& r) {
+  std::uint64_t add(Request r) {
     std::uint32_t slot;
     if (!free_.empty()) {
       slot = free_.back();
@@ -61,7 +69,7 @@ public:
       slots_.emplace_back();
     }
     Slot& s = slots_[slot];
-    s.request = r;
+    s.request = std::move(r);
     s.used = true;
     return (std::uint64_t{s.generation} << 32) | slot;
   }
@@ -114,13 +122,15 @@ public:
   void schedule_buffer_timeout(std::uint32_t producer, std::uint64_t block, SimTime at) override;
   void schedule_second_call(std::uint32_t producer, std::uint64_t send, SimTime at) override;
   void schedule_request_deadline(std::uint32_t producer, SimTime at) override;
-  std::uint64_t send_request(std::uint32_t producer, std::size_t node, std::int64_t bytes, std::int32_t batches,
+  std::uint64_t send_request(std::uint32_t producer, std::size_t node, std::int64_t bytes, std::span<const BatchId> batches,
                              bool expects_response) override;
   void abandon_request(std::uint32_t producer, std::uint64_t request) override;
   void request_metadata(std::uint32_t producer, std::size_t node) override;
   void record_appended(std::uint32_t producer, std::int32_t partition, std::int32_t record_bytes,
                        std::optional<std::string_view> key, std::int32_t key_hash, SimTime intended) override;
   void record_failed(std::uint32_t producer, FailureReason reason) override;
+  bool keeps_records() const override { return logs_ != nullptr; }
+  std::int32_t key_id(std::string_view key) override { return logs_->intern(key); }
   void batch_done(std::uint32_t producer, const ProducerBatch& batch, std::int32_t node,
                   std::optional<FailureReason> reason) override;
   void batch_retried(std::uint32_t producer) override;
@@ -137,6 +147,7 @@ private:
   void recover_broker(std::uint32_t b);
   void snapshot_leaders(const std::string& cause);
   void record_batch(std::uint32_t producer, const ProducerBatch& b, std::int32_t broker, bool acked);
+  void append_to_logs(Request& r, SimTime readable);
 
   const Scenario& s_;
   RunOptions options_;
@@ -157,6 +168,7 @@ private:
   std::vector<double> ts_wait_sum_;
   std::vector<std::int64_t> ts_wait_count_;
   HotKeys hot_keys_;  // keyed records after the warm-up, per (partition, key)
+  std::shared_ptr<BrokerLogs> logs_;  // RunOptions::keep_logs
   RunResult result_;
 };
 

@@ -40,6 +40,7 @@ KafkaProducer::KafkaProducer(std::uint32_t index, const ProducerSpec& spec, std:
                    static_cast<std::int32_t>(leaders.size()), node_up.size(), draw_),
       sender_(SenderConfig::from(spec.config), accumulator_, metadata_, *this,
               streams.stream("producer/" + spec.name + "/sender/backoff")),
+      keep_records_(host.keeps_records()),
       tokens_(spec.workload.arrivals.concurrency) {
   // The built-in partitioner and a partitioner object draw from the same stream.
   custom_ = make_partitioner(spec.config.partitioner, draw_);
@@ -166,6 +167,7 @@ void KafkaProducer::send_one(SimTime intended, SimTime now) {
     s.key.assign(rec.key);
     s.key_hash = key_hash;
   }
+  s.send_index = sent_ - 1;
   s.request.partition = partition;
   s.request.shape = rec.shape;
   s.request.intended = intended;
@@ -182,6 +184,8 @@ void KafkaProducer::finish_append(PendingSend& s, SimTime now) {
     switch (r.status) {
       case AppendResult::Status::kAppended:
         host_.record_appended(index_, r.partition, r.record_bytes, key_of(s), s.key_hash, s.request.intended);
+        if (keep_records_)
+          accumulator_.batch(r.batch).tags.push_back(RecordTag{s.has_key ? host_.key_id(s.key) : -1, s.send_index});
         // Wake the sender when a batch became full or a new one was created (step 11).
         if (r.batch_is_full || r.new_batch_created) wake_sender(now, now);
         return;
@@ -334,7 +338,7 @@ void KafkaProducer::on_metadata(std::span<const std::int32_t> leaders, SimTime n
 
 std::uint64_t KafkaProducer::request_sent(std::size_t node, std::span<const BatchId> batches, std::int64_t bytes,
                                           bool expects_response) {
-  return host_.send_request(index_, node, bytes, static_cast<std::int32_t>(batches.size()), expects_response);
+  return host_.send_request(index_, node, bytes, batches, expects_response);
 }
 
 void KafkaProducer::watch_request_deadline(SimTime at) { host_.schedule_request_deadline(index_, at); }

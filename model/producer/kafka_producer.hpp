@@ -35,9 +35,10 @@ public:
   virtual void schedule_second_call(std::uint32_t producer, std::uint64_t send, SimTime at) = 0;
   virtual void schedule_request_deadline(std::uint32_t producer, SimTime at) = 0;
   // The network.
-  /// A request leaves for `node`; returns its id on the network.
-  virtual std::uint64_t send_request(std::uint32_t producer, std::size_t node, std::int64_t bytes, std::int32_t batches,
-                                     bool expects_response) = 0;
+  /// A request leaves for `node` carrying `batches` (ids in the producer's accumulator,
+  /// readable during the call); returns its id on the network.
+  virtual std::uint64_t send_request(std::uint32_t producer, std::size_t node, std::int64_t bytes,
+                                     std::span<const BatchId> batches, bool expects_response) = 0;
   virtual void abandon_request(std::uint32_t producer, std::uint64_t request) = 0;
   /// A closed connection makes the client ask for metadata (answered a round trip later).
   virtual void request_metadata(std::uint32_t producer, std::size_t node) = 0;
@@ -47,6 +48,11 @@ public:
   virtual void record_appended(std::uint32_t producer, std::int32_t partition, std::int32_t record_bytes,
                                std::optional<std::string_view> key, std::int32_t key_hash, SimTime intended) = 0;
   virtual void record_failed(std::uint32_t producer, FailureReason reason) = 0;
+  /// Whether batches carry a RecordTag per record (the run keeps the brokers' logs). Asked
+  /// once, when the producer is built.
+  virtual bool keeps_records() const { return false; }
+  /// The run's id for `key` (asked per keyed record when keeps_records()).
+  virtual std::int32_t key_id(std::string_view) { return -1; }
   /// A batch is done: acknowledged by `node` (no reason), or failed (node -1) for `reason`.
   virtual void batch_done(std::uint32_t producer, const ProducerBatch& batch, std::int32_t node,
                           std::optional<FailureReason> reason) = 0;
@@ -111,6 +117,7 @@ private:
     std::string key;
     bool has_key = false;
     std::int32_t key_hash = 0;  // murmur2(key), when it has one
+    std::int64_t send_index = 0;  // sent_ before this send()
     AppendRequest request;
   };
 
@@ -152,6 +159,7 @@ private:
   PartitionDraw draw_;
   RecordAccumulator accumulator_;
   Sender sender_;
+  bool keep_records_;  // batches carry a RecordTag per record (host_.keeps_records())
   SimTime now_;  // the time of the call being handled (for sender callbacks)
 
   // The sender thread's wake-up.

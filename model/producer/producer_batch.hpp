@@ -5,6 +5,7 @@
 // partition) until the sender drains it, then in a request until it is done.
 
 #include <cstdint>
+#include <vector>
 
 #include <boost/container/small_vector.hpp>
 
@@ -14,6 +15,13 @@
 namespace partsim::model {
 
 using sim::SimTime;
+
+/// What the brokers' logs keep of one record beyond its send time (kept only when the run
+/// asks for logs: ProducerHost::keeps_records).
+struct RecordTag {
+  std::int32_t key = -1;        ///< the run's key id (ProducerHost::key_id), -1 for a null key
+  std::int64_t send_index = 0;  ///< the producer's send() count before this record: its send order
+};
 
 /// Index of a batch in its producer's batch store.
 using BatchId = std::uint32_t;
@@ -42,14 +50,19 @@ struct ProducerBatch {
   /// Per record, the send() time it was meant for (latency). Inline for small batches: a
   /// keyed workload over many partitions makes batches of one or two records.
   boost::container::small_vector<SimTime, 2> send_times;
+  /// Per record, in append order, beside send_times; empty unless the run keeps logs.
+  std::vector<RecordTag> tags;
   BatchId next = kNoBatch;          ///< the next batch in its partition's queue
 
-  /// A fresh batch in a reused slot (keeps the send-time buffer's memory).
+  /// A fresh batch in a reused slot (keeps the send-time and tag buffers' memory).
   void reset() {
     auto times = std::move(send_times);
+    auto kept_tags = std::move(tags);
     times.clear();
+    kept_tags.clear();
     *this = ProducerBatch{};
     send_times = std::move(times);
+    tags = std::move(kept_tags);
   }
 
   /// estimatedSizeInBytes (MRB:899): the built size once closed, else the estimate.

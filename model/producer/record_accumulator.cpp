@@ -281,6 +281,7 @@ AppendResult RecordAccumulator::append(const AppendRequest& request, SimTime now
       update_sticky(result.appended_bytes, enable_switch, metadata);
     }
     result.batch_is_full = q.size > 1 || tail_full;
+    result.batch = q.tail;
     return result;
   }
 }

@@ -77,6 +77,7 @@ struct AppendResult {
   std::int32_t appended_bytes = 0;   ///< what the sticky partitioner was charged (spec §3.3)
   std::int32_t record_bytes = 0;     ///< the record's exact size in the batch
   std::int32_t need_bytes = 0;       ///< the new batch's buffer: max(batch.size, upper bound)
+  BatchId batch = kNoBatch;          ///< kAppended: the batch that took the record
 };
 
 /// ReadyCheckResult (RA:1196-1206).

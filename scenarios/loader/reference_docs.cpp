@@ -21,6 +21,7 @@ producers:
     workload:
       arrivals: {kind: poisson, rate: 2000}
       keys: {kind: template, template: "user-{i}", cardinality: 1000}
+consumers: [{group: readers, topics: [events], members: 2}]
 )";
 
 constexpr const char* kHeader =
@@ -28,7 +29,8 @@ constexpr const char* kHeader =
     "# Generated from the field tables (scenarios/loader/scenario_fields.cpp) by `make reference`:\n"
     "# do not edit. Runnable as is: partsim run scenarios/reference.yaml\n"
     "# Values are the defaults (Kafka 4.x's) except what this example sets: the name, run.records,\n"
-    "# the brokers' rack and rtt.ms, the topic, the producer's name, arrivals and keys. Keys shown\n"
+    "# the brokers' rack and rtt.ms, the topic, the producer's name, arrivals and keys, and a consumer\n"
+    "# group (its name, topics and members). Keys shown\n"
     "# commented out have no default. Unknown keys are errors (with a \"did you mean\"); every value\n"
     "# is checked against its range. Types and ranges per key: docs/scenario-fields.md.\n";
 

@@ -4,6 +4,7 @@
 #include <regex>
 
 #include "model/partitioners/partitioner.hpp"
+#include "scenarios/loader/consumer_fields.hpp"
 #include "scenarios/loader/scenario_checks.hpp"
 #include "scenarios/loader/topic_name.hpp"
 
@@ -90,9 +91,14 @@ const Table<BrokerConfig>& broker_table() {
   return table;
 }
 
+std::vector<Field<Scenario>> with_coordinator(std::vector<Field<Scenario>> rows) {
+  for (auto& f : coordinator_fields()) rows.push_back(std::move(f));
+  return rows;
+}
+
 const Table<Scenario>& cluster_table() {
   using F = Fields<Scenario>;
-  static const Table<Scenario> table("cluster", {
+  static const Table<Scenario> table("cluster", with_coordinator({
       F::list("brokers", &Scenario::brokers, broker_table(),
               ListRules<BrokerConfig>("broker").at_least(1).at_most(10000).unique("id", "broker id").defaults([](BrokerConfig& b, std::size_t i) {
                 b.id = static_cast<std::int32_t>(i);
@@ -104,7 +110,7 @@ const Table<Scenario>& cluster_table() {
                   TimeUnit::kSeconds, 0.001, 1e9, "how often the controller checks the leader imbalance"),
       F::number("leader.imbalance.per.broker.percentage", [](auto& s) -> auto& { return s.controller.imbalance_per_broker_percent; }, 0,
                 100, "%", "a broker's share of non-preferred leaders above which the controller rebalances"),
-  });
+  }));
   return table;
 }
 
@@ -342,7 +348,13 @@ const Table<Scenario>& scenario_table() {
                 p.name = "p" + std::to_string(i);
               }),
               "the producers, at least one"),
-  }, check_scenario);
+      F::list("consumers", &Scenario::consumers, consumer_group_table(),
+              ListRules<ConsumerGroupSpec>("consumer group").unique("group", "group"),
+              "consumer groups reading the topics after the producers' run (none by default)"),
+  }, [](MapReader& top, Scenario& s) {
+    check_scenario(top, s);
+    check_consumers(top, s);
+  });
   return table;
 }
 

@@ -52,7 +52,7 @@ TEST_CASE("the whole book at its defaults: every entry reproduced, R2's max / me
   const auto r = run_cli("book --format json");
   CHECK(r.exit_code == 0);
   const auto j = nlohmann::json::parse(r.out);
-  CHECK(j.at("exact").size() == 21);
+  CHECK(j.at("exact").size() == 24);
   for (const auto& e : j.at("exact")) {
     CAPTURE(e.dump());
     CHECK(e.at("verdict") == "exact");
@@ -341,7 +341,7 @@ TEST_CASE("a --set an entry's scenario refuses marks that entry not run") {
 TEST_CASE("bad book options exit 2 naming the option") {
   auto r = run_cli("book --only R9");
   CHECK(r.exit_code == 2);
-  CHECK(r.err.rfind("partsim book: --only: unknown entry 'R9' (known: T1, T2, T3, T4, T5, T6, T7, T8, R1, R1.run-length,", 0) == 0);
+  CHECK(r.err.rfind("partsim book: --only: unknown entry 'R9' (known: T1, T2, T3, T4, T5, T6, T7, T8, T9, R1, R1.run-length,", 0) == 0);
   r = run_cli("book --published R1.counts=1,2");
   CHECK(r.exit_code == 2);
   CHECK(r.err == "partsim book: --published: R1.counts: needs 6 numbers (one per partition, p0 first), got 2\n");
@@ -349,4 +349,18 @@ TEST_CASE("bad book options exit 2 naming the option") {
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("unknown key 'lingr.ms'") != std::string::npos);
   CHECK(r.out.empty());
+}
+
+TEST_CASE("T9: the consumer entries are exact, and fail when the rule behind each is broken") {
+  auto r = run_cli("book --only T9");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("3 of 3 entries reproduced.") != std::string::npos);
+  // A consumer that reads while the producer sends gets the records in send order: p1 is
+  // read in two runs, so they are not grouped by partition.
+  auto j = book_json("--only T9 --set consumers.0.schedule.0.at.ms=0", 1);
+  CHECK(j.at("exact").at(0).at("partsim") == "not grouped: p1 read in two runs");
+  CHECK(j.at("exact").at(0).at("verdict") != "exact");
+  // As many consumers as partitions: nobody idle.
+  j = book_json("--only T9 --set consumers.1.members=3", 1);
+  CHECK(j.at("exact").at(2).at("partsim") == "0");
 }

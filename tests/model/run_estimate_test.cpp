@@ -231,3 +231,14 @@ TEST_CASE("the estimate lies within 0.8x to 1.5x of the measured peaks (README t
   CHECK(with_rows > 1.5);
   CHECK(with_rows < 2.5);
 }
+
+TEST_CASE("consumer groups cost the logs per record and what each group processed") {
+  auto s = scenario(6, 100);  // 300,000 records
+  const double without = estimate_run(s).memory_bytes;
+  s.consumers.resize(2);
+  const auto e = estimate_run(s);
+  CHECK(e.memory_bytes - without == doctest::Approx(300000.0 * (80 + 64 * 2)));
+  bool named = false;
+  for (const auto& part : e.parts) named = named || part.what == "brokers' logs and records processed by 2 consumer groups";
+  CHECK(named);
+}

@@ -47,8 +47,9 @@ struct Host final : ProducerHost {
     log.push_back(str("second call #", send, " at ", at.to_ms()));
   }
   void schedule_request_deadline(std::uint32_t, SimTime at) override { log.push_back(str("deadline at ", at.to_ms())); }
-  std::uint64_t send_request(std::uint32_t, std::size_t node, std::int64_t, std::int32_t batches, bool) override {
-    log.push_back(str("request #", next_request, " to ", node, " (", batches, " batches)"));
+  std::uint64_t send_request(std::uint32_t, std::size_t node, std::int64_t, std::span<const BatchId> batches,
+                             bool) override {
+    log.push_back(str("request #", next_request, " to ", node, " (", batches.size(), " batches)"));
     return next_request++;
   }
   void abandon_request(std::uint32_t, std::uint64_t request) override { log.push_back(str("abandon #", request)); }

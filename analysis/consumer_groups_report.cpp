@@ -1,0 +1,142 @@
+#include "analysis/consumer_groups_report.hpp"
+
+#include "analysis/format.hpp"
+#include <algorithm>
+
+#include "analysis/table.hpp"
+
+namespace partsim::analysis {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+double ms(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
+
+Json latency_json(const model::LatencyHistogram& h) {
+  if (h.count() == 0) return {{"p50", nullptr}, {"p99", nullptr}, {"max", nullptr}};
+  return {{"p50", round_to(ms(h.quantile(0.5)), 3)}, {"p99", round_to(ms(h.quantile(0.99)), 3)}, {"max", round_to(ms(h.max()), 3)}};
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : " ") + s;
+  return out;
+}
+
+}  // namespace
+
+nlohmann::ordered_json consumer_groups_to_json(const model::RunResult& r) {
+  if (r.consumer_groups.empty()) return nullptr;
+  Json groups = Json::array();
+  for (const auto& g : r.consumer_groups) {
+    Json members = Json::array();
+    for (const auto& m : g.members) {
+      Json mj{{"member", m.member}, {"partitions", m.partitions}, {"records", m.records}};
+      if (m.crashed) mj["crashed"] = true;
+      if (m.left) mj["left"] = true;
+      members.push_back(std::move(mj));
+    }
+    Json rebalances = Json::array();
+    for (const auto& rb : g.rebalances)
+      rebalances.push_back({{"at_ms", round_to(rb.at_ms, 3)}, {"kind", rb.kind}, {"cause", rb.cause}, {"rounds", rb.rounds},
+                            {"done_ms", round_to(rb.done_ms, 3)}, {"partitions_paused", rb.paused},
+                            {"pause_max_ms", round_to(rb.pause_max_ms, 3)}, {"pause_sum_ms", round_to(rb.pause_sum_ms, 3)}});
+    groups.push_back({{"group", g.group},
+                      {"protocol", g.protocol},
+                      {"assignor", g.assignor},
+                      {"members", std::move(members)},
+                      {"records_consumed", g.records_consumed},
+                      {"duplicates", g.duplicates},
+                      {"order_violations", g.order_violations},
+                      {"keys_out_of_order", g.keys_out_of_order},
+                      {"records_unconsumed", g.records_unconsumed},
+                      {"lag_max", g.lag_max},
+                      {"e2e_latency_ms", latency_json(g.e2e_latency)},
+                      {"rebalances", std::move(rebalances)},
+                      {"idle_members", g.idle_members},
+                      {"end_ms", round_to(g.end_ms, 3)}});
+    if (g.stalled) groups.back()["stalled"] = true;
+    if (!g.lag_time_ms.empty())
+      groups.back()["lag_timeseries"] = {{"partitions", g.lag_partitions}, {"time_ms", g.lag_time_ms}, {"lag", g.lag}};
+  }
+  return groups;
+}
+
+nlohmann::ordered_json consume_trace_to_json(const model::RunResult& r) {
+  if (r.consumer_groups.empty()) return nullptr;
+  Json rows = Json::array();
+  for (const auto& t : r.consume_trace)
+    rows.push_back({{"group", t.group}, {"member", t.member}, {"partition", t.partition}, {"offset", t.offset},
+                    {"key", t.null_key ? Json(nullptr) : Json(t.key)}});
+  return rows;
+}
+
+std::string consumer_groups_to_text(const model::RunResult& r) {
+  std::string out;
+  for (const auto& g : r.consumer_groups) {
+    out += "\nconsumer group " + g.group + " (" + g.protocol + ", " + g.assignor + "): consumed " + std::to_string(g.records_consumed) +
+           ", duplicates " + std::to_string(g.duplicates) + ", order violations " + std::to_string(g.order_violations) + " (" +
+           std::to_string(g.keys_out_of_order) + " keys), never consumed " + std::to_string(g.records_unconsumed) + ", lag max " +
+           std::to_string(g.lag_max) + "\n";
+    if (g.stalled)
+      out += "STALLED: no record processed for the first time in 10 x max(max.poll.interval.ms, session timeout); the group was stopped\n";
+    if (g.e2e_latency.count() > 0)
+      out += "latency send->processed ms: p50 " + fixed(ms(g.e2e_latency.quantile(0.5)), 3) + ", p99 " +
+             fixed(ms(g.e2e_latency.quantile(0.99)), 3) + ", max " + fixed(ms(g.e2e_latency.max()), 3) + "; last processed at " +
+             fixed(g.end_ms, 1) + " ms\n";
+    if (g.members.empty()) {
+      out += "no member ever joined\n";
+      continue;
+    }
+    Table members({{"member", Align::kLeft}, {"records"}, {"partitions at the end", Align::kLeft}});
+    for (const auto& m : g.members)
+      members.add_row({m.member, std::to_string(m.records), m.crashed ? "(crashed)" : m.left ? "(left)" : m.partitions.empty() ? "(idle)" : join(m.partitions)});
+    out += members.to_text();
+    if (!g.idle_members.empty()) out += "idle members: " + join(g.idle_members) + "\n";
+    Table rebalances({{"at ms"}, {"kind", Align::kLeft}, {"cause", Align::kLeft}, {"rounds"}, {"done ms"}, {"paused"}, {"pause max ms"}, {"pause sum ms"}});
+    for (const auto& rb : g.rebalances)
+      rebalances.add_row({fixed(rb.at_ms, 1), rb.kind, rb.cause, std::to_string(rb.rounds), fixed(rb.done_ms, 1), std::to_string(rb.paused),
+                          fixed(rb.pause_max_ms, 1), fixed(rb.pause_sum_ms, 1)});
+    out += "rebalances:\n" + rebalances.to_text();
+  }
+  return out;
+}
+
+std::string consumer_groups_to_csv(const model::RunResult& r) {
+  std::string out =
+      "group,protocol,assignor,members,records_consumed,duplicates,order_violations,keys_out_of_order,records_unconsumed,lag_max,"
+      "e2e_p50_ms,e2e_p99_ms,e2e_max_ms,rebalances,pause_max_ms,pause_sum_ms,idle_members\n";
+  for (const auto& g : r.consumer_groups) {
+    double pause_max = 0, pause_sum = 0;
+    for (const auto& rb : g.rebalances) {
+      pause_max = std::max(pause_max, rb.pause_max_ms);
+      pause_sum += rb.pause_sum_ms;
+    }
+    const bool lat = g.e2e_latency.count() > 0;
+    append_csv_cell(out, g.group);
+    out += "," + g.protocol + "," + g.assignor + "," + std::to_string(g.members.size()) + "," + std::to_string(g.records_consumed) + "," +
+           std::to_string(g.duplicates) + "," + std::to_string(g.order_violations) + "," + std::to_string(g.keys_out_of_order) + "," +
+           std::to_string(g.records_unconsumed) + "," + std::to_string(g.lag_max) + "," +
+           (lat ? fixed(ms(g.e2e_latency.quantile(0.5)), 3) : "") + "," + (lat ? fixed(ms(g.e2e_latency.quantile(0.99)), 3) : "") + "," +
+           (lat ? fixed(ms(g.e2e_latency.max()), 3) : "") + "," + std::to_string(g.rebalances.size()) + "," + fixed(pause_max, 3) + "," +
+           fixed(pause_sum, 3) + ",";
+    append_csv_cell(out, join(g.idle_members));
+    out += "\n";
+  }
+  return out;
+}
+
+void write_consumer_lag_csv(const model::RunResult& r, const TextSink& sink) {
+  sink("group,time_ms,partition,lag\n");
+  for (const auto& g : r.consumer_groups)
+    for (std::size_t s = 0; s < g.lag_time_ms.size(); ++s) {
+      std::string rows;
+      for (std::size_t p = 0; p < g.lag_partitions.size(); ++p) {
+        append_csv_cell(rows, g.group);
+        rows += "," + fixed(g.lag_time_ms[s], 3) + "," + g.lag_partitions[p] + "," + std::to_string(g.lag[s][p]) + "\n";
+      }
+      sink(rows);
+    }
+}
+
+}  // namespace partsim::analysis

@@ -1,0 +1,455 @@
+#include "model/consumer/consumer_simulation.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <deque>
+#include <optional>
+#include <variant>
+
+#include "model/consumer/consumer_group.hpp"
+#include "model/consumer/fetch_answer.hpp"
+#include "model/consumer/order_check.hpp"
+#include "sim/event_queue.hpp"
+
+namespace partsim::model::consumer {
+namespace {
+
+struct PollAt { std::int32_t member; };
+struct FetchDone { std::int32_t member; std::int32_t broker; };
+struct GroupDue { std::int32_t member; };
+struct Expiry {};
+struct Step { std::size_t index; };
+struct Sample {};
+struct PollTimeout { std::int32_t member; std::uint64_t poll; };
+using Event = std::variant<PollAt, FetchDone, GroupDue, Expiry, Step, Sample, PollTimeout>;
+
+/// Per partition of the group (one owner at a time).
+struct PartState {
+  std::int32_t log = 0;            ///< index into BrokerLogs::partitions
+  std::int64_t position = 0;       ///< next offset poll() returns
+  std::int64_t fetched = 0;        ///< next offset to fetch; [position, fetched) is buffered
+  std::optional<std::int64_t> committed;
+  std::int64_t processed_high = 0; ///< one past the highest offset ever processed (duplicates below it)
+  std::int64_t processed_first = 0; ///< records processed for the first time (skipped ones are not)
+  std::uint32_t epoch = 0;         ///< bumped at every assign and revoke: stale responses are dropped
+};
+
+struct FetchedRange {
+  std::int32_t part;
+  std::uint32_t epoch;
+  std::int64_t from, to;
+};
+
+struct MemberState {
+  SimTime busy_until;
+  bool idle = true;                                  ///< blocked in poll() waiting for data
+  std::vector<std::optional<std::vector<FetchedRange>>> in_flight;  ///< per broker
+  std::vector<std::vector<std::int32_t>> session;    ///< per broker: the fetch session's partition order
+  std::deque<std::int32_t> ready;                    ///< partitions with buffered data, in arrival order
+  SimTime next_commit;
+  std::optional<SimTime> crash_at;
+  bool leave_pending = false;
+  bool expelled = false;    ///< left the group for a late poll(); rejoins at its next
+  std::uint64_t polls = 0;  ///< poll() calls that returned records
+  std::int64_t records = 0;
+};
+
+class GroupSimulation {
+public:
+  GroupSimulation(const ConsumerGroupSpec& spec, const GroupCoordinatorConfig& coordinator, const ConsumeInputs& in)
+      : spec_(spec), in_(in), logs_(*in.logs), group_(group_settings(spec.config, coordinator), in.topics, spec.topics) {
+    for (const auto& tp : group_.partitions()) {
+      std::int32_t log = 0;
+      for (std::size_t t = 0; t < in.topics.size(); ++t)
+        if (in.topics[t].name == tp.topic) log = in.topic_first_log[t] + tp.partition;
+      PartState s;
+      s.log = log;
+      parts_.push_back(s);
+    }
+    std::int32_t total = spec.members;
+    for (const auto& c : spec.schedule)
+      if (c.kind == MemberChange::Kind::kJoin) total += c.count;
+    total_members_ = total;
+    queue_.resize_timers(static_cast<std::size_t>(total) + 1);
+  }
+
+  GroupRun run();
+
+private:
+  std::int64_t log_end(std::int32_t log) const {
+    return static_cast<std::int64_t>(logs_.partitions[static_cast<std::size_t>(log)].records.size());
+  }
+  std::int64_t high_watermark(std::int32_t log, SimTime t) const {
+    return consumer::high_watermark(logs_.partitions[static_cast<std::size_t>(log)], t);
+  }
+  std::int32_t broker_of(std::int32_t part) const { return in_.leader[static_cast<std::size_t>(parts_[static_cast<std::size_t>(part)].log)]; }
+
+  void add_members(std::int32_t count, SimTime now);
+  void apply(const std::vector<OwnershipChange>& changes, SimTime now);
+  void commit(std::int32_t part) {
+    if (spec_.config.enable_auto_commit) parts_[static_cast<std::size_t>(part)].committed = parts_[static_cast<std::size_t>(part)].position;
+  }
+  void drop(std::int32_t member, std::int32_t part);
+  void reschedule_group();
+  void poll(std::int32_t member, SimTime now);
+  void send_fetches(std::int32_t member, SimTime now);
+  void fetch_done(std::int32_t member, std::int32_t broker, SimTime now);
+  void sample(SimTime now);
+  void note_lag(std::int32_t part, SimTime now) {
+    const auto& s = parts_[static_cast<std::size_t>(part)];
+    result_.lag_max = std::max(result_.lag_max, high_watermark(s.log, now) - s.position);
+  }
+  bool alive(std::int32_t m) const { return group_.in_group(m) && !group_.crashed(m); }
+
+  const ConsumerGroupSpec& spec_;
+  const ConsumeInputs& in_;
+  const BrokerLogs& logs_;
+  ConsumerGroup group_;
+  std::vector<PartState> parts_;
+  std::vector<MemberState> members_;
+  std::int32_t total_members_ = 0;
+  std::int32_t joined_ = 0;
+  sim::EventQueue<Event> queue_;
+  std::vector<Processed> processed_;
+  GroupResult result_;
+  std::uint64_t events_ = 0;
+};
+
+void GroupSimulation::add_members(std::int32_t count, SimTime now) {
+  if (count == 0) return;  // a group that starts empty forms at its first join
+  std::vector<NewMember> joining;
+  for (std::int32_t i = 0; i < count; ++i, ++joined_) {
+    NewMember m;
+    m.id = member_id(spec_.member_prefix, joined_, total_members_);
+    m.rack = spec_.racks.empty() ? spec_.config.client_rack : spec_.racks[static_cast<std::size_t>(joined_) % spec_.racks.size()];
+    // Members that join together heartbeat out of step: spread evenly over the interval.
+    m.heartbeat_offset = SimTime::ns(group_.settings().heartbeat_interval.count_ns() * i / count);
+    joining.push_back(m);
+    MemberState s;
+    s.in_flight.resize(in_.broker_rtt.size());
+    s.session.resize(in_.broker_rtt.size());
+    s.next_commit = now + spec_.config.auto_commit_interval;
+    s.busy_until = now;
+    for (const auto& c : spec_.schedule)
+      if (c.kind == MemberChange::Kind::kCrash && c.member == m.id && c.at >= now && !s.crash_at) s.crash_at = c.at;
+    members_.push_back(std::move(s));
+  }
+  std::vector<OwnershipChange> out;
+  group_.join(joining, now, out);
+  apply(out, now);
+  for (std::int32_t m = joined_ - count; m < joined_; ++m) queue_.schedule(now, PollAt{m});
+}
+
+void GroupSimulation::drop(std::int32_t member, std::int32_t part) {
+  auto& s = parts_[static_cast<std::size_t>(part)];
+  s.fetched = s.position;  // buffered records of a revoked partition are discarded (FC:156-199)
+  ++s.epoch;
+  auto& ms = members_[static_cast<std::size_t>(member)];
+  ms.ready.erase(std::remove(ms.ready.begin(), ms.ready.end(), part), ms.ready.end());
+  auto& order = ms.session[static_cast<std::size_t>(broker_of(part))];
+  order.erase(std::remove(order.begin(), order.end(), part), order.end());
+}
+
+void GroupSimulation::apply(const std::vector<OwnershipChange>& changes, SimTime now) {
+  for (const auto& c : changes) {
+    auto& ms = members_[static_cast<std::size_t>(c.member)];
+    switch (c.kind) {
+      case OwnershipChange::Kind::kCommit:
+        commit(c.partition);
+        break;
+      case OwnershipChange::Kind::kRevokeCommitted:
+        commit(c.partition);
+        drop(c.member, c.partition);
+        break;
+      case OwnershipChange::Kind::kRevoke:
+        drop(c.member, c.partition);
+        break;
+      case OwnershipChange::Kind::kAssign: {
+        auto& s = parts_[static_cast<std::size_t>(c.partition)];
+        // §5.2: the committed offset, else auto.offset.reset (latest: the high watermark now).
+        s.position = s.committed ? *s.committed
+                     : spec_.config.auto_offset_reset == ConsumerConfig::OffsetReset::kEarliest ? 0
+                                                                                               : high_watermark(s.log, now);
+        s.fetched = s.position;
+        ++s.epoch;
+        ms.session[static_cast<std::size_t>(broker_of(c.partition))].push_back(c.partition);
+        // A member blocked in poll() wakes to fetch its new partition.
+        if (ms.idle && alive(c.member)) queue_.schedule(now, PollAt{c.member});
+        break;
+      }
+    }
+  }
+  reschedule_group();
+}
+
+void GroupSimulation::reschedule_group() {
+  for (std::int32_t m = 0; m < group_.member_count(); ++m) {
+    const SimTime due = group_.due(m);
+    if (due == SimTime::max())
+      queue_.clear_timer(static_cast<std::size_t>(m));
+    else
+      queue_.set_timer(static_cast<std::size_t>(m), due, GroupDue{m});
+  }
+  const SimTime expiry = group_.next_expiry();
+  if (expiry == SimTime::max())
+    queue_.clear_timer(static_cast<std::size_t>(total_members_));
+  else
+    queue_.set_timer(static_cast<std::size_t>(total_members_), expiry, Expiry{});
+}
+
+void GroupSimulation::poll(std::int32_t member, SimTime now) {
+  auto& ms = members_[static_cast<std::size_t>(member)];
+  if (ms.expelled && now >= ms.busy_until && !(ms.crash_at && now >= *ms.crash_at)) {
+    ms.expelled = false;
+    std::vector<OwnershipChange> out;
+    group_.rejoin(member, now, out);
+    apply(out, now);
+  }
+  if (!alive(member) || now < ms.busy_until) return;
+  if (ms.crash_at && now >= *ms.crash_at) return;
+  if (ms.leave_pending) {
+    ms.leave_pending = false;
+    std::vector<OwnershipChange> out;
+    group_.leave(member, now, out);
+    apply(out, now);
+    return;
+  }
+  // The coordinator step (§1.2): rejoin or reconcile when the group asked for it.
+  if (group_.due(member) <= now) {
+    std::vector<OwnershipChange> out;
+    group_.step(member, now, out);
+    apply(out, now);
+  }
+  // Auto commit inside poll, of the positions returned by earlier polls (§5.1).
+  if (spec_.config.enable_auto_commit && now >= ms.next_commit) {
+    for (const std::int32_t p : group_.owned(member)) commit(p);
+    ms.next_commit = now + spec_.config.auto_commit_interval;
+  }
+  // Take up to max.poll.records, the partially drained partition first (§4.5).
+  std::int64_t budget = spec_.config.max_poll_records;
+  std::int64_t taken = 0;
+  SimTime t = now;
+  bool dies = false;
+  while (budget > 0 && !ms.ready.empty() && !dies) {
+    const std::int32_t part = ms.ready.front();
+    auto& s = parts_[static_cast<std::size_t>(part)];
+    note_lag(part, now);
+    while (budget > 0 && s.position < s.fetched) {
+      const SimTime done = t + spec_.processing;
+      if (ms.crash_at && done > *ms.crash_at) {
+        dies = true;  // it dies mid-batch: the rest is never processed
+        break;
+      }
+      t = done;
+      const bool duplicate = s.position < s.processed_high;
+      processed_.push_back({t, s.log, s.position, member, duplicate});
+      if (!duplicate) {
+        const LogRecord& r = logs_.partitions[static_cast<std::size_t>(s.log)].records[static_cast<std::size_t>(s.position)];
+        result_.e2e_latency.record((t - r.sent).count_ns());
+        s.processed_high = s.position + 1;
+        ++s.processed_first;
+      } else {
+        ++result_.duplicates;
+      }
+      ++ms.records;
+      ++s.position;
+      ++taken;
+      --budget;
+    }
+    if (s.position >= s.fetched) ms.ready.pop_front();
+  }
+  // Pipelining: the next fetches go out before the records are processed (§4.2).
+  send_fetches(member, now);
+  ms.busy_until = t;
+  ms.idle = taken == 0;
+  if (!ms.idle) {
+    queue_.schedule(t, PollAt{member});
+    // A batch that outlasts max.poll.interval.ms: the member leaves the group meanwhile.
+    ++ms.polls;
+    if (t - now > spec_.config.max_poll_interval) queue_.schedule(now + spec_.config.max_poll_interval, PollTimeout{member, ms.polls});
+  }
+}
+
+void GroupSimulation::send_fetches(std::int32_t member, SimTime now) {
+  auto& ms = members_[static_cast<std::size_t>(member)];
+  for (std::size_t b = 0; b < ms.session.size(); ++b) {
+    if (ms.in_flight[b]) continue;
+    // Owned partitions of this leader with nothing buffered and something left in the log.
+    std::vector<std::int32_t> parts;
+    for (const std::int32_t p : ms.session[b]) {
+      const auto& s = parts_[static_cast<std::size_t>(p)];
+      if (s.fetched == s.position && s.fetched < log_end(s.log)) parts.push_back(p);
+    }
+    if (parts.empty()) continue;
+    const SimTime half_rtt = SimTime::ns(in_.broker_rtt[b].count_ns() / 2);
+    std::vector<FetchRequestPartition> request;
+    for (const std::int32_t p : parts) request.push_back({parts_[static_cast<std::size_t>(p)].log, parts_[static_cast<std::size_t>(p)].fetched});
+    const FetchAnswer answer = answer_fetch(logs_, in_.record_bytes, request, now + half_rtt, spec_.config);
+    std::vector<FetchedRange> ranges;
+    std::vector<std::int32_t> returned;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      if (answer.counts[i] == 0) continue;
+      const auto& s = parts_[static_cast<std::size_t>(parts[i])];
+      ranges.push_back({parts[i], s.epoch, s.fetched, s.fetched + answer.counts[i]});
+      returned.push_back(parts[i]);
+    }
+    // KIP-227: partitions that returned data move to the end of the session's order.
+    auto& order = ms.session[b];
+    std::stable_partition(order.begin(), order.end(),
+                          [&](std::int32_t p) { return std::find(returned.begin(), returned.end(), p) == returned.end(); });
+    ms.in_flight[b] = std::move(ranges);
+    queue_.schedule(answer.at + half_rtt, FetchDone{member, static_cast<std::int32_t>(b)});
+  }
+}
+
+void GroupSimulation::fetch_done(std::int32_t member, std::int32_t broker, SimTime now) {
+  auto& ms = members_[static_cast<std::size_t>(member)];
+  auto ranges = std::move(*ms.in_flight[static_cast<std::size_t>(broker)]);
+  ms.in_flight[static_cast<std::size_t>(broker)].reset();
+  if (!alive(member)) return;
+  for (const auto& r : ranges) {
+    auto& s = parts_[static_cast<std::size_t>(r.part)];
+    // Still owned, not revoked since, and starting at the position (FC:156-199).
+    if (s.epoch != r.epoch || group_.owner(r.part) != member || s.fetched != r.from) continue;
+    s.fetched = r.to;
+    ms.ready.push_back(r.part);
+  }
+  if (ms.idle) poll(member, now);
+}
+
+void GroupSimulation::sample(SimTime now) {
+  std::vector<std::int64_t> row;
+  for (const auto& s : parts_) row.push_back(high_watermark(s.log, now) - s.position);
+  for (const auto v : row) result_.lag_max = std::max(result_.lag_max, v);
+  result_.lag_time_ms.push_back(now.to_ms());
+  result_.lag.push_back(std::move(row));
+}
+
+GroupRun GroupSimulation::run() {
+  const auto& cfg = spec_.config;
+  result_.group = spec_.group;
+  result_.protocol = cfg.protocol == ConsumerConfig::Protocol::kConsumer ? "consumer" : "classic";
+  result_.assignor = std::string(assignor_name(group_.settings().assignor));
+  for (const auto& tp : group_.partitions()) result_.lag_partitions.push_back(tp.topic + "-" + std::to_string(tp.partition));
+  add_members(spec_.members, SimTime::zero());
+  for (std::size_t i = 0; i < spec_.schedule.size(); ++i) queue_.schedule(spec_.schedule[i].at, Step{i});
+  if (in_.sample_interval > SimTime::zero()) queue_.schedule(SimTime::zero(), Sample{});
+  // A group that makes no progress (a rebalance storm of late polls, as in Kafka) would
+  // run for ever: it is stopped after a window without a first processing.
+  SimTime last_readable = SimTime::zero();
+  for (const auto& s : parts_)
+    if (log_end(s.log) > 0)
+      last_readable = std::max(last_readable, logs_.partitions[static_cast<std::size_t>(s.log)].records.back().readable);
+  const SimTime stall_window = SimTime::ns(10 * std::max(cfg.max_poll_interval, group_.settings().session_timeout).count_ns());
+  std::int64_t progress = 0;
+  SimTime progress_at = SimTime::zero();
+  while (!queue_.empty()) {
+    auto e = queue_.pop();
+    const SimTime now = e.time;
+    ++events_;
+    if (e.payload.index() == 0 || e.payload.index() == 1) {  // polls and fetches are where progress shows
+      const std::int64_t first = static_cast<std::int64_t>(processed_.size()) - result_.duplicates;
+      if (first != progress) {
+        progress = first;
+        progress_at = now;
+      } else if (now > std::max(progress_at, last_readable) + stall_window) {
+        result_.stalled = true;
+        break;
+      }
+    }
+    if (std::holds_alternative<Sample>(e.payload)) {
+      sample(now);
+      if (!queue_.empty()) queue_.schedule(now + in_.sample_interval, Sample{});
+      continue;
+    }
+    std::visit(
+        [&](const auto& ev) {
+          using T = std::decay_t<decltype(ev)>;
+          if constexpr (std::is_same_v<T, PollAt>) {
+            poll(ev.member, now);
+          } else if constexpr (std::is_same_v<T, FetchDone>) {
+            fetch_done(ev.member, ev.broker, now);
+          } else if constexpr (std::is_same_v<T, GroupDue>) {
+            // A member busy processing acts at its next poll; an idle one at once.
+            if (members_[static_cast<std::size_t>(ev.member)].idle && now >= members_[static_cast<std::size_t>(ev.member)].busy_until)
+              poll(ev.member, now);
+          } else if constexpr (std::is_same_v<T, PollTimeout>) {
+            auto& ms = members_[static_cast<std::size_t>(ev.member)];
+            if (!alive(ev.member) || ms.polls != ev.poll || now >= ms.busy_until || (ms.crash_at && now >= *ms.crash_at)) return;
+            ms.expelled = true;
+            std::vector<OwnershipChange> out;
+            group_.expel(ev.member, now, out);
+            apply(out, now);
+          } else if constexpr (std::is_same_v<T, Expiry>) {
+            std::vector<OwnershipChange> out;
+            group_.expire(now, out);
+            apply(out, now);
+          } else if constexpr (std::is_same_v<T, Step>) {
+            const MemberChange& c = spec_.schedule[ev.index];
+            if (c.kind == MemberChange::Kind::kJoin) {
+              add_members(c.count, now);
+              return;
+            }
+            const auto m = group_.find(c.member);
+            if (!m || !alive(*m)) return;  // the loader checks names; one already gone does nothing
+            auto& ms = members_[static_cast<std::size_t>(*m)];
+            if (c.kind == MemberChange::Kind::kCrash) {
+              group_.crash(*m, now);
+              reschedule_group();
+            } else if (ms.idle) {
+              std::vector<OwnershipChange> out;
+              group_.leave(*m, now, out);
+              apply(out, now);
+            } else {
+              ms.leave_pending = true;  // close() after the batch in hand
+            }
+          }
+        },
+        e.payload);
+  }
+  // Results.
+  GroupRun run;
+  const OrderSummary order = check_order(processed_, logs_);
+  result_.order_violations = order.violations;
+  result_.keys_out_of_order = order.keys_affected;
+  result_.records_consumed = static_cast<std::int64_t>(processed_.size());
+  for (const auto& s : parts_) result_.records_unconsumed += log_end(s.log) - s.processed_first;
+  if (!processed_.empty()) result_.end_ms = processed_.back().at.to_ms();
+  for (std::int32_t m = 0; m < group_.member_count(); ++m) {
+    GroupMemberResult r;
+    r.member = group_.member_id(m);
+    for (const std::int32_t p : group_.owned(m)) r.partitions.push_back(result_.lag_partitions[static_cast<std::size_t>(p)]);
+    r.records = members_[static_cast<std::size_t>(m)].records;
+    r.crashed = group_.crashed(m);
+    r.left = !group_.in_group(m) && !r.crashed;
+    if (alive(m) && r.partitions.empty()) result_.idle_members.push_back(r.member);
+    result_.members.push_back(std::move(r));
+  }
+  result_.rebalances = group_.rebalances();
+  for (std::size_t i = 0; i < processed_.size() && static_cast<std::int64_t>(i) < in_.trace; ++i) {
+    const Processed& p = processed_[i];
+    const LogRecord& r = logs_.partitions[static_cast<std::size_t>(p.log)].records[static_cast<std::size_t>(p.offset)];
+    ConsumeTraceRow row;
+    row.group = spec_.group;
+    row.member = group_.member_id(p.member);
+    for (std::size_t g = 0; g < parts_.size(); ++g)
+      if (parts_[g].log == p.log) row.partition = result_.lag_partitions[g];
+    row.offset = p.offset;
+    row.null_key = r.key == LogRecord::kNullKey;
+    if (!row.null_key) row.key = logs_.keys[static_cast<std::size_t>(r.key)];
+    run.trace.push_back(std::move(row));
+  }
+  run.result = std::move(result_);
+  run.events = events_;
+  return run;
+}
+
+}  // namespace
+
+GroupRun simulate_group(const ConsumerGroupSpec& spec, const GroupCoordinatorConfig& coordinator, const ConsumeInputs& in) {
+  assert(in.logs != nullptr);
+  GroupSimulation sim(spec, coordinator, in);
+  return sim.run();
+}
+
+}  // namespace partsim::model::consumer

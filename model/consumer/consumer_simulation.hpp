@@ -1,0 +1,53 @@
+#pragma once
+// A consumer group consuming the brokers' logs after the producers' run, as a discrete-event
+// simulation of its own (consumers do not slow the producers in this model: the logs are
+// complete before it starts, and a record becomes fetchable at its `readable` time).
+//
+// Each member runs Kafka's poll loop (kafka-consumer-spec.md §4.2-4.5): at most one fetch in
+// flight per broker, carrying its owned partitions led by that broker with no buffered data;
+// the broker answers once fetch.min.bytes are readable or fetch.max.wait.ms passed, filling
+// max.partition.fetch.bytes per partition and fetch.max.bytes in all (always at least one
+// record of the first partition with data), the partitions that returned data moving to the
+// end of the session's order (KIP-227); poll() returns at most max.poll.records, the
+// partially drained partition first, and the member processes them processing.us each.
+// Auto commit runs in poll() every auto.commit.interval.ms (§5.1); a partition assigned
+// starts from its committed offset, else from auto.offset.reset (§5.2). Group membership is
+// model/consumer/consumer_group.hpp.
+//
+// Approximations, stated: a record's bytes are its partition's mean wire bytes per record
+// (the logs carry no sizes); fetches go to the leader each partition had at the end of the
+// producers' run; the network between consumer and broker is the broker's rtt.ms.
+
+#include <cstdint>
+#include <vector>
+
+#include "model/cluster/partition_log.hpp"
+#include "model/consumer/group_spec.hpp"
+#include "model/consumer_groups.hpp"
+#include "model/group_result.hpp"
+
+namespace partsim::model::consumer {
+
+/// What the consumers need to know of the cluster and its logs.
+struct ConsumeInputs {
+  const BrokerLogs* logs = nullptr;
+  std::vector<TopicMetadata> topics;          ///< every topic, with its replicas' racks
+  std::vector<std::int32_t> topic_first_log;  ///< per topic: index of its partition 0 in logs->partitions
+  std::vector<std::int32_t> leader;           ///< per log partition: index of its leader broker
+  std::vector<double> record_bytes;           ///< per log partition: wire bytes per record (>= 1)
+  std::vector<SimTime> broker_rtt;            ///< per broker: consumer <-> broker round trip
+  SimTime sample_interval = SimTime::zero();  ///< lag sampled this often (0 = not kept)
+  std::int32_t trace = 0;                     ///< records processed kept in the trace
+};
+
+struct GroupRun {
+  GroupResult result;
+  std::vector<ConsumeTraceRow> trace;  ///< the first `trace` records processed
+  std::uint64_t events = 0;
+};
+
+/// Runs one group over the logs until every record of its partitions has been processed by
+/// a live owner, or nothing more can happen (no owner left).
+GroupRun simulate_group(const ConsumerGroupSpec& spec, const GroupCoordinatorConfig& coordinator, const ConsumeInputs& in);
+
+}  // namespace partsim::model::consumer

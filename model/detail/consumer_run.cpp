@@ -1,0 +1,50 @@
+#include "model/detail/consumer_run.hpp"
+
+#include <algorithm>
+
+#include "model/cluster/partition_log.hpp"
+#include "model/consumer/consumer_simulation.hpp"
+#include "sim/check.hpp"
+
+namespace partsim::model::detail {
+
+void run_consumers(const Scenario& s, const RunOptions& options, RunResult& result) {
+  PARTSIM_CHECK(result.logs != nullptr, "consumer groups without the brokers' logs");
+  consumer::ConsumeInputs in;
+  in.logs = result.logs.get();
+  std::vector<std::string> broker_racks;
+  for (const auto& b : s.brokers) {
+    broker_racks.push_back(b.rack);
+    in.broker_rtt.push_back(b.rtt);
+  }
+  const bool any_rack = std::any_of(broker_racks.begin(), broker_racks.end(), [](const std::string& r) { return !r.empty(); });
+  std::int32_t first = 0;
+  for (const auto& t : s.topics) {
+    consumer::TopicMetadata meta;
+    meta.name = t.name;
+    meta.partitions = t.partitions;
+    // Replicas as the cluster places them (p -> brokers p, p+1, ...): KIP-881 matches racks.
+    if (any_rack) meta.replica_racks = consumer::striped_replica_racks(t.partitions, broker_racks, t.replication_factor);
+    in.topics.push_back(std::move(meta));
+    in.topic_first_log.push_back(first);
+    first += t.partitions;
+  }
+  for (std::size_t i = 0; i < result.partitions.size(); ++i) {
+    const PartitionStats& ps = result.partitions[i];
+    // The leader at the end of the run (a partition without one: its preferred leader).
+    std::int32_t leader = ps.partition % static_cast<std::int32_t>(s.brokers.size());
+    for (std::size_t b = 0; b < s.brokers.size(); ++b)
+      if (s.brokers[b].id == ps.leader) leader = static_cast<std::int32_t>(b);
+    in.leader.push_back(leader);
+    in.record_bytes.push_back(ps.records > 0 ? std::max(1.0, static_cast<double>(ps.bytes) / static_cast<double>(ps.records)) : 1.0);
+  }
+  in.sample_interval = options.timeseries;
+  in.trace = s.run.trace;
+  for (const auto& g : s.consumers) {
+    consumer::GroupRun run = consumer::simulate_group(g, s.group_coordinator, in);
+    result.consumer_groups.push_back(std::move(run.result));
+    for (auto& row : run.trace) result.consume_trace.push_back(std::move(row));
+  }
+}
+
+}  // namespace partsim::model::detail

@@ -1,0 +1,14 @@
+#pragma once
+// The engine's consumer phase: after the producers' run, each consumer group of the scenario
+// consumes the brokers' logs (model/consumer/consumer_simulation.hpp) and its results join
+// the RunResult. Internal to partsim_model.
+
+#include "model/cluster_simulation.hpp"
+
+namespace partsim::model::detail {
+
+/// Runs every group of `s.consumers` over `result.logs` (which must be kept) and fills
+/// result.consumer_groups and result.consume_trace.
+void run_consumers(const Scenario& s, const RunOptions& options, RunResult& result);
+
+}  // namespace partsim::model::detail
