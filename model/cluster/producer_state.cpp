@@ -1,5 +1,6 @@
 #include "model/cluster/producer_state.hpp"
 
+#include <algorithm>
 #include <limits>
 
 namespace partsim::model {
@@ -21,8 +22,23 @@ std::int32_t last_of(std::int32_t first, std::int32_t records) {
 ProducerStateTable::Verdict ProducerStateTable::append(std::size_t partition, std::uint32_t producer, std::int32_t first_sequence,
                                                        std::int32_t records) {
   const std::int32_t last = last_of(first_sequence, records);
-  auto [it, fresh] = states_.try_emplace(key(partition, producer));
-  State& s = it->second;
+  if (producer >= slots_.size()) slots_.resize(producer + 1);
+  auto& slots = slots_[producer];
+  if (partition >= slots.size()) slots.resize(std::max(partition + 1, slots.size() * 2), 0);
+  const bool fresh = slots[partition] == 0;
+  if (fresh) {
+    std::uint32_t index;
+    if (!free_.empty()) {
+      index = free_.back();
+      free_.pop_back();
+      states_[index] = State{};
+    } else {
+      index = static_cast<std::uint32_t>(states_.size());
+      states_.emplace_back();
+    }
+    slots[partition] = index + 1;
+  }
+  State& s = states_[slots[partition] - 1];
   if (!fresh) {
     // A retry of a batch already appended (its response was lost or an error followed the
     // append): success with the original offsets, nothing written (UnifiedLog.scala:893-898).
@@ -36,6 +52,10 @@ ProducerStateTable::Verdict ProducerStateTable::append(std::size_t partition, st
   return Verdict::kAppend;
 }
 
-void ProducerStateTable::reset(std::size_t partition, std::uint32_t producer) { states_.erase(key(partition, producer)); }
+void ProducerStateTable::reset(std::size_t partition, std::uint32_t producer) {
+  if (producer >= slots_.size() || partition >= slots_[producer].size() || slots_[producer][partition] == 0) return;
+  free_.push_back(slots_[producer][partition] - 1);
+  slots_[producer][partition] = 0;
+}
 
 }  // namespace partsim::model

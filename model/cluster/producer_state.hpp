@@ -9,7 +9,7 @@
 
 #include <array>
 #include <cstdint>
-#include <unordered_map>
+#include <vector>
 
 namespace partsim::model {
 
@@ -37,12 +37,14 @@ private:
   struct State {
     std::int32_t last_sequence = -1;
     std::array<Batch, kRemembered> recent{};  // a ring, the oldest at `next`
-    std::size_t next = 0;
+    std::uint32_t next = 0;
   };
-  static std::uint64_t key(std::size_t partition, std::uint32_t producer) {
-    return (static_cast<std::uint64_t>(partition) << 32) | producer;
-  }
-  std::unordered_map<std::uint64_t, State> states_;
+  // Per producer, per partition: 1 + the index of its state in states_, or 0 for none. A
+  // direct index, not a hash map: a fleet of producers writing every partition looks its
+  // state up once per batch, and a hash map's node chase cost a quarter of such a run.
+  std::vector<std::vector<std::uint32_t>> slots_;
+  std::vector<State> states_;
+  std::vector<std::uint32_t> free_;  // states forgotten by reset()
 };
 
 }  // namespace partsim::model

@@ -19,17 +19,13 @@
 
 using namespace partsim;
 using partsim::testing::check_invariants;
+using partsim::testing::log_records;
+using partsim::testing::run_with_logs;
 
 namespace {
 
 model::Scenario example(const std::string& name) {
   return scenarios::load_scenario_file(std::string(PARTSIM_SOURCE_DIR) + "/scenarios/examples/" + name + ".yaml");
-}
-
-model::RunResult run_with_logs(const model::Scenario& s, std::uint64_t seed) {
-  model::RunOptions options;
-  options.keep_logs = true;
-  return model::run_scenario(s, seed, 0, options);
 }
 
 // The order check recomputed from the logs: records behind a later-sent record of the same
@@ -45,12 +41,6 @@ std::int64_t reordered_in_logs(const model::BrokerLogs& logs) {
       else it->second = rec.send_index;
     }
   }
-  return n;
-}
-
-std::int64_t records_in(const model::BrokerLogs& logs) {
-  std::int64_t n = 0;
-  for (const auto& log : logs.partitions) n += static_cast<std::int64_t>(log.records.size());
   return n;
 }
 
@@ -70,7 +60,7 @@ TEST_CASE("retries with 5 requests in flight reorder a key's records without ide
       CHECK(r->failed.total() == 0);
       CHECK(r->log_order.checked);
       CHECK(r->log_order.duplicated_records == 0);  // NOT_LEADER_OR_FOLLOWER refuses before the append
-      CHECK(records_in(*r->logs) == r->records_acked);
+      CHECK(log_records(*r->logs) == r->records_acked);
       CHECK(reordered_in_logs(*r->logs) == r->log_order.reordered_records);
       CHECK(r->produce_errors.injected > 20);
     }
@@ -93,10 +83,10 @@ TEST_CASE("an error after the append writes records twice without idempotence; t
   check_invariants(r_off, s);
   check_invariants(r_on, s);
   CHECK(r_off.log_order.duplicated_records > 0);
-  CHECK(records_in(*r_off.logs) == r_off.records_acked + r_off.log_order.duplicated_records);
+  CHECK(log_records(*r_off.logs) == r_off.records_acked + r_off.log_order.duplicated_records);
   CHECK(r_on.produce_errors.duplicates > 0);
   CHECK(r_on.log_order.duplicated_records == 0);
-  CHECK(records_in(*r_on.logs) == r_on.records_acked);
+  CHECK(log_records(*r_on.logs) == r_on.records_acked);
   CHECK(r_on.log_order.reordered_records == 0);
   // Each acknowledged record is in the log once.
   std::set<std::pair<std::int32_t, std::int64_t>> seen;
