@@ -107,6 +107,15 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
   j["buffer_full_ms"] = round_to(r.buffer_full_ms, 3);
   j["peak_buffer_bytes"] = r.peak_buffer_bytes;
   j["retries"] = r.retries;
+  // Only in runs that inject errors or check order: every other run's JSON stays as it was.
+  if (r.log_order.checked || r.produce_errors.total() > 0)
+    j["produce_errors"] = {{"injected", r.produce_errors.injected},
+                           {"out_of_order_sequence", r.produce_errors.out_of_order},
+                           {"duplicates", r.produce_errors.duplicates}};
+  if (r.log_order.checked)
+    j["log_order"] = {{"reordered_records", r.log_order.reordered_records},
+                      {"reordered_keys", r.log_order.reordered_keys},
+                      {"duplicated_records", r.log_order.duplicated_records}};
   j["partitioner_switches"] = r.partitioner_switches;
   j["simulated_ms"] = round_to(r.simulated_ms, 3);
   j["events"] = r.events;
@@ -211,6 +220,13 @@ std::string run_to_text(const model::RunResult& r) {
     out += "batch bytes: no batches measured\n";
   out += "buffer full " + fixed(r.buffer_full_ms, 1) + " ms (peak " + std::to_string(r.peak_buffer_bytes) + " bytes), retries " +
          std::to_string(r.retries) + ", built-in partitioner switches " + std::to_string(r.partitioner_switches) + "\n";
+  if (r.log_order.checked || r.produce_errors.total() > 0)
+    out += "produce errors (batches): " + std::to_string(r.produce_errors.injected) + " answered with error.code, " +
+           std::to_string(r.produce_errors.out_of_order) + " out of sequence, " + std::to_string(r.produce_errors.duplicates) +
+           " duplicates not appended again\n";
+  if (r.log_order.checked)
+    out += "per-key order in the logs: " + std::to_string(r.log_order.reordered_records) + " records behind a later-sent record of their key (" +
+           std::to_string(r.log_order.reordered_keys) + " keys), " + std::to_string(r.log_order.duplicated_records) + " records written twice\n";
   if (!r.adaptive_choices.empty()) {
     const auto a = distribution_stats(r.adaptive_choices, r.adaptive_expected);
     std::int64_t draws = 0;

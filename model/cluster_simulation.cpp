@@ -21,14 +21,22 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
   result_.seed = seed;
   result_.window_ms = s.run.window.to_ms();
   brokers_.reserve(s.brokers.size());
+  bool injects_errors = false;
   for (const auto& bc : s.brokers) {
-    brokers_.emplace_back(bc, streams_.stream("broker/" + std::to_string(bc.id) + "/jitter"));
+    const std::string name = "broker/" + std::to_string(bc.id);
+    brokers_.emplace_back(bc, streams_.stream(name + "/jitter"), streams_.stream(name + "/errors"));
+    injects_errors = injects_errors || bc.error_rate > 0;
+    for (const auto& step : bc.schedule) injects_errors = injects_errors || step.kind == BrokerChange::Kind::kSetErrorRate;
     BrokerStats bs;
     bs.broker = bc.id;
     result_.brokers.push_back(bs);
   }
   up_.assign(brokers_.size(), 1);
-  if (options.keep_logs || !s.consumers.empty()) logs_ = std::make_shared<BrokerLogs>();
+  // Consumer groups read the logs after the run (run_scenario drops them unless asked for).
+  keep_logs_ = options.keep_logs || !s.consumers.empty();
+  tag_records_ = keep_logs_ || injects_errors;
+  if (tag_records_) logs_ = std::make_shared<BrokerLogs>();  // its key table names the tagged keys
+  result_.log_order.checked = options.keep_logs || injects_errors;
   for (const auto& tc : s.topics) {
     stats_offset_.push_back(result_.partitions.size());
     for (std::int32_t p = 0; p < tc.partitions; ++p) {
@@ -38,7 +46,11 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
       result_.partitions.push_back(ps);
     }
   }
-  if (logs_) logs_->partitions.resize(result_.partitions.size());
+  if (keep_logs_) logs_->partitions.resize(result_.partitions.size());
+  if (tag_records_) {
+    order_max_.resize(result_.partitions.size());
+    appended_.resize(s.producers.size());
+  }
   // The client's partition list order of each topic (spec §2.2), the same for every producer.
   std::vector<std::vector<std::int32_t>> orders;
   for (const auto& tc : s.topics) {
@@ -95,7 +107,7 @@ RunResult Engine::run() {
   // Work done, not a result: sampling adds events (and breaks inline sends into events).
   result_.events = sim_.events_processed();
   result_.hot_keys = hot_keys_.result();
-  result_.logs = logs_;
+  if (keep_logs_) result_.logs = logs_;
   for (std::size_t t = 0; t < s_.topics.size(); ++t) {
     const auto leaders = leadership_.leaders(t);
     for (std::size_t p = 0; p < leaders.size(); ++p)
@@ -173,24 +185,29 @@ void Engine::request_metadata(std::uint32_t p, std::size_t node) {
 
 std::uint64_t Engine::send_request(std::uint32_t p, std::size_t node, std::int64_t bytes, std::span<const BatchId> batches,
                                    bool expects_response) {
-  Request r{p, static_cast<std::uint32_t>(node), bytes, static_cast<std::int32_t>(batches.size()), expects_response, {}};
-  if (logs_) {
-    // The records travel with the request: a batch's slot may be reused before the leader
-    // appends it (acks=0 completes at send).
+  const std::uint64_t id =
+      requests_.add(p, static_cast<std::uint32_t>(node), bytes, static_cast<std::int32_t>(batches.size()), expects_response);
+  if (tag_records_ || s_.producers[p].config.idempotence) {
+    // What the leader needs of each batch travels with the request: a batch's slot may be
+    // reused before the leader appends it (acks=0 completes at send).
+    Request& r = *requests_.find(id);
     const RecordAccumulator& acc = producer(p).accumulator();
     const std::size_t base = stats_offset_[topic_of_[p]];
-    r.logged.reserve(batches.size());
-    for (const BatchId id : batches) {
-      const ProducerBatch& b = acc.batch(id);
-      PARTSIM_CHECK(b.tags.size() == b.send_times.size(), "a batch without a tag per record in a run that keeps logs");
-      LoggedBatch& lb = r.logged.emplace_back();
-      lb.log = base + static_cast<std::size_t>(b.partition);
-      lb.records.reserve(b.tags.size());
+    r.described.resize(batches.size());
+    for (std::size_t k = 0; k < batches.size(); ++k) {
+      const ProducerBatch& b = acc.batch(batches[k]);
+      RequestBatch& rb = r.described[k];
+      rb.log = base + static_cast<std::size_t>(b.partition);
+      rb.base_sequence = b.base_sequence;
+      rb.records = b.records;
+      rb.tagged.clear();
+      if (!tag_records_) continue;
+      PARTSIM_CHECK(b.tags.size() == b.send_times.size(), "a batch without a tag per record in a run that tags records");
+      rb.tagged.reserve(b.tags.size());
       for (std::size_t i = 0; i < b.tags.size(); ++i)
-        lb.records.push_back(LogRecord{b.tags[i].key, static_cast<std::int32_t>(p), b.tags[i].send_index, b.send_times[i], SimTime::zero()});
+        rb.tagged.push_back(LogRecord{b.tags[i].key, static_cast<std::int32_t>(p), b.tags[i].send_index, b.send_times[i], SimTime::zero()});
     }
   }
-  const std::uint64_t id = requests_.add(std::move(r));
   sim_.schedule_at(now() + brokers_[node].one_way(), RequestArrive{id});
   return id;
 }
@@ -229,7 +246,7 @@ void Engine::operator()(const BrokerDone& e) {
     // acks=all waits for the slowest in-sync follower (a broker property); the high
     // watermark passes the records then, as the response leaves.
     const SimTime replicated = s_.producers[r->producer].config.acks == Acks::kAll ? b.replication() : SimTime::zero();
-    if (logs_) append_to_logs(*r, now() + replicated);
+    serve_batches(*r, b.draw_error(), now() + replicated);
     if (!r->live) {
       requests_.erase(e.request);
     } else {
@@ -241,12 +258,15 @@ void Engine::operator()(const BrokerDone& e) {
 }
 
 void Engine::operator()(const ResponseArrive& e) {
-  const Request* found = requests_.find(e.request);
+  Request* found = requests_.find(e.request);
   if (!found) return;
-  const Request r = *found;
+  const std::uint32_t p = found->producer;
+  const bool live = found->live;
+  // The errors outlive the slot, which the producer's next request may take.
+  std::vector<ProduceError> errors = std::move(found->errors);
   requests_.erase(e.request);
-  if (!r.live) return;
-  producer(r.producer).on_response(e.request, now());
+  if (!live) return;
+  producer(p).on_response(e.request, now(), errors);
 }
 
 // ---- brokers' schedules and the controller ----------------------------------------------------------
@@ -260,6 +280,7 @@ void Engine::operator()(const BrokerScheduleStep& e) {
     case BrokerChange::Kind::kSetByteRate: b.set_bytes_per_second(c.bytes_per_second); break;
     case BrokerChange::Kind::kFail: fail_broker(e.broker); break;
     case BrokerChange::Kind::kRecover: recover_broker(e.broker); break;
+    case BrokerChange::Kind::kSetErrorRate: b.set_error_rate(c.error_rate); break;
   }
   for (auto& p : producers_) p->wake_sender(now(), now());
 }
@@ -373,19 +394,86 @@ void Engine::batch_done(std::uint32_t p, const ProducerBatch& b, std::int32_t br
   }
 }
 
-// The leader appends the request's batches in the order the request carries them; a
-// record is readable once the high watermark passes it. The watermark only advances, so a
-// record appended behind one readable later (another producer's acks=all) waits for it.
-void Engine::append_to_logs(Request& r, SimTime readable) {
-  for (LoggedBatch& lb : r.logged) {
-    PartitionLog& log = logs_->partitions[lb.log];
-    const SimTime at = log.records.empty() ? readable : std::max(readable, log.records.back().readable);
-    for (LogRecord& rec : lb.records) {
-      rec.readable = at;
-      log.records.push_back(rec);
+// The leader serves a request's batches in the order the request carries them. An injected
+// error refuses them all, before the append (NOT_LEADER_OR_FOLLOWER, ...) or after it
+// (REQUEST_TIMED_OUT, ...). An idempotent producer's batch passes the sequence check first
+// (kafka-consumer-spec §8): a duplicate is not appended again, an out-of-order batch is
+// refused. `readable`: when the high watermark passes the appended records.
+void Engine::serve_batches(Request& r, ProduceError injected, SimTime readable) {
+  const ProduceErrorInfo injected_info = produce_error_info(injected);
+  if (injected != ProduceError::kNone) {
+    result_.produce_errors.injected += r.batches;
+    r.errors.assign(static_cast<std::size_t>(r.batches), injected);
+    if (!injected_info.appended) return;
+  }
+  const bool idempotent = s_.producers[r.producer].config.idempotence;
+  for (std::size_t k = 0; k < r.described.size(); ++k) {
+    RequestBatch& rb = r.described[k];
+    if (idempotent && rb.base_sequence >= 0) {
+      switch (sequences_.append(rb.log, r.producer, rb.base_sequence, rb.records)) {
+        case ProducerStateTable::Verdict::kAppend: break;
+        case ProducerStateTable::Verdict::kDuplicate:
+          // Answered with the original offsets, already replicated: success, whatever
+          // error a new append would have met (UnifiedLog.scala:893-898).
+          ++result_.produce_errors.duplicates;
+          if (injected != ProduceError::kNone) {
+            --result_.produce_errors.injected;
+            r.errors[k] = ProduceError::kNone;
+          }
+          continue;
+        case ProducerStateTable::Verdict::kOutOfOrder:
+          ++result_.produce_errors.out_of_order;
+          if (r.errors.empty()) r.errors.assign(static_cast<std::size_t>(r.batches), ProduceError::kNone);
+          r.errors[k] = ProduceError::kOutOfOrderSequenceNumber;
+          continue;
+      }
+    }
+    if (tag_records_) append_records(rb, readable);
+  }
+}
+
+// The leader appends a batch's records; a record is readable once the high watermark passes
+// it. The watermark only advances, so a record appended behind one readable later (another
+// producer's acks=all) waits for it. The order check sees each record as it lands.
+void Engine::append_records(RequestBatch& rb, SimTime readable) {
+  auto& latest = order_max_[rb.log];
+  LogOrder& order = result_.log_order;
+  for (const LogRecord& rec : rb.tagged) {
+    auto& seen = appended_[static_cast<std::size_t>(rec.producer)];
+    const auto index = static_cast<std::size_t>(rec.send_index);
+    if (index >= seen.size()) seen.resize(std::max(index + 1, seen.size() * 2), false);
+    if (seen[index]) {
+      ++order.duplicated_records;  // a retry of a batch the leader had appended
+    } else if (rec.key != LogRecord::kNullKey) {
+      seen[index] = true;
+      const std::uint64_t who = (std::uint64_t{static_cast<std::uint32_t>(rec.producer)} << 32) | static_cast<std::uint32_t>(rec.key);
+      const auto [it, first] = latest.try_emplace(who, rec.send_index);
+      if (!first && rec.send_index < it->second) {
+        ++order.reordered_records;
+        const auto key = static_cast<std::size_t>(rec.key);
+        if (key >= key_reordered_.size()) key_reordered_.resize(key + 1, 0);
+        if (!key_reordered_[key]) {
+          key_reordered_[key] = 1;
+          ++order.reordered_keys;
+        }
+      } else if (!first) {
+        it->second = rec.send_index;
+      }
+    } else {
+      seen[index] = true;
     }
   }
-  r.logged.clear();
+  if (!keep_logs_) return;
+  PartitionLog& log = logs_->partitions[rb.log];
+  const SimTime at = log.records.empty() ? readable : std::max(readable, log.records.back().readable);
+  for (LogRecord rec : rb.tagged) {
+    rec.readable = at;
+    log.records.push_back(rec);
+  }
+}
+
+void Engine::sequence_gap(std::uint32_t p, std::int32_t partition) {
+  sequences_.reset(stats_offset_[topic_of_[p]] + static_cast<std::size_t>(partition), p);
 }
 
 void Engine::record_batch(std::uint32_t p, const ProducerBatch& b, std::int32_t broker, bool acked) {

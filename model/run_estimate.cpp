@@ -89,7 +89,7 @@ double batch_bytes(const ProducerConfig& c, double min_record, double records) {
 
 }  // namespace
 
-double replication_metrics(double partitions, double brokers) { return 31 + 3 * partitions + 7 * brokers; }
+double replication_metrics(double partitions, double brokers) { return 36 + 3 * partitions + 7 * brokers; }
 
 RunEstimate estimate_run(const Scenario& s, const RunPlan& plan) {
   RunEstimate e;

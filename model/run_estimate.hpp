@@ -55,7 +55,7 @@ inline constexpr double kMaxMemoryBytes = 8.0 * (1ull << 30);
 /// largest part).
 std::string check_run_limits(const Scenario& s, const RunPlan& plan = {});
 
-/// Metrics of a run of `partitions` and `brokers` (analysis/run_metrics.hpp: 31 run-wide,
+/// Metrics of a run of `partitions` and `brokers` (analysis/run_metrics.hpp: 36 run-wide,
 /// 3 per partition, 7 per broker); a replicated run keeps one double per metric and replication.
 double replication_metrics(double partitions, double brokers);
 

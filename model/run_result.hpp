@@ -106,6 +106,26 @@ struct HotKeyCounts {
   std::vector<std::int64_t> partition_counted;
 };
 
+/// Produce requests' batches answered with an error, and the idempotent producer's broker
+/// checks (kafka-consumer-spec §8), counted in batches.
+struct ProduceErrorCounts {
+  std::int64_t injected = 0;      ///< answered with a broker's error.code (error.rate)
+  std::int64_t out_of_order = 0;  ///< refused with OUT_OF_ORDER_SEQUENCE_NUMBER
+  std::int64_t duplicates = 0;    ///< recognised as a retry of an appended batch: not appended again
+  std::int64_t total() const { return injected + out_of_order + duplicates; }
+};
+
+/// Per-key order in the brokers' logs, as the leaders appended the records (checked when the
+/// run keeps logs or a broker injects errors).
+struct LogOrder {
+  bool checked = false;
+  /// Records appended after a record of the same key from the same producer that was sent
+  /// later (a retried batch landing behind its successors).
+  std::int64_t reordered_records = 0;
+  std::int64_t reordered_keys = 0;     ///< keys with at least one such record
+  std::int64_t duplicated_records = 0; ///< records appended a second time (a retry of an appended batch)
+};
+
 struct RunResult {
   std::string scenario;
   std::uint64_t seed = 0;
@@ -119,6 +139,8 @@ struct RunResult {
   std::int64_t bytes_appended = 0;   ///< record bytes appended to batches (conservation check)
   std::int64_t bytes_completed = 0;  ///< record bytes of batches acked or failed
   std::int64_t retries = 0;          ///< batches re-enqueued after a retriable error
+  ProduceErrorCounts produce_errors;
+  LogOrder log_order;
   double buffer_full_ms = 0;         ///< time some application thread was blocked on buffer.memory
   std::int64_t peak_buffer_bytes = 0;
   std::vector<PartitionStats> partitions;

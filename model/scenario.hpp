@@ -10,6 +10,7 @@
 
 #include "model/consumer_groups.hpp"
 #include "model/partitioners/partitioner.hpp"
+#include "model/produce_error.hpp"
 #include "sim/sim_time.hpp"
 
 namespace partsim::model {
@@ -27,9 +28,10 @@ struct Jitter {
 /// A change to a broker at a simulated time (the broker's schedule).
 struct BrokerChange {
   SimTime at;
-  enum class Kind { kSetRtt, kSetRequestTime, kSetByteRate, kFail, kRecover } kind = Kind::kSetRtt;
+  enum class Kind { kSetRtt, kSetRequestTime, kSetByteRate, kFail, kRecover, kSetErrorRate } kind = Kind::kSetRtt;
   SimTime duration;                 ///< kSetRtt, kSetRequestTime: the new value
   double bytes_per_second = 0;      ///< kSetByteRate: the new value
+  double error_rate = 0;            ///< kSetErrorRate: the new value
 };
 
 struct BrokerConfig {
@@ -41,6 +43,9 @@ struct BrokerConfig {
   double bytes_per_second = 0;                   ///< byte.rate: service throughput (0 = unlimited)
   SimTime replication = SimTime::ms(1);          ///< replication.ms: added for acks=all (the slowest in-sync follower)
   Jitter jitter;
+  /// error.rate: share of produce requests answered with error_code (0..1), drawn per request.
+  double error_rate = 0;
+  ProduceError error_code = ProduceError::kNotLeaderOrFollower;  ///< error.code
   std::vector<BrokerChange> schedule;
 };
 
@@ -68,6 +73,9 @@ struct ProducerConfig {
   SimTime retry_backoff = SimTime::ms(100);                 ///< retry.backoff.ms
   SimTime retry_backoff_max = SimTime::ms(1000);            ///< retry.backoff.max.ms
   Acks acks = Acks::kAll;                          ///< acks
+  /// enable.idempotence as in effect: Kafka's default true, quietly off when not set and
+  /// acks, retries or max.in.flight forbid it (kafka-consumer-spec §8).
+  bool idempotence = true;
   Compression compression = Compression::kNone;    ///< compression.type
   double compression_ratio = 0.5;                  ///< partsim: compressed / uncompressed bytes
   bool ignore_keys = false;                        ///< partitioner.ignore.keys

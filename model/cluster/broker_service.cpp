@@ -8,12 +8,20 @@
 
 namespace partsim::model {
 
-BrokerService::BrokerService(const BrokerConfig& config, sim::RandomEngine jitter_rng)
+BrokerService::BrokerService(const BrokerConfig& config, sim::RandomEngine jitter_rng, sim::RandomEngine error_rng)
     : config_(config),
       rtt_(config.rtt),
       request_time_(config.request_time),
       bytes_per_second_(config.bytes_per_second),
-      jitter_rng_(jitter_rng) {}
+      jitter_rng_(jitter_rng),
+      error_rate_(config.error_rate),
+      error_rng_(error_rng) {}
+
+ProduceError BrokerService::draw_error() {
+  if (error_rate_ <= 0) return ProduceError::kNone;
+  const double u = boost::random::uniform_real_distribution<double>(0.0, 1.0)(error_rng_);
+  return u < error_rate_ ? config_.error_code : ProduceError::kNone;
+}
 
 SimTime BrokerService::draw_jitter() {
   const Jitter& j = config_.jitter;

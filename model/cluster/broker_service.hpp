@@ -18,7 +18,9 @@ namespace partsim::model {
 
 class BrokerService {
 public:
-  BrokerService(const BrokerConfig& config, sim::RandomEngine jitter_rng);
+  /// `error_rng` draws which requests error.rate fails (a stream of its own, so that
+  /// injecting errors leaves the jitter's draws as they were).
+  BrokerService(const BrokerConfig& config, sim::RandomEngine jitter_rng, sim::RandomEngine error_rng = sim::RandomEngine{});
 
   /// A request the server starts: it finishes at `done_at`; it waited `waited` in the queue.
   struct Started {
@@ -37,12 +39,17 @@ public:
   SimTime service_time(std::int64_t bytes, std::int32_t batches) const;
   /// One draw of the configured jitter.
   SimTime draw_jitter();
+  /// Whether the request just served is answered with error.code: one draw per request
+  /// while error.rate > 0, none otherwise.
+  ProduceError draw_error();
 
   void fail();     ///< down: the queue and the request in service are lost
   void recover();  ///< up again, with an empty queue
   void set_rtt(SimTime rtt) { rtt_ = rtt; }
   void set_request_time(SimTime t) { request_time_ = t; }
   void set_bytes_per_second(double rate) { bytes_per_second_ = rate; }
+  void set_error_rate(double rate) { error_rate_ = rate; }
+  double error_rate() const { return error_rate_; }
 
   bool up() const { return up_; }
   /// Bumped by every failure and recovery: a completion of an older epoch is stale.
@@ -73,6 +80,8 @@ private:
   std::deque<Queued> queue_;
   bool busy_ = false;
   sim::RandomEngine jitter_rng_;
+  double error_rate_;
+  sim::RandomEngine error_rng_;
 };
 
 }  // namespace partsim::model

@@ -14,6 +14,7 @@
 #include "model/cluster/broker_service.hpp"
 #include "model/cluster/leadership.hpp"
 #include "model/cluster/partition_log.hpp"
+#include "model/cluster/producer_state.hpp"
 #include "model/cluster_simulation.hpp"
 #include "model/producer/hot_keys.hpp"
 #include "model/producer/kafka_producer.hpp"
@@ -39,10 +40,13 @@ struct BrokerScheduleStep { std::uint32_t broker; std::uint32_t index; };
 using Event = std::variant<AppSend, SenderWake, RequestArrive, BrokerDone, ResponseArrive, RequestTimeout, Disconnect,
                            BufferTimeout, MetadataRefresh, BrokerScheduleStep, SecondCall, Sample, LeaderCheck>;
 
-/// A batch's records as the leader will append them (kept when the run keeps logs).
-struct LoggedBatch {
-  std::size_t log = 0;                // index into BrokerLogs::partitions
-  std::vector<LogRecord> records;     // readable is set at the append
+/// A batch in a request as the leader sees it (described when the producer is idempotent
+/// or the run tags records).
+struct RequestBatch {
+  std::size_t log = 0;                 // partition index (RunResult::partitions, BrokerLogs::partitions)
+  std::int32_t base_sequence = -1;     // the idempotent producer's, or -1
+  std::int32_t records = 0;
+  std::vector<LogRecord> tagged;       // the records, when tagged (readable is set at the append)
 };
 
 /// A produce request on its way: what the network and the broker need of it.
@@ -52,14 +56,16 @@ struct Request {
   std::int64_t bytes = 0;
   std::int32_t batches = 0;
   bool live = true;         // false: acks=0, nobody waits for the response
-  std::vector<LoggedBatch> logged;  // empty unless the run keeps logs
+  std::vector<RequestBatch> described;  // per batch, or empty (see RequestBatch)
+  std::vector<ProduceError> errors;     // the response's error per batch; empty: none
 };
 
 /// The requests on their way, by id: a slot vector whose ids carry the slot's generation,
 /// so that an event about a request that is gone finds nothing.
 class RequestTable {
 public:
-  std::uint64_t add(Request r) {
+  /// A new request; its vectors come empty (their memory kept from the slot's last use).
+  std::uint64_t add(std::uint32_t producer, std::uint32_t broker, std::int64_t bytes, std::int32_t batches, bool live) {
     std::uint32_t slot;
     if (!free_.empty()) {
       slot = free_.back();
@@ -69,7 +75,14 @@ public:
       slots_.emplace_back();
     }
     Slot& s = slots_[slot];
-    s.request = std::move(r);
+    Request& r = s.request;
+    r.producer = producer;
+    r.broker = broker;
+    r.bytes = bytes;
+    r.batches = batches;
+    r.live = live;
+    r.described.clear();
+    r.errors.clear();
     s.used = true;
     return (std::uint64_t{s.generation} << 32) | slot;
   }
@@ -129,11 +142,12 @@ public:
   void record_appended(std::uint32_t producer, std::int32_t partition, std::int32_t record_bytes,
                        std::optional<std::string_view> key, std::int32_t key_hash, SimTime intended) override;
   void record_failed(std::uint32_t producer, FailureReason reason) override;
-  bool keeps_records() const override { return logs_ != nullptr; }
+  bool keeps_records() const override { return tag_records_; }
   std::int32_t key_id(std::string_view key) override { return logs_->intern(key); }
   void batch_done(std::uint32_t producer, const ProducerBatch& batch, std::int32_t node,
                   std::optional<FailureReason> reason) override;
   void batch_retried(std::uint32_t producer) override;
+  void sequence_gap(std::uint32_t producer, std::int32_t partition) override;
   void send_blocked(std::uint32_t producer, SimTime waited) override;
 
 private:
@@ -147,7 +161,8 @@ private:
   void recover_broker(std::uint32_t b);
   void snapshot_leaders(const std::string& cause);
   void record_batch(std::uint32_t producer, const ProducerBatch& b, std::int32_t broker, bool acked);
-  void append_to_logs(Request& r, SimTime readable);
+  void serve_batches(Request& r, ProduceError injected, SimTime readable);
+  void append_records(RequestBatch& rb, SimTime readable);
 
   const Scenario& s_;
   RunOptions options_;
@@ -168,7 +183,17 @@ private:
   std::vector<double> ts_wait_sum_;
   std::vector<std::int64_t> ts_wait_count_;
   HotKeys hot_keys_;  // keyed records after the warm-up, per (partition, key)
-  std::shared_ptr<BrokerLogs> logs_;  // RunOptions::keep_logs
+  std::shared_ptr<BrokerLogs> logs_;  // with tag_records_; its records only with RunOptions::keep_logs
+  // Records carry tags (key, send index) to the leader: the run keeps logs or checks order
+  // (a broker injects errors).
+  bool tag_records_ = false;
+  bool keep_logs_ = false;  // RunOptions::keep_logs, or consumer groups to run over the logs
+  ProducerStateTable sequences_;  // the leaders' idempotence state (replicated: one per partition)
+  // The per-key order check of the logs (LogOrder): per partition, (producer, key) -> the
+  // highest send index appended; per producer, the send indexes appended; per key, reordered.
+  std::vector<std::unordered_map<std::uint64_t, std::int64_t>> order_max_;
+  std::vector<std::vector<bool>> appended_;
+  std::vector<char> key_reordered_;
   RunResult result_;
 };
 

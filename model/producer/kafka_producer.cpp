@@ -310,9 +310,9 @@ void KafkaProducer::run_sender(SimTime now) {
   if (next != kNever) wake_sender(next, now);
 }
 
-void KafkaProducer::on_response(std::uint64_t request, SimTime now) {
+void KafkaProducer::on_response(std::uint64_t request, SimTime now, std::span<const ProduceError> errors) {
   now_ = now;
-  sender_.on_response(request, now);
+  sender_.on_response(request, now, errors);
   wake_sender(now, now);
 }
 
@@ -351,6 +351,11 @@ void KafkaProducer::connection_closed(std::size_t node) {
   wake_sender(now_, now_);
 }
 
+void KafkaProducer::metadata_invalid(std::size_t node) {
+  host_.request_metadata(index_, node);
+  wake_sender(now_, now_);
+}
+
 void KafkaProducer::batch_acknowledged(BatchId id, std::size_t node) {
   ProducerBatch& b = accumulator_.batch(id);
   if (b.done) return;
@@ -363,6 +368,7 @@ void KafkaProducer::batch_failed(BatchId id, FailureReason reason) {
   ProducerBatch& b = accumulator_.batch(id);
   if (b.done) return;
   b.done = true;
+  if (b.base_sequence >= 0) host_.sequence_gap(index_, b.partition);
   host_.batch_done(index_, b, -1, reason);
   settle(id, now_);
 }

@@ -57,6 +57,9 @@ public:
   virtual void batch_done(std::uint32_t producer, const ProducerBatch& batch, std::int32_t node,
                           std::optional<FailureReason> reason) = 0;
   virtual void batch_retried(std::uint32_t producer) = 0;
+  /// An idempotent batch with a sequence failed for good: the partition's sequences have a
+  /// gap the broker would refuse everything after (Kafka bumps the epoch, TM:549-570).
+  virtual void sequence_gap(std::uint32_t, std::int32_t) {}
   /// A send() waited `waited` for buffer.memory.
   virtual void send_blocked(std::uint32_t producer, SimTime waited) = 0;
 };
@@ -91,7 +94,8 @@ public:
   void on_second_call(std::uint64_t send, SimTime now);
   void on_buffer_timeout(std::uint64_t block, SimTime now);
   void on_sender_wake(std::uint64_t generation, SimTime now);
-  void on_response(std::uint64_t request, SimTime now);
+  /// A produce response; `errors` per batch of the request (empty: none).
+  void on_response(std::uint64_t request, SimTime now, std::span<const ProduceError> errors = {});
   void on_request_deadline(SimTime now);
   /// The connection to `node` closed (the broker failed).
   void on_disconnect(std::size_t node, SimTime now);
@@ -143,6 +147,7 @@ private:
   void watch_request_deadline(SimTime at) override;
   void request_abandoned(std::uint64_t request) override;
   void connection_closed(std::size_t node) override;
+  void metadata_invalid(std::size_t node) override;
   void batch_acknowledged(BatchId batch, std::size_t node) override;
   void batch_failed(BatchId batch, FailureReason reason) override;
   void batch_retried(BatchId batch) override;

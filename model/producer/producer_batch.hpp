@@ -36,6 +36,9 @@ struct ProducerBatch {
   SimTime sent;                     ///< when the sender last drained it
   std::int32_t records = 0;
   std::int32_t attempts = 0;
+  /// The idempotent producer's baseSequence, assigned at the first drain (kNoSequence before
+  /// and without idempotence; kafka-consumer-spec §8).
+  std::int32_t base_sequence = -1;
   std::int64_t record_bytes = 0;    ///< U: exact uncompressed record sizes
   std::int32_t capacity = 0;        ///< write limit: the buffer, max(batch.size, first record's upper bound)
   std::int32_t built_bytes = 0;     ///< set when closed for sending (drained)

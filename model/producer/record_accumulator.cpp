@@ -20,6 +20,7 @@ AccumulatorConfig AccumulatorConfig::from(const ProducerConfig& c, bool partitio
   a.availability_timeout = c.availability_timeout;
   a.align_batches = c.align_batches;
   a.guarantee_order = c.max_in_flight == 1;
+  a.idempotent = c.idempotence;
   a.sticky_records = sticky_records;
   return a;
 }
@@ -544,6 +545,8 @@ void RecordAccumulator::drain(const ProducerMetadata& metadata, std::size_t node
     BatchQueue& q = parts_[static_cast<std::size_t>(part)].queue;
     ProducerBatch& first = batches_[q.head];
     if (first.attempts > 0 && now - first.last_attempt < first.backoff) return true;  // backing off
+    PartitionState& ps = parts_[static_cast<std::size_t>(part)];
+    if (config_.idempotent && first.base_sequence >= 0 && ps.sequenced_in_flight > 0) return true;  // RA:858-864
     if (size + first.estimated_bytes() > max_request_size && !out.empty()) {
       last = i;
       return false;
@@ -555,6 +558,16 @@ void RecordAccumulator::drain(const ProducerMetadata& metadata, std::size_t node
     size += b.built_bytes;
     out.push_back(id);
     if (config_.guarantee_order) mute(part);
+    if (config_.idempotent) {
+      // The sequence is assigned at the first drain: batch.baseSequence = next; next +=
+      // recordCount (RA:920-941). A retry keeps its own.
+      if (b.base_sequence < 0) {
+        b.base_sequence = ps.next_sequence;
+        ps.next_sequence = static_cast<std::int32_t>((std::int64_t{ps.next_sequence} + b.records) % (std::int64_t{INT32_MAX} + 1));
+      }
+      ++ps.sequenced_in_flight;
+      if (!q.empty() && batches_[q.head].base_sequence >= 0) hold_for_sequence(part);  // the next retry waits
+    }
     return true;
   };
   // The positions with batches, in visiting order; their partition states and first
@@ -636,15 +649,32 @@ void RecordAccumulator::reenqueue(BatchId id, SimTime now, SimTime backoff) {
     ++q.size;
   }
   b.queued = true;
+  if (config_.idempotent && b.base_sequence >= 0 && b.partition < num_partitions_ &&
+      parts_[static_cast<std::size_t>(b.partition)].sequenced_in_flight > 0)
+    hold_for_sequence(b.partition);
   retried_.push_back(ExpiryEntry{b.created, b.partition, id, b.sequence});
   oldest_floor_ = std::min(oldest_floor_, b.created);
   std::push_heap(retried_.begin(), retried_.end(), std::greater<>());
   reindex(b.partition);
 }
 
+void RecordAccumulator::hold_for_sequence(std::int32_t partition) {
+  PartitionState& ps = parts_[static_cast<std::size_t>(partition)];
+  if (ps.sequence_wait) return;
+  ps.sequence_wait = true;
+  if (!ps.muted) mute(partition);
+}
+
 bool RecordAccumulator::leave_request(BatchId id) {
   ProducerBatch& b = batches_[id];
   b.in_request = false;
+  if (config_.idempotent && b.base_sequence >= 0 && b.partition < num_partitions_) {
+    PartitionState& ps = parts_[static_cast<std::size_t>(b.partition)];
+    if (--ps.sequenced_in_flight == 0 && ps.sequence_wait) {
+      ps.sequence_wait = false;
+      unmute(b.partition);
+    }
+  }
   if (!b.done) return true;
   free_batches_.push_back(id);  // it expired while in flight
   return false;

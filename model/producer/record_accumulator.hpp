@@ -44,6 +44,7 @@ struct AccumulatorConfig {
   SimTime availability_timeout = SimTime::zero();  ///< partitioner.availability.timeout.ms
   bool align_batches = true;                       ///< partsim.sticky.align-batches (KAFKA-14156)
   bool guarantee_order = false;                    ///< max.in.flight.requests.per.connection == 1
+  bool idempotent = false;                         ///< enable.idempotence in effect: sequences at drain
   /// Some records reach append() without a partition, so the built-in partitioner draws.
   /// When none do, the adaptive table is never read and ready() need not visit every
   /// partition with batches: it asks a per-node index instead.
@@ -137,8 +138,13 @@ public:
   void reenqueue(BatchId id, SimTime now, SimTime backoff);
 
   /// A request that carried the batch is over (answered or dropped). False when the batch
-  /// is already done (it expired in flight): its slot is free now.
+  /// is already done (it expired in flight): its slot is free now. An idempotent
+  /// partition's retried batch waiting for its in-flight batches may go once none is left.
   bool leave_request(BatchId id);
+  /// The idempotent producer's batches of `partition` in requests (drained, not yet back).
+  std::int32_t sequenced_in_flight(std::int32_t partition) const {
+    return parts_[static_cast<std::size_t>(partition)].sequenced_in_flight;
+  }
   /// The batch is done (acknowledged or failed): unmute its partition, free its slot unless
   /// a request still refers to it, and return its memory. True when that memory went to
   /// the waiting send, which must now call append again with reserved_bytes = its need.
@@ -240,7 +246,14 @@ private:
     std::uint64_t created_pass = kNotCreated;  // the pass number when its deque was created (RA:733: never removed)
     bool muted = false;
     bool backoff_key = false;             // its tree time is the end of a backoff, not its ready time
+    bool sequence_wait = false;           // muted until sequenced_in_flight is 0 (idempotence)
+    std::int32_t next_sequence = 0;       // the idempotent producer's next sequence (RA:920-941)
+    std::int32_t sequenced_in_flight = 0; // its batches in requests
   };
+  // Idempotence (RA:858-864): a batch that already has a sequence (a retry) is drained only
+  // when it is the first in flight of its partition; partsim waits until none is in flight,
+  // muting the partition meanwhile so that ready() does not report it.
+  void hold_for_sequence(std::int32_t partition);
   std::vector<PartitionState> parts_;
   // Deques of partitions the metadata does not know (a partitioner answered too large):
   // never drained, their batches expire (spec §1.4).

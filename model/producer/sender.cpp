@@ -112,7 +112,7 @@ SimTime Sender::expire(SimTime now, bool exact) {
   return result;
 }
 
-void Sender::on_response(std::uint64_t request, SimTime) {
+void Sender::on_response(std::uint64_t request, SimTime now, std::span<const ProduceError> errors) {
   InFlight* found = find_live(request);
   if (!found) return;
   found->live = false;
@@ -122,8 +122,21 @@ void Sender::on_response(std::uint64_t request, SimTime) {
   const std::vector<BatchId> batches = std::move(found->batches);
   drop_dead_front();
   for (const BatchId b : batches) accumulator_.prefetch_batch(b);  // drained a round trip ago: seldom in cache
-  for (const BatchId b : batches)
-    if (accumulator_.leave_request(b)) listener_.batch_acknowledged(b, node);
+  bool invalid_metadata = false;
+  for (std::size_t i = 0; i < batches.size(); ++i) {
+    const BatchId b = batches[i];
+    if (!accumulator_.leave_request(b)) continue;
+    const ProduceError error = errors.empty() ? ProduceError::kNone : errors[i];
+    if (error == ProduceError::kNone) {
+      listener_.batch_acknowledged(b, node);
+      continue;
+    }
+    // Every error partsim answers with is retriable (spec §4.3: canRetry); invalid-metadata
+    // errors also ask for a metadata update.
+    invalid_metadata = invalid_metadata || produce_error_info(error).invalid_metadata;
+    retry_or_fail(b, now);
+  }
+  if (invalid_metadata) listener_.metadata_invalid(node);
 }
 
 Sender::InFlight* Sender::find_live(std::uint64_t id) {

@@ -44,6 +44,9 @@ public:
   virtual void request_abandoned(std::uint64_t request) = 0;
   /// The connection to `node` was closed: the client asks for a metadata update.
   virtual void connection_closed(std::size_t node) = 0;
+  /// `node` answered with an InvalidMetadataException (NOT_LEADER_OR_FOLLOWER, ...): the
+  /// client asks for a metadata update (SND:705-723, kafka-consumer-spec §6.2).
+  virtual void metadata_invalid(std::size_t node) = 0;
   virtual void batch_acknowledged(BatchId batch, std::size_t node) = 0;
   virtual void batch_failed(BatchId batch, FailureReason reason) = 0;
   virtual void batch_retried(BatchId batch) = 0;
@@ -60,8 +63,10 @@ public:
   /// only a response or a new batch will wake it.
   SimTime run_once(SimTime now, std::span<const char> node_up, bool closing);
 
-  /// A response to a request in flight: its batches complete (acks 1 or all).
-  void on_response(std::uint64_t request, SimTime now);
+  /// A response to a request in flight (acks 1 or all): each batch completes, or with a
+  /// retriable error in `errors` (one per batch, in the request's order; empty: none) is
+  /// retried while it may (completeBatch, spec §4.3).
+  void on_response(std::uint64_t request, SimTime now, std::span<const ProduceError> errors = {});
   /// The watched deadline came: a request past request.timeout.ms closes its connection
   /// (spec §4.4).
   void on_request_deadline(SimTime now);

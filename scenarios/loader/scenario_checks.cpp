@@ -13,8 +13,9 @@ void check_jitter(MapReader& m, Jitter& j) {
 
 void check_step(MapReader& m, BrokerChange&) {
   int actions = 0;
-  for (const char* key : {"set.rtt.ms", "set.request.ms", "set.byte.rate", "fail", "recover"}) actions += m.has(key) ? 1 : 0;
-  if (actions != 1) m.error("at.ms", "a schedule step needs exactly one of set.rtt.ms, set.request.ms, set.byte.rate, fail, recover");
+  for (const char* key : {"set.rtt.ms", "set.request.ms", "set.byte.rate", "set.error.rate", "fail", "recover"}) actions += m.has(key) ? 1 : 0;
+  if (actions != 1)
+    m.error("at.ms", "a schedule step needs exactly one of set.rtt.ms, set.request.ms, set.byte.rate, set.error.rate, fail, recover");
 }
 
 void check_rule(MapReader& m, PartitionRule&) {
@@ -27,12 +28,15 @@ void check_config(MapReader& m, ProducerConfig& c) {
     m.error("partsim.partitioner.rules", "only applies with partitioner: rules");
   // enable.idempotence=true given explicitly with settings it forbids is a ConfigException
   // in Kafka; left at its default, Kafka quietly turns idempotence off instead (spec §6).
-  bool idempotence = true;
   const bool idempotence_set = m.has("enable.idempotence");
-  m.read("enable.idempotence", idempotence);
-  if (idempotence_set && idempotence && c.max_in_flight > 5)
-    m.error("max.in.flight.requests.per.connection", "must be <= 5 with enable.idempotence=true, got " + std::to_string(c.max_in_flight));
-  if (idempotence_set && idempotence && c.acks != Acks::kAll) m.error("acks", "must be all with enable.idempotence=true");
+  if (idempotence_set && c.idempotence) {
+    if (c.max_in_flight > 5)
+      m.error("max.in.flight.requests.per.connection", "must be <= 5 with enable.idempotence=true, got " + std::to_string(c.max_in_flight));
+    if (c.acks != Acks::kAll) m.error("acks", "must be all with enable.idempotence=true");
+    if (c.retries == 0) m.error("retries", "must be > 0 with enable.idempotence=true");
+  } else if (!idempotence_set) {
+    c.idempotence = c.max_in_flight <= 5 && c.acks == Acks::kAll && c.retries > 0;
+  }
   // delivery.timeout.ms >= linger.ms + request.timeout.ms (spec §1.1): an error when set,
   // silently raised when defaulted.
   if (c.delivery_timeout < c.linger + c.request_timeout) {

@@ -33,6 +33,12 @@ const Table<Jitter>& jitter_table() {
   return table;
 }
 
+std::vector<std::string> error_code_names() {
+  std::vector<std::string> names;
+  for (const auto& e : kInjectableErrors) names.emplace_back(e.name);
+  return names;
+}
+
 // fail / recover: a step that names the event; only `true` means something.
 Field<BrokerChange> event_flag(const std::string& key, const std::string& doc) {
   FieldInfo info = field_info(FieldInfo::Shape::kValue, key, "bool", "", "true", doc);
@@ -63,6 +69,9 @@ const Table<BrokerChange>& step_table() {
       F::selects(F::number("set.byte.rate", &BrokerChange::bytes_per_second, 0, 1e15, "bytes/s", "action: the broker's new byte.rate"),
                  kind, K::kSetByteRate)
           .example("1e6"),
+      F::selects(F::number("set.error.rate", &BrokerChange::error_rate, 0, 1, "share", "action: the broker's new error.rate"), kind,
+                 K::kSetErrorRate)
+          .example("0.05"),
       F::selects(event_flag("fail", "action: the broker fails (its partitions' leadership moves to the next live replica)"), kind,
                  K::kFail)
           .example("true"),
@@ -85,6 +94,18 @@ const Table<BrokerConfig>& broker_table() {
       F::duration("replication.ms", &BrokerConfig::replication, kMs, 0, kMaxMs,
                   "added to acks=all responses: the slowest in-sync follower"),
       F::section("jitter", &BrokerConfig::jitter, jitter_table(), "a random extra service time per request"),
+      F::number("error.rate", &BrokerConfig::error_rate, 0, 1, "share",
+                "share of produce requests answered with error.code (drawn per request from the run's seed)"),
+      F::choice("error.code", error_code_names(),
+                [](const BrokerConfig& b) -> std::size_t {
+                  for (std::size_t i = 0; i < kInjectableErrors.size(); ++i)
+                    if (kInjectableErrors[i].error == b.error_code) return i;
+                  return 0;
+                },
+                [](BrokerConfig& b, std::size_t i) { b.error_code = kInjectableErrors[i].error; },
+                "the retriable error of error.rate: NOT_LEADER_OR_FOLLOWER and UNKNOWN_TOPIC_OR_PARTITION refuse the append and "
+                "make the producer refresh its metadata; NOT_ENOUGH_REPLICAS refuses the append; REQUEST_TIMED_OUT and "
+                "NOT_ENOUGH_REPLICAS_AFTER_APPEND come after the append (a retry writes the records again unless idempotent)"),
       F::list("schedule", &BrokerConfig::schedule, step_table(), ListRules<BrokerChange>("schedule step"),
               "changes over simulated time, one action per step, e.g. [{at.ms: 5000, set.rtt.ms: 50}, {at.ms: 9000, fail: true}]"),
   });
@@ -169,7 +190,9 @@ const Table<ProducerConfig>& config_table() {
   using F = Fields<ProducerConfig>;
   const std::vector<std::string> partitioners = partitioner_names();
   FieldInfo idempotence = field_info(FieldInfo::Shape::kValue, "enable.idempotence", "bool", "", "true | false",
-                        "set true, it requires acks=all and max.in.flight.requests.per.connection <= 5 (checked, not simulated)");
+                        "the idempotent producer: sequence numbers per partition, the broker refusing out-of-sequence batches, so "
+                        "retries keep order; requires acks=all, retries > 0 and max.in.flight.requests.per.connection <= 5 (an error "
+                        "when set true, quietly off when left at its default)");
   idempotence.default_text = "true";
   static const Table<ProducerConfig> table("producer config", {
       F::integer("batch.size", &ProducerConfig::batch_size_bytes, 1, kInt32Max, "bytes", "upper bound of one batch; the sticky partitioner switches after about this many bytes"),
@@ -191,8 +214,8 @@ const Table<ProducerConfig>& config_table() {
           [](ProducerConfig& c, std::size_t i) { c.acks = i == 0 ? Acks::kNone : i == 1 ? Acks::kLeader : Acks::kAll; },
           "acknowledgement the producer waits for (-1 = all)"),
       F::custom(
-          idempotence, [](MapReader& m, ProducerConfig&) { bool v = true; m.read("enable.idempotence", v); },
-          [](const ProducerConfig&) { return YAML::Node(YAML::NodeType::Undefined); }),
+          idempotence, [](MapReader& m, ProducerConfig& c) { m.read("enable.idempotence", c.idempotence); },
+          [](const ProducerConfig& c) { return c.idempotence ? YAML::Node(YAML::NodeType::Undefined) : YAML::Node("false"); }),
       F::choice("compression.type", &ProducerConfig::compression, {"none", "gzip", "snappy", "lz4", "zstd"}, "batch compression"),
       F::number("partsim.compression.ratio", &ProducerConfig::compression_ratio, 0.01, 10, "", "partsim: compressed / uncompressed bytes when compressed"),
       F::flag("partitioner.ignore.keys", &ProducerConfig::ignore_keys, "the built-in partitioner ignores keys (KIP-794)"),

@@ -18,20 +18,10 @@
 
 using namespace partsim;
 using partsim::testing::check_invariants;
+using partsim::testing::log_records;
+using partsim::testing::run_with_logs;
 
 namespace {
-
-model::RunResult run_with_logs(const model::Scenario& s, std::uint64_t seed) {
-  model::RunOptions options;
-  options.keep_logs = true;
-  return model::run_scenario(s, seed, 0, options);
-}
-
-std::size_t log_records(const model::BrokerLogs& logs) {
-  std::size_t n = 0;
-  for (const auto& p : logs.partitions) n += p.records.size();
-  return n;
-}
 
 // Two producers, acks=all and acks=1, keyed records over 6 partitions; broker 1 fails for a
 // while, so requests in flight to it are lost and their batches retried on the new leader.
@@ -64,7 +54,7 @@ TEST_CASE("every acknowledged record appears exactly once in its key's partition
   REQUIRE(r.logs);
   CHECK(r.retries > 0);  // the failure made some batches go twice
   REQUIRE(r.logs->partitions.size() == r.partitions.size());
-  CHECK(static_cast<std::int64_t>(log_records(*r.logs)) == r.records_acked);
+  CHECK(log_records(*r.logs) == r.records_acked);
   CHECK(r.records_acked == r.records_sent);
 
   std::set<std::pair<std::int32_t, std::int64_t>> seen;  // (producer, send index)
@@ -94,7 +84,7 @@ TEST_CASE("without failures a producer's records of a partition are in the log i
   const auto r = run_with_logs(s, 3);
   REQUIRE(r.logs);
   CHECK(r.retries == 0);
-  CHECK(static_cast<std::int64_t>(log_records(*r.logs)) == r.records_acked);
+  CHECK(log_records(*r.logs) == r.records_acked);
   for (const auto& log : r.logs->partitions) {
     std::map<std::int32_t, std::int64_t> last;  // producer -> send index of its last record
     for (const auto& rec : log.records) {

@@ -8,6 +8,8 @@
 
 #include <doctest/doctest.h>
 
+#include "model/cluster/partition_log.hpp"
+#include "model/cluster_simulation.hpp"
 #include "model/run_result.hpp"
 #include "model/scenario.hpp"
 
@@ -48,6 +50,20 @@ inline void check_invariants(const model::RunResult& r, const model::Scenario& s
   CHECK(r.records_sent == r.records_acked + r.failed.total());
   CHECK(r.bytes_appended == r.bytes_completed);
   for (const auto& p : s.producers) CHECK(r.peak_buffer_bytes <= p.config.buffer_memory_bytes);
+}
+
+/// Runs `s` with `seed`, keeping the brokers' logs (RunResult::logs).
+inline model::RunResult run_with_logs(const model::Scenario& s, std::uint64_t seed) {
+  model::RunOptions options;
+  options.keep_logs = true;
+  return model::run_scenario(s, seed, 0, options);
+}
+
+/// Records in every partition's log.
+inline std::int64_t log_records(const model::BrokerLogs& logs) {
+  std::int64_t n = 0;
+  for (const auto& p : logs.partitions) n += static_cast<std::int64_t>(p.records.size());
+  return n;
 }
 
 }  // namespace partsim::testing

@@ -55,6 +55,7 @@ struct Recorder final : SenderListener {
   void watch_request_deadline(SimTime at) override { log.push_back(str("watch ", at.to_ms(), " ms")); }
   void request_abandoned(std::uint64_t request) override { log.push_back(str("abandoned #", request)); }
   void connection_closed(std::size_t node) override { log.push_back(str("closed ", node)); }
+  void metadata_invalid(std::size_t node) override { log.push_back(str("metadata invalid ", node)); }
   void batch_acknowledged(BatchId b, std::size_t node) override {
     log.push_back(str("acked p", acc->batch(b).partition, " by ", node));
     settle(b);
@@ -528,4 +529,84 @@ TEST_CASE("the first backoff draws of seed 1 are pinned") {
   std::string draws;
   for (std::int32_t k = 0; k < 6; ++k) draws += str(f.sender.draw_backoff(k).to_ms(), " ");
   CHECK(draws == "97 166 340 719 1000 886 ");
+}
+
+// ---- produce errors and the idempotent producer (spec §4.3, kafka-consumer-spec §8) -------------
+
+namespace {
+
+// Two batches of partition 0 in two requests (max.in.flight 5), the first answered with
+// NOT_LEADER_OR_FOLLOWER, the second without error; then past the retry backoff.
+Fixture& first_of_two_fails(Fixture& f) {
+  f.append(0);
+  f.run();
+  f.now = SimTime::ms(1);
+  f.append(0);
+  f.run();
+  CHECK(f.rec.take() == lines({"sent #1 to 0: p0", "watch 1000 ms", "sent #2 to 0: p0"}));
+  f.now = SimTime::ms(2);
+  const ProduceError error[] = {ProduceError::kNotLeaderOrFollower};
+  f.sender.on_response(1, f.now, error);
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("a retriable error answer puts the batch back, and NOT_LEADER_OR_FOLLOWER asks for metadata") {
+  ProducerConfig c = producer_config();
+  c.idempotence = false;
+  Fixture f(c);
+  first_of_two_fails(f);
+  CHECK(f.rec.take() == lines({"retried p0", "metadata invalid 0"}));
+  // NOT_ENOUGH_REPLICAS is retried without a metadata update.
+  f.sender.on_response(2, f.now, std::vector<ProduceError>{ProduceError::kNotEnoughReplicas});
+  CHECK(f.rec.take() == lines({"retried p0"}));
+}
+
+TEST_CASE("without idempotence a failed batch is resent while the batch after it is in flight") {
+  ProducerConfig c = producer_config();
+  c.idempotence = false;
+  Fixture f(c);
+  first_of_two_fails(f);
+  f.rec.take();
+  f.now = SimTime::ms(200);  // past backoff(0) <= 120 ms
+  f.run();
+  // #2, sent after #1, may still land first: the retried records end up behind it.
+  CHECK(f.rec.take() == lines({"sent #3 to 0: p0"}));
+  CHECK(f.sender.in_flight(kNode0) == 2);
+}
+
+TEST_CASE("idempotence: sequences are assigned at the first drain and a retry waits until its partition has nothing in flight") {
+  ProducerConfig c = producer_config();
+  REQUIRE(c.idempotence);  // Kafka 4.x's default
+  Fixture f(c);
+  const BatchId first = f.append(0);
+  f.run();
+  f.now = SimTime::ms(1);
+  const BatchId second = f.append(0);
+  f.run();
+  f.rec.take();
+  CHECK(f.acc.batch(first).base_sequence == 0);
+  CHECK(f.acc.batch(second).base_sequence == 1);  // one record each
+  CHECK(f.acc.sequenced_in_flight(0) == 2);
+  f.now = SimTime::ms(2);
+  f.sender.on_response(1, f.now, std::vector<ProduceError>{ProduceError::kNotLeaderOrFollower});
+  f.rec.take();
+  f.now = SimTime::ms(200);
+  f.run();
+  CHECK(f.rec.take().empty());  // #2 is still in flight: the retry of sequence 0 waits (RA:858-864)
+  // The broker refuses #2 (sequence 1 after nothing): it goes back behind sequence 0.
+  f.sender.on_response(2, f.now, std::vector<ProduceError>{ProduceError::kOutOfOrderSequenceNumber});
+  CHECK(f.rec.take() == lines({"retried p0"}));
+  CHECK(f.acc.deque(0) == std::vector<BatchId>{first, second});
+  f.now = SimTime::ms(400);
+  f.run();
+  f.run();
+  // Sequence 0 goes alone; sequence 1 waits for it, then follows.
+  CHECK(f.rec.take() == lines({"sent #3 to 0: p0"}));
+  CHECK(f.acc.batch(first).base_sequence == 0);
+  f.sender.on_response(3, f.now);
+  f.run();
+  CHECK(f.rec.take() == lines({"acked p0 by 0", "sent #4 to 0: p0"}));
+  CHECK(f.acc.batch(second).base_sequence == 1);
 }

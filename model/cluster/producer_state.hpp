@@ -1,0 +1,50 @@
+#pragma once
+// The broker's sequence check for idempotent producers (ProducerStateManager and
+// ProducerAppendInfo, kafka-consumer-spec §8): per partition and producer, the last sequence
+// appended and the last five batches. A batch equal to one of those five is a duplicate
+// (answered as success, not appended again); otherwise it must start right after the last
+// sequence, or the broker refuses it with OUT_OF_ORDER_SEQUENCE_NUMBER. A producer the
+// partition has no state for may start anywhere. It takes plain numbers and knows nothing
+// of requests or time.
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace partsim::model {
+
+class ProducerStateTable {
+public:
+  /// How many batches of a producer the broker remembers for duplicates (PSE:36).
+  static constexpr std::size_t kRemembered = 5;
+
+  enum class Verdict { kAppend, kDuplicate, kOutOfOrder };
+
+  /// The broker's verdict for a batch of `records` records from `producer` starting at
+  /// `first_sequence` on `partition` (any index the caller uses for partitions); kAppend
+  /// records it as appended.
+  Verdict append(std::size_t partition, std::uint32_t producer, std::int32_t first_sequence, std::int32_t records);
+
+  /// Forgets the producer's state on the partition: the next batch may start anywhere.
+  /// partsim's stand-in for Kafka's epoch bump after a sequenced batch failed for good
+  /// (TM:549-570), which restarts the partition's sequences.
+  void reset(std::size_t partition, std::uint32_t producer);
+
+private:
+  struct Batch {
+    std::int32_t first = -1, last = -1;
+  };
+  struct State {
+    std::int32_t last_sequence = -1;
+    std::array<Batch, kRemembered> recent{};  // a ring, the oldest at `next`
+    std::uint32_t next = 0;
+  };
+  // Per producer, per partition: 1 + the index of its state in states_, or 0 for none. A
+  // direct index, not a hash map: a fleet of producers writing every partition looks its
+  // state up once per batch, and a hash map's node chase cost a quarter of such a run.
+  std::vector<std::vector<std::uint32_t>> slots_;
+  std::vector<State> states_;
+  std::vector<std::uint32_t> free_;  // states forgotten by reset()
+};
+
+}  // namespace partsim::model
