@@ -48,7 +48,7 @@ ProducerStateTable::Verdict ProducerStateTable::append(std::size_t partition, st
   }
   s.last_sequence = last;
   s.recent[s.next] = Batch{first_sequence, last};
-  s.next = (s.next + 1) % kRemembered;
+  s.next = static_cast<std::uint32_t>((s.next + 1) % kRemembered);
   return Verdict::kAppend;
 }
 
