@@ -308,11 +308,12 @@ SweepDefinition load_sweep_file(const std::string& path) {
   if (grid + points + sample != 1)
     top.error(grid ? "points" : "grid", "a sweep needs exactly one of grid, points or sample, got " + std::to_string(grid + points + sample));
   else if (grid)
-    d.source = "grid", read_grid(ctx, root["grid"], d);
+    read_grid(ctx, root["grid"], d);
   else if (points)
-    d.source = "points", read_points(ctx, root["points"], d);
+    read_points(ctx, root["points"], d);
   else if (MapReader s(ctx, root["sample"], "sample", root); s.node().IsMap())
-    d.source = "sample", read_sample(ctx, s, d);
+    read_sample(ctx, s, d);
+  d.source = grid ? "grid" : points ? "points" : "sample";
   top.finish();
   if (!ctx.errors.empty()) throw InputError(ctx.errors);
 
