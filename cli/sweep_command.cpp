@@ -4,6 +4,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <map>
 #include <chrono>
 #include <cmath>
@@ -253,6 +258,74 @@ private:
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
+// The one thread that writes rows to the store, in the order they are handed over, while
+// the runs go on (a commit waits for the disk: with it on its own thread, even --threads 1
+// keeps computing meanwhile). At most kQueue rows wait; push() blocks beyond.
+class RowWriter {
+public:
+  RowWriter(SweepStore& store, SweepProgress& progress) : store_(store), progress_(progress), thread_([this] { loop(); }) {}
+  ~RowWriter() {  // after an error elsewhere: what was handed over is still written
+    if (!thread_.joinable()) return;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      closed_ = true;
+      work_.notify_one();
+    }
+    thread_.join();
+  }
+  void push(RowId row, std::vector<StoredMetric> metrics) {
+    std::unique_lock<std::mutex> lock(mu_);
+    room_.wait(lock, [&] { return queue_.size() < kQueue || error_; });
+    if (error_) std::rethrow_exception(error_);
+    queue_.emplace_back(row, std::move(metrics));
+    work_.notify_one();
+  }
+  /// Waits for every row handed over to be written; rethrows a write's error.
+  std::size_t finish() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      closed_ = true;
+      work_.notify_one();
+    }
+    thread_.join();
+    if (error_) std::rethrow_exception(error_);
+    return written_;
+  }
+
+private:
+  static constexpr std::size_t kQueue = 64;
+  void loop() {
+    std::unique_lock<std::mutex> lock(mu_);
+    for (;;) {
+      work_.wait(lock, [&] { return !queue_.empty() || closed_; });
+      if (queue_.empty()) return;
+      auto [row, metrics] = std::move(queue_.front());
+      queue_.pop_front();
+      room_.notify_all();
+      lock.unlock();
+      try {
+        store_.write_row(row, metrics);
+        progress_.update(++written_);
+      } catch (...) {
+        lock.lock();
+        error_ = std::current_exception();
+        room_.notify_all();
+        return;
+      }
+      lock.lock();
+    }
+  }
+  SweepStore& store_;
+  SweepProgress& progress_;
+  std::mutex mu_;
+  std::condition_variable work_, room_;
+  std::deque<std::pair<RowId, std::vector<StoredMetric>>> queue_;
+  bool closed_ = false;
+  std::exception_ptr error_;
+  std::size_t written_ = 0;
+  std::thread thread_;  // last: starts once the rest is built
+};
+
 // The machine metrics of compare's CSV (every metric but the per-partition ones).
 std::vector<StoredMetric> row_metrics(const model::RunResult& r) {
   const analysis::MetricRegistry reg(r);
@@ -391,7 +464,7 @@ int run_sweep_command(const Args& args) {
   }
   enable_graceful_stop();
   SweepProgress progress("partsim sweep " + def.name + " shard " + shard.text() + " -> " + path, mine, mine - pending.size());
-  std::size_t written = 0;
+  RowWriter writer(store, progress);
   sim::for_each_replication<model::RunResult>(
       pending.size(), s.threads,
       [&](std::size_t k) {
@@ -403,16 +476,15 @@ int run_sweep_command(const Args& args) {
       },
       [&](std::size_t k, model::RunResult&& r) {
         if (r.partial) return;  // stopped by a signal: left for the next run to redo
-        store.write_row(pending[k], row_metrics(r));
-        ++written;
-        progress.update(written);
+        writer.push(pending[k], row_metrics(r));
       },
       {}, &interrupted());
+  const std::size_t written = writer.finish();
   progress.finish(written);
   if (interrupted().load()) {
     std::fprintf(stderr, "partsim sweep: interrupted: %zu of %zu rows of this shard are in %s; run the same command again to resume\n",
                  mine - pending.size() + written, mine, path.c_str());
-    return signal_exit_code() ? signal_exit_code() : kExitRunFailed;
+    return kExitRunFailed;
   }
   return kExitOk;
 }
