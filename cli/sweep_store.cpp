@@ -150,7 +150,9 @@ SweepStore SweepStore::open_existing(const std::string& path) {
 }
 
 SweepStore SweepStore::open_for(const std::string& path, const StoreMeta& meta, const std::vector<StorePoint>& points) {
-  if (!std::filesystem::exists(path)) {
+  // An empty file (touched, or opened by a reader before the store was made) is no store yet.
+  std::error_code size_ec;
+  if (!std::filesystem::exists(path) || (std::filesystem::is_regular_file(path) && std::filesystem::file_size(path, size_ec) == 0 && !size_ec)) {
     const std::string tmp = path + ".tmp." + std::to_string(::getpid());
     {
       TempFileGuard guard(tmp);

@@ -227,6 +227,11 @@ TEST_CASE("partsim sweep refuses a store of another sweep, another partsim versi
   CHECK(r4.exit_code == 2);
   CHECK(r4.err.find("was made by partsim 0.0.1 (000000000000), this is partsim") != std::string::npos);
 
+  // An empty file is no store yet: it becomes one.
+  const auto empty = dir.write("empty.sqlite", "");
+  CHECK(run_cli("sweep " + q(sweep) + " --store " + q(empty)).exit_code == 0);
+  CHECK(done_rows(empty) == 6);
+
   const auto junk = dir.write("junk.sqlite", "not a database at all, just text that is long enough to be a header........\n");
   const auto r5 = run_cli("sweep " + q(sweep) + " --store " + q(junk));
   CHECK(r5.exit_code == 2);
