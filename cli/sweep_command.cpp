@@ -23,7 +23,6 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
-#include <yaml-cpp/yaml.h>
 
 #include "analysis/run_metrics.hpp"
 #include "cli/cli_error.hpp"
@@ -391,37 +390,18 @@ std::string emit_k8s(const SweepSettings& s, const scenarios::SweepDefinition& d
   const std::string pattern = std::filesystem::path(s.store.empty() ? d.name + "-shard-%a.sqlite" : s.store).filename().string();
   if (pattern.find("%a") == std::string::npos)
     throw UsageError("--store: with --emit each shard needs its own store: put '%a' (the shard index) in the name, e.g. shard-%a.sqlite");
-  YAML::Emitter e;
-  e << YAML::Comment("partsim sweep '" + d.name + "' as a Kubernetes Indexed Job of " + std::to_string(shards) +
-                     " completions (sweep hash " + scenarios::sweep_hash(d) + "); a restarted pod resumes its store");
-  e << YAML::BeginMap;
-  e << YAML::Key << "apiVersion" << YAML::Value << "batch/v1";
-  e << YAML::Key << "kind" << YAML::Value << "Job";
-  e << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "name" << YAML::Value << job_name(d.name) << YAML::EndMap;
-  e << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
-  e << YAML::Key << "completionMode" << YAML::Value << "Indexed";
-  e << YAML::Key << "completions" << YAML::Value << shards;
-  e << YAML::Key << "parallelism" << YAML::Value << shards;
-  e << YAML::Key << "backoffLimit" << YAML::Value << 3 * shards;
-  e << YAML::Key << "template" << YAML::Value << YAML::BeginMap;
-  e << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
-  e << YAML::Key << "restartPolicy" << YAML::Value << "OnFailure";
-  e << YAML::Key << "containers" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
-  e << YAML::Key << "name" << YAML::Value << "partsim";
-  e << YAML::Key << "image" << YAML::Value << s.image;
-  e << YAML::Key << "command" << YAML::Value << YAML::BeginSeq << (s.partsim.empty() ? "partsim" : s.partsim) << "sweep" << d.file << "--store"
-    << "/stores/" + pattern << "--shards" << std::to_string(shards) << "--threads" << "1";
-  if (s.allow_large) e << "--allow-large";
-  e << YAML::EndSeq;
-  e << YAML::Key << "volumeMounts" << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "name" << YAML::Value << "stores"
-    << YAML::Key << "mountPath" << YAML::Value << "/stores" << YAML::EndMap << YAML::EndSeq;
-  e << YAML::EndMap << YAML::EndSeq;
-  e << YAML::Key << "volumes" << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "name" << YAML::Value << "stores"
-    << YAML::Key << "persistentVolumeClaim" << YAML::Value << YAML::BeginMap << YAML::Key << "claimName" << YAML::Value << s.volume
-    << YAML::EndMap << YAML::EndMap << YAML::EndSeq;
-  e << YAML::EndMap << YAML::EndMap << YAML::EndMap << YAML::EndMap;
-  if (!e.good()) throw std::runtime_error("--emit k8s: " + e.GetLastError());
-  return std::string(e.c_str()) + "\n";
+  scenarios::IndexedJob job;
+  job.name = job_name(d.name);
+  job.comment = "partsim sweep '" + d.name + "' as a Kubernetes Indexed Job of " + std::to_string(shards) + " completions (sweep hash " +
+                scenarios::sweep_hash(d) + "); a restarted pod resumes its store";
+  job.completions = shards;
+  job.image = s.image;
+  job.claim = s.volume;
+  job.mount = "/stores";
+  job.command = {s.partsim.empty() ? "partsim" : s.partsim, "sweep", d.file, "--store", "/stores/" + pattern, "--shards", std::to_string(shards),
+                 "--threads", "1"};
+  if (s.allow_large) job.command.push_back("--allow-large");
+  return scenarios::indexed_job_manifest(job);
 }
 
 int emit(const SweepSettings& s, const scenarios::SweepDefinition& d) {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <limits>
 #include <set>
+#include <stdexcept>
 
 #include <boost/random/mersenne_twister.hpp>
 #include <boost/random/uniform_int_distribution.hpp>
@@ -328,6 +329,38 @@ SweepDefinition load_sweep_file(const std::string& path) {
   }
   if (d.name.empty()) d.name = std::filesystem::path(path).stem().string();
   return d;
+}
+
+std::string indexed_job_manifest(const IndexedJob& job) {
+  YAML::Emitter e;
+  e << YAML::Comment(job.comment);
+  e << YAML::BeginMap;
+  e << YAML::Key << "apiVersion" << YAML::Value << "batch/v1";
+  e << YAML::Key << "kind" << YAML::Value << "Job";
+  e << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "name" << YAML::Value << job.name << YAML::EndMap;
+  e << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
+  e << YAML::Key << "completionMode" << YAML::Value << "Indexed";
+  e << YAML::Key << "completions" << YAML::Value << job.completions;
+  e << YAML::Key << "parallelism" << YAML::Value << job.completions;
+  e << YAML::Key << "backoffLimit" << YAML::Value << 3 * job.completions;
+  e << YAML::Key << "template" << YAML::Value << YAML::BeginMap;
+  e << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
+  e << YAML::Key << "restartPolicy" << YAML::Value << "OnFailure";
+  e << YAML::Key << "containers" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
+  e << YAML::Key << "name" << YAML::Value << "partsim";
+  e << YAML::Key << "image" << YAML::Value << job.image;
+  e << YAML::Key << "command" << YAML::Value << YAML::BeginSeq;
+  for (const auto& w : job.command) e << w;
+  e << YAML::EndSeq;
+  e << YAML::Key << "volumeMounts" << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "name" << YAML::Value << "stores"
+    << YAML::Key << "mountPath" << YAML::Value << job.mount << YAML::EndMap << YAML::EndSeq;
+  e << YAML::EndMap << YAML::EndSeq;
+  e << YAML::Key << "volumes" << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "name" << YAML::Value << "stores"
+    << YAML::Key << "persistentVolumeClaim" << YAML::Value << YAML::BeginMap << YAML::Key << "claimName" << YAML::Value << job.claim
+    << YAML::EndMap << YAML::EndMap << YAML::EndSeq;
+  e << YAML::EndMap << YAML::EndMap << YAML::EndMap << YAML::EndMap;
+  if (!e.good()) throw std::runtime_error("Kubernetes manifest: " + e.GetLastError());
+  return std::string(e.c_str()) + "\n";
 }
 
 std::string workload_key(const std::vector<SweepAssignment>& workload) {

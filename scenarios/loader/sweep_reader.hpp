@@ -60,6 +60,17 @@ std::string canonical_sweep_text(const SweepDefinition& d);
 /// The sweep's identity: FNV-1a 64 of the canonical text, 16 hex digits.
 std::string sweep_hash(const SweepDefinition& d);
 
+/// A Kubernetes Indexed Job (batch/v1) running one container per completion index, with
+/// a PersistentVolumeClaim mounted for the stores.
+struct IndexedJob {
+  std::string name, comment, image, claim, mount;
+  std::size_t completions = 1;
+  std::vector<std::string> command;
+};
+/// The Job's manifest as YAML (written by yaml-cpp's emitter: quoting is YAML's):
+/// completionMode Indexed, completions = parallelism, restartPolicy OnFailure.
+std::string indexed_job_manifest(const IndexedJob& job);
+
 /// The workload's identity for seeding: its assignments, by full path, one a line.
 std::string workload_key(const std::vector<SweepAssignment>& workload);
 

@@ -303,6 +303,11 @@ TEST_CASE("partsim sweep --emit writes an sbatch array script and a Kubernetes I
   CHECK(container["volumeMounts"][0]["mountPath"].as<std::string>() == "/stores");
   CHECK(pod["volumes"][0]["persistentVolumeClaim"]["claimName"].as<std::string>() == "sweep-stores");
 
+  // The shipped sweep file loads (every point's scenario is checked before emitting).
+  const auto kip = run_cli("sweep '" + std::string(PARTSIM_SOURCE_DIR) + "/scenarios/sweeps/kip794.yaml' --emit k8s --shards 4 --image i --volume v");
+  CHECK(kip.exit_code == 0);
+  CHECK(YAML::Load(kip.out)["spec"]["completions"].as<int>() == 4);
+
   const auto no_image = run_cli("sweep " + q(sweep) + " --emit k8s --shards 5 --volume v");
   CHECK(no_image.exit_code == 2);
   CHECK(no_image.err.find("--image") != std::string::npos);
