@@ -28,6 +28,9 @@ constexpr const char* kUsage =
     "  leaders  balance preferred leaders among existing replicas, and failover order\n"
     "  reassign plan a reassignment with the fewest replica moves under rack and balance constraints\n"
     "  consumers which partitions each consumer gets from Kafka's assignors, and what moves when a group scales\n"
+    "  sweep    a sweep file's runs (grid, points or sample x partitioners x replications) into a resumable SQLite store;\n"
+    "           shards for Slurm arrays and Kubernetes Indexed Jobs (--shard, --emit slurm|k8s)\n"
+    "  merge    join the stores of a sweep's shards into one\n"
     "  version  print partsim's version\n";
 
 struct Command {
@@ -43,8 +46,10 @@ const std::map<std::string, Command>& commands() {
       {"hash", {run_hash_command}},
       {"keys", {run_keys_command}},
       {"leaders", {run_leaders_command}},
+      {"merge", {run_merge_command}},
       {"reassign", {run_reassign_command}},
       {"run", {run_run_command}},
+      {"sweep", {run_sweep_command}},
   };
   return table;
 }

@@ -18,5 +18,7 @@ int run_assign_command(const Args& args);
 int run_leaders_command(const Args& args);
 int run_reassign_command(const Args& args);
 int run_consumers_command(const Args& args);
+int run_sweep_command(const Args& args);
+int run_merge_command(const Args& args);
 
 }  // namespace partsim::cli

@@ -10,7 +10,7 @@ packages=(
   build-essential g++ cmake ninja-build make git
   libboost-dev libboost-program-options-dev
   libyaml-cpp-dev nlohmann-json3-dev libglpk-dev
-  doctest-dev libbenchmark-dev gnuplot-nox
+  doctest-dev libbenchmark-dev gnuplot-nox libsqlite3-dev
 )
 
 # `install-deps.sh fuzz` adds clang and its sanitizer runtimes for the libFuzzer targets.

@@ -8,11 +8,10 @@
 #include "scenarios/loader/yaml_reader.hpp"
 
 namespace partsim::scenarios {
-namespace {
 
 // The one document of a scenario file. A second document (after "---") would be ignored
 // by a plain Load, so it is an error; an empty one ("---" at the end) holds nothing to lose.
-YAML::Node parse_document(std::string_view text, const std::string& source) {
+YAML::Node parse_yaml_document(std::string_view text, const std::string& source) {
   std::vector<YAML::Node> docs;
   try {
     docs = YAML::LoadAll(std::string(text));
@@ -31,11 +30,9 @@ YAML::Node parse_document(std::string_view text, const std::string& source) {
   return docs.empty() ? YAML::Node() : docs[0];
 }
 
-}  // namespace
-
 model::Scenario load_scenario_text(std::string_view text, const std::string& source, const std::vector<std::string>& sets,
                                    std::vector<std::string>* warnings) {
-  const YAML::Node root = parse_document(text, source);
+  const YAML::Node root = parse_yaml_document(text, source);
   if (!root.IsDefined() || root.IsNull()) throw InputError({source}, "is empty; a scenario needs cluster, topics and producers");
   ReadContext ctx;
   ctx.file = source;

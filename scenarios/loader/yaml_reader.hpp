@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <yaml-cpp/yaml.h>
@@ -45,6 +46,10 @@ struct ReadContext {
 private:
   std::string locate(const YAML::Node& at, const std::string& path, const std::string& message) const;
 };
+
+/// Parses the one YAML document of `text` (a file of one document: a second one is an
+/// error); YAML syntax errors are thrown as InputError at `source`:line:col.
+YAML::Node parse_yaml_document(std::string_view text, const std::string& source);
 
 /// Joins a path and a key: ("producers.0", "linger.ms") -> "producers.0.linger.ms".
 std::string join_path(const std::string& path, const std::string& key);

@@ -1,0 +1,90 @@
+#pragma once
+// The result store of a sweep: one SQLite file (Debian's libsqlite3). Schema (other tools,
+// `partsim report` among them, read it; add, never rename):
+//   meta(key TEXT PRIMARY KEY, value TEXT)    sweep_hash, partsim_version, sweep_yaml,
+//                                             shard ("I/N" or "all"), replications,
+//                                             sweep_name, scenario
+//   points(point INTEGER PRIMARY KEY, partitioner TEXT, params TEXT, label TEXT,
+//          variant_params TEXT, seed INTEGER)
+//       partitioner: the arm compared (a partitioner's or variant's name); params: a JSON
+//       object of the point's workload assignments, path -> value as written in the sweep
+//       file (both strings); variant_params: the same for the arm's own assignments;
+//       seed: the master seed its runs use (replication r is run_scenario(seed, r))
+//   results(point INTEGER, replication INTEGER, metric TEXT, value REAL,
+//           PRIMARY KEY(point, replication, metric))
+//       compare's CSV metrics by machine name; value NULL where undefined (nothing measured)
+//   done(point INTEGER, replication INTEGER, PRIMARY KEY(point, replication))
+// A row's results and its done row are one transaction: after a crash (even SIGKILL) a
+// row is either whole and done, or absent.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+struct sqlite3;
+
+namespace partsim::cli {
+
+struct StoreMeta {
+  std::string sweep_hash, partsim_version, sweep_yaml, shard, sweep_name, scenario;
+  std::size_t replications = 1;
+};
+
+struct StorePoint {
+  std::int64_t point = 0;
+  std::string partitioner, params, label, variant_params;
+  std::uint64_t seed = 0;
+};
+
+using RowId = std::pair<std::int64_t, std::int64_t>;  // (point, replication)
+
+/// One metric of a row: its value, or nullopt-like NaN for undefined (stored as NULL).
+struct StoredMetric {
+  std::string name;
+  double value;
+};
+
+class SweepStore {
+public:
+  /// Opens `path` for the sweep `meta` describes, creating it (with `points`) when absent;
+  /// a store made by another sweep, partsim version, shard or replication count is refused
+  /// (UsageError naming what differs).
+  static SweepStore open_for(const std::string& path, const StoreMeta& meta, const std::vector<StorePoint>& points);
+  /// Opens an existing store to read (merge); UsageError when it is not a sweep store.
+  static SweepStore open_existing(const std::string& path);
+
+  SweepStore(SweepStore&&) noexcept;
+  SweepStore& operator=(SweepStore&&) noexcept;
+  ~SweepStore();
+
+  const std::string& path() const { return path_; }
+  StoreMeta meta() const;
+  std::vector<StorePoint> points() const;
+  std::set<RowId> done() const;
+  /// The results of a done row, in the order written.
+  std::vector<StoredMetric> results(const RowId& row) const;
+  /// Writes a row's metrics and its done mark in one transaction (its own, unless inside
+  /// begin()/commit()).
+  void write_row(const RowId& row, const std::vector<StoredMetric>& metrics);
+  /// One transaction around many write_row calls (merge).
+  void begin();
+  void commit();
+
+private:
+  friend SweepStore create_store(const std::string&, const StoreMeta&, const std::vector<StorePoint>&);
+  SweepStore(std::string path, sqlite3* db);
+  void exec(const std::string& sql) const;
+
+  std::string path_;
+  sqlite3* db_ = nullptr;
+  bool in_transaction_ = false;
+};
+
+/// Creates a store at `tmp_path` (which must not exist) with the schema, `meta` and `points`.
+SweepStore create_store(const std::string& tmp_path, const StoreMeta& meta, const std::vector<StorePoint>& points);
+
+}  // namespace partsim::cli
