@@ -169,24 +169,39 @@ TEST_CASE("partsim sweep: killed with SIGKILL half-way and resumed, no row is lo
     ::execl(PARTSIM_BINARY, PARTSIM_BINARY, "sweep", sweep.c_str(), "--store", store.c_str(), "--threads", "2", static_cast<char*>(nullptr));
     ::_exit(127);
   }
+  // The kill must land half-way on any machine, however fast: the test gates the writer.
+  // It reads the count of done rows inside a read transaction, whose shared lock keeps
+  // the sweep from committing another row (the store is in rollback-journal mode) until
+  // the transaction ends; once 8 rows are in, the sweep is killed while the lock is held,
+  // so it cannot have finished meanwhile.
+  sqlite3* gate = nullptr;
   std::size_t at_kill = 0;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (std::chrono::steady_clock::now() < deadline) {
-    if (std::filesystem::exists(store)) {
-      try {
-        at_kill = done_rows(store);
-      } catch (const std::exception&) {
-        at_kill = 0;  // busy: being written
-      }
-      if (at_kill >= 8) break;
+    if (std::filesystem::exists(store) && gate == nullptr) {
+      REQUIRE(sqlite3_open_v2(store.c_str(), &gate, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+      sqlite3_busy_timeout(gate, 10000);
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    if (gate != nullptr && sqlite3_exec(gate, "BEGIN", nullptr, nullptr, nullptr) == SQLITE_OK) {
+      sqlite3_stmt* count = nullptr;
+      if (sqlite3_prepare_v2(gate, "SELECT count(*) FROM done", -1, &count, nullptr) == SQLITE_OK && sqlite3_step(count) == SQLITE_ROW)
+        at_kill = static_cast<std::size_t>(sqlite3_column_int64(count, 0));
+      sqlite3_finalize(count);
+      if (at_kill >= 8) break;  // the transaction stays open: the lock is held
+      sqlite3_exec(gate, "COMMIT", nullptr, nullptr, nullptr);
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(500));
   }
   ::kill(pid, SIGKILL);
   int status = 0;
   ::waitpid(pid, &status, 0);
+  if (gate != nullptr) {
+    sqlite3_exec(gate, "COMMIT", nullptr, nullptr, nullptr);
+    sqlite3_close(gate);
+  }
   REQUIRE(WIFSIGNALED(status));  // killed, not finished
   const std::size_t kept = done_rows(store);
+  CHECK(kept == at_kill);  // the gate held: no row was committed after the count
   CHECK(kept >= 8);
   CHECK(kept < 60);
   const auto resumed = run_cli("sweep " + q(sweep) + " --store " + q(store) + " --threads 1");
