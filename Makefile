@@ -24,6 +24,7 @@ run: configure
 # Everything: the suites, the program the CLI tests run, and the benchmarks (so that a
 # change that breaks their build fails here, in CI).
 test: build
+	@bash scripts/install-deps.sh test
 	@ctest --preset $(PRESET) -j $(JOBS)
 
 test-asan:

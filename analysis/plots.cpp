@@ -33,13 +33,15 @@ Plotter::Plotter(std::string dir) : dir_(std::move(dir)) {
   if (ec) throw std::runtime_error("--plot: cannot create directory '" + dir_ + "': " + ec.message());
 }
 
-void Plotter::draw(const std::string& name, const std::string& data, const std::string& script) {
-  const std::string base = dir_ + "/." + name + "." + std::to_string(::getpid());
-  const std::string data_path = base + ".dat", script_path = base + ".gp", png_tmp = base + ".png";
-  const std::string target = dir_ + "/" + name + ".png";
-  std::ofstream(data_path) << data;
-  std::ofstream(script_path) << kTerminal << "set output " << quoted(png_tmp) << "\n"
-                             << "datafile = " << quoted(data_path) << "\n" << script;
+std::string gnuplot_quoted(const std::string& s) { return quoted(s); }
+
+std::string draw_gnuplot(const GnuplotChart& chart, const std::string& dir, const std::string& name) {
+  const std::string base = dir + "/." + name + "." + std::to_string(::getpid());
+  const std::string data_path = base + ".dat", script_path = base + ".gp", out_tmp = base + "." + chart.extension;
+  const std::string target = dir + "/" + name + "." + chart.extension;
+  std::ofstream(data_path) << chart.data;
+  std::ofstream(script_path) << chart.terminal << "set output " << quoted(out_tmp) << "\n"
+                             << "datafile = " << quoted(data_path) << "\n" << chart.script;
   const std::string cmd = "gnuplot " + quoted(script_path) + " 2>" + quoted(base + ".err");
   const int status = std::system(cmd.c_str());
   std::string err;
@@ -50,13 +52,21 @@ void Plotter::draw(const std::string& name, const std::string& data, const std::
   std::filesystem::remove(data_path);
   std::filesystem::remove(script_path);
   std::filesystem::remove(base + ".err");
-  if (status != 0 || !std::filesystem::exists(png_tmp)) {
-    std::filesystem::remove(png_tmp);
-    throw std::runtime_error("--plot: gnuplot failed drawing " + name + " (is gnuplot installed? make installs it)" +
+  if (status != 0 || !std::filesystem::exists(out_tmp)) {
+    std::filesystem::remove(out_tmp);
+    throw std::runtime_error("gnuplot failed drawing " + name + " (is gnuplot installed? make installs it)" +
                              (err.empty() ? "" : ": " + err.substr(0, err.find('\n'))));
   }
-  std::filesystem::rename(png_tmp, target);
-  written_.push_back(target);
+  std::filesystem::rename(out_tmp, target);
+  return target;
+}
+
+void Plotter::draw(const std::string& name, const std::string& data, const std::string& script) {
+  try {
+    written_.push_back(draw_gnuplot({kTerminal, "png", data, script}, dir_, name));
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(std::string("--plot: ") + e.what());
+  }
 }
 
 void Plotter::records_per_partition(const std::string& title, const std::vector<PartitionBar>& bars) {

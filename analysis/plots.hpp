@@ -10,6 +10,19 @@
 
 namespace partsim::analysis {
 
+/// One gnuplot chart: the terminal line ("set terminal svg ..."), the output's extension,
+/// the data (read by the script as `datafile`) and the plotting script.
+struct GnuplotChart {
+  std::string terminal, extension, data, script;
+};
+
+/// Draws `chart` into DIR/NAME.EXT through temporary files (whole or absent) and returns
+/// that path; std::runtime_error naming the chart and gnuplot's first error line.
+std::string draw_gnuplot(const GnuplotChart& chart, const std::string& dir, const std::string& name);
+
+/// `s` as a double-quoted gnuplot string.
+std::string gnuplot_quoted(const std::string& s);
+
 struct PartitionBar {
   std::string label;
   double value = 0, low = 0, high = 0;  ///< low/high draw a whisker when they differ

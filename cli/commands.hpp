@@ -20,5 +20,6 @@ int run_reassign_command(const Args& args);
 int run_consumers_command(const Args& args);
 int run_sweep_command(const Args& args);
 int run_merge_command(const Args& args);
+int run_report_command(const Args& args);
 
 }  // namespace partsim::cli

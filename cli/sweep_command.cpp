@@ -486,21 +486,11 @@ int run_merge_command(const Args& args) {
   for (const auto& in : inputs)
     if (std::filesystem::exists(out) && std::filesystem::equivalent(in, out)) throw UsageError("--out: '" + out + "' is also an input");
 
-  std::vector<SweepStore> stores;
-  for (const auto& in : inputs) stores.push_back(SweepStore::open_existing(in));
+  std::vector<SweepStore> stores = open_same_sweep(inputs, "not merged");
   const StoreMeta first = stores.front().meta();
   const auto points = stores.front().points();
   std::set<std::string> shards;
-  for (auto& st : stores) {
-    const StoreMeta m = st.meta();
-    if (m.sweep_hash != first.sweep_hash)
-      throw UsageError("store " + st.path() + " holds another sweep ('" + m.sweep_name + "', hash " + m.sweep_hash + ") than " +
-                       stores.front().path() + " ('" + first.sweep_name + "', hash " + first.sweep_hash + "): not merged");
-    if (m.partsim_version != first.partsim_version)
-      throw UsageError("store " + st.path() + " was made by partsim " + m.partsim_version + ", " + stores.front().path() + " by " +
-                       first.partsim_version + ": not merged");
-    shards.insert(m.shard);
-  }
+  for (auto& st : stores) shards.insert(st.meta().shard);
   // Rows in (point, replication) order, as one process writes them; a row in several
   // stores (a shard merged twice) must hold the same values.
   std::map<RowId, std::size_t> owner;

@@ -180,6 +180,22 @@ SweepStore SweepStore::open_for(const std::string& path, const StoreMeta& meta, 
   return store;
 }
 
+std::vector<SweepStore> open_same_sweep(const std::vector<std::string>& paths, const std::string& consequence) {
+  std::vector<SweepStore> stores;
+  for (const auto& path : paths) stores.push_back(SweepStore::open_existing(path));
+  const StoreMeta first = stores.front().meta();
+  for (auto& st : stores) {
+    const StoreMeta m = st.meta();
+    if (m.sweep_hash != first.sweep_hash)
+      throw UsageError("store " + st.path() + " holds another sweep ('" + m.sweep_name + "', hash " + m.sweep_hash + ") than " +
+                       stores.front().path() + " ('" + first.sweep_name + "', hash " + first.sweep_hash + "): " + consequence);
+    if (m.partsim_version != first.partsim_version)
+      throw UsageError("store " + st.path() + " was made by partsim " + m.partsim_version + ", " + stores.front().path() + " by " +
+                       first.partsim_version + ": " + consequence);
+  }
+  return stores;
+}
+
 StoreMeta SweepStore::meta() const {
   StoreMeta m;
   Statement s(db_, "SELECT key, value FROM meta", path_);

@@ -84,6 +84,11 @@ private:
   bool in_transaction_ = false;
 };
 
+/// Opens the stores of one sweep (its shards) to read; UsageError when one is not a store,
+/// or holds another sweep or was made by another partsim version (the message ends with
+/// `consequence`, e.g. "not merged").
+std::vector<SweepStore> open_same_sweep(const std::vector<std::string>& paths, const std::string& consequence);
+
 /// Creates a store at `tmp_path` (which must not exist) with the schema, `meta` and `points`.
 SweepStore create_store(const std::string& tmp_path, const StoreMeta& meta, const std::vector<StorePoint>& points);
 

@@ -13,6 +13,9 @@ packages=(
   doctest-dev libbenchmark-dev gnuplot-nox libsqlite3-dev
 )
 
+# `install-deps.sh test` (make test) adds Debian's Chromium, which renders partsim
+# report's page in the test suite; `make run` does not need it.
+if [ "${1:-}" = "test" ]; then packages+=(chromium); fi
 # `install-deps.sh fuzz` adds clang and its sanitizer runtimes for the libFuzzer targets.
 if [ "${1:-}" = "fuzz" ]; then packages+=(clang libclang-rt-14-dev); fi
 
