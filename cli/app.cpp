@@ -31,6 +31,7 @@ constexpr const char* kUsage =
     "  sweep    a sweep file's runs (grid, points or sample x partitioners x replications) into a resumable SQLite store;\n"
     "           shards for Slurm arrays and Kubernetes Indexed Jobs (--shard, --emit slurm|k8s)\n"
     "  merge    join the stores of a sweep's shards into one\n"
+    "  status   a sweep's progress across its shards' stores (rows done, rate, ETA)\n"
     "  report   a sweep's store for people: means and 95% intervals (CSV), charts (gnuplot SVG), report.html\n"
     "  version  print partsim's version\n";
 
@@ -51,6 +52,7 @@ const std::map<std::string, Command>& commands() {
       {"reassign", {run_reassign_command}},
       {"report", {run_report_command}},
       {"run", {run_run_command}},
+      {"status", {run_status_command}},
       {"sweep", {run_sweep_command}},
   };
   return table;

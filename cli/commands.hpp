@@ -21,5 +21,6 @@ int run_consumers_command(const Args& args);
 int run_sweep_command(const Args& args);
 int run_merge_command(const Args& args);
 int run_report_command(const Args& args);
+int run_status_command(const Args& args);
 
 }  // namespace partsim::cli
