@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cmath>
 #include <cstdio>
+#include <stdexcept>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,7 +33,14 @@ namespace {
 
 constexpr const char* kKeysUsage =
     "usage: partsim keys (--template T --count N | --keys-file FILE|-) --change FROM:TO... [options]\n"
-    "Counts the keys whose partition changes when a topic goes from FROM to TO partitions.\n";
+    "       partsim keys (--template T --count N | --keys-file FILE|-) --plan FROM:TO [--rate R] [--metadata-max-age MS] [--producers N]\n"
+    "Counts the keys whose partition changes when a topic goes from FROM to TO partitions.\n"
+    "--plan: a live increase planned: the keys moved, the two-rule window while producers\n"
+    "keep the old count, and every candidate count from FROM+1 to 4 x FROM.\n";
+
+// --plan's candidate counts: FROM+1 .. 4 x FROM, or, past this many, only the multiples of
+// FROM and the planned count (one counter per candidate runs over every key).
+constexpr std::int32_t kMaxEveryCandidate = 1000;
 
 constexpr std::size_t kFlushBytes = 1 << 20;
 
@@ -158,24 +168,65 @@ void write_json(const std::vector<model::KeyMovement>& results, const std::vecto
   write_stdout(out);
 }
 
+// A live partition increase planned (--plan) and the producers that will live through it.
+struct PlanSettings {
+  model::PartitionChange change;
+  double rate = 1000;              ///< records/s over all producers
+  double metadata_max_age_ms = 300000;  ///< Kafka's default (kafka-consumer-spec §6.1)
+  std::int32_t producers = 1;
+};
+
 // What the command line asks for, checked.
 struct KeysSettings {
   KeySourceOptions keys;
-  std::vector<model::PartitionChange> changes;
+  std::vector<model::PartitionChange> changes;  ///< with --plan: the candidates, the planned one among them
+  std::optional<PlanSettings> plan;
   OutputFormat format = OutputFormat::kTable;
   bool flow = false;
 };
+
+// Kafka's CreatePartitions refuses what is not an increase (kafka-consumer-spec §7), so a
+// plan must be one; the messages are Kafka's own.
+PlanSettings parse_plan(const std::string& text, const std::string& rate, const std::string& age, const std::string& producers) {
+  PlanSettings p;
+  p.change = parse_change(text);
+  if (p.change.to == p.change.from)
+    throw UsageError("--plan: " + text + " is no change: Kafka refuses it with \"Topic already has " + std::to_string(p.change.from) +
+                     " partition(s).\"; give TO > FROM");
+  if (p.change.to < p.change.from)
+    throw UsageError("--plan: " + text + " is a decrease: Kafka refuses it with \"The topic currently has " + std::to_string(p.change.from) +
+                     " partition(s); " + std::to_string(p.change.to) + " would not be an increase.\"; partitions can only be added");
+  if (!rate.empty()) p.rate = parse_number(rate, "--rate", 0, 1e12);
+  if (!age.empty()) p.metadata_max_age_ms = static_cast<double>(parse_int(age, "--metadata-max-age", 0, std::numeric_limits<std::int32_t>::max()));
+  if (!producers.empty()) p.producers = static_cast<std::int32_t>(parse_int(producers, "--producers", 1, 1'000'000));
+  return p;
+}
+
+std::vector<model::PartitionChange> plan_candidates(model::PartitionChange planned) {
+  std::vector<model::PartitionChange> out;
+  const std::int64_t from = planned.from, last = 4 * from;
+  for (std::int64_t to = from + 1; to <= last; ++to)
+    if (from <= kMaxEveryCandidate || to % from == 0 || to == planned.to)
+      out.push_back({planned.from, static_cast<std::int32_t>(to)});
+  if (planned.to > last) out.push_back(planned);
+  return out;
+}
 
 // The settings, or nothing after --help.
 std::optional<KeysSettings> parse_keys_args(const Args& args) {
   KeysSettings s;
   std::vector<std::string> change_texts;
+  std::string plan_text, rate_text, age_text, producers_text;
   std::string format_text = "table";
   bool allow_large = false;
   po::options_description desc("keys options");
   desc.add_options()
       ("help,h", "show this help")
-      ("change", po::value<std::vector<std::string>>(&change_texts)->required(), "FROM:TO partition counts (repeatable)")
+      ("change", po::value<std::vector<std::string>>(&change_texts), "FROM:TO partition counts (repeatable)")
+      ("plan", po::value<std::string>(&plan_text), "FROM:TO: a live increase planned: keys moved, the two-rule window, every candidate count to 4 x FROM")
+      ("rate", po::value<std::string>(&rate_text), "with --plan: records/s over all producers (default 1000)")
+      ("metadata-max-age", po::value<std::string>(&age_text), "with --plan: the producers' metadata.max.age.ms (default 300000)")
+      ("producers", po::value<std::string>(&producers_text), "with --plan: the producers sending (default 1)")
       ("flow", po::bool_switch(&s.flow), "also print how many keys go from each old partition to each new one")
       ("format", po::value<std::string>(&format_text)->default_value("table"), "table, csv or json")
       ("allow-large", po::bool_switch(&allow_large), "print --flow even when its FROM x TO matrices exceed partsim's memory limit");
@@ -183,7 +234,17 @@ std::optional<KeysSettings> parse_keys_args(const Args& args) {
 
   if (help_requested(args, kKeysUsage, desc)) return std::nullopt;
   parse_command_line(args, desc);
+  if (change_texts.empty() && plan_text.empty()) throw UsageError("give --change FROM:TO (repeatable) or --plan FROM:TO");
+  if (!change_texts.empty() && !plan_text.empty()) throw UsageError("--plan: not with --change (the plan measures its own candidate counts)");
+  if (plan_text.empty())
+    for (const auto& [given, name] : {std::pair{!rate_text.empty(), "--rate"}, {!age_text.empty(), "--metadata-max-age"}, {!producers_text.empty(), "--producers"}})
+      if (given) throw UsageError(std::string(name) + ": only with --plan FROM:TO");
+  if (!plan_text.empty() && s.flow) throw UsageError("--flow: not with --plan (use --change FROM:TO --flow)");
   for (const auto& t : change_texts) s.changes.push_back(parse_change(t));
+  if (!plan_text.empty()) {
+    s.plan = parse_plan(plan_text, rate_text, age_text, producers_text);
+    s.changes = plan_candidates(s.plan->change);
+  }
   s.format = parse_format(format_text);
   if (s.flow && !allow_large) refuse_large_flow(s.changes);
   return s;
@@ -264,6 +325,80 @@ void write_rows(const Movements& moves, bool csv, bool flow) {
   write_stdout(out);
 }
 
+const model::KeyMovement& planned_movement(const Movements& moves, model::PartitionChange planned) {
+  for (const auto& m : moves.results)
+    if (m.change.to == planned.to) return m;
+  throw std::logic_error("--plan: the planned count is not among the candidates");
+}
+
+std::string whole(double v) { return analysis::fixed(v, 0); }
+
+// --plan: the planned change, its two-rule window, then every candidate count.
+void write_plan(const Movements& moves, const PlanSettings& plan, std::uint64_t keys, OutputFormat format) {
+  const auto& m = planned_movement(moves, plan.change);
+  const auto w = model::two_rule_window(plan.metadata_max_age_ms, plan.producers, plan.rate);
+  const double ratio = static_cast<double>(m.changed) / static_cast<double>(m.keys);
+  // Records routed by the old rule to a partition the new rule would not choose: those of
+  // the moved keys, when records spread over the keys as the keys given do (each equally).
+  const double misrouted = w.records_old_rule_expected * ratio;
+  auto predicted = [](model::PartitionChange c) { return 1.0 - model::predicted_unchanged_share(c); };
+  const std::int32_t from = plan.change.from;
+
+  if (format == OutputFormat::kJson) {
+    nlohmann::ordered_json doc;
+    doc["keys"] = keys;
+    auto& p = doc["plan"];
+    p["from"] = from;
+    p["to"] = plan.change.to;
+    p["changed"] = m.changed;
+    p["ratio"] = std::stod(analysis::exact_ratio(m.changed, m.keys, 4));
+    p["predicted_ratio"] = analysis::round_to(predicted(plan.change), 4);
+    p["metadata_max_age_ms"] = plan.metadata_max_age_ms;
+    p["rate"] = plan.rate;
+    p["producers"] = plan.producers;
+    p["window"] = {{"producer_expected_ms", analysis::round_to(w.producer_expected_ms, 1)},
+                   {"producer_max_ms", analysis::round_to(w.producer_max_ms, 1)},
+                   {"all_producers_expected_ms", analysis::round_to(w.all_expected_ms, 1)}};
+    p["records_old_rule_expected"] = analysis::round_to(w.records_old_rule_expected, 1);
+    p["records_old_rule_max"] = analysis::round_to(w.records_old_rule_max, 1);
+    p["records_misrouted_expected"] = analysis::round_to(misrouted, 1);
+    auto& c = doc["candidates"] = nlohmann::ordered_json::array();
+    for (const auto& r : moves.results)
+      c.push_back({{"to", r.change.to},
+                   {"changed", r.changed},
+                   {"ratio", std::stod(analysis::exact_ratio(r.changed, r.keys, 4))},
+                   {"predicted_ratio", analysis::round_to(predicted(r.change), 4)},
+                   {"multiple", r.change.to % from == 0},
+                   {"planned", r.change.to == plan.change.to}});
+    write_stdout(doc.dump(2) + "\n");
+    return;
+  }
+  const bool csv = format == OutputFormat::kCsv;
+  analysis::Table t({{"to"}, {"keys"}, {"changed"}, {"ratio"}, {"predicted_ratio"}, {"multiple"}, {"planned"}});
+  for (const auto& r : moves.results)
+    t.add_row({std::to_string(r.change.to), std::to_string(r.keys), std::to_string(r.changed), analysis::exact_ratio(r.changed, r.keys, 4),
+               analysis::fixed(predicted(r.change), 4), r.change.to % from == 0 ? (csv ? "true" : "*") : (csv ? "false" : ""),
+               r.change.to == plan.change.to ? (csv ? "true" : "<-") : (csv ? "false" : "")});
+  if (csv) {
+    write_stdout(t.to_csv());
+    return;
+  }
+  const std::string f = std::to_string(from), to = std::to_string(plan.change.to);
+  std::string out = "plan: " + f + " -> " + to + " partitions over " + std::to_string(keys) + " keys\n";
+  out += "keys moved: " + std::to_string(m.changed) + " of " + std::to_string(m.keys) + " (" + analysis::exact_ratio(m.changed, m.keys, 4) +
+         "); predicted for uniform hashes " + analysis::fixed(predicted(plan.change), 4) + " (1 - gcd(" + f + ", " + to + ") / " + to + ")\n";
+  out += "two-rule window: adding partitions raises no error, so each producer routes by " + f +
+         " partitions until its next metadata refresh (metadata.max.age.ms " + whole(plan.metadata_max_age_ms) + "):\n";
+  out += "  one producer: " + whole(w.producer_expected_ms) + " ms expected, " + whole(w.producer_max_ms) + " ms at most\n";
+  out += "  the last of " + std::to_string(plan.producers) + " producer(s) sees " + to + " partitions after " + whole(w.all_expected_ms) +
+         " ms expected\n";
+  out += "  at " + analysis::fixed(plan.rate, plan.rate == std::floor(plan.rate) ? 0 : 2) + " records/s: " + whole(w.records_old_rule_expected) +
+         " records routed by the old rule expected (" + whole(w.records_old_rule_max) + " at most), " + whole(misrouted) +
+         " of them to a partition the new rule would not choose (the moved keys' share)\n";
+  out += "\ncandidate counts (multiple: * a multiple of " + f + "; planned: <-)\n" + t.to_text();
+  write_stdout(out);
+}
+
 }  // namespace
 
 int run_keys_command(const Args& args) {
@@ -271,6 +406,10 @@ int run_keys_command(const Args& args) {
   if (!settings) return kExitOk;
   KeyStream keys(settings->keys);
   const Movements moves = count_movements(keys, *settings);
+  if (settings->plan) {
+    write_plan(moves, *settings->plan, keys.count(), settings->format);
+    return kExitOk;
+  }
   if (settings->format == OutputFormat::kJson)
     write_json(moves.results, moves.examples, keys.count(), settings->flow);
   else if (settings->format == OutputFormat::kCsv && settings->flow)

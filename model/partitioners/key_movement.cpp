@@ -9,6 +9,18 @@ double predicted_unchanged_share(PartitionChange c) {
   return static_cast<double>(std::gcd(c.from, c.to)) / static_cast<double>(std::max(c.from, c.to));
 }
 
+TwoRuleWindow two_rule_window(double t_ms, std::int32_t producers, double rate) {
+  TwoRuleWindow w;
+  const double n = static_cast<double>(producers);
+  w.producer_expected_ms = t_ms / 2;
+  w.producer_max_ms = t_ms;
+  w.all_expected_ms = t_ms * n / (n + 1);  // E[max of n uniforms on [0, T)]
+  // Producer i sends rate/n records/s for U_i: the sum's mean is n (rate/n) T/2.
+  w.records_old_rule_expected = rate * t_ms / 2 / 1000;
+  w.records_old_rule_max = rate * t_ms / 1000;
+  return w;
+}
+
 KeyMovementCounter::KeyMovementCounter(PartitionChange change, bool with_flow) : with_flow_(with_flow) {
   m_.change = change;
   if (with_flow) m_.flow.assign(static_cast<std::size_t>(change.from) * static_cast<std::size_t>(change.to), 0);

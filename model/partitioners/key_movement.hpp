@@ -32,6 +32,22 @@ struct KeyMovement {
 /// gcd(from, to) / max(from, to). Example: 8 -> 12: gcd 4 / 12 = 0.333.
 double predicted_unchanged_share(PartitionChange change);
 
+/// The two-rule window of a live partition increase. Adding partitions raises no error, so a
+/// producer keeps the old count until its next periodic metadata refresh, due
+/// metadata.max.age.ms after its last one (kafka-consumer-spec §6.2); meanwhile it routes
+/// keys by the old modulus. With the change at a moment unrelated to the producers' refresh
+/// phases, each producer's wait is uniform on [0, T): expected T/2, at most T; the last of N
+/// independent producers sees it after T N/(N+1) on average. Producers sending R records/s
+/// in all (R/N each) route R T/2 records by the old rule on average, R T at most.
+struct TwoRuleWindow {
+  double producer_expected_ms = 0, producer_max_ms = 0;  ///< one producer's wait
+  double all_expected_ms = 0;                            ///< until the last producer sees the new count
+  double records_old_rule_expected = 0, records_old_rule_max = 0;
+};
+
+/// Requires metadata_max_age_ms >= 0, producers >= 1, records_per_second >= 0.
+TwoRuleWindow two_rule_window(double metadata_max_age_ms, std::int32_t producers, double records_per_second);
+
 /// Counts movement for one change one key at a time, so keys can stream from a file or a
 /// template without being held (partsim keys --count 1000000000).
 class KeyMovementCounter {

@@ -97,3 +97,56 @@ TEST_CASE("partsim keys refuses a --flow matrix past the memory limit unless --a
   // Without --flow nothing is held: the same change counts fine.
   CHECK(run_cli("keys --template 'k{i}' --count 10 --change 1000000:1000000").exit_code == 0);
 }
+
+TEST_CASE("partsim keys --plan: the book's key counts (T5, T10), the two-rule window and every candidate count") {
+  // T10: 3,000 keys book-B0..book-B2999 from 4 to 8 partitions: 1,479 change (0.4930).
+  const auto t10 = run_cli("keys --template 'book-B{i}' --count 3000 --plan 4:8");
+  REQUIRE(t10.exit_code == 0);
+  CHECK(t10.out.find("keys moved: 1479 of 3000 (0.4930); predicted for uniform hashes 0.5000") != std::string::npos);
+  // Kafka's default metadata.max.age.ms 300000 and 1000 records/s: 150 s expected, 300 s at
+  // most; 150,000 records by the old rule, 0.4930 of them misrouted.
+  CHECK(t10.out.find("one producer: 150000 ms expected, 300000 ms at most") != std::string::npos);
+  CHECK(t10.out.find("150000 records routed by the old rule expected (300000 at most), 73950 of them") != std::string::npos);
+  CHECK(t10.out.find("\n 8  3000     1479  0.4930           0.5000         *       <-\n") != std::string::npos);
+
+  // T5's 20,000 keys: the candidates 5 and 8 give its rows 4 -> 5 and 4 -> 8.
+  const auto csv = run_cli("keys --template 'book-B{i}' --count 20000 --plan 4:12 --format csv");
+  REQUIRE(csv.exit_code == 0);
+  CHECK(csv.out.rfind("to,keys,changed,ratio,predicted_ratio,multiple,planned\n5,20000,16034,0.8017,0.8000,false,false\n", 0) == 0);
+  CHECK(csv.out.find("\n8,20000,9837,0.4919,0.5000,true,false\n") != std::string::npos);
+  CHECK(csv.out.find("\n12,20000,") != std::string::npos);
+  CHECK(csv.out.find(",true,true\n") != std::string::npos);
+  std::size_t rows = 0;
+  for (char c : csv.out) rows += c == '\n';
+  CHECK(rows == 1 + 12);  // 5 .. 16
+
+  // Three producers at 1 s and 600 records/s: the last sees the change after 750 ms expected.
+  const auto json = run_cli("keys --template 'k{i}' --count 1000 --plan 3:6 --rate 600 --metadata-max-age 1000 --producers 3 --format json");
+  REQUIRE(json.exit_code == 0);
+  CHECK(json.out.find("\"all_producers_expected_ms\": 750.0") != std::string::npos);
+  CHECK(json.out.find("\"producer_expected_ms\": 500.0") != std::string::npos);
+  CHECK(json.out.find("\"records_old_rule_expected\": 300.0") != std::string::npos);
+  CHECK(json.out.find("\"records_old_rule_max\": 600.0") != std::string::npos);
+  CHECK(json.out.find("\"candidates\": [") != std::string::npos);
+}
+
+TEST_CASE("partsim keys --plan refuses what Kafka refuses, and options that need it") {
+  const auto decrease = run_cli("keys --template 'k{i}' --count 10 --plan 8:4");
+  CHECK(decrease.exit_code == 2);
+  CHECK(decrease.err.find("\"The topic currently has 8 partition(s); 4 would not be an increase.\"") != std::string::npos);
+  const auto same = run_cli("keys --template 'k{i}' --count 10 --plan 8:8");
+  CHECK(same.exit_code == 2);
+  CHECK(same.err.find("\"Topic already has 8 partition(s).\"") != std::string::npos);
+  const auto both = run_cli("keys --template 'k{i}' --count 10 --plan 4:8 --change 4:8");
+  CHECK(both.exit_code == 2);
+  CHECK(both.err.find("--plan: not with --change") != std::string::npos);
+  const auto rate = run_cli("keys --template 'k{i}' --count 10 --change 4:8 --rate 5");
+  CHECK(rate.exit_code == 2);
+  CHECK(rate.err.find("--rate: only with --plan") != std::string::npos);
+  const auto negative = run_cli("keys --template 'k{i}' --count 10 --plan 4:8 --rate -1");
+  CHECK(negative.exit_code == 2);
+  CHECK(negative.err.find("--rate") != std::string::npos);
+  const auto neither = run_cli("keys --template 'k{i}' --count 10");
+  CHECK(neither.exit_code == 2);
+  CHECK(neither.err.find("give --change FROM:TO (repeatable) or --plan FROM:TO") != std::string::npos);
+}

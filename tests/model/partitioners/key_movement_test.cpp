@@ -2,8 +2,12 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
+
+#include <boost/random/mersenne_twister.hpp>
+#include <boost/random/uniform_real_distribution.hpp>
 
 #include "model/partitioners/key_hash.hpp"
 
@@ -66,4 +70,39 @@ TEST_CASE("no key moves when the count stays the same") {
   const auto m = measure_key_movement(book_b_hashes(100), {6, 6}, false);
   CHECK(m.changed == 0);
   CHECK_FALSE(m.example_index.has_value());
+}
+
+TEST_CASE("two_rule_window: the formulas at Kafka's default metadata.max.age.ms") {
+  const auto one = partsim::model::two_rule_window(300000, 1, 1000);
+  CHECK(one.producer_expected_ms == 150000);
+  CHECK(one.producer_max_ms == 300000);
+  CHECK(one.all_expected_ms == 150000);
+  CHECK(one.records_old_rule_expected == 150000);
+  CHECK(one.records_old_rule_max == 300000);
+  const auto three = partsim::model::two_rule_window(300000, 3, 1000);
+  CHECK(three.all_expected_ms == 225000);               // 3/4 of T
+  CHECK(three.records_old_rule_expected == 150000);     // whatever the producer count
+}
+
+TEST_CASE("two_rule_window agrees with a simulation of producers' refresh phases") {
+  // Independent check: draw each producer's wait uniformly on [0, T) and average the last
+  // one's wait and the records sent meanwhile (each producer sending rate/n).
+  boost::random::mt19937_64 rng(42);
+  boost::random::uniform_real_distribution<double> phase(0.0, 1000.0);
+  for (const int n : {1, 2, 5}) {
+    double last = 0, records = 0;
+    const int trials = 200000;
+    for (int t = 0; t < trials; ++t) {
+      double m = 0;
+      for (int i = 0; i < n; ++i) {
+        const double u = phase(rng);
+        m = std::max(m, u);
+        records += 600.0 / n * u / 1000;
+      }
+      last += m;
+    }
+    const auto w = partsim::model::two_rule_window(1000, n, 600);
+    CHECK(last / trials == doctest::Approx(w.all_expected_ms).epsilon(0.01));
+    CHECK(records / trials == doctest::Approx(w.records_old_rule_expected).epsilon(0.01));
+  }
 }
