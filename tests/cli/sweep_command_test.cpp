@@ -295,6 +295,11 @@ TEST_CASE("partsim sweep --emit writes an sbatch array script and a Kubernetes I
   const std::string command = script.substr(exec_at + 5, script.find('\n', exec_at) - exec_at - 5);
   CHECK(std::system(("SLURM_ARRAY_TASK_ID=2 SLURM_ARRAY_TASK_MIN=0 SLURM_ARRAY_TASK_COUNT=4 " + command + " 2>/dev/null").c_str()) == 0);
   CHECK(partsim::cli::SweepStore::open_existing((dir.path / "stores/shard-2.sqlite").string()).meta().shard == "2/4");
+  // A task resubmitted alone (sbatch --array=3: an array of one, MIN 3, COUNT 1) is still shard 3 of 4.
+  CHECK(std::system(("SLURM_ARRAY_TASK_ID=3 SLURM_ARRAY_TASK_MIN=3 SLURM_ARRAY_TASK_COUNT=1 " + command + " 2>/dev/null").c_str()) == 0);
+  CHECK(partsim::cli::SweepStore::open_existing((dir.path / "stores/shard-3.sqlite").string()).meta().shard == "3/4");
+  // Outside Slurm the script says so instead of running the whole sweep into a shard's store.
+  CHECK(std::system(("unset SLURM_ARRAY_TASK_ID; " + command + " 2>/dev/null").c_str()) != 0);
 
   const auto k = run_cli("sweep " + q(sweep) + " --emit k8s --shards 5 --image registry.example/partsim:1 --volume sweep-stores");
   REQUIRE(k.exit_code == 0);
