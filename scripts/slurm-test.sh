@@ -86,7 +86,9 @@ until_ok() {
 }
 
 # Two consecutive TCP ports that nothing on this machine uses (any state, IPv4 or IPv6).
-used_ports=$(for h in $(awk 'FNR > 1 { n = split($2, a, ":"); print a[n] }' /proc/net/tcp /proc/net/tcp6); do echo $((16#$h)); done | sort -u)
+used_ports=$(for h in $(cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | awk '$2 ~ /:/ { n = split($2, a, ":"); print a[n] }'); do
+  echo $((16#$h))
+done | sort -u)
 port=
 for _ in $(seq 200); do
   p=$((20000 + RANDOM % 40000))
@@ -107,7 +109,8 @@ until_ok 20 munge --socket="$work/munge/munge.socket" --no-input --output=/dev/n
   { log "munged did not start"; show_logs; exit 1; }
 
 # slurm.conf: this host as the one node, with the CPUs and memory slurmd finds.
-node=$(hostname -s)
+node=$(uname -n)  # as `hostname -s`: the name slurmd takes for itself
+node=${node%%.*}
 hw=$(slurmd -C 2>/dev/null | head -n 1 | sed -n 's/^NodeName=[^ ]* \(CPUs=.*\)/\1/p')
 [ -n "$hw" ] || { log "slurmd -C did not describe this machine"; exit 1; }
 cat >"$SLURM_CONF" <<EOF
@@ -124,6 +127,7 @@ StateSaveLocation=$work/state
 SlurmdSpoolDir=$work/spool
 SlurmctldPidFile=$work/slurmctld.pid
 SlurmdPidFile=$work/slurmd.pid
+SlurmctldLogFile=$work/log/slurmctld.log
 SlurmctldDebug=info
 SlurmdDebug=info
 ProctrackType=proctrack/linuxproc
