@@ -4,7 +4,7 @@ BUILD_DIR := build/$(PRESET)
 JOBS ?= 2
 PARTSIM := $(BUILD_DIR)/partsim
 
-.PHONY: deps configure build run test test-asan bench fuzz golden reference clean
+.PHONY: deps configure build run test test-asan slurm-test bench fuzz golden reference clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -29,6 +29,13 @@ test: build
 
 test-asan:
 	@$(MAKE) --no-print-directory test PRESET=asan
+
+# A real Slurm (munge, slurmctld, slurmd on this machine, as root) runs kip794's sweep as a
+# 4-task array; the merged store must equal one process's (scripts/slurm-test.sh).
+slurm-test: configure
+	@bash scripts/install-deps.sh slurm
+	@cmake --build --preset $(PRESET) -j $(JOBS) --target partsim
+	@timeout -k 30 900 bash scripts/slurm-test.sh $(PARTSIM)
 
 bench: deps
 	@cmake --preset release >/dev/null

@@ -372,14 +372,17 @@ std::string emit_slurm(const SweepSettings& s, const scenarios::SweepDefinition&
   const std::string sweep = std::filesystem::absolute(d.file).lexically_normal().string();
   std::string out = "#!/bin/bash\n";
   out += "# partsim sweep '" + d.name + "' as a Slurm array of " + std::to_string(shards) + " tasks (sweep hash " + scenarios::sweep_hash(d) +
-         ").\n# Submit with sbatch; each task writes its own store (resubmitting resumes it); then\n#   " + program + " merge " +
+         ").\n# Submit with sbatch; each task writes its own store (resubmitting it, e.g. sbatch --array=2, resumes it); then\n#   " + program + " merge " +
          (dir / "*.sqlite").string() + " --out ALL.sqlite\n";
   out += "#SBATCH --job-name=" + job_name(d.name) + "\n";
   out += "#SBATCH --array=0-" + std::to_string(shards - 1) + "\n";
   out += "#SBATCH --output=" + (dir / "slurm-%A_%a.out").string() + "\n";
   for (const auto& line : s.sbatch) out += "#SBATCH " + line + "\n";
   out += "set -euo pipefail\n";
-  out += "exec " + shell_quote(program) + " sweep " + shell_quote(sweep) + " --store " + shell_quote(store.string()) + " --threads \"${SLURM_CPUS_PER_TASK:-1}\"" +
+  // The shard is the task id itself, not SLURM_ARRAY_TASK_ID - MIN of COUNT: a task resubmitted
+  // alone (sbatch --array=2) is then still shard 2 of N and resumes its own store.
+  out += "exec " + shell_quote(program) + " sweep " + shell_quote(sweep) + " --shard \"${SLURM_ARRAY_TASK_ID:?submit this script with sbatch}/" +
+         std::to_string(shards) + "\" --store " + shell_quote(store.string()) + " --threads \"${SLURM_CPUS_PER_TASK:-1}\"" +
          (s.allow_large ? " --allow-large" : "") + "\n";
   return out;
 }

@@ -16,6 +16,9 @@ packages=(
 # `install-deps.sh test` (make test) adds Debian's Chromium, which renders partsim
 # report's page in the test suite; `make run` does not need it.
 if [ "${1:-}" = "test" ]; then packages+=(chromium); fi
+# `install-deps.sh slurm` (make slurm-test) adds MUNGE, Slurm's daemons and client and the
+# sqlite3 shell, for scripts/slurm-test.sh: a real Slurm runs a sweep's array script.
+if [ "${1:-}" = "slurm" ]; then packages+=(munge slurmctld slurmd slurm-client sqlite3); fi
 # `install-deps.sh fuzz` adds clang and its sanitizer runtimes for the libFuzzer targets.
 if [ "${1:-}" = "fuzz" ]; then packages+=(clang libclang-rt-14-dev); fi
 

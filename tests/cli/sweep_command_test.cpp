@@ -287,14 +287,20 @@ TEST_CASE("partsim sweep --emit writes an sbatch array script and a Kubernetes I
   CHECK(script.find("#SBATCH --array=0-3\n") != std::string::npos);
   CHECK(script.find("#SBATCH --partition=debug\n") != std::string::npos);
   CHECK(script.find("#SBATCH --job-name=partsim-my-study\n") != std::string::npos);
-  CHECK(script.find(" sweep '" + sweep.string() + "' --store '" + (dir.path / "stores/shard-%a.sqlite").string() + "'") != std::string::npos);
+  CHECK(script.find(" sweep '" + sweep.string() + "' --shard \"${SLURM_ARRAY_TASK_ID:?submit this script with sbatch}/4\" --store '" +
+                    (dir.path / "stores/shard-%a.sqlite").string() + "'") != std::string::npos);
   CHECK(std::filesystem::is_directory(dir.path / "stores"));
   // The script's command, run as array task 2 of 4 would run it, writes shard 2's store.
   const auto exec_at = script.find("exec ");
   REQUIRE(exec_at != std::string::npos);
   const std::string command = script.substr(exec_at + 5, script.find('\n', exec_at) - exec_at - 5);
-  CHECK(std::system(("SLURM_ARRAY_TASK_ID=2 SLURM_ARRAY_TASK_MIN=0 SLURM_ARRAY_TASK_COUNT=4 " + command + " 2>/dev/null").c_str()) == 0);
+  CHECK(std::system(("export SLURM_ARRAY_TASK_ID=2 SLURM_ARRAY_TASK_MIN=0 SLURM_ARRAY_TASK_COUNT=4; " + command + " 2>/dev/null").c_str()) == 0);
   CHECK(partsim::cli::SweepStore::open_existing((dir.path / "stores/shard-2.sqlite").string()).meta().shard == "2/4");
+  // A task resubmitted alone (sbatch --array=3: an array of one, MIN 3, COUNT 1) is still shard 3 of 4.
+  CHECK(std::system(("export SLURM_ARRAY_TASK_ID=3 SLURM_ARRAY_TASK_MIN=3 SLURM_ARRAY_TASK_COUNT=1; " + command + " 2>/dev/null").c_str()) == 0);
+  CHECK(partsim::cli::SweepStore::open_existing((dir.path / "stores/shard-3.sqlite").string()).meta().shard == "3/4");
+  // Outside Slurm the script says so instead of running the whole sweep into a shard's store.
+  CHECK(std::system(("unset SLURM_ARRAY_TASK_ID; " + command + " 2>/dev/null").c_str()) != 0);
 
   const auto k = run_cli("sweep " + q(sweep) + " --emit k8s --shards 5 --image registry.example/partsim:1 --volume sweep-stores");
   REQUIRE(k.exit_code == 0);
