@@ -68,7 +68,7 @@ TEST_CASE("bad keys input exits 2 with one line naming the option") {
       {"keys --template 'k' --count 10 --change 4:8", "partsim keys: --template: must contain {i} (the key's index), got 'k'\n"},
       {"keys --template 'k{i}' --change 4:8", "partsim keys: --template: needs --count N (how many keys)\n"},
       {"keys --template 'k{i}' --count 0 --change 4:8", "partsim keys: --count: must be an integer in [1, 1000000000], got 0\n"},
-      {"keys --template 'k{i}' --count 10", "partsim keys: the option '--change' is required but missing\n"},
+      {"keys --template 'k{i}' --count 10", "partsim keys: give --change FROM:TO (repeatable) or --plan FROM:TO\n"},
   };
   for (const auto& c : cases) {
     CAPTURE(c.args);
