@@ -95,7 +95,7 @@ std::string producer_metrics_to_text(const model::RunResult& r) {
     }
   }
   std::string out = "\nproducer metrics (the Java client's JMX names, over the whole run):\n" + t.to_text();
-  if (!nodes.rows().empty()) out += nodes.to_text();
+  if (!nodes.rows().empty()) out += "\n" + nodes.to_text();
   if (shown < r.producer_metrics.size())
     out += "(the first " + std::to_string(shown) + " of " + std::to_string(r.producer_metrics.size()) +
            " producers; every producer: --format json, or producer_metrics.csv with --out)\n";
