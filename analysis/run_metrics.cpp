@@ -7,6 +7,7 @@
 
 #include "analysis/distribution.hpp"
 #include "analysis/format.hpp"
+#include "analysis/run_producer_metrics.hpp"
 
 namespace partsim::analysis {
 namespace {
@@ -182,7 +183,10 @@ MetricInfo info(const S& s, std::string name, std::string label, MetricScope sco
 }  // namespace
 
 MetricRegistry::MetricRegistry(const model::RunResult& shape)
-    : partitions_(shape.partitions.size()), brokers_(shape.brokers.size()), groups_(shape.consumer_groups.size()) {
+    : partitions_(shape.partitions.size()),
+      brokers_(shape.brokers.size()),
+      groups_(shape.consumer_groups.size()),
+      producers_(shape.producer_metrics.size()) {
   metrics_.reserve(std::size(kHead) + std::size(kTail) + shape.partitions.size() * std::size(kPartition) +
                    shape.brokers.size() * std::size(kBroker));
   for (const auto& s : kHead) metrics_.push_back(info(s, s.name, s.label, MetricScope::kRun, 0));
@@ -203,6 +207,19 @@ MetricRegistry::MetricRegistry(const model::RunResult& shape)
     const std::string& g = shape.consumer_groups[i].group;
     for (const auto& s : kGroup)
       metrics_.push_back(info(s, "group." + g + "." + s.name, "group " + g + " " + s.label, MetricScope::kGroup, i));
+  }
+  // Per producer, last: its JMX attributes under machine names ("producer.p0.batch_size_avg_bytes",
+  // "producer.p0.node.1.request_latency_avg_ms"), a node for every broker.
+  for (std::size_t i = 0; i < shape.producer_metrics.size(); ++i) {
+    const auto& pm = shape.producer_metrics[i];
+    const std::string p = "producer." + pm.producer + ".";
+    for (const auto& s : producer_metric_specs())
+      metrics_.push_back({p + s.machine, "producer " + pm.producer + " " + s.jmx, s.unit, s.decimals, false, MetricScope::kProducer, i});
+    for (const auto& n : pm.nodes)
+      for (const auto& s : producer_node_metric_specs())
+        metrics_.push_back({p + "node." + std::to_string(n.node) + "." + s.machine,
+                            "producer " + pm.producer + " node-" + std::to_string(n.node) + " " + s.jmx, s.unit, s.decimals, false,
+                            MetricScope::kProducer, i});
   }
 }
 
@@ -244,11 +261,16 @@ std::vector<double> MetricRegistry::values(const model::RunResult& r) const {
   for (const auto& s : kTail) v.push_back(s.value(r, t));
   for (const auto& g : r.consumer_groups)
     for (const auto& s : kGroup) v.push_back(s.value(g));
+  for (const auto& pm : r.producer_metrics) {
+    for (const auto& s : producer_metric_specs()) v.push_back(s.value(pm));
+    for (const auto& n : pm.nodes)
+      for (std::size_t i = 0; i < producer_node_metric_specs().size(); ++i) v.push_back(producer_node_value(i, n));
+  }
   // A run shaped differently from the registry's would shift every later metric.
   if (v.size() != metrics_.size())
     throw std::logic_error("metrics: a run with " + std::to_string(r.partitions.size()) + " partitions, " +
-                           std::to_string(r.brokers.size()) + " brokers and " + std::to_string(r.consumer_groups.size()) +
-                           " consumer groups does not fit the registry");
+                           std::to_string(r.brokers.size()) + " brokers, " + std::to_string(r.consumer_groups.size()) +
+                           " consumer groups and " + std::to_string(r.producer_metrics.size()) + " producers does not fit the registry");
   return v;
 }
 

@@ -14,7 +14,7 @@
 
 namespace partsim::analysis {
 
-enum class MetricScope { kRun, kPartition, kBroker, kGroup };
+enum class MetricScope { kRun, kPartition, kBroker, kGroup, kProducer };
 
 struct MetricInfo {
   std::string name;       ///< "records_acked", "partition.t.3.records", "broker.2.records_share"
@@ -23,7 +23,7 @@ struct MetricInfo {
   int decimals = 0;       ///< digits after the point in tables and CSV
   bool headline = false;  ///< a row of compare's table
   MetricScope scope = MetricScope::kRun;
-  std::size_t index = 0;  ///< the partition's, broker's or consumer group's index in the RunResult (scope != kRun)
+  std::size_t index = 0;  ///< the partition's, broker's, consumer group's or producer's index in the RunResult (scope != kRun)
 };
 
 /// The metrics of runs shaped like one RunResult (its partitions and brokers name the
@@ -48,7 +48,7 @@ public:
 
 private:
   std::vector<MetricInfo> metrics_;
-  std::size_t partitions_ = 0, brokers_ = 0, groups_ = 0;
+  std::size_t partitions_ = 0, brokers_ = 0, groups_ = 0, producers_ = 0;
 };
 
 /// The label with its unit when the label does not already say it: "latency p99, ms".

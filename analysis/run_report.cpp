@@ -9,6 +9,7 @@
 #include "analysis/distribution.hpp"
 #include "analysis/format.hpp"
 #include "analysis/hot_keys_report.hpp"
+#include "analysis/run_producer_metrics.hpp"
 #include "analysis/table.hpp"
 
 namespace partsim::analysis {
@@ -116,6 +117,7 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
     j["log_order"] = {{"reordered_records", r.log_order.reordered_records},
                       {"reordered_keys", r.log_order.reordered_keys},
                       {"duplicated_records", r.log_order.duplicated_records}};
+  j["producer_metrics"] = producer_metrics_to_json(r);
   j["partitioner_switches"] = r.partitioner_switches;
   j["simulated_ms"] = round_to(r.simulated_ms, 3);
   j["events"] = r.events;
@@ -234,6 +236,7 @@ std::string run_to_text(const model::RunResult& r) {
     out += "adaptive partitioning: " + std::to_string(draws) + " weighted draws; choices vs queue-size weights: chi-square " +
            fixed(a.chi_square, 2) + ", p = " + fixed(a.p_value, 4) + "\n";
   }
+  out += producer_metrics_to_text(r);
   if (!r.leader_history.empty()) {
     std::vector<Column> cols{{"time ms"}, {"cause", Align::kLeft}};
     for (const auto& b : r.brokers) cols.push_back({"broker " + std::to_string(b.broker) + " leaders"});

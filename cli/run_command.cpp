@@ -13,6 +13,7 @@
 #include "analysis/plots.hpp"
 #include "analysis/replicated_report.hpp"
 #include "analysis/replication_summary.hpp"
+#include "analysis/run_producer_metrics.hpp"
 #include "analysis/run_report.hpp"
 #include "analysis/run_tables.hpp"
 #include "analysis/theory_report.hpp"
@@ -92,6 +93,7 @@ void write_run_files(const RunSettings& rs, const model::RunResult& first) {
   if (rs.out_dir.empty()) return;
   const std::string& dir = rs.out_dir;
   if (!abandoned()) write_file_atomically(dir + "/partitions.csv", analysis::partitions_to_csv(first));
+  if (!abandoned()) write_file_atomically(dir + "/producer_metrics.csv", analysis::producer_metrics_to_csv(first));
   // The two tables that grow with the run go to their files a piece at a time.
   auto stream_to = [](const std::string& path, void (*write)(const model::RunResult&, const analysis::TextSink&),
                       const model::RunResult& r) {
@@ -234,7 +236,7 @@ int run_run_command(const Args& args) {
   desc.add_options()
       ("timeseries", po::value<std::string>(&rs.timeseries_text), "sample queues, in-flight requests, buffer use every MS of simulated time")
       ("plot", po::value<std::string>(&rs.plot_dir), "draw PNG charts into DIR (gnuplot)")
-      ("out", po::value<std::string>(&rs.out_dir), "write summary.json, partitions.csv, batches.csv, timeseries.csv, consumer_groups.csv, consumer_lag.csv, manifest.json into DIR");
+      ("out", po::value<std::string>(&rs.out_dir), "write summary.json, partitions.csv, producer_metrics.csv, batches.csv, timeseries.csv, consumer_groups.csv, consumer_lag.csv, manifest.json into DIR");
   if (!parse_scenario_command(args, desc, common, kRunUsage, "partsim run SCENARIO.yaml")) return kExitOk;
   rs.args = args;
   rs.scenario_path = common.scenario_path;

@@ -9,6 +9,7 @@
 #include "model/detail/consumer_run.hpp"
 #include "model/detail/engine.hpp"
 #include "model/producer/partition_order.hpp"
+#include "model/producer/sender_metrics.hpp"
 #include "sim/check.hpp"
 
 namespace partsim::model::detail {
@@ -113,7 +114,11 @@ RunResult Engine::run() {
     for (std::size_t p = 0; p < leaders.size(); ++p)
       result_.partitions[stats_offset_[t] + p].leader = leaders[p] < 0 ? -1 : s_.brokers[static_cast<std::size_t>(leaders[p])].id;
   }
+  std::vector<std::int32_t> node_ids;
+  for (const auto& b : result_.brokers) node_ids.push_back(b.broker);
   for (const auto& p : producers_) {
+    result_.producer_metrics.push_back(
+        producer_metrics(p->spec().name, p->sender().metrics(), p->buffer_wait(), p->send_errors(), last_completion_, node_ids));
     result_.records_sent += p->sent();
     const RecordAccumulator& acc = p->accumulator();
     result_.partitioner_switches += acc.partitioner().switches();

@@ -89,7 +89,9 @@ double batch_bytes(const ProducerConfig& c, double min_record, double records) {
 
 }  // namespace
 
-double replication_metrics(double partitions, double brokers) { return 36 + 3 * partitions + 7 * brokers; }
+double replication_metrics(double partitions, double brokers, double producers) {
+  return 36 + 3 * partitions + 7 * brokers + producers * (12 + 2 * brokers);
+}
 
 RunEstimate estimate_run(const Scenario& s, const RunPlan& plan) {
   RunEstimate e;
@@ -171,7 +173,7 @@ RunEstimate estimate_run(const Scenario& s, const RunPlan& plan) {
     add("batches.csv: up to # rows", e.records, e.records * kBytesPerBatchRow, "lower run.records or run.duration.ms, or drop --out");
   if (plan.replications > 1) {
     // Per metric: one double per replication, and its name, label and summary in the report.
-    const double metrics = static_cast<double>(plan.runs) * replication_metrics(partitions, brokers);
+    const double metrics = static_cast<double>(plan.runs) * replication_metrics(partitions, brokers, static_cast<double>(s.producers.size()));
     const double values = static_cast<double>(plan.replications) * metrics;
     add("replication summaries: # metric values", values, values * 8 + metrics * kReportBytesPerMetric,
         "lower --replications or the partitions");

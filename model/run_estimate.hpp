@@ -55,8 +55,9 @@ inline constexpr double kMaxMemoryBytes = 8.0 * (1ull << 30);
 /// largest part).
 std::string check_run_limits(const Scenario& s, const RunPlan& plan = {});
 
-/// Metrics of a run of `partitions` and `brokers` (analysis/run_metrics.hpp: 36 run-wide,
-/// 3 per partition, 7 per broker); a replicated run keeps one double per metric and replication.
-double replication_metrics(double partitions, double brokers);
+/// Metrics of a run of `partitions`, `brokers` and `producers` (analysis/run_metrics.hpp: 36
+/// run-wide, 3 per partition, 7 per broker, per producer 12 and 2 per broker); a replicated
+/// run keeps one double per metric and replication.
+double replication_metrics(double partitions, double brokers, double producers = 0);
 
 }  // namespace partsim::model

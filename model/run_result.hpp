@@ -126,6 +126,42 @@ struct LogOrder {
   std::int64_t duplicated_records = 0; ///< records appended a second time (a retry of an appended batch)
 };
 
+/// One node's request latency as a producer's producer-node-metrics (node-id=node-<id>)
+/// report it (kafka-consumer-spec §10.1).
+struct ProducerNodeMetrics {
+  std::int32_t node = 0;                ///< the broker's id
+  std::int64_t requests = 0;            ///< produce requests sent to it
+  std::int64_t responses = 0;           ///< produce responses from it: the latency samples
+  double request_latency_sum_ms = 0;
+  double request_latency_avg_ms = 0;    ///< NaN without a response
+  double request_latency_max_ms = 0;    ///< NaN without a response
+};
+
+/// A producer's own metrics (JMX kafka.producer:type=producer-metrics; kafka-consumer-spec
+/// §10.1) over the whole run, warm-up included: totals since the start, -avg and -max over
+/// every recorded value, -rate and the wait ratio per second of the run (RunResult::
+/// simulated_ms). An -avg or -max with nothing recorded is NaN, as Kafka reports it.
+struct ProducerMetrics {
+  std::string producer;
+  std::int64_t record_send_total = 0;   ///< records drained into produce requests (a retried batch counts again)
+  double record_send_rate = 0;          ///< records/s
+  std::int64_t batches = 0;             ///< batches drained: the batch-size and record-queue-time samples
+  double batch_size_avg = 0;            ///< bytes
+  double batch_size_max = 0;            ///< bytes
+  std::int64_t requests = 0;            ///< records-per-request samples (one per node drained)
+  double records_per_request_avg = 0;
+  std::int64_t responses = 0;           ///< request-latency samples
+  double request_latency_avg = 0;       ///< ms
+  double request_latency_max = 0;       ///< ms
+  double record_queue_time_avg = 0;     ///< ms
+  double record_queue_time_max = 0;     ///< ms
+  double bufferpool_wait_ms = 0;        ///< time a send() waited for buffer.memory
+  double bufferpool_wait_ratio = 0;     ///< that time over the run's
+  std::int64_t record_retry_total = 0;
+  std::int64_t record_error_total = 0;
+  std::vector<ProducerNodeMetrics> nodes;  ///< every broker, in RunResult::brokers order
+};
+
 struct RunResult {
   std::string scenario;
   std::uint64_t seed = 0;
@@ -161,6 +197,7 @@ struct RunResult {
   TimeSeries timeseries;
   std::vector<LeaderSnapshot> leader_history;  ///< kept when the scenario fails brokers
   std::vector<BatchRecord> batches;
+  std::vector<ProducerMetrics> producer_metrics;  ///< per producer, in the scenario's order
   HotKeyCounts hot_keys;      ///< keyed records sent after the warm-up, per (partition, key)
   /// The brokers' logs record by record (kept with RunOptions::keep_logs; null otherwise).
   /// Include model/cluster/partition_log.hpp to read them.

@@ -158,6 +158,7 @@ void KafkaProducer::send_one(SimTime intended, SimTime now) {
   const std::int32_t upper = batch_size_upper_bound(rec.shape.payload_part());
   if (upper > config_.max_request_size_bytes || upper > config_.buffer_memory_bytes) {
     host_.record_failed(index_, FailureReason::kRecordTooLarge);
+    ++send_errors_;  // an ApiException: record-error-total (kafka-consumer-spec §10.1)
     return_tokens(1, now);
     return;
   }
@@ -266,8 +267,10 @@ void KafkaProducer::on_buffer_timeout(std::uint64_t block, SimTime now) {
   // BufferExhaustedException after max.block.ms: the send fails, the thread goes on.
   blocked_ = false;
   accumulator_.cancel_memory_wait();
+  buffer_wait_ += now - block_start_;
   host_.send_blocked(index_, now - block_start_);
   host_.record_failed(index_, FailureReason::kBufferTimeout);
+  ++send_errors_;  // BufferExhaustedException is an ApiException: record-error-total
   return_tokens(1, now);
   after_send(now);
 }
@@ -275,6 +278,7 @@ void KafkaProducer::on_buffer_timeout(std::uint64_t block, SimTime now) {
 // The waiting send() got its memory: it finishes its append, then the threads go on.
 void KafkaProducer::resume_after_memory(SimTime now) {
   blocked_ = false;
+  buffer_wait_ += now - block_start_;
   host_.send_blocked(index_, now - block_start_);
   pending_.request.reserved_bytes = waiting_need_;  // the pool took it for this send
   finish_append(pending_, now);

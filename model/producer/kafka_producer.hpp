@@ -115,6 +115,11 @@ public:
   const RecordAccumulator& accumulator() const { return accumulator_; }
   const Sender& sender() const { return sender_; }
   const ProducerMetadata& metadata() const { return metadata_; }
+  /// Time send() calls waited for buffer.memory (bufferpool-wait-time, kafka-consumer-spec §10.1).
+  SimTime buffer_wait() const { return buffer_wait_; }
+  /// Records send() failed with an ApiException (max.block.ms, record too large): doSend
+  /// records each into the "errors" sensor behind record-error-total (KP doSend's catch).
+  std::int64_t send_errors() const { return send_errors_; }
 
 private:
   struct PendingSend {  // a send() between partition choice and a finished append
@@ -180,6 +185,8 @@ private:
   std::uint64_t block_id_ = 0;
   std::int32_t waiting_need_ = 0;  // the memory the waiting send() asked for
   SimTime block_start_;
+  SimTime buffer_wait_;             // summed over every wait
+  std::int64_t send_errors_ = 0;
   PendingSend pending_;
   std::int64_t tokens_ = 0;  // closed loop: sends that may be outstanding
   // Sends between their first and second partition() call (application threads > 1):

@@ -27,7 +27,10 @@ Sender::Sender(const SenderConfig& config, RecordAccumulator& accumulator, const
       metadata_(metadata),
       listener_(listener),
       backoff_rng_(backoff_rng),
-      in_flight_(metadata.num_nodes(), 0) {}
+      in_flight_(metadata.num_nodes(), 0) {
+  metrics_.node_latency_ns.resize(metadata.num_nodes());
+  metrics_.node_requests.resize(metadata.num_nodes(), 0);
+}
 
 SimTime Sender::run_once(SimTime now, std::span<const char> node_up, bool closing) {
   ReadyCheckResult& ready = ready_;
@@ -39,7 +42,13 @@ SimTime Sender::run_once(SimTime now, std::span<const char> node_up, bool closin
     accumulator_.update_node_latency(node, now, can_send);  // spec §3.7
     if (!can_send) continue;
     accumulator_.drain(metadata_, node, now, config_.max_request_size_bytes, drained_);
-    if (drained_.empty()) continue;
+    if (drained_.empty()) {
+      // RecordAccumulator.drain answers every ready node, with an empty list when nothing
+      // could be drained, and updateProduceRequestMetrics records each node's record count:
+      // a 0 sample of records-per-request (kafka-consumer-spec §10.1, SND:975-977) [derived].
+      metrics_.records_per_request.record(0);
+      continue;
+    }
     send(node, drained_, now);
     sent_any = true;
   }
@@ -60,8 +69,20 @@ SimTime Sender::run_once(SimTime now, std::span<const char> node_up, bool closin
 
 // sendProduceRequest (SND:861-922): one request per node with its drained batches.
 void Sender::send(std::size_t node, std::vector<BatchId>& batches, SimTime now) {
+  // updateProduceRequestMetrics (kafka-consumer-spec §10.1): per drained batch its size
+  // (estimatedSizeInBytes: the built size once drained) and its queue time (drainedMs -
+  // createdMs, earlier attempts included); per request its record count.
   std::int64_t bytes = 0;
-  for (const BatchId b : batches) bytes += accumulator_.batch(b).built_bytes;
+  std::int64_t records = 0;
+  for (const BatchId b : batches) {
+    const ProducerBatch& batch = accumulator_.batch(b);
+    bytes += batch.built_bytes;
+    records += batch.records;
+    metrics_.batch_bytes.record(batch.built_bytes);
+    metrics_.queue_time_ns.record((now - batch.created).count_ns());
+  }
+  metrics_.records_per_request.record(records);
+  ++metrics_.node_requests[node];
   const bool expects_response = config_.acks != Acks::kNone;
   const std::uint64_t id = listener_.request_sent(node, batches, bytes, expects_response);
   if (!expects_response) {
@@ -82,7 +103,7 @@ void Sender::send(std::size_t node, std::vector<BatchId>& batches, SimTime now) 
   SimTime oldest = kNever;
   for (const BatchId b : batches) oldest = std::min(oldest, accumulator_.batch(b).created);
   next_inflight_expiry_ = std::min(next_inflight_expiry_, oldest + config_.delivery_timeout);
-  live_.push_back(InFlight{id, node, std::vector<BatchId>(batches.begin(), batches.end())});
+  live_.push_back(InFlight{id, node, std::vector<BatchId>(batches.begin(), batches.end()), now});
   ++live_count_;
 }
 
@@ -108,7 +129,7 @@ SimTime Sender::expire(SimTime now, bool exact) {
     }
   }
   const SimTime result = std::min(next, next_inflight_expiry_);
-  for (const BatchId b : expired_) listener_.batch_failed(b, FailureReason::kDeliveryTimeout);
+  for (const BatchId b : expired_) fail(b, FailureReason::kDeliveryTimeout);
   return result;
 }
 
@@ -119,6 +140,11 @@ void Sender::on_response(std::uint64_t request, SimTime now, std::span<const Pro
   --live_count_;
   --in_flight_[found->node];
   const std::size_t node = found->node;
+  // request-latency (kafka-consumer-spec §10.1): receivedTime - createdTime of a produce
+  // response, in total and for its node; a request given up (disconnect, timeout) has none.
+  const std::int64_t latency_ns = (now - found->sent).count_ns();
+  metrics_.request_latency_ns.record(latency_ns);
+  metrics_.node_latency_ns[node].record(latency_ns);
   const std::vector<BatchId> batches = std::move(found->batches);
   drop_dead_front();
   for (const BatchId b : batches) accumulator_.prefetch_batch(b);  // drained a round trip ago: seldom in cache
@@ -188,16 +214,25 @@ void Sender::retry_or_fail(BatchId id, SimTime now) {
   if (b.done) return;
   // Sender.canRetry (spec §4.3): within delivery.timeout.ms and attempts < retries.
   if (now - b.created >= config_.delivery_timeout) {
-    listener_.batch_failed(id, FailureReason::kDeliveryTimeout);
+    fail(id, FailureReason::kDeliveryTimeout);
     return;
   }
   if (b.attempts >= config_.retries) {
-    listener_.batch_failed(id, FailureReason::kRetriesExhausted);
+    fail(id, FailureReason::kRetriesExhausted);
     return;
   }
   // This attempt waits backoff(attempts) (the attempt index before re-enqueue counts it).
+  metrics_.record_retry_total += b.records;  // recordRetries (kafka-consumer-spec §10.1)
   accumulator_.reenqueue(id, now, draw_backoff(b.attempts));
   listener_.batch_retried(id);
+}
+
+// failBatch records the batch's records as errors (kafka-consumer-spec §10.1, SND:828),
+// once: a batch already done is not failed again.
+void Sender::fail(BatchId id, FailureReason reason) {
+  const ProducerBatch& b = accumulator_.batch(id);
+  if (!b.done) metrics_.record_error_total += b.records;
+  listener_.batch_failed(id, reason);
 }
 
 SimTime Sender::draw_backoff(std::int32_t k) {

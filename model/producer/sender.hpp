@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/producer/record_accumulator.hpp"
+#include "model/producer/sender_metrics.hpp"
 #include "model/run_result.hpp"
 #include "sim/random_streams.hpp"
 
@@ -76,6 +77,8 @@ public:
 
   std::int32_t in_flight(std::size_t node) const { return in_flight_[node]; }
   bool has_in_flight() const { return live_count_ > 0; }
+  /// What SenderMetrics has recorded so far (kafka-consumer-spec §10.1).
+  const SenderMetrics& metrics() const { return metrics_; }
   /// ExponentialBackoff.backoff(attempt_index) (spec §4.6): min(max, U(0.8, 1.2) x initial x
   /// 2^min(k, log2(max / initial))), in whole milliseconds.
   SimTime draw_backoff(std::int32_t attempt_index);
@@ -85,6 +88,7 @@ private:
     std::uint64_t id;
     std::size_t node;
     std::vector<BatchId> batches;
+    SimTime sent;      // the request's createdTime: request-latency counts from here
     bool live = true;  // false once answered or given up: dropped when it reaches the front
   };
   InFlight* find_live(std::uint64_t id);
@@ -92,6 +96,7 @@ private:
   void send(std::size_t node, std::vector<BatchId>& batches, SimTime now);
   SimTime expire(SimTime now, bool exact);
   void retry_or_fail(BatchId id, SimTime now);
+  void fail(BatchId id, FailureReason reason);
 
   SenderConfig config_;
   RecordAccumulator& accumulator_;
@@ -106,6 +111,7 @@ private:
   SimTime next_inflight_expiry_ = kNever;
   std::vector<BatchId> drained_, expired_;
   ReadyCheckResult ready_;
+  SenderMetrics metrics_;
 };
 
 }  // namespace partsim::model

@@ -42,6 +42,22 @@ TEST_CASE("partsim run --out writes summary.json and partitions.csv") {
   CHECK(slurp(dir.path / "summary.json").find("\"records_acked\": 300") != std::string::npos);
 }
 
+TEST_CASE("partsim run reports each producer's metrics under the Java client's names, nodes as node-<id>") {
+  ScratchDir dir;
+  const auto r = run_cli("run " + scenario("slow-broker.yaml") + " --set run.duration.ms=2000 --out '" + dir.path.string() + "'");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("producer metrics (the Java client's JMX names, over the whole run):") != std::string::npos);
+  CHECK(r.out.find("record-queue-time-max") != std::string::npos);
+  CHECK(r.out.find("app       node-2") != std::string::npos);
+  const auto csv = slurp(dir.path / "producer_metrics.csv");
+  CHECK(csv.rfind("producer,node,record-send-total,record-send-rate,batch-size-avg,", 0) == 0);
+  CHECK(csv.find("\napp,node-2,,,,,,") != std::string::npos);
+  const auto summary = nlohmann::json::parse(slurp(dir.path / "summary.json"));
+  const auto& app = summary.at("producer_metrics").at("app");
+  CHECK(app.at("record-send-total") == summary.at("records_acked"));  // no retries in this run
+  CHECK(app.at("nodes").at("2").at("request-latency-avg").get<double>() > app.at("nodes").at("0").at("request-latency-avg").get<double>());
+}
+
 TEST_CASE("bad run input exits 2 with a message naming the file or option") {
   ScratchDir dir;
   const auto bad = dir.write("bad.yaml", "run: {records: 10}\ncluster: {brokers: [{id: 0}]}\ntopics: [{name: t, partitions: 0}]\nproducers: [{}]\n");
