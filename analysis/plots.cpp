@@ -2,11 +2,16 @@
 
 #include <cstdio>
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
+#include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "analysis/format.hpp"
@@ -14,13 +19,51 @@
 namespace partsim::analysis {
 namespace {
 
+// A gnuplot string in single quotes: gnuplot expands backquotes (a shell command) and
+// backslash escapes inside double quotes, never inside single ones, where '' is a quote.
+// Line breaks become spaces (a string is one line of the script).
 std::string quoted(const std::string& s) {
-  std::string out = "\"";
+  std::string out = "'";
   for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
+    if (c == '\'') out += "''";
+    else out += (c == '\n' || c == '\r') ? ' ' : c;
   }
+  return out + "'";
+}
+
+// A string cell of a data file: in double quotes, which hold anything but a double quote
+// and a line break (gnuplot reads data files without expanding backquotes).
+std::string data_quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) out += (c == '"') ? '\'' : (c == '\n' || c == '\r') ? ' ' : c;
   return out + "\"";
+}
+
+// Runs gnuplot on `script` in `dir` without a shell (no name is ever parsed by sh), its
+// stderr into `err`; the exit status, or -1 when it could not be started.
+int run_gnuplot(const std::string& dir, const std::string& script, const std::string& err) {
+  const pid_t pid = ::fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    const int fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0) ::dup2(fd, STDERR_FILENO);
+    const int null = ::open("/dev/null", O_RDONLY);
+    if (null >= 0) ::dup2(null, STDIN_FILENO);
+    if (::chdir(dir.c_str()) != 0) ::_exit(126);
+    ::execlp("gnuplot", "gnuplot", script.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+void write_or_throw(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
 }
 
 constexpr const char* kTerminal = "set terminal pngcairo size 1000,600 font 'sans,11'\n";
@@ -36,28 +79,41 @@ Plotter::Plotter(std::string dir) : dir_(std::move(dir)) {
 std::string gnuplot_quoted(const std::string& s) { return quoted(s); }
 
 std::string draw_gnuplot(const GnuplotChart& chart, const std::string& dir, const std::string& name) {
-  const std::string base = dir + "/." + name + "." + std::to_string(::getpid());
-  const std::string data_path = base + ".dat", script_path = base + ".gp", out_tmp = base + "." + chart.extension;
+  // The scratch files' names are ours (no user text): gnuplot runs in `dir` on them.
+  static std::atomic<unsigned> serial{0};
+  const std::string stem = ".chart." + std::to_string(::getpid()) + "." + std::to_string(serial++);
+  const std::string data_name = stem + ".dat", script_name = stem + ".gp", out_name = stem + "." + chart.extension;
+  const std::string base = dir + "/" + stem, err_path = base + ".err", out_tmp = dir + "/" + out_name;
   const std::string target = dir + "/" + name + "." + chart.extension;
-  std::ofstream(data_path) << chart.data;
-  std::ofstream(script_path) << chart.terminal << "set output " << quoted(out_tmp) << "\n"
-                             << "datafile = " << quoted(data_path) << "\n" << chart.script;
-  const std::string cmd = "gnuplot " + quoted(script_path) + " 2>" + quoted(base + ".err");
-  const int status = std::system(cmd.c_str());
+  auto clean = [&] {
+    std::error_code ec;
+    for (const auto& p : {base + ".dat", base + ".gp", err_path}) std::filesystem::remove(p, ec);
+  };
+  try {
+    write_or_throw(base + ".dat", chart.data);
+    write_or_throw(base + ".gp", chart.terminal + "set output " + quoted(out_name) + "\ndatafile = " + quoted(data_name) + "\n" + chart.script);
+  } catch (...) {
+    clean();
+    throw;
+  }
+  const int status = run_gnuplot(dir, script_name, err_path);
   std::string err;
   {
-    std::ifstream in(base + ".err");
+    std::ifstream in(err_path);
     std::getline(in, err, '\0');
   }
-  std::filesystem::remove(data_path);
-  std::filesystem::remove(script_path);
-  std::filesystem::remove(base + ".err");
+  clean();
+  std::error_code ec;
   if (status != 0 || !std::filesystem::exists(out_tmp)) {
-    std::filesystem::remove(out_tmp);
-    throw std::runtime_error("gnuplot failed drawing " + name + " (is gnuplot installed? make installs it)" +
+    std::filesystem::remove(out_tmp, ec);
+    throw std::runtime_error("gnuplot failed drawing " + name + (status == 127 ? " (gnuplot is not installed: make installs it)" : "") +
                              (err.empty() ? "" : ": " + err.substr(0, err.find('\n'))));
   }
-  std::filesystem::rename(out_tmp, target);
+  std::filesystem::rename(out_tmp, target, ec);
+  if (ec) {
+    std::filesystem::remove(out_tmp, ec);
+    throw std::runtime_error("cannot write '" + target + "': " + ec.message());
+  }
   return target;
 }
 
@@ -73,7 +129,7 @@ void Plotter::records_per_partition(const std::string& title, const std::vector<
   std::string data;
   bool whiskers = false;
   for (std::size_t i = 0; i < bars.size(); ++i) {
-    data += std::to_string(i) + " " + quoted(bars[i].label) + " " + fixed(bars[i].value, 6) + " " + fixed(bars[i].low, 6) + " " +
+    data += std::to_string(i) + " " + data_quoted(bars[i].label) + " " + fixed(bars[i].value, 6) + " " + fixed(bars[i].low, 6) + " " +
             fixed(bars[i].high, 6) + "\n";
     whiskers = whiskers || bars[i].low != bars[i].high;
   }

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <set>
 #include <stdexcept>
@@ -63,7 +64,63 @@ const std::string* param_of(const SweepPointData& p, const std::string& path) {
   return nullptr;
 }
 
+// The summary of the defined (not NaN) values. With an infinite value the mean is their
+// sum over n (+inf, -inf, or NaN for both signs) and has no interval.
+Summary summarize_defined(const std::vector<double>& values) {
+  std::vector<double> defined;
+  for (double v : values)
+    if (!std::isnan(v)) defined.push_back(v);
+  if (std::none_of(defined.begin(), defined.end(), [](double v) { return std::isinf(v); })) return summarize(defined);
+  Summary s;
+  s.n = defined.size();
+  double sum = 0;
+  for (double v : defined) sum += v;
+  s.mean = s.ci_low = s.ci_high = s.median = s.q025 = s.q975 = sum / static_cast<double>(s.n);
+  s.min = *std::min_element(defined.begin(), defined.end());
+  s.max = *std::max_element(defined.begin(), defined.end());
+  return s;
+}
+
+// gnuplot's SVG made fit to sit with others in one page: from its <svg> on (no XML
+// prolog), every id prefixed (each chart defines the same ids: gnuplot_canvas, gpPt0, ...)
+// and its title the metric's.
+std::string inline_svg(const std::string& svg, const std::string& prefix, const std::string& title) {
+  const auto start = svg.find("<svg");
+  if (start == std::string::npos) return "";
+  std::string out;
+  out.reserve(svg.size() + svg.size() / 8);
+  bool titled = false;
+  for (std::size_t i = start; i < svg.size();) {
+    bool replaced = false;
+    for (const char* from : {"id='", "id=\"", "href='#", "href=\"#", "url(#"}) {
+      const std::size_t n = std::strlen(from);
+      if (svg.compare(i, n, from) == 0 && (from[0] != 'i' || i == 0 || svg[i - 1] == ' ')) {
+        out.append(from, n);
+        out += prefix;
+        i += n;
+        replaced = true;
+        break;
+      }
+    }
+    if (replaced) continue;
+    if (!titled && svg.compare(i, 7, "<title>") == 0) {
+      const std::size_t close = svg.find("</title>", i);
+      titled = true;
+      if (close != std::string::npos) {
+        out += "<title>" + html_escape(title) + "</title>";
+        i = close + 8;
+        continue;
+      }
+    }
+    out += svg[i++];
+  }
+  return out;
+}
+
 }  // namespace
+
+SweepReportInputError::SweepReportInputError(std::string option, const std::string& message)
+    : std::invalid_argument(message), option_(std::move(option)) {}
 
 std::string html_escape(const std::string& text) {
   std::string out;
@@ -85,40 +142,55 @@ SweepReport::SweepReport(SweepData data, const SweepReportOptions& options) : da
   for (const auto& p : data_.points)
     for (const auto& [path, value] : p.params)
       if (std::find(params_.begin(), params_.end(), path) == params_.end()) params_.push_back(path);
+  choose_metrics(options.metrics);
+  choose_axis(options.x);
+  build_series();
+}
 
-  // The metrics: all, or those asked for (each must exist).
-  if (options.metrics.empty()) {
-    for (std::size_t m = 0; m < data_.metrics.size(); ++m) metrics_.push_back(m);
-  } else {
-    for (const auto& name : options.metrics) {
-      const auto it = std::find(data_.metrics.begin(), data_.metrics.end(), name);
-      if (it == data_.metrics.end()) {
-        std::string known;
-        for (const auto& m : data_.metrics) known += (known.empty() ? "" : ", ") + m;
-        throw std::invalid_argument("--metrics: the store has no metric '" + name + "'; it has: " + known);
-      }
-      metrics_.push_back(static_cast<std::size_t>(it - data_.metrics.begin()));
-    }
+std::vector<std::string> SweepReport::distinct_values(const std::string& path) const {
+  std::vector<std::string> values;
+  for (const auto& p : data_.points) {
+    const std::string text = x_of(p, path);
+    if (std::find(values.begin(), values.end(), text) == values.end()) values.push_back(text);
   }
+  return values;
+}
 
-  // The axis: the parameter asked for, else the first swept one that takes several values,
-  // else the arm.
-  auto distinct_values = [&](const std::string& path) {
-    std::vector<std::string> values;
-    for (const auto& p : data_.points) {
-      const std::string* v = param_of(p, path);
-      const std::string text = v ? *v : kMissing;
-      if (std::find(values.begin(), values.end(), text) == values.end()) values.push_back(text);
+std::string SweepReport::x_of(const SweepPointData& p, const std::string& path) const {
+  if (path == "arm" && by_arm_) return p.arm;
+  const std::string* v = param_of(p, path);
+  return v ? *v : kMissing;
+}
+
+// All metrics, or those asked for, each once, in the order asked.
+void SweepReport::choose_metrics(const std::vector<std::string>& names) {
+  if (names.empty()) {
+    for (std::size_t m = 0; m < data_.metrics.size(); ++m) metrics_.push_back(m);
+    return;
+  }
+  for (const auto& name : names) {
+    const auto it = std::find(data_.metrics.begin(), data_.metrics.end(), name);
+    if (it == data_.metrics.end()) {
+      std::string known;
+      for (const auto& m : data_.metrics) known += (known.empty() ? "" : ", ") + m;
+      throw SweepReportInputError("metrics", "the store has no metric '" + name + "'; it has: " + known);
     }
-    return values;
-  };
-  if (!options.x.empty()) {
-    if (options.x != "arm" && std::find(params_.begin(), params_.end(), options.x) == params_.end()) {
+    const auto m = static_cast<std::size_t>(it - data_.metrics.begin());
+    if (std::find(metrics_.begin(), metrics_.end(), m) == metrics_.end()) metrics_.push_back(m);
+  }
+}
+
+// The parameter asked for, else the first swept one that takes several values, else the
+// arm. Numbers are sorted (a log axis when they span a factor of 50), other values keep
+// the sweep's order.
+void SweepReport::choose_axis(const std::string& x) {
+  if (!x.empty()) {
+    if (x != "arm" && std::find(params_.begin(), params_.end(), x) == params_.end()) {
       std::string known = "arm";
       for (const auto& p : params_) known += ", " + p;
-      throw std::invalid_argument("--x: '" + options.x + "' is not swept in this store; the axis can be: " + known);
+      throw SweepReportInputError("x", "'" + x + "' is not swept in this store; the axis can be: " + known);
     }
-    axis_.name = options.x;
+    axis_.name = x;
   } else {
     axis_.name = "arm";
     for (const auto& path : params_)
@@ -127,94 +199,78 @@ SweepReport::SweepReport(SweepData data, const SweepReportOptions& options) : da
         break;
       }
   }
-  const bool by_arm = axis_.name == "arm" && std::find(params_.begin(), params_.end(), "arm") == params_.end();
-  if (by_arm) {
-    for (const auto& p : data_.points)
-      if (std::find(axis_.values.begin(), axis_.values.end(), p.arm) == axis_.values.end()) axis_.values.push_back(p.arm);
-  } else {
-    axis_.values = distinct_values(axis_.name);
-    std::vector<double> numbers(axis_.values.size());
-    axis_.numeric = !axis_.values.empty();
-    for (std::size_t i = 0; i < axis_.values.size(); ++i) axis_.numeric = axis_.numeric && parse_number(axis_.values[i], numbers[i]);
-    if (axis_.numeric) {
-      std::vector<std::size_t> order(axis_.values.size());
-      for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-      std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return numbers[a] < numbers[b]; });
-      std::vector<std::string> sorted;
-      for (std::size_t i : order) sorted.push_back(axis_.values[i]);
-      axis_.values = std::move(sorted);
-      const auto [lo, hi] = std::minmax_element(numbers.begin(), numbers.end());
-      axis_.log = *lo > 0 && *hi / *lo >= 50;
-    }
-  }
+  by_arm_ = axis_.name == "arm" && std::find(params_.begin(), params_.end(), "arm") == params_.end();
+  axis_.values = distinct_values(axis_.name);
+  if (by_arm_) return;
+  std::vector<double> numbers(axis_.values.size());
+  axis_.numeric = !axis_.values.empty();
+  for (std::size_t i = 0; i < axis_.values.size(); ++i) axis_.numeric = axis_.numeric && parse_number(axis_.values[i], numbers[i]);
+  if (!axis_.numeric) return;
+  std::vector<std::size_t> order(axis_.values.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return numbers[a] < numbers[b]; });
+  std::vector<std::string> sorted;
+  for (std::size_t i : order) sorted.push_back(axis_.values[i]);
+  axis_.values = std::move(sorted);
+  const auto [lo, hi] = std::minmax_element(numbers.begin(), numbers.end());
+  axis_.log = *lo > 0 && *hi / *lo >= 50;
+}
 
-  // The lines: one per arm and setting of the other parameters; pooled by arm when that
-  // would be too many lines (a Latin hypercube sample varies every parameter at every point).
+// A line per arm and setting of the other parameters. When that is more than kMaxSeries
+// lines and every arm has at most one point at each x (a Latin hypercube sample, where
+// every point has its own values), a line per arm; a grid keeps its lines, since pooling
+// its settings would average different settings into one mean.
+void SweepReport::build_series() {
   auto build = [&](bool with_params) {
     std::vector<SweepSeries> out;
-    std::vector<std::string> keys;
     for (std::size_t i = 0; i < data_.points.size(); ++i) {
       const auto& p = data_.points[i];
-      std::string label = by_arm ? "" : p.arm;
+      std::string label = by_arm_ ? "" : p.arm;
       if (with_params)
-        for (const auto& path : params_) {
-          if (path == axis_.name) continue;
-          const std::string* v = param_of(p, path);
-          label += (label.empty() ? "" : ", ") + path + "=" + (v ? *v : kMissing);
-        }
+        for (const auto& path : params_)
+          if (path != axis_.name) label += (label.empty() ? "" : ", ") + path + "=" + x_of(p, path);
       if (label.empty()) label = "all";
-      const auto it = std::find(keys.begin(), keys.end(), label);
-      if (it == keys.end()) {
-        keys.push_back(label);
-        out.push_back({label, {i}});
-      } else {
-        out[static_cast<std::size_t>(it - keys.begin())].points.push_back(i);
-      }
+      auto it = std::find_if(out.begin(), out.end(), [&](const SweepSeries& s) { return s.label == label; });
+      if (it == out.end()) out.push_back({label, {i}});
+      else it->points.push_back(i);
     }
     return out;
   };
   series_ = build(true);
-  if (series_.size() > kMaxSeries && !by_arm) {
-    series_ = build(false);
-    pooled_ = true;
+  if (series_.size() <= kMaxSeries || by_arm_) return;
+  auto by_arm = build(false);
+  for (const auto& line : by_arm) {
+    std::set<std::string> xs;
+    for (std::size_t i : line.points)
+      if (!xs.insert(x_of(data_.points[i], axis_.name)).second) return;  // two settings at one x: keep every line
   }
+  series_ = std::move(by_arm);
+  pooled_ = true;
 }
 
-Summary SweepReport::summary(std::size_t p, std::size_t m) const {
-  std::vector<double> defined;
-  for (double v : data_.points[p].values[m])
-    if (!std::isnan(v)) defined.push_back(v);
-  const bool infinite = std::any_of(defined.begin(), defined.end(), [](double v) { return std::isinf(v); });
-  if (!infinite) return summarize(defined);
-  Summary s;
-  s.n = defined.size();
-  s.mean = s.ci_low = s.ci_high = s.min = s.max = s.median = s.q025 = s.q975 = std::numeric_limits<double>::infinity();
-  s.min = *std::min_element(defined.begin(), defined.end());
-  return s;
-}
+Summary SweepReport::summary(std::size_t p, std::size_t m) const { return summarize_defined(data_.points[p].values[m]); }
 
 SweepReport::Cell SweepReport::cell(const SweepSeries& series, const std::string& x, std::size_t m) const {
-  const bool by_arm = axis_.name == "arm" && std::find(params_.begin(), params_.end(), "arm") == params_.end();
-  std::vector<double> pooled;
+  std::vector<double> values;
   bool any = false;
   for (std::size_t i : series.points) {
     const auto& p = data_.points[i];
-    const std::string* v = by_arm ? &p.arm : param_of(p, axis_.name);
-    if ((v ? *v : std::string(kMissing)) != x) continue;
+    if (x_of(p, axis_.name) != x) continue;
     any = true;
-    for (double value : p.values[m])
-      if (!std::isnan(value)) pooled.push_back(value);
+    values.insert(values.end(), p.values[m].begin(), p.values[m].end());
   }
   Cell c;
-  c.any = any && !pooled.empty();
-  if (!c.any) return c;
-  if (std::any_of(pooled.begin(), pooled.end(), [](double v) { return std::isinf(v); })) {
-    c.s.n = pooled.size();
-    c.s.mean = c.s.ci_low = c.s.ci_high = std::numeric_limits<double>::infinity();
-    return c;
-  }
-  c.s = summarize(pooled);
+  c.s = summarize_defined(values);
+  c.any = any && c.s.n > 0;
   return c;
+}
+
+bool SweepReport::drawable(const SweepSeries& series, std::size_t m) const {
+  for (const auto& x : axis_.values) {
+    const Cell c = cell(series, x, m);
+    if (c.any && std::isfinite(c.s.mean)) return true;
+  }
+  return false;
 }
 
 std::string SweepReport::summary_csv() const {
@@ -241,12 +297,7 @@ std::string SweepReport::summary_csv() const {
 }
 
 bool SweepReport::has_chart(std::size_t m) const {
-  for (const auto& series : series_)
-    for (const auto& x : axis_.values) {
-      const Cell c = cell(series, x, m);
-      if (c.any && std::isfinite(c.s.mean)) return true;
-    }
-  return false;
+  return std::any_of(series_.begin(), series_.end(), [&](const SweepSeries& series) { return drawable(series, m); });
 }
 
 std::string SweepReport::chart_data(std::size_t m) const {
@@ -259,7 +310,10 @@ std::string SweepReport::chart_data(std::size_t m) const {
       block += (axis_.numeric ? axis_.values[i] : std::to_string(i)) + " " + exact(c.s.mean) + " " + exact(c.s.ci_low) + " " + exact(c.s.ci_high) + "\n";
     }
     if (block.empty()) continue;
-    out += "# " + series.label + "\n" + block + "\n\n";  // gnuplot's index separator
+    std::string label = series.label;
+    std::replace(label.begin(), label.end(), '\n', ' ');
+    std::replace(label.begin(), label.end(), '\r', ' ');
+    out += "# " + label + "\n" + block + "\n\n";  // gnuplot's index separator
   }
   return out;
 }
@@ -279,12 +333,7 @@ std::string SweepReport::chart_script(std::size_t m) const {
   std::string bands, lines;
   std::size_t index = 0;
   for (std::size_t k = 0; k < series_.size(); ++k) {
-    bool any = false;
-    for (const auto& x : axis_.values) {
-      const Cell c = cell(series_[k], x, m);
-      any = any || (c.any && std::isfinite(c.s.mean));
-    }
-    if (!any) continue;
+    if (!drawable(series_[k], m)) continue;
     const std::string colour = kColours[k % std::size(kColours)];
     const std::string dash = std::to_string(1 + k / std::size(kColours));
     const std::string source = "datafile index " + std::to_string(index++);
@@ -328,12 +377,7 @@ p.note { color: #555; }
   for (const auto& a : arms) arm_list += (arm_list.empty() ? "" : ", ") + ("<code>" + html_escape(a) + "</code>");
   row("partitioners and variants", arm_list);
   for (const auto& path : params_) {
-    std::vector<std::string> values;
-    for (const auto& p : data_.points) {
-      const std::string* v = param_of(p, path);
-      const std::string text = v ? *v : kMissing;
-      if (std::find(values.begin(), values.end(), text) == values.end()) values.push_back(text);
-    }
+    const std::vector<std::string> values = distinct_values(path);
     std::string list;
     for (std::size_t i = 0; i < values.size() && i < 24; ++i) list += (i ? ", " : "") + html_escape(values[i]);
     if (values.size() > 24) list += ", … (" + std::to_string(values.size()) + " values)";
@@ -357,8 +401,7 @@ p.note { color: #555; }
     h += "<section id=\"" + anchor(metric) + "\"><h2>" + html_escape(metric) + "</h2>\n";
     const auto it = svg.find(m);
     if (it != svg.end()) {
-      const auto start = it->second.find("<svg");
-      h += "<figure>" + (start == std::string::npos ? std::string() : it->second.substr(start)) + "</figure>\n";
+      h += "<figure>" + inline_svg(it->second, "c" + std::to_string(m) + "-", metric) + "</figure>\n";
     } else {
       h += "<p class=\"note\">No run measured this metric: nothing to draw.</p>\n";
     }

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,10 +49,21 @@ struct SweepSeries {
   std::vector<std::size_t> points;  ///< indexes into SweepData::points
 };
 
+/// A report option that the data cannot honour: option() is "x" or "metrics", what() says
+/// why and lists what exists.
+class SweepReportInputError : public std::invalid_argument {
+public:
+  SweepReportInputError(std::string option, const std::string& message);
+  const std::string& option() const { return option_; }
+
+private:
+  std::string option_;
+};
+
 class SweepReport {
 public:
-  /// std::invalid_argument when options.x is not a swept parameter or a metric is unknown
-  /// (the message lists what exists).
+  /// SweepReportInputError when options.x is not a swept parameter or a metric is unknown;
+  /// metrics asked for twice are reported once.
   SweepReport(SweepData data, const SweepReportOptions& options);
 
   const SweepData& data() const { return data_; }
@@ -82,13 +94,22 @@ private:
     Summary s;
     bool any = false;
   };
+  void choose_metrics(const std::vector<std::string>& names);
+  void choose_axis(const std::string& x);
+  void build_series();
+  /// The point's value of `path` on the axis ("(base)" when it does not set it; its arm
+  /// when the axis is the arm).
+  std::string x_of(const SweepPointData& p, const std::string& path) const;
+  std::vector<std::string> distinct_values(const std::string& path) const;
   Cell cell(const SweepSeries& series, const std::string& x, std::size_t m) const;
+  bool drawable(const SweepSeries& series, std::size_t m) const;  ///< some finite mean to draw
 
   SweepData data_;
   SweepAxis axis_;
   std::vector<std::string> params_;  ///< every swept parameter, in first-seen order
   std::vector<SweepSeries> series_;
   std::vector<std::size_t> metrics_;
+  bool by_arm_ = false;  ///< the axis is the arm (no swept parameter named "arm")
   bool pooled_ = false;  ///< the series are arms only: the other parameters vary too much to draw a line each
 };
 

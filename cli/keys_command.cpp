@@ -44,14 +44,16 @@ constexpr std::int32_t kMaxEveryCandidate = 1000;
 
 constexpr std::size_t kFlushBytes = 1 << 20;
 
-model::PartitionChange parse_change(const std::string& text) {
+constexpr std::int64_t kMaxPartitions = 1'000'000;  // a flow matrix or a topic beyond this is not a real topic
+
+// `option` names it in errors: --change or --plan.
+model::PartitionChange parse_change(const std::string& text, const std::string& option = "--change") {
   const auto colon = text.find(':');
   if (colon == std::string::npos)
-    throw UsageError("--change: must be FROM:TO with partition counts >= 1, e.g. 4:8, got '" + text + "'");
-  constexpr std::int64_t kMax = 1'000'000;  // a flow matrix or a topic beyond this is not a real topic
+    throw UsageError(option + ": must be FROM:TO with partition counts >= 1, e.g. 4:8, got '" + text + "'");
   model::PartitionChange c;
-  c.from = static_cast<std::int32_t>(parse_int(std::string_view(text).substr(0, colon), "--change FROM", 1, kMax));
-  c.to = static_cast<std::int32_t>(parse_int(std::string_view(text).substr(colon + 1), "--change TO", 1, kMax));
+  c.from = static_cast<std::int32_t>(parse_int(std::string_view(text).substr(0, colon), option + " FROM", 1, kMaxPartitions));
+  c.to = static_cast<std::int32_t>(parse_int(std::string_view(text).substr(colon + 1), option + " TO", 1, kMaxPartitions));
   return c;
 }
 
@@ -189,7 +191,7 @@ struct KeysSettings {
 // plan must be one; the messages are Kafka's own.
 PlanSettings parse_plan(const std::string& text, const std::string& rate, const std::string& age, const std::string& producers) {
   PlanSettings p;
-  p.change = parse_change(text);
+  p.change = parse_change(text, "--plan");
   if (p.change.to == p.change.from)
     throw UsageError("--plan: " + text + " is no change: Kafka refuses it with \"Topic already has " + std::to_string(p.change.from) +
                      " partition(s).\"; give TO > FROM");
@@ -204,12 +206,29 @@ PlanSettings parse_plan(const std::string& text, const std::string& rate, const 
 
 std::vector<model::PartitionChange> plan_candidates(model::PartitionChange planned) {
   std::vector<model::PartitionChange> out;
-  const std::int64_t from = planned.from, last = 4 * from;
+  const std::int64_t from = planned.from, last = std::min<std::int64_t>(4 * from, kMaxPartitions);
   for (std::int64_t to = from + 1; to <= last; ++to)
     if (from <= kMaxEveryCandidate || to % from == 0 || to == planned.to)
       out.push_back({planned.from, static_cast<std::int32_t>(to)});
   if (planned.to > last) out.push_back(planned);
   return out;
+}
+
+// Every key is counted for every candidate count: a plan over many keys and a large FROM
+// (3 x FROM candidates) is refused, with how to make it smaller, past ~10^10 counts.
+void refuse_slow_plan(const KeysSettings& s, bool allow_large) {
+  constexpr double kMaxCounts = 1e10;
+  KeyStream probe(s.keys);
+  const auto keys = probe.known_count();
+  if (!keys || allow_large) return;
+  const double counts = static_cast<double>(*keys) * static_cast<double>(s.changes.size());
+  if (counts <= kMaxCounts) return;
+  char buf[320];
+  std::snprintf(buf, sizeof buf,
+                "--plan: refused: %llu keys x %zu candidate counts is %.3g counts (limit %.0e, about a minute); give fewer keys "
+                "(a million measure a share to +-0.001) or pass --allow-large",
+                static_cast<unsigned long long>(*keys), s.changes.size(), counts, kMaxCounts);
+  throw UsageError(buf);
 }
 
 // The settings, or nothing after --help.
@@ -229,7 +248,7 @@ std::optional<KeysSettings> parse_keys_args(const Args& args) {
       ("producers", po::value<std::string>(&producers_text), "with --plan: the producers sending (default 1)")
       ("flow", po::bool_switch(&s.flow), "also print how many keys go from each old partition to each new one")
       ("format", po::value<std::string>(&format_text)->default_value("table"), "table, csv or json")
-      ("allow-large", po::bool_switch(&allow_large), "print --flow even when its FROM x TO matrices exceed partsim's memory limit");
+      ("allow-large", po::bool_switch(&allow_large), "print --flow even when its FROM x TO matrices exceed partsim's memory limit; count --plan past 10^10 counts");
   add_key_source_options(desc, s.keys, /*with_template=*/true);
 
   if (help_requested(args, kKeysUsage, desc)) return std::nullopt;
@@ -244,6 +263,7 @@ std::optional<KeysSettings> parse_keys_args(const Args& args) {
   if (!plan_text.empty()) {
     s.plan = parse_plan(plan_text, rate_text, age_text, producers_text);
     s.changes = plan_candidates(s.plan->change);
+    refuse_slow_plan(s, allow_large);
   }
   s.format = parse_format(format_text);
   if (s.flow && !allow_large) refuse_large_flow(s.changes);

@@ -2,6 +2,7 @@
 // stores of several shards (finished or not), and writes DIR/summary.csv, DIR/charts/ (SVG
 // charts with their gnuplot scripts and data) and DIR/report.html (self-contained).
 
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +15,7 @@
 
 #include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #include "analysis/plots.hpp"
 #include "analysis/sweep_report.hpp"
@@ -46,8 +48,10 @@ std::vector<std::string> split_list(const std::string& text) {
   std::vector<std::string> out;
   std::string item;
   std::istringstream in(text);
-  while (std::getline(in, item, ','))
-    if (!item.empty()) out.push_back(item);
+  while (std::getline(in, item, ',')) {
+    const auto first = item.find_first_not_of(" \t"), last = item.find_last_not_of(" \t");
+    if (first != std::string::npos) out.push_back(item.substr(first, last - first + 1));
+  }
   return out;
 }
 
@@ -116,10 +120,37 @@ std::string read_whole(const std::string& path) {
   return out.str();
 }
 
-std::string chart_name(const std::string& metric) {
-  std::string out;
-  for (char c : metric) out += (c == '/' || c == '\\' || c == ' ') ? '_' : c;
-  return out;
+// A chart's file name: the metric's name with anything but [A-Za-z0-9._-] as '_', not
+// starting with a dot, and made unique among `taken` (metric names are unique, their
+// file names might not be).
+std::string chart_name(const std::string& metric, std::set<std::string>& taken) {
+  std::string base;
+  for (char c : metric) base += (std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '_' || c == '-') ? c : '_';
+  if (base.empty() || base[0] == '.') base = "_" + base;
+  std::string name = base;
+  for (int k = 2; !taken.insert(name).second; ++k) name = base + "-" + std::to_string(k);
+  return name;
+}
+
+// Removes a scratch folder and what it holds when it goes out of scope.
+class ScratchFolder {
+public:
+  explicit ScratchFolder(std::filesystem::path path) : path_(std::move(path)) {}
+  ~ScratchFolder() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  ScratchFolder(const ScratchFolder&) = delete;
+  ScratchFolder& operator=(const ScratchFolder&) = delete;
+
+private:
+  std::filesystem::path path_;
+};
+
+void move_into_place(const std::filesystem::path& from, const std::filesystem::path& to) {
+  std::error_code ec;
+  std::filesystem::rename(from, to, ec);
+  if (ec) throw std::runtime_error("--out: cannot write '" + to.string() + "': " + ec.message());
 }
 
 }  // namespace
@@ -151,38 +182,59 @@ int run_report_command(const Args& args) {
   std::unique_ptr<analysis::SweepReport> report;
   try {
     report = std::make_unique<analysis::SweepReport>(std::move(data), options);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
+  } catch (const analysis::SweepReportInputError& e) {
+    throw UsageError("--" + e.option() + ": " + e.what());
   }
 
   const std::filesystem::path dir(s.out), charts = dir / "charts";
   std::error_code ec;
   std::filesystem::create_directories(charts, ec);
-  if (ec) throw std::runtime_error("--out: cannot create '" + charts.string() + "': " + ec.message());
+  if (ec) throw UsageError("--out: cannot create '" + charts.string() + "': " + ec.message());
 
-  write_file_atomically((dir / "summary.csv").string(), report->summary_csv());
+  // Everything is made in a scratch folder first, then moved in: a failure (gnuplot, a
+  // full disk) leaves the folder as it was.
+  const std::filesystem::path scratch = dir / (".partsim-report.tmp." + std::to_string(::getpid()));
+  ScratchFolder guard(scratch);
+  std::filesystem::create_directories(scratch / "charts", ec);
+  if (ec) throw UsageError("--out: cannot write in '" + dir.string() + "': " + ec.message());
+  write_file_atomically((scratch / "summary.csv").string(), report->summary_csv());
   std::map<std::size_t, std::string> svg;
+  std::vector<std::string> written;
+  std::set<std::string> names;
   for (std::size_t m : report->metrics()) {
     if (!report->has_chart(m)) continue;
-    const std::string name = chart_name(report->data().metrics[m]);
+    const std::string name = chart_name(report->data().metrics[m], names);
     const analysis::GnuplotChart chart{analysis::kSweepChartTerminal, "svg", report->chart_data(m), report->chart_script(m)};
-    const std::string path = analysis::draw_gnuplot(chart, charts.string(), name);
+    const std::string path = analysis::draw_gnuplot(chart, (scratch / "charts").string(), name);
     // The script and data beside the chart, to redraw it: cd charts && gnuplot NAME.gp
-    write_file_atomically((charts / (name + ".dat")).string(), chart.data);
-    write_file_atomically((charts / (name + ".gp")).string(), chart.terminal + "set output " + analysis::gnuplot_quoted(name + ".svg") +
-                                                                  "\ndatafile = " + analysis::gnuplot_quoted(name + ".dat") + "\n" + chart.script);
+    write_file_atomically((scratch / "charts" / (name + ".dat")).string(), chart.data);
+    write_file_atomically((scratch / "charts" / (name + ".gp")).string(), chart.terminal + "set output " + analysis::gnuplot_quoted(name + ".svg") +
+                                                                              "\ndatafile = " + analysis::gnuplot_quoted(name + ".dat") + "\n" + chart.script);
     svg[m] = read_whole(path);
+    for (const char* ext : {".svg", ".gp", ".dat"}) written.push_back(name + ext);
   }
-  // charts/ is the report's own: a chart of an earlier report this one did not draw goes.
-  std::set<std::string> drawn;
-  for (const auto& [m, text] : svg)
-    for (const char* ext : {".svg", ".gp", ".dat"}) drawn.insert(chart_name(report->data().metrics[m]) + ext);
-  for (const auto& entry : std::filesystem::directory_iterator(charts)) {
-    const auto ext = entry.path().extension();
-    if (entry.is_regular_file() && (ext == ".svg" || ext == ".gp" || ext == ".dat") && !drawn.count(entry.path().filename().string()))
-      std::filesystem::remove(entry.path(), ec);
+  write_file_atomically((scratch / "report.html").string(), report->html(svg));
+
+  // In place: the charts, then the earlier report's charts that this one did not draw
+  // removed (only those its manifest lists: charts/ may hold the user's own files), the
+  // manifest, summary.csv, and report.html last.
+  const std::filesystem::path manifest = charts / ".partsim-report";
+  std::set<std::string> earlier;
+  {
+    std::ifstream in(manifest);
+    for (std::string line; std::getline(in, line);)
+      if (!line.empty() && line.find('/') == std::string::npos) earlier.insert(line);
   }
-  write_file_atomically((dir / "report.html").string(), report->html(svg));
+  std::string listing;
+  for (const auto& f : written) {
+    move_into_place(scratch / "charts" / f, charts / f);
+    earlier.erase(f);
+    listing += f + "\n";
+  }
+  for (const auto& f : earlier) std::filesystem::remove(charts / f, ec);
+  write_file_atomically(manifest.string(), listing);
+  move_into_place(scratch / "summary.csv", dir / "summary.csv");
+  move_into_place(scratch / "report.html", dir / "report.html");
   std::fprintf(stderr, "partsim report: sweep '%s', %zu/%zu rows done, %zu metrics, %zu charts -> %s\n", report->data().name.c_str(),
                report->data().rows_done, report->data().rows_total, report->metrics().size(), svg.size(), (dir / "report.html").c_str());
   return kExitOk;

@@ -30,28 +30,39 @@ constexpr const char* kStatusUsage =
     "every row is done, or every store given holds all its shard's rows.\n"
     "  partsim status stores/shard-*.sqlite --every 30\n";
 
-struct ShardText {
-  std::size_t index = 0, count = 1;
-  bool parsed = false;
+// A store's shard: "I/N", "all", or a merge of shards "0/3+2/3". Its rows and the shard
+// indexes it covers.
+struct StoreShards {
+  std::size_t rows = 0, count = 0;  ///< count: N of "I/N" (0 for "all")
+  std::set<std::size_t> indexes;
 };
 
-// "I/N" -> (I, N); "all" and merged shards ("0/3+2/3") are not one shard.
-ShardText parse_shard(const std::string& text) {
-  ShardText s;
-  const auto slash = text.find('/');
-  if (slash == std::string::npos || text.find('+') != std::string::npos) return s;
-  try {
-    s.index = std::stoul(text.substr(0, slash));
-    s.count = std::stoul(text.substr(slash + 1));
-    s.parsed = s.count > 0 && s.index < s.count;
-  } catch (const std::exception&) {
-    s.parsed = false;
+StoreShards parse_shards(const std::string& text, std::size_t total) {
+  StoreShards s;
+  if (text == "all") {
+    s.rows = total;
+    return s;
+  }
+  std::size_t from = 0;
+  while (from <= text.size()) {
+    const std::size_t plus = std::min(text.find('+', from), text.size());
+    const std::string one = text.substr(from, plus - from);
+    const auto slash = one.find('/');
+    std::size_t index = 0, count = 0;
+    try {
+      if (slash == std::string::npos) throw std::invalid_argument(one);
+      index = std::stoul(one.substr(0, slash));
+      count = std::stoul(one.substr(slash + 1));
+    } catch (const std::exception&) {
+      count = 0;
+    }
+    if (count == 0 || index >= count) throw UsageError("a store's shard '" + text + "' is not I/N, all, or I/N+J/N");
+    s.count = count;
+    if (s.indexes.insert(index).second && index < total) s.rows += (total - index + count - 1) / count;  // r = I, I + N, ...
+    from = plus + 1;
   }
   return s;
 }
-
-// The rows of shard I of N among `total`: r = I, I + N, ...
-std::size_t shard_rows(std::size_t total, const ShardText& s) { return s.index < total ? (total - s.index + s.count - 1) / s.count : 0; }
 
 struct Reading {
   std::size_t done = 0, total = 0;
@@ -68,17 +79,17 @@ Reading read_progress(std::vector<SweepStore>& stores) {
   std::string shards;
   std::set<std::size_t> seen;
   std::size_t count = 0;
+  bool whole = false;  // a store holds every shard
   for (auto& st : stores) {
     const auto done = st.done();
     all.insert(done.begin(), done.end());
     const std::string shard = st.meta().shard;
-    const ShardText s = parse_shard(shard);
-    const std::size_t mine = s.parsed ? shard_rows(r.total, s) : r.total;
+    const StoreShards sh = parse_shards(shard, r.total);
+    const std::size_t mine = sh.rows;
     r.stores_complete = r.stores_complete && done.size() >= mine;
-    if (s.parsed) {
-      seen.insert(s.index);
-      count = s.count;
-    }
+    seen.insert(sh.indexes.begin(), sh.indexes.end());
+    if (sh.count > 0) count = sh.count;
+    if (sh.count == 0) whole = true;
     shards += (shards.empty() ? "" : ", ") + shard + " " + std::to_string(done.size()) + "/" + std::to_string(mine);
   }
   r.done = all.size();
@@ -86,7 +97,7 @@ Reading read_progress(std::vector<SweepStore>& stores) {
   std::snprintf(head, sizeof head, "sweep '%s': %zu/%zu rows done (%.1f%%) in %zu store%s", meta.sweep_name.c_str(), r.done, r.total,
                 r.total ? 100.0 * static_cast<double>(r.done) / static_cast<double>(r.total) : 100.0, stores.size(), stores.size() == 1 ? "" : "s");
   r.line = std::string(head) + " [" + shards + "]";
-  if (count > 0 && seen.size() < count) {
+  if (!whole && count > 0 && seen.size() < count) {
     std::string missing;
     for (std::size_t i = 0; i < count; ++i)
       if (!seen.count(i)) missing += (missing.empty() ? "" : ", ") + std::to_string(i) + "/" + std::to_string(count);

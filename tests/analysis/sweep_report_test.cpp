@@ -54,7 +54,9 @@ TEST_CASE("sweep report: mean and 95% Student t interval per point; undefined va
   const auto inf = r.summary(1, 0);
   CHECK(inf.n == 3);
   CHECK(std::isinf(inf.mean));
+  CHECK(inf.mean > 0);
   CHECK(inf.min == 1.0);
+  CHECK(std::isinf(inf.max));
 }
 
 TEST_CASE("sweep report: the summary CSV, one row per point and metric, numbers that read back exactly") {
@@ -107,7 +109,7 @@ TEST_CASE("sweep report: values that are not numbers give a categorical axis in 
   CHECK_FALSE(r.axis().log);
   CHECK(r.axis().values == std::vector<std::string>{"flat-out", "300/s"});
   CHECK(r.chart_data(0).find("# a\n0 5 5 5\n1 2 ") != std::string::npos);
-  CHECK(r.chart_script(0).find("set xtics (\"flat-out\" 0, \"300/s\" 1)") != std::string::npos);
+  CHECK(r.chart_script(0).find("set xtics ('flat-out' 0, '300/s' 1)") != std::string::npos);
 }
 
 TEST_CASE("sweep report: too many settings of the other parameters pool the lines by arm (a sample)") {
@@ -128,19 +130,40 @@ TEST_CASE("sweep report: too many settings of the other parameters pool the line
   CHECK(lines.series()[1].label == "b, y=100");
 }
 
+TEST_CASE("sweep report: a grid with many lines keeps them: settings at one x are never averaged together") {
+  // x in {1, 2} x y in {0..5} x 2 arms: 12 lines; pooled by arm, each x would hold six
+  // settings of y.
+  SweepData d;
+  d.replications = 1;
+  d.metrics = {"m"};
+  for (int x = 1; x <= 2; ++x)
+    for (int y = 0; y < 6; ++y)
+      for (const char* arm : {"a", "b"})
+        d.points.push_back({static_cast<std::int64_t>(d.points.size()), arm, {{"x", std::to_string(x)}, {"y", std::to_string(y)}}, {{double(y)}}});
+  const SweepReport r(d, {});
+  CHECK_FALSE(r.pooled());
+  CHECK(r.series().size() == 12);
+  CHECK(r.chart_data(0).find("# a, y=5\n1 5 5 5\n2 5 5 5\n") != std::string::npos);
+}
+
 TEST_CASE("sweep report: the axis and the metrics must exist; the message lists what does") {
   try {
     SweepReport r(two_arms(), {"rat", {}});
     FAIL("no error");
-  } catch (const std::invalid_argument& e) {
-    CHECK(std::string(e.what()) == "--x: 'rat' is not swept in this store; the axis can be: arm, rate");
+  } catch (const partsim::analysis::SweepReportInputError& e) {
+    CHECK(e.option() == "x");
+    CHECK(std::string(e.what()) == "'rat' is not swept in this store; the axis can be: arm, rate");
   }
   try {
     SweepReport r(two_arms(), {{}, {"m", "q"}});
     FAIL("no error");
-  } catch (const std::invalid_argument& e) {
-    CHECK(std::string(e.what()) == "--metrics: the store has no metric 'q'; it has: m, z");
+  } catch (const partsim::analysis::SweepReportInputError& e) {
+    CHECK(e.option() == "metrics");
+    CHECK(std::string(e.what()) == "the store has no metric 'q'; it has: m, z");
   }
+  // A metric asked for twice is reported once.
+  const SweepReport twice(two_arms(), {{}, {"z", "m", "z"}});
+  CHECK(twice.metrics() == std::vector<std::size_t>{1, 0});
   // The arm as the axis.
   const SweepReport by_arm(two_arms(), {"arm", {}});
   CHECK(by_arm.axis().values == std::vector<std::string>{"a", "b", "b<i>"});
@@ -153,8 +176,12 @@ TEST_CASE("sweep report: the page escapes names, inlines each chart without its 
   SweepData d = two_arms();
   d.rows_done = 10;
   const SweepReport r(d, {});
-  const std::string page = r.html({{0, "<?xml version=\"1.0\"?>\n<svg id=\"chart-m\"></svg>\n"}});
-  CHECK(page.find("<svg id=\"chart-m\"></svg>") != std::string::npos);
+  const std::string page = r.html({{0, "<?xml version=\"1.0\"?>\n<svg id=\"gnuplot_canvas\"><title>Gnuplot</title><g id='gpPt0'/>"
+                                       "<use xlink:href='#gpPt0'/><g><title>a</title></g></svg>\n"}});
+  // Each chart's ids get its own prefix (gnuplot repeats them in every chart), the first
+  // title is the metric's.
+  CHECK(page.find("<svg id=\"c0-gnuplot_canvas\"><title>m</title><g id='c0-gpPt0'/><use xlink:href='#c0-gpPt0'/><g><title>a</title></g></svg>") !=
+        std::string::npos);
   CHECK(page.find("<?xml") == std::string::npos);
   CHECK(page.find("b<i>") == std::string::npos);
   CHECK(page.find("<th>b&lt;i&gt;</th>") != std::string::npos);

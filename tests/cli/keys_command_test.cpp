@@ -146,6 +146,12 @@ TEST_CASE("partsim keys --plan refuses what Kafka refuses, and options that need
   const auto negative = run_cli("keys --template 'k{i}' --count 10 --plan 4:8 --rate -1");
   CHECK(negative.exit_code == 2);
   CHECK(negative.err.find("--rate") != std::string::npos);
+  const auto bad_to = run_cli("keys --template 'k{i}' --count 10 --plan 4:x");
+  CHECK(bad_to.err == "partsim keys: --plan TO: must be an integer in [1, 1000000], got 'x'\n");
+  // 10^8 keys x 3,000 candidates: refused before counting, with the way out.
+  const auto slow = run_cli("keys --template 'k{i}' --count 100000000 --plan 1000:2000");
+  CHECK(slow.exit_code == 2);
+  CHECK(slow.err.find("--plan: refused: 100000000 keys x 3000 candidate counts") != std::string::npos);
   const auto neither = run_cli("keys --template 'k{i}' --count 10");
   CHECK(neither.exit_code == 2);
   CHECK(neither.err.find("give --change FROM:TO (repeatable) or --plan FROM:TO") != std::string::npos);

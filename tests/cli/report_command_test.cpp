@@ -95,8 +95,8 @@ TEST_CASE("partsim report: summary.csv holds each point's mean of the store's va
   CHECK(std::filesystem::exists(out / "charts" / "broker.2.records_share.gp"));
   CHECK(std::filesystem::exists(out / "charts" / "broker.2.records_share.dat"));
   const std::string gp = slurp(out / "charts" / "broker.2.records_share.gp");
-  CHECK(gp.find("set output \"broker.2.records_share.svg\"") != std::string::npos);
-  CHECK(gp.find("datafile = \"broker.2.records_share.dat\"") != std::string::npos);
+  CHECK(gp.find("set output 'broker.2.records_share.svg'") != std::string::npos);
+  CHECK(gp.find("datafile = 'broker.2.records_share.dat'") != std::string::npos);
   std::size_t charts = 0;
   for (const auto& e : std::filesystem::directory_iterator(out / "charts")) charts += e.path().extension() == ".svg";
   const std::string html = slurp(out / "report.html");
@@ -104,15 +104,32 @@ TEST_CASE("partsim report: summary.csv holds each point's mean of the store's va
   for (std::size_t p = html.find("<svg"); p != std::string::npos; p = html.find("<svg", p + 1)) ++inline_svgs;
   CHECK(charts > 20);
   CHECK(inline_svgs == charts);
+  // The interval is the Student t one over the three values (t(0.975, 2) = 4.302652729749464).
+  {
+    const auto values = stored_values(store, 1, "latency.p99_ms");
+    const double mean = (values[0] + values[1] + values[2]) / 3;
+    double ss = 0;
+    for (double v : values) ss += (v - mean) * (v - mean);
+    const double half = 4.302652729749464 * std::sqrt(ss / 2) / std::sqrt(3.0);
+    const auto row = csv_row(csv, 1, "latency.p99_ms");
+    REQUIRE(row.size() == 10);
+    CHECK(std::stod(row[6]) == doctest::Approx(mean - half).epsilon(1e-9));
+    CHECK(std::stod(row[7]) == doctest::Approx(mean + half).epsilon(1e-9));
+  }
   CHECK(html.find("12 of 12") != std::string::npos);
   CHECK(html.find("<th>sticky-kip480</th>") != std::string::npos);
 
-  // Asked for two metrics: the others' charts of the earlier report go.
-  REQUIRE(run_cli("report " + q(store) + " --out " + q(out) + " --metrics latency.p99_ms,records_acked").exit_code == 0);
+  // Asked for two metrics: the others' charts of the earlier report go, a file of the
+  // user's in charts/ stays, and nothing is left of the scratch folder.
+  dir.write("rep/charts/mine.svg", "<svg/>");
+  REQUIRE(run_cli("report " + q(store) + " --out " + q(out) + " --metrics ' latency.p99_ms, records_acked,latency.p99_ms'").exit_code == 0);
   charts = 0;
   for (const auto& e : std::filesystem::directory_iterator(out / "charts")) charts += e.path().extension() == ".svg";
-  CHECK(charts == 2);
+  CHECK(charts == 3);
+  CHECK(std::filesystem::exists(out / "charts" / "mine.svg"));
+  CHECK(std::filesystem::exists(out / "charts" / "records_acked.svg"));
   CHECK_FALSE(std::filesystem::exists(out / "charts" / "broker.2.records_share.svg"));
+  for (const auto& e : std::filesystem::directory_iterator(out)) CHECK(e.path().filename().string().rfind(".partsim-report", 0) != 0);
 }
 
 TEST_CASE("partsim report reads the shards of a sweep together, finished or not") {
@@ -162,4 +179,13 @@ TEST_CASE("partsim report: errors name the option or the store, and write nothin
   const auto file_out = run_cli("report " + q(store) + " --out " + q(dir.write("f", "x")));
   CHECK(file_out.exit_code == 2);
   CHECK(file_out.err.find("exists and is not a folder") != std::string::npos);
+  const auto under_file = run_cli("report " + q(store) + " --out " + q(dir.path / "f" / "sub"));
+  CHECK(under_file.exit_code == 2);
+  CHECK(under_file.err.find("--out: cannot create") != std::string::npos);
+  // A name that the shell would run, as --out: only a folder of that name is made.
+  const auto odd = run_cli("report " + q(store) + " --out " + q(dir.path / "o$(touch PWNED)") + " --metrics latency.p99_ms");
+  CHECK(odd.exit_code == 0);
+  CHECK(std::filesystem::exists(dir.path / "o$(touch PWNED)" / "report.html"));
+  CHECK_FALSE(std::filesystem::exists("PWNED"));
+  CHECK_FALSE(std::filesystem::exists(dir.path / "PWNED"));
 }

@@ -54,6 +54,22 @@ TEST_CASE("partsim status: rows done of the total across the shards given, per s
   CHECK(all.out == "sweep 'st': 12/12 rows done (100.0%) in 2 stores [0/2 6/6, 1/2 6/6]\n");
 }
 
+TEST_CASE("partsim status: a merged store counts for every shard it holds") {
+  ScratchDir dir;
+  const auto sweep = dir.write("st.yaml", sweep_file());
+  for (int i = 0; i < 2; ++i)
+    REQUIRE(run_cli("sweep " + q(sweep) + " --shard " + std::to_string(i) + "/3 --store " + q(dir.path / ("s" + std::to_string(i) + ".sqlite"))).exit_code == 0);
+  const auto merged = dir.path / "m01.sqlite";
+  REQUIRE(run_cli("merge " + q(dir.path / "s0.sqlite") + " " + q(dir.path / "s1.sqlite") + " --out " + q(merged)).exit_code == 0);
+  const auto watch = run_cli("status " + q(merged) + " --every 1");  // complete: it stops at once
+  CHECK(watch.exit_code == 0);
+  CHECK(watch.out ==
+        "sweep 'st': 8/12 rows done (66.7%) in 1 store [0/3+1/3 8/8]; no store given for shard 2/3\n"
+        "every store given holds all its shard's rows; the 4 rows left belong to shards with no store given\n");
+  const auto with_shard = run_cli("status " + q(merged) + " " + q(dir.path / "s0.sqlite"));
+  CHECK(with_shard.out == "sweep 'st': 8/12 rows done (66.7%) in 2 stores [0/3+1/3 8/8, 0/3 4/4]; no store given for shard 2/3\n");
+}
+
 TEST_CASE("partsim status: errors name the option") {
   const auto none = run_cli("status");
   CHECK(none.exit_code == 2);
