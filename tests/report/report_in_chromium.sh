@@ -31,9 +31,10 @@ YAML
 "$partsim" sweep "$tmp/s.yaml" --store "$tmp/s.sqlite" 2>/dev/null
 "$partsim" report "$tmp/s.sqlite" --out "$tmp/report" --metrics broker.2.records_share,latency.p99_ms 2>/dev/null
 
-# Chromium as root needs --no-sandbox; its own profile in the scratch folder; no network.
+# Chromium as root needs --no-sandbox; --disable-dev-shm-usage keeps it off /dev/shm, which
+# containers often cap at 64 MB; its own profile in the scratch folder; no network.
 chrome() {
-  timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
+  timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scrollbars --no-first-run \
     --user-data-dir="$tmp/profile" --proxy-server=127.0.0.1:9 "$@" 2>"$tmp/chromium.err"
 }
 page="file://$tmp/report/report.html"
