@@ -3,6 +3,8 @@
 // values, linger.ms 5, 10 simulated seconds; with null keys and with 1 million distinct keys.
 // Run with --benchmark_filter=Producer; the records/s counter is the figure.
 
+#include <algorithm>
+
 #include <benchmark/benchmark.h>
 
 #include "model/cluster_simulation.hpp"
@@ -89,13 +91,15 @@ Scenario fleet_scenario() {
 
 void BM_ProducerFleet(benchmark::State& state) {
   const auto s = fleet_scenario();
-  std::int64_t records = 0;
+  std::int64_t records = 0, events = 0;
   for (auto _ : state) {
     const auto r = run_scenario(s, 1);
     records += r.records_acked;
+    events += r.events;
     benchmark::DoNotOptimize(r.records_acked);
   }
   state.counters["records/s"] = benchmark::Counter(static_cast<double>(records), benchmark::Counter::kIsRate);
+  state.counters["events/record"] = static_cast<double>(events) / static_cast<double>(std::max<std::int64_t>(records, 1));
   state.SetLabel("200 producers, 1000 partitions, keyed");
 }
 BENCHMARK(BM_ProducerFleet)->Unit(benchmark::kMillisecond)->Iterations(1);

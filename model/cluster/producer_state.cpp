@@ -22,23 +22,15 @@ std::int32_t last_of(std::int32_t first, std::int32_t records) {
 ProducerStateTable::Verdict ProducerStateTable::append(std::size_t partition, std::uint32_t producer, std::int32_t first_sequence,
                                                        std::int32_t records) {
   const std::int32_t last = last_of(first_sequence, records);
-  if (producer >= slots_.size()) slots_.resize(producer + 1);
-  auto& slots = slots_[producer];
-  if (partition >= slots.size()) slots.resize(std::max(partition + 1, slots.size() * 2), 0);
-  const bool fresh = slots[partition] == 0;
+  if (producer >= states_.size()) states_.resize(producer + 1);
+  auto& states = states_[producer];
+  if (partition >= states.size()) states.resize(std::max(partition + 1, states.size() * 2));
+  State& s = states[partition];
+  const bool fresh = !s.used;
   if (fresh) {
-    std::uint32_t index;
-    if (!free_.empty()) {
-      index = free_.back();
-      free_.pop_back();
-      states_[index] = State{};
-    } else {
-      index = static_cast<std::uint32_t>(states_.size());
-      states_.emplace_back();
-    }
-    slots[partition] = index + 1;
+    s = State{};
+    s.used = true;
   }
-  State& s = states_[slots[partition] - 1];
   if (!fresh) {
     // A retry of a batch already appended (its response was lost or an error followed the
     // append): success with the original offsets, nothing written (UnifiedLog.scala:893-898).
@@ -48,14 +40,13 @@ ProducerStateTable::Verdict ProducerStateTable::append(std::size_t partition, st
   }
   s.last_sequence = last;
   s.recent[s.next] = Batch{first_sequence, last};
-  s.next = static_cast<std::uint32_t>((s.next + 1) % kRemembered);
+  s.next = static_cast<std::uint8_t>((s.next + 1) % kRemembered);
   return Verdict::kAppend;
 }
 
 void ProducerStateTable::reset(std::size_t partition, std::uint32_t producer) {
-  if (producer >= slots_.size() || partition >= slots_[producer].size() || slots_[producer][partition] == 0) return;
-  free_.push_back(slots_[producer][partition] - 1);
-  slots_[producer][partition] = 0;
+  if (producer >= states_.size() || partition >= states_[producer].size()) return;
+  states_[producer][partition].used = false;
 }
 
 }  // namespace partsim::model

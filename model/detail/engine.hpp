@@ -143,6 +143,7 @@ public:
                        std::optional<std::string_view> key, std::int32_t key_hash, SimTime intended) override;
   void record_failed(std::uint32_t producer, FailureReason reason) override;
   bool keeps_records() const override { return tag_records_; }
+  std::shared_ptr<BatchArena> batch_arena() override { return batch_arena_; }
   std::int32_t key_id(std::string_view key) override { return logs_->intern(key); }
   void batch_done(std::uint32_t producer, const ProducerBatch& batch, std::int32_t node,
                   std::optional<FailureReason> reason) override;
@@ -174,6 +175,7 @@ private:
   Leadership leadership_;
   std::vector<std::size_t> topic_of_;      // per producer
   std::vector<std::size_t> stats_offset_;  // per topic: its first row in RunResult::partitions
+  std::shared_ptr<BatchArena> batch_arena_ = std::make_shared<BatchArena>();  // the producers' batches
   std::vector<std::unique_ptr<KafkaProducer>> producers_;
   RequestTable requests_;
   std::int64_t total_sent_ = 0;

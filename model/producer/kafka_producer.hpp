@@ -51,6 +51,9 @@ public:
   /// Whether batches carry a RecordTag per record (the run keeps the brokers' logs). Asked
   /// once, when the producer is built.
   virtual bool keeps_records() const { return false; }
+  /// Where the producer keeps its batches: a run shares one arena among its producers (see
+  /// BatchArena); null gives the producer its own. Asked once, when the producer is built.
+  virtual std::shared_ptr<BatchArena> batch_arena() { return nullptr; }
   /// The run's id for `key` (asked per keyed record when keeps_records()).
   virtual std::int32_t key_id(std::string_view) { return -1; }
   /// A batch is done: acknowledged by `node` (no reason), or failed (node -1) for `reason`.

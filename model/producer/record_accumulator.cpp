@@ -26,11 +26,13 @@ AccumulatorConfig AccumulatorConfig::from(const ProducerConfig& c, bool partitio
 }
 
 RecordAccumulator::RecordAccumulator(const AccumulatorConfig& config, std::int32_t num_partitions, std::size_t num_nodes,
-                                     PartitionDraw draw)
+                                     PartitionDraw draw, std::shared_ptr<BatchArena> arena)
     : config_(config),
       num_partitions_(num_partitions),
       partitioner_(config.batch_size_bytes, std::move(draw)),
       pool_(config.buffer_memory_bytes),
+      arena_(arena ? std::move(arena) : std::make_shared<BatchArena>()),
+      batches_(*arena_),
       parts_(static_cast<std::size_t>(num_partitions)),
       drain_index_(num_nodes, 0),
       node_latency_(num_nodes),
@@ -63,18 +65,7 @@ std::vector<BatchId> RecordAccumulator::deque(std::int32_t partition) const {
   return ids;
 }
 
-BatchId RecordAccumulator::new_batch() {
-  BatchId id;
-  if (!free_batches_.empty()) {
-    id = free_batches_.back();
-    free_batches_.pop_back();
-    batches_[id].reset();
-  } else {
-    id = static_cast<BatchId>(batches_.size());
-    batches_.emplace_back();
-  }
-  return id;
-}
+BatchId RecordAccumulator::new_batch() { return batches_.allocate(); }
 
 void RecordAccumulator::push_back(std::int32_t partition, BatchId id) {
   BatchQueue& q = queue_of(partition);
@@ -175,8 +166,15 @@ void RecordAccumulator::reindex(std::int32_t partition) {
   }
   detail::MinTree& tree = ready_index_[static_cast<std::size_t>(leader)];
   const std::uint32_t pos = parts_[up].tree_position;
-  if (tree.get(pos) == key) return;
-  tree.set(pos, key);
+  // The partition's own copy of its tree entry: the tree's leaf is seldom in cache, and a
+  // lower time (a new batch) changes only ancestors above it.
+  const SimTime old = parts_[up].ready_key;
+  if (old == key) return;
+  parts_[up].ready_key = key;
+  if (key < old)
+    tree.lower(pos, key);
+  else
+    tree.set(pos, key);
   // How the change bears on the node's last verdict: a partition after the first ready one
   // changes nothing; one before it can only move the time the verdict holds until; the
   // first ready one itself needs a new judgement. A node that was not ready holds until
@@ -204,7 +202,10 @@ void RecordAccumulator::rebuild_ready_index() {
     const auto on_node = indexed_->partitions_for_node(node);
     parts.assign(on_node.begin(), on_node.end());
     std::sort(parts.begin(), parts.end());
-    for (std::size_t i = 0; i < parts.size(); ++i) parts_[static_cast<std::size_t>(parts[i])].tree_position = static_cast<std::uint32_t>(i);
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      parts_[static_cast<std::size_t>(parts[i])].tree_position = static_cast<std::uint32_t>(i);
+      parts_[static_cast<std::size_t>(parts[i])].ready_key = detail::MinTree::kNone;
+    }
     ready_index_[node].reset(parts.size());
     readiness_[node].valid = true;  // so that invalidate() files it
     invalidate(node);
@@ -451,6 +452,7 @@ void RecordAccumulator::judge(std::size_t node, SimTime now) {
     }
     // Its backoff ended, its linger has not: file it at its ready time.
     parts_[part].backoff_key = 0;
+    parts_[part].ready_key = now + delay;
     tree.set(pos, now + delay);
   }
 }
@@ -546,7 +548,7 @@ void RecordAccumulator::drain(const ProducerMetadata& metadata, std::size_t node
     ProducerBatch& first = batches_[q.head];
     if (first.attempts > 0 && now - first.last_attempt < first.backoff) return true;  // backing off
     PartitionState& ps = parts_[static_cast<std::size_t>(part)];
-    if (config_.idempotent && first.base_sequence >= 0 && ps.sequenced_in_flight > 0) return true;  // RA:858-864
+    if (config_.idempotent && first.base_sequence >= 0 && sequenced_in_flight_.get(part) > 0) return true;  // RA:858-864
     if (size + first.estimated_bytes() > max_request_size && !out.empty()) {
       last = i;
       return false;
@@ -565,7 +567,7 @@ void RecordAccumulator::drain(const ProducerMetadata& metadata, std::size_t node
         b.base_sequence = ps.next_sequence;
         ps.next_sequence = static_cast<std::int32_t>((std::int64_t{ps.next_sequence} + b.records) % (std::int64_t{INT32_MAX} + 1));
       }
-      ++ps.sequenced_in_flight;
+      sequenced_in_flight_.add(part, 1);
       if (!q.empty() && batches_[q.head].base_sequence >= 0) hold_for_sequence(part);  // the next retry waits
     }
     return true;
@@ -579,7 +581,11 @@ void RecordAccumulator::drain(const ProducerMetadata& metadata, std::size_t node
   for (auto i = bits.find_first(); i != boost::dynamic_bitset<>::npos && i < start; i = bits.find_next(i))
     drain_positions_.push_back(i);
   for (const std::size_t i : drain_positions_) __builtin_prefetch(&parts_[static_cast<std::size_t>(parts[i])]);
-  for (const std::size_t i : drain_positions_) __builtin_prefetch(&batches_[parts_[static_cast<std::size_t>(parts[i])].queue.head]);
+  for (const std::size_t i : drain_positions_) {
+    const PartitionState& ps = parts_[static_cast<std::size_t>(parts[i])];
+    __builtin_prefetch(&batches_[ps.queue.head]);
+    if (use_index_) ready_index_[node].prefetch(ps.tree_position);  // the drain re-files it
+  }
   for (const std::size_t i : drain_positions_)
     if (!visit(i)) break;
   drain_index_[node] = static_cast<std::uint32_t>(last);
@@ -650,7 +656,7 @@ void RecordAccumulator::reenqueue(BatchId id, SimTime now, SimTime backoff) {
   }
   b.queued = true;
   if (config_.idempotent && b.base_sequence >= 0 && b.partition < num_partitions_ &&
-      parts_[static_cast<std::size_t>(b.partition)].sequenced_in_flight > 0)
+      sequenced_in_flight_.get(b.partition) > 0)
     hold_for_sequence(b.partition);
   retried_.push_back(ExpiryEntry{b.created, b.partition, id, b.sequence});
   oldest_floor_ = std::min(oldest_floor_, b.created);
@@ -662,21 +668,26 @@ void RecordAccumulator::hold_for_sequence(std::int32_t partition) {
   PartitionState& ps = parts_[static_cast<std::size_t>(partition)];
   if (ps.sequence_wait) return;
   ps.sequence_wait = true;
+  ++sequence_waits_;
   if (!ps.muted) mute(partition);
 }
 
 bool RecordAccumulator::leave_request(BatchId id) {
   ProducerBatch& b = batches_[id];
   b.in_request = false;
-  if (config_.idempotent && b.base_sequence >= 0 && b.partition < num_partitions_) {
+  // The partition's state is looked at only when some partition waits: it is seldom in
+  // cache a round trip after the drain.
+  if (config_.idempotent && b.base_sequence >= 0 && b.partition < num_partitions_ &&
+      sequenced_in_flight_.add(b.partition, -1) == 0 && sequence_waits_ > 0) {
     PartitionState& ps = parts_[static_cast<std::size_t>(b.partition)];
-    if (--ps.sequenced_in_flight == 0 && ps.sequence_wait) {
+    if (ps.sequence_wait) {
       ps.sequence_wait = false;
+      --sequence_waits_;
       unmute(b.partition);
     }
   }
   if (!b.done) return true;
-  free_batches_.push_back(id);  // it expired while in flight
+  batches_.free(id);  // it expired while in flight
   return false;
 }
 
@@ -685,7 +696,7 @@ bool RecordAccumulator::release(BatchId id) {
   // Only max.in.flight.requests.per.connection = 1 mutes partitions (guaranteeMessageOrder).
   if (config_.guarantee_order && b.partition < num_partitions_ && muted(b.partition)) unmute(b.partition);
   const std::int32_t capacity = b.capacity;
-  if (!b.in_request) free_batches_.push_back(id);
+  if (!b.in_request) batches_.free(id);
   return pool_.deallocate(capacity);
 }
 

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -21,6 +22,7 @@
 
 #include "model/partitioners/builtin_partitioner.hpp"
 #include "model/producer/buffer_pool.hpp"
+#include "model/producer/detail/count_map.hpp"
 #include "model/producer/detail/min_tree.hpp"
 #include "model/producer/detail/ring_queue.hpp"
 #include "model/producer/producer_batch.hpp"
@@ -93,8 +95,10 @@ struct ReadyCheckResult {
 
 class RecordAccumulator {
 public:
-  /// `draw` gives the built-in partitioner its random ints (spec §2.1).
-  RecordAccumulator(const AccumulatorConfig& config, std::int32_t num_partitions, std::size_t num_nodes, PartitionDraw draw);
+  /// `draw` gives the built-in partitioner its random ints (spec §2.1); `arena` holds the
+  /// batches (shared by a run's producers; a new one when null).
+  RecordAccumulator(const AccumulatorConfig& config, std::int32_t num_partitions, std::size_t num_nodes, PartitionDraw draw,
+                    std::shared_ptr<BatchArena> arena = nullptr);
 
   /// append (spec §3.2): the record goes into the last batch of its partition or a new one.
   AppendResult append(const AppendRequest& request, SimTime now, const ProducerMetadata& metadata);
@@ -143,7 +147,7 @@ public:
   bool leave_request(BatchId id);
   /// The idempotent producer's batches of `partition` in requests (drained, not yet back).
   std::int32_t sequenced_in_flight(std::int32_t partition) const {
-    return parts_[static_cast<std::size_t>(partition)].sequenced_in_flight;
+    return sequenced_in_flight_.get(partition);
   }
   /// The batch is done (acknowledged or failed): unmute its partition, free its slot unless
   /// a request still refers to it, and return its memory. True when that memory went to
@@ -232,8 +236,8 @@ private:
   BufferPool pool_;
   float ratio_estimate_ = 1.0f;  // CompressionRatioEstimator (spec §5.3), this topic and codec
 
-  std::deque<ProducerBatch> batches_;  // by id; a deque so that growing never moves a batch
-  std::vector<BatchId> free_batches_;
+  std::shared_ptr<BatchArena> arena_;
+  BatchArena& batches_;  // *arena_
   std::uint64_t next_sequence_ = 0;
   static constexpr std::uint64_t kNotCreated = UINT64_MAX;
   // What the accumulator keeps per partition, together: a pass or an append touches one
@@ -244,16 +248,20 @@ private:
     std::int32_t drain_position = -1;     // in partitions_for_node(leader)
     std::uint32_t tree_position = 0;      // in its leader's ready tree
     std::uint64_t created_pass = kNotCreated;  // the pass number when its deque was created (RA:733: never removed)
+    SimTime ready_key = detail::MinTree::kNone;  // its entry in its leader's ready tree
     bool muted = false;
     bool backoff_key = false;             // its tree time is the end of a backoff, not its ready time
     bool sequence_wait = false;           // muted until sequenced_in_flight is 0 (idempotence)
     std::int32_t next_sequence = 0;       // the idempotent producer's next sequence (RA:920-941)
-    std::int32_t sequenced_in_flight = 0; // its batches in requests
   };
   // Idempotence (RA:858-864): a batch that already has a sequence (a retry) is drained only
   // when it is the first in flight of its partition; partsim waits until none is in flight,
   // muting the partition meanwhile so that ready() does not report it.
   void hold_for_sequence(std::int32_t partition);
+  // Per partition, the idempotent producer's batches in requests (drained, not yet back);
+  // and how many partitions wait for theirs to come back (sequence_wait).
+  detail::CountMap sequenced_in_flight_;
+  std::int32_t sequence_waits_ = 0;
   std::vector<PartitionState> parts_;
   // Deques of partitions the metadata does not know (a partitioner answered too large):
   // never drained, their batches expire (spec §1.4).

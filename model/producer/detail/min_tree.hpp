@@ -32,6 +32,15 @@ public:
       tree_[i] = m;
     }
   }
+  /// set() for a value not above the position's current one: only the ancestors it lowers
+  /// are read and written (a sibling's value cannot matter).
+  void lower(std::size_t pos, sim::SimTime value) {
+    std::size_t i = pos + size_;
+    tree_[i] = value;
+    for (i /= 2; i >= 1 && value < tree_[i]; i /= 2) tree_[i] = value;
+  }
+  /// A hint: `pos` will be set soon.
+  void prefetch(std::size_t pos) const { __builtin_prefetch(&tree_[pos + size_]); }
   sim::SimTime get(std::size_t pos) const { return tree_[pos + size_]; }
   sim::SimTime min() const { return tree_.empty() ? kNone : tree_[1]; }
 
