@@ -43,9 +43,15 @@ std::string measured_row(const std::filesystem::path& scenario, const std::strin
                          "--set 'cluster.brokers.*.request.ms=2' --set " + set);
   REQUIRE(r.exit_code == 0);
   std::map<std::string, double> mean;
-  for (const auto& m : nlohmann::json::parse(r.out).at("metrics")) mean[m.at("name").get<std::string>()] = m.at("mean").get<double>();
+  const auto j = nlohmann::json::parse(r.out);
+  for (const auto& m : j.at("metrics"))
+    if (m.at("mean").is_number()) mean[m.at("name").get<std::string>()] = m.at("mean").get<double>();
   std::string row = set;
-  for (const char* node : {"0", "1", "2"}) row += "," + std::to_string(mean.at(std::string("producer.app.node.") + node + ".request_latency_avg_ms"));
+  for (const char* node : {"0", "1", "2"}) {
+    const auto it = mean.find(std::string("producer.app.node.") + node + ".request_latency_avg_ms");
+    REQUIRE(it != mean.end());
+    row += "," + std::to_string(it->second);
+  }
   return row + "\n";
 }
 
