@@ -23,6 +23,7 @@ constexpr const char* kUsage =
     "  keys     how many keys move when the partition count changes\n"
     "  run      simulate a scenario: producers, batching, brokers\n"
     "  compare  one scenario under several partitioners or settings, side by side\n"
+    "  calibrate fit broker and producer settings to measurements (Levenberg-Marquardt)\n"
     "  book     reproduce every published table and say whether partsim matches it\n"
     "  assign   place replicas as Kafka's placers do and score the result\n"
     "  leaders  balance preferred leaders among existing replicas, and failover order\n"
@@ -43,6 +44,7 @@ const std::map<std::string, Command>& commands() {
   static const std::map<std::string, Command> table{
       {"assign", {run_assign_command}},
       {"book", {run_book_command}},
+      {"calibrate", {run_calibrate_command}},
       {"compare", {run_compare_command}},
       {"consumers", {run_consumers_command}},
       {"hash", {run_hash_command}},

@@ -13,6 +13,7 @@ int run_hash_command(const Args& args);
 int run_keys_command(const Args& args);
 int run_run_command(const Args& args);
 int run_compare_command(const Args& args);
+int run_calibrate_command(const Args& args);
 int run_book_command(const Args& args);
 int run_assign_command(const Args& args);
 int run_leaders_command(const Args& args);

@@ -9,7 +9,7 @@ set -euo pipefail
 packages=(
   build-essential g++ cmake ninja-build make git
   libboost-dev libboost-program-options-dev
-  libyaml-cpp-dev nlohmann-json3-dev libglpk-dev
+  libyaml-cpp-dev nlohmann-json3-dev libglpk-dev libeigen3-dev
   doctest-dev libbenchmark-dev gnuplot-nox libsqlite3-dev
 )
 

@@ -94,10 +94,16 @@ Override parse_override(const std::string& assignment, const Schema& top) {
 }
 
 void add_override(std::vector<Override>& overrides, Override o) {
-  std::erase_if(overrides, [&](const Override& earlier) {
-    return earlier.pattern == o.pattern || earlier.pattern.rfind(o.pattern + ".", 0) == 0;
-  });
-  overrides.push_back(std::move(o));
+  // Kept by copy-construction into a new vector, never by assigning one Override over
+  // another (as std::erase_if does): YAML::Node's assignment rebinds the node the target
+  // shares, so erasing an earlier --set used to hand a later one's value to its neighbour
+  // (rtt.ms=50 then *.request.ms=0.2, *.byte.rate=3e6, rtt.ms=0.2 set request.ms to 3e6).
+  std::vector<Override> kept;
+  kept.reserve(overrides.size() + 1);
+  for (const auto& earlier : overrides)
+    if (earlier.pattern != o.pattern && earlier.pattern.rfind(o.pattern + ".", 0) != 0) kept.push_back(earlier);
+  kept.push_back(std::move(o));
+  overrides = std::move(kept);
 }
 
 std::vector<std::string> unused_override_errors(const std::vector<Override>& overrides,

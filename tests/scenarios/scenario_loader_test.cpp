@@ -68,6 +68,17 @@ TEST_CASE("a later --set wins over an earlier one for the same field, and both c
   CHECK(t.producers[0].config.linger == model::SimTime::ms(7));
 }
 
+TEST_CASE("a --set that replaces an earlier one leaves the values of the others alone") {
+  // Dropping the first assignment moved the later ones down the list; a YAML::Node assigned
+  // over another rebinds the node they share, and request.ms read byte.rate's value.
+  const auto s = scenarios::load_scenario_text(kGood, "s.yaml",
+                                               {"cluster.brokers.0.rtt.ms=50", "cluster.brokers.*.request.ms=0.2",
+                                                "cluster.brokers.*.byte.rate=3000000", "cluster.brokers.0.rtt.ms=0.5"});
+  CHECK(s.brokers[0].rtt == model::SimTime::us(500));
+  CHECK(s.brokers[0].request_time == model::SimTime::us(200));
+  CHECK(s.brokers[0].bytes_per_second == 3e6);
+}
+
 namespace {
 std::vector<std::string> warnings_of(const std::string& yaml) {
   std::vector<std::string> w;
