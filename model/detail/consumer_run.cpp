@@ -4,6 +4,7 @@
 
 #include "model/cluster/partition_log.hpp"
 #include "model/consumer/consumer_simulation.hpp"
+#include "model/migration/migration.hpp"
 #include "sim/check.hpp"
 
 namespace partsim::model::detail {
@@ -45,6 +46,19 @@ void run_consumers(const Scenario& s, const RunOptions& options, RunResult& resu
     result.consumer_groups.push_back(std::move(run.result));
     for (auto& row : run.trace) result.consume_trace.push_back(std::move(row));
   }
+}
+
+void run_migration(const Scenario& s, std::uint64_t seed, std::uint64_t replication, RunResult& result) {
+  PARTSIM_CHECK(result.logs != nullptr, "a migration without the brokers' logs");
+  // The bridge writes records of the old topic's average size.
+  std::int64_t records = 0, bytes = 0;
+  for (const PartitionStats& ps : result.partitions)
+    if (ps.topic == s.migration->from) {
+      records += ps.records;
+      bytes += ps.bytes;
+    }
+  const double average = records > 0 ? static_cast<double>(bytes) / static_cast<double>(records) : 1.0;
+  result.migration = migration::migrate(s, *result.logs, average, seed, replication);
 }
 
 }  // namespace partsim::model::detail
