@@ -538,8 +538,9 @@ namespace partsim::model {
 RunResult run_scenario(const Scenario& scenario, std::uint64_t seed, std::uint64_t replication, const RunOptions& options) {
   RunResult result = detail::Engine(scenario, seed, replication, options).run();
   // Consumers read the logs after the producers' run (they do not slow the producers).
-  if (!scenario.consumers.empty() && !result.partial) detail::run_consumers(scenario, options, result);
+  // A migration fills the new topic first, so that consumer groups may read it.
   if (scenario.migration && !result.partial) detail::run_migration(scenario, seed, replication, result);
+  if (!scenario.consumers.empty() && !result.partial) detail::run_consumers(scenario, options, result);
   if (!options.keep_logs) result.logs.reset();
   return result;
 }

@@ -1,6 +1,7 @@
 #include "model/detail/consumer_run.hpp"
 
 #include <algorithm>
+#include <memory>
 
 #include "model/cluster/partition_log.hpp"
 #include "model/consumer/consumer_simulation.hpp"
@@ -58,7 +59,16 @@ void run_migration(const Scenario& s, std::uint64_t seed, std::uint64_t replicat
       bytes += ps.bytes;
     }
   const double average = records > 0 ? static_cast<double>(bytes) / static_cast<double>(records) : 1.0;
-  result.migration = migration::migrate(s, *result.logs, average, seed, replication);
+  migration::Migrated migrated = migration::migrate(s, *result.logs, average, seed, replication);
+  result.migration = std::move(migrated.result);
+  // The new topic's log joins the brokers' logs (a copy: the producers' run shares its
+  // own), so consumer groups read it. The partition statistics stay the producers' (the
+  // new topic's records are in the migration's figures); a fetch counts the new topic's
+  // records as 1 byte each, so its byte limits do not bind there.
+  auto logs = std::make_shared<BrokerLogs>(*result.logs);
+  for (std::size_t i = 0, p = 0; i < result.partitions.size(); ++i)
+    if (result.partitions[i].topic == s.migration->to) logs->partitions[i] = std::move(migrated.new_topic[p++]);
+  result.logs = std::move(logs);
 }
 
 }  // namespace partsim::model::detail

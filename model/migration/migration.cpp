@@ -94,6 +94,22 @@ std::vector<std::vector<std::size_t>> new_logs(const std::vector<Write>& writes,
   return logs;
 }
 
+/// The new topic's log: each partition's writes by append time (ties: the order written),
+/// readable once acknowledged, the high watermark never going back.
+std::vector<PartitionLog> new_topic_log(const std::vector<Write>& writes, const std::vector<Source>& sources, std::int32_t partitions) {
+  std::vector<std::size_t> idx(writes.size());
+  for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+  std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return writes[a].append < writes[b].append; });
+  std::vector<PartitionLog> logs(static_cast<std::size_t>(partitions));
+  for (const std::size_t i : idx) {
+    const Source& r = sources[writes[i].source];
+    auto& records = logs[static_cast<std::size_t>(writes[i].partition)].records;
+    const SimTime readable = records.empty() ? writes[i].ack : std::max(records.back().readable, writes[i].ack);
+    records.push_back(LogRecord{r.key, r.producer, r.send_index, r.sent, readable});
+  }
+  return logs;
+}
+
 /// When the bridge had first copied everything readable: walking the read order, the
 /// latest acknowledgement so far, once the next record became readable only after it.
 SimTime caught_up(const std::vector<Source>& sources, const std::vector<std::size_t>& order, const std::vector<Write>& writes, SimTime start) {
@@ -188,8 +204,8 @@ const char* strategy_name(Strategy s) {
   return "?";
 }
 
-MigrationResult migrate(const Scenario& s, const BrokerLogs& logs, double average_record_bytes, std::uint64_t seed,
-                        std::uint64_t replication) {
+Migrated migrate(const Scenario& s, const BrokerLogs& logs, double average_record_bytes, std::uint64_t seed,
+                 std::uint64_t replication) {
   PARTSIM_CHECK(s.migration.has_value(), "migrate() without a migration section");
   const MigrationSpec& spec = *s.migration;
   const TopicConfig& from = s.topics[topic_index(s, spec.from)];
@@ -272,7 +288,7 @@ MigrationResult migrate(const Scenario& s, const BrokerLogs& logs, double averag
   }
   m.order_violations_old = check_order(old_logs, sources).violations;
   fill_common(sources, writes, expected, logs, to.partitions, m);
-  return m;
+  return Migrated{std::move(m), new_topic_log(writes, sources, to.partitions)};
 }
 
 }  // namespace partsim::model::migration

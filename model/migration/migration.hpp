@@ -11,6 +11,7 @@
 // The new topic routes a key by Kafka's rule over its own partition count (spec §2.6, §9).
 
 #include <cstdint>
+#include <vector>
 
 #include "model/cluster/partition_log.hpp"
 #include "model/migration_result.hpp"
@@ -21,10 +22,18 @@ namespace partsim::model::migration {
 /// The strategy's name as the scenario spells it.
 const char* strategy_name(MigrationSpec::Strategy s);
 
+/// What a migration did, and the new topic's log it left: partition by partition in append
+/// order, each record as the producers sent it (key, producer, send index, send time), readable
+/// once its write was acknowledged, so consumer groups can read the new topic.
+struct Migrated {
+  MigrationResult result;
+  std::vector<PartitionLog> new_topic;
+};
+
 /// Runs `s.migration` over `logs` (kept by the producers' run of `s`); `average_record_bytes`
 /// sizes the bridge's writes. Random draws (the new topic's brokers' jitter, dual-write
 /// failures) come from streams named "migration/...", so the producers' draws are unchanged.
-MigrationResult migrate(const Scenario& s, const BrokerLogs& logs, double average_record_bytes, std::uint64_t seed,
-                        std::uint64_t replication);
+Migrated migrate(const Scenario& s, const BrokerLogs& logs, double average_record_bytes, std::uint64_t seed,
+                 std::uint64_t replication);
 
 }  // namespace partsim::model::migration
