@@ -1,4 +1,4 @@
-// The book's deterministic entries (book-tables.md T1-T9): partsim must print exactly the
+// The book's deterministic entries (book-tables.md T1-T10): partsim must print exactly the
 // published figure. Each row is the published string and how partsim's is made.
 
 #include <algorithm>
@@ -152,6 +152,43 @@ std::vector<ExactRow> exact_rows() {
                     for (const auto& g : r->consumer_groups)
                       if (g.group == "four") return std::to_string(g.idle_members.size());
                     return std::string("no group 'four'");
+                  }});
+  // T10: migrations (book ch. 10.3, model/migration/), the bridge's and the dual write's figures.
+  const auto migration = [](const model::RunResult* r, auto figure) {
+    return r->migration ? figure(*r->migration) : std::string("no migration in this run");
+  };
+  using Migration = model::migration::MigrationResult;
+  const auto n = [](std::int64_t v) { return std::to_string(v); };
+  rows.push_back({"T10", "bridge 4 -> 8, book-B0..2999 x 2 events: MIGRATED records keys", "6000 3000", scenario("migration/bridge-book.yaml"),
+                  [=](const model::RunResult* r) {
+                    return migration(r, [&](const Migration& m) { return n(m.records_migrated) + " " + n(m.keys); });
+                  }});
+  rows.push_back({"T10", "bridge: VERIFY newRecords keys changedPartition ratio", "6000 3000 1479 0.4930",
+                  scenario("migration/bridge-book.yaml"), [=](const model::RunResult* r) {
+                    return migration(r, [&](const Migration& m) {
+                      return n(m.new_records) + " " + n(m.keys) + " " + n(m.keys_changed_partition) + " " +
+                             exact_ratio(static_cast<std::uint64_t>(m.keys_changed_partition), static_cast<std::uint64_t>(m.keys), 4);
+                    });
+                  }});
+  rows.push_back({"T10", "bridge: VERIFY orderViolations keysWithBothEvents", "0 3000", scenario("migration/bridge-book.yaml"),
+                  [=](const model::RunResult* r) {
+                    return migration(r, [&](const Migration& m) { return n(m.order_violations) + " " + n(m.keys_with_all_events); });
+                  }});
+  rows.push_back({"T10", "bridge: SAMPLE key old new", "book-B0 old=p0 new=p0", scenario("migration/bridge-book.yaml"),
+                  [=](const model::RunResult* r) {
+                    return migration(r, [&](const Migration& m) {
+                      return m.sample_key + " old=p" + std::to_string(m.sample_old) + " new=p" + std::to_string(m.sample_new);
+                    });
+                  }});
+  rows.push_back({"T10", "bridge: STABLE sameKeyAlwaysSameNewPartition", "true", scenario("migration/bridge-book.yaml"),
+                  [=](const model::RunResult* r) { return migration(r, [](const Migration& m) { return std::string(m.stable ? "true" : "false"); }); }});
+  rows.push_back({"T10", "dual write, book-B0..1499 x 2 events: DUALWRITE keys oldRecords newRecords", "1500 3000 3000",
+                  scenario("migration/dual-write-book.yaml"), [=](const model::RunResult* r) {
+                    return migration(r, [&](const Migration& m) { return n(m.keys) + " " + n(m.old_records) + " " + n(m.new_records); });
+                  }});
+  rows.push_back({"T10", "dual write: DUALWRITE orderViolationsOld orderViolationsNew", "0 0", scenario("migration/dual-write-book.yaml"),
+                  [=](const model::RunResult* r) {
+                    return migration(r, [&](const Migration& m) { return n(m.order_violations_old) + " " + n(m.order_violations); });
                   }});
   return rows;
 }

@@ -175,6 +175,32 @@ const Spec<double (*)(const model::GroupResult&)> kGroup[] = {
     {"idle_members", "idle members at the end", "members", 0, true, [](const auto& g) { return d(static_cast<std::int64_t>(g.idle_members.size())); }},
 };
 
+// The run's migration, when the scenario has one: "migration.order_violations".
+const Spec<double (*)(const model::migration::MigrationResult&)> kMigration[] = {
+    {"records_migrated", "migration: records migrated", "records", 0, true, [](const auto& m) { return d(m.records_migrated); }},
+    {"new_records", "migration: records in the new topic", "records", 0, false, [](const auto& m) { return d(m.new_records); }},
+    {"keys", "migration: keys", "keys", 0, true, [](const auto& m) { return d(m.keys); }},
+    {"keys_changed_partition", "migration: keys whose partition changed", "keys", 0, true,
+     [](const auto& m) { return d(m.keys_changed_partition); }},
+    {"ratio", "migration: share of keys whose partition changed", "share", 4, true, [](const auto& m) { return m.ratio; }},
+    {"order_violations", "migration: order violations in the new topic", "records", 0, true,
+     [](const auto& m) { return d(m.order_violations); }},
+    {"order_violations_old", "migration: order violations in the old topic", "records", 0, false,
+     [](const auto& m) { return d(m.order_violations_old); }},
+    {"keys_with_all_events", "migration: keys with all their events", "keys", 0, true, [](const auto& m) { return d(m.keys_with_all_events); }},
+    {"stable", "migration: each key in one new partition (1 = yes)", "", 0, true, [](const auto& m) { return m.stable ? 1.0 : 0.0; }},
+    {"downtime_ms", "migration: downtime", "ms", 3, true, [](const auto& m) { return m.downtime_ms; }},
+    {"duplicates", "migration: duplicates in the new topic", "records", 0, true, [](const auto& m) { return d(m.duplicates); }},
+    {"inconsistent_keys", "migration: inconsistent keys", "keys", 0, true, [](const auto& m) { return d(m.inconsistent_keys); }},
+    {"bridge.max_lag", "migration: bridge's largest lag", "records", 0, true,
+     [](const auto& m) { return m.has_bridge ? d(m.bridge.max_lag) : kUndefined; }},
+    {"bridge.catch_up_ms", "migration: bridge's catch-up time", "ms", 3, true,
+     [](const auto& m) { return m.has_bridge ? m.bridge.catch_up_ms : kUndefined; }},
+    {"bridge.switch_ms", "migration: switch-over", "ms", 3, true, [](const auto& m) { return m.has_bridge ? m.bridge.switch_ms : kUndefined; }},
+    {"bridge.after_switch", "migration: records bridged after the switch", "records", 0, true,
+     [](const auto& m) { return m.has_bridge ? d(m.bridge.after_switch) : kUndefined; }},
+};
+
 template <class S>
 MetricInfo info(const S& s, std::string name, std::string label, MetricScope scope, std::size_t index) {
   return {std::move(name), std::move(label), s.unit, s.decimals, s.headline, scope, index};
@@ -208,6 +234,8 @@ MetricRegistry::MetricRegistry(const model::RunResult& shape)
     for (const auto& s : kGroup)
       metrics_.push_back(info(s, "group." + g + "." + s.name, "group " + g + " " + s.label, MetricScope::kGroup, i));
   }
+  if (shape.migration)
+    for (const auto& s : kMigration) metrics_.push_back(info(s, std::string("migration.") + s.name, s.label, MetricScope::kRun, 0));
   // Per producer, last: its JMX attributes under machine names ("producer.p0.batch_size_avg_bytes",
   // "producer.p0.node.1.request_latency_avg_ms"), a node for every broker.
   for (std::size_t i = 0; i < shape.producer_metrics.size(); ++i) {
@@ -261,6 +289,8 @@ std::vector<double> MetricRegistry::values(const model::RunResult& r) const {
   for (const auto& s : kTail) v.push_back(s.value(r, t));
   for (const auto& g : r.consumer_groups)
     for (const auto& s : kGroup) v.push_back(s.value(g));
+  if (r.migration)
+    for (const auto& s : kMigration) v.push_back(s.value(*r.migration));
   for (const auto& pm : r.producer_metrics) {
     for (const auto& s : producer_metric_specs()) v.push_back(s.value(pm));
     for (const auto& n : pm.nodes)

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analysis/consumer_groups_report.hpp"
+#include "analysis/migration_report.hpp"
 #include "analysis/distribution.hpp"
 #include "analysis/format.hpp"
 #include "analysis/hot_keys_report.hpp"
@@ -151,6 +152,7 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
     j["consumer_groups"] = std::move(groups);
     j["consume_trace"] = consume_trace_to_json(r);
   }
+  if (auto migration = migration_to_json(r); !migration.is_null()) j["migration"] = std::move(migration);
   return j;
 }
 
@@ -270,6 +272,7 @@ std::string run_to_text(const model::RunResult& r) {
     out += "\n";
   }
   out += consumer_groups_to_text(r);
+  out += migration_to_text(r);
   return out;
 }
 

@@ -54,7 +54,7 @@ std::vector<std::string> split(const std::string& text, char sep) {
 std::string expand_assignment(const std::string& a, const std::string& option) {
   const auto eq = a.find('=');
   if (eq == std::string::npos || eq == 0) throw UsageError(option + ": must be KEY=VALUE, got '" + a + "'");
-  for (const char* section : {"producers.", "cluster.", "topics.", "run.", "consumers."})
+  for (const char* section : {"producers.", "cluster.", "topics.", "run.", "consumers.", "migration."})
     if (a.rfind(section, 0) == 0) return a;
   if (a.rfind("workload.", 0) == 0 || a.rfind("config.", 0) == 0) return "producers.*." + a;
   return "producers.*.config." + a;

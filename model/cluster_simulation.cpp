@@ -34,7 +34,7 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
   }
   up_.assign(brokers_.size(), 1);
   // Consumer groups read the logs after the run (run_scenario drops them unless asked for).
-  keep_logs_ = options.keep_logs || !s.consumers.empty();
+  keep_logs_ = options.keep_logs || !s.consumers.empty() || s.migration.has_value();
   tag_records_ = keep_logs_ || injects_errors;
   if (tag_records_) logs_ = std::make_shared<BrokerLogs>();  // its key table names the tagged keys
   result_.log_order.checked = options.keep_logs || injects_errors;
@@ -63,7 +63,11 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
     }
   }
   sim_.resize_timers(s.producers.size() * kTimersPerProducer);
-  const SendBudget budget{s.run.records, s.run.duration, &total_sent_};
+  // A stop-replay migration stops the producers at its at.ms (book ch. 10.3, strategy A).
+  std::optional<SimTime> stop = s.run.duration;
+  if (s.migration && s.migration->strategy == MigrationSpec::Strategy::kStopReplay)
+    stop = stop ? std::min(*stop, s.migration->at) : s.migration->at;
+  const SendBudget budget{s.run.records, stop, &total_sent_};
   for (std::uint32_t i = 0; i < s.producers.size(); ++i) {
     const auto& spec = s.producers[i];
     std::size_t topic = 0;
@@ -532,9 +536,10 @@ void Engine::operator()(const Sample&) {
 namespace partsim::model {
 
 RunResult run_scenario(const Scenario& scenario, std::uint64_t seed, std::uint64_t replication, const RunOptions& options) {
-  detail::Engine engine(scenario, seed, replication, options);
-  RunResult result = engine.run();
+  RunResult result = detail::Engine(scenario, seed, replication, options).run();
   // Consumers read the logs after the producers' run (they do not slow the producers).
+  // A migration fills the new topic first, so that consumer groups may read it.
+  if (scenario.migration && !result.partial) detail::run_migration(scenario, seed, replication, result);
   if (!scenario.consumers.empty() && !result.partial) detail::run_consumers(scenario, options, result);
   if (!options.keep_logs) result.logs.reset();
   return result;

@@ -4,10 +4,12 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "model/group_result.hpp"
+#include "model/migration_result.hpp"
 #include "model/latency_histogram.hpp"
 
 namespace partsim::model {
@@ -206,6 +208,8 @@ struct RunResult {
   std::vector<GroupResult> consumer_groups;
   /// The first run.trace records each group processed, group by group.
   std::vector<ConsumeTraceRow> consume_trace;
+  /// The scenario's migration to a new topic, run on the logs after the producers' run.
+  std::optional<migration::MigrationResult> migration;
 };
 
 }  // namespace partsim::model

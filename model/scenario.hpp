@@ -157,6 +157,26 @@ struct ControllerConfig {
   double imbalance_per_broker_percent = 10;   ///< leader.imbalance.per.broker.percentage
 };
 
+/// The bridge of a migration: a consumer of the old topic handing records to `threads`
+/// producer threads that write them to the new topic.
+struct BridgeSpec {
+  std::int32_t threads = 1;                             ///< threads: writer threads
+  enum class Route { kByKey, kRoundRobin } route = Route::kByKey;  ///< route: which thread writes a record
+  double records_per_second = 0;                        ///< rate: records/s over all threads (0 = unlimited)
+};
+
+/// Moving a topic's records to a new topic (book ch. 10.3, book-tables T10): stop, replay
+/// and switch; dual write; or a bridge that follows the live topic, then switch.
+struct MigrationSpec {
+  enum class Strategy { kStopReplay, kDualWrite, kBridge } strategy = Strategy::kBridge;
+  std::string from;                  ///< the old topic (the producers' topic)
+  std::string to;                    ///< the new topic, declared under topics:
+  SimTime at = SimTime::zero();      ///< at.ms: producers stop / dual writes begin / the bridge starts
+  BridgeSpec bridge;
+  double dual_write_failure_rate = 0;  ///< dual.write.failure.rate: share of second sends that fail
+  SimTime verify = SimTime::zero();  ///< verify.ms: verification before the switch-over
+};
+
 struct Scenario {
   std::string name;
   std::vector<BrokerConfig> brokers;
@@ -165,6 +185,7 @@ struct Scenario {
   std::vector<ProducerSpec> producers;
   GroupCoordinatorConfig group_coordinator;
   std::vector<ConsumerGroupSpec> consumers;  ///< consumer groups reading the logs after the producers' run
+  std::optional<MigrationSpec> migration;    ///< a migration to a new topic, run on the producers' logs
   RunSpec run;
 };
 

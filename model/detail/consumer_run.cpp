@@ -1,9 +1,11 @@
 #include "model/detail/consumer_run.hpp"
 
 #include <algorithm>
+#include <memory>
 
 #include "model/cluster/partition_log.hpp"
 #include "model/consumer/consumer_simulation.hpp"
+#include "model/migration/migration.hpp"
 #include "sim/check.hpp"
 
 namespace partsim::model::detail {
@@ -45,6 +47,28 @@ void run_consumers(const Scenario& s, const RunOptions& options, RunResult& resu
     result.consumer_groups.push_back(std::move(run.result));
     for (auto& row : run.trace) result.consume_trace.push_back(std::move(row));
   }
+}
+
+void run_migration(const Scenario& s, std::uint64_t seed, std::uint64_t replication, RunResult& result) {
+  PARTSIM_CHECK(result.logs != nullptr, "a migration without the brokers' logs");
+  // The bridge writes records of the old topic's average size.
+  std::int64_t records = 0, bytes = 0;
+  for (const PartitionStats& ps : result.partitions)
+    if (ps.topic == s.migration->from) {
+      records += ps.records;
+      bytes += ps.bytes;
+    }
+  const double average = records > 0 ? static_cast<double>(bytes) / static_cast<double>(records) : 1.0;
+  migration::Migrated migrated = migration::migrate(s, *result.logs, average, seed, replication);
+  result.migration = std::move(migrated.result);
+  // The new topic's log joins the brokers' logs (a copy: the producers' run shares its
+  // own), so consumer groups read it. The partition statistics stay the producers' (the
+  // new topic's records are in the migration's figures); a fetch counts the new topic's
+  // records as 1 byte each, so its byte limits do not bind there.
+  auto logs = std::make_shared<BrokerLogs>(*result.logs);
+  for (std::size_t i = 0, p = 0; i < result.partitions.size(); ++i)
+    if (result.partitions[i].topic == s.migration->to) logs->partitions[i] = std::move(migrated.new_topic[p++]);
+  result.logs = std::move(logs);
 }
 
 }  // namespace partsim::model::detail

@@ -11,4 +11,8 @@ namespace partsim::model::detail {
 /// result.consumer_groups and result.consume_trace.
 void run_consumers(const Scenario& s, const RunOptions& options, RunResult& result);
 
+/// Runs `s.migration` over `result.logs` (which must be kept) into result.migration, and
+/// puts the new topic's log into result.logs (before the consumer groups read them).
+void run_migration(const Scenario& s, std::uint64_t seed, std::uint64_t replication, RunResult& result);
+
 }  // namespace partsim::model::detail

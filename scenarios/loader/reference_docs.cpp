@@ -86,6 +86,23 @@ void render_item_keys(std::vector<std::string>& out, const Schema& schema, std::
 
 void render_field(std::vector<std::string>& out, const YAML::Node& node, const FieldInfo& f, std::size_t indent) {
   const YAML::Node value = node.IsMap() ? node[f.key] : YAML::Node(YAML::NodeType::Undefined);
+  if (f.shape == FieldInfo::Shape::kMapping && !value.IsDefined()) {
+    // An optional section the example leaves out (migration): its keys, commented out.
+    std::vector<std::string> keys;
+    render(keys, YAML::Node(YAML::NodeType::Undefined), *f.sub, indent + 2);
+    line(out, indent, "# " + f.key + ":", comment(f));
+    for (const auto& k : keys) {
+      if (k.compare(indent + 2, 2, "# ") == 0) {  // already commented out: "# x" -> "#   x"
+        out.push_back(std::string(indent, ' ') + "#   " + k.substr(indent + 4));
+        continue;
+      }
+      std::string l = std::string(indent, ' ') + "# " + k.substr(indent);
+      // Keep the note in its column: the "# " prefix takes two of the spaces before it.
+      if (const auto note = l.find("   # ", indent + 2); note != std::string::npos) l.erase(note, 2);
+      out.push_back(std::move(l));
+    }
+    return;
+  }
   if (f.shape == FieldInfo::Shape::kMapping) {
     line(out, indent, f.key + ":", comment(f));
     render(out, value, *f.sub, indent + 2);

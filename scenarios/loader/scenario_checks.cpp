@@ -1,6 +1,8 @@
 #include "scenarios/loader/scenario_checks.hpp"
 
+#include <algorithm>
 #include <string>
+#include <utility>
 
 namespace partsim::scenarios {
 
@@ -155,6 +157,23 @@ void check_scenario(MapReader& top, Scenario& s) {
       run.error("check", "poisson-batching needs one producer, one topic with one partition, Poisson arrivals, null keys, "
                          "fixed-size values, no compression, the built-in partitioner and linger.ms < 64");
   }
+}
+
+void check_migration(MapReader& top, Scenario& s) {
+  if (!s.migration || !top.node().IsMap()) return;
+  MapReader m = top.map("migration");
+  const auto declared = [&](const std::string& name) {
+    return std::any_of(s.topics.begin(), s.topics.end(), [&](const TopicConfig& t) { return t.name == name; });
+  };
+  const MigrationSpec& spec = *s.migration;
+  for (const auto& [key, name] : {std::pair<std::string, std::string>{"from", spec.from}, {"to", spec.to}})
+    if (!name.empty() && !declared(name))
+      m.error(key, "names no topic of this scenario ('" + name + "'; topics: " + topic_names(s) + "); declare it under topics:");
+  if (!spec.from.empty() && spec.from == spec.to) m.error("to", "must differ from from ('" + spec.from + "'): a migration moves records to a new topic");
+  for (const auto& p : s.producers)
+    if (!spec.to.empty() && spec.from != spec.to && p.workload.topic == spec.to)
+      m.error("to", "is the topic producer '" + p.name + "' sends to; the producers send to from ('" + spec.from +
+                        "') and the migration fills to");
 }
 
 }  // namespace partsim::scenarios

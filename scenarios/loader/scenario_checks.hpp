@@ -19,5 +19,7 @@ void check_values(MapReader& m, model::ValueSpec& v);
 /// Rules across sections: replication factors against brokers, each producer's topic
 /// (defaulted to the only topic), partitions and rule ranges, the stop rule, run.check.
 void check_scenario(MapReader& top, model::Scenario& s);
+/// migration: from and to name two different topics of the scenario; no producer sends to `to`.
+void check_migration(MapReader& top, model::Scenario& s);
 
 }  // namespace partsim::scenarios

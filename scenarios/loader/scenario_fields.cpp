@@ -345,6 +345,61 @@ const Table<RunSpec>& run_table() {
   return table;
 }
 
+// ---- migration (book ch. 10.3, book-tables T10) ------------------------------------------
+
+const Table<BridgeSpec>& bridge_table() {
+  using F = Fields<BridgeSpec>;
+  static const Table<BridgeSpec> table("bridge", {
+      F::integer("threads", &BridgeSpec::threads, 1, 1000, "", "writer threads; each sends a record and waits for its acknowledgement"),
+      F::choice("route", &BridgeSpec::route, {"by-key", "round-robin"},
+                "which thread writes a record: by-key keeps a key's records on one thread (order kept), round-robin does not"),
+      F::number("rate", &BridgeSpec::records_per_second, 0, 1e10, "records/s", "the bridge's records per second over all threads (0 = unlimited)"),
+  });
+  return table;
+}
+
+const Table<MigrationSpec>& dual_write_table() {
+  using F = Fields<MigrationSpec>;
+  static const Table<MigrationSpec> table("dual write", {
+      F::number("failure.rate", &MigrationSpec::dual_write_failure_rate, 0, 1, "share",
+                "share of the second sends (to the new topic) that fail; nothing repairs them"),
+  });
+  return table;
+}
+
+const Table<MigrationSpec>& migration_table() {
+  using F = Fields<MigrationSpec>;
+  static const Table<MigrationSpec> table("migration", {
+      F::choice("strategy", &MigrationSpec::strategy, {"stop-replay", "dual-write", "bridge"},
+                "stop-replay: producers stop at at.ms, the bridge replays, then verify; dual-write: from at.ms every record goes to "
+                "both topics; bridge: producers go on while the bridge copies, then switch"),
+      F::text("from", &MigrationSpec::from, 249, "the old topic (declared under topics:)").required().example("events"),
+      F::text("to", &MigrationSpec::to, 249, "the new topic (declared under topics:, no producer sends to it)").required().example("events-v2"),
+      F::duration("at.ms", &MigrationSpec::at, kMs, 0, kMaxMs, "when the producers stop, the dual writes begin or the bridge starts"),
+      F::section("bridge", &MigrationSpec::bridge, bridge_table(), "stop-replay and bridge: the copier of the old topic"),
+      F::section("dual.write", [](auto& m) -> auto& { return m; }, dual_write_table(), "dual-write: the second send"),
+      F::duration("verify.ms", &MigrationSpec::verify, kMs, 0, kMaxMs, "verification before the switch-over (stop-replay: part of the downtime)"),
+  });
+  return table;
+}
+
+/// `migration:` is optional: absent, the scenario has none (and writes none).
+Field<Scenario> migration_field() {
+  FieldInfo info = field_info(FieldInfo::Shape::kMapping, "migration", "mapping", "", "",
+                              "a migration of the producers' topic to a new one, run on the logs (none by default)");
+  info.sub = &migration_table().schema();
+  return Fields<Scenario>::custom(
+      info,
+      [](MapReader& m, Scenario& s) {
+        if (!m.has("migration")) return;
+        MigrationSpec spec;
+        MapReader sub = m.map("migration");
+        migration_table().read(sub, spec);
+        s.migration = std::move(spec);
+      },
+      [](const Scenario& s) { return s.migration ? migration_table().write(*s.migration) : YAML::Node(YAML::NodeType::Undefined); });
+}
+
 }  // namespace
 
 const Table<Scenario>& scenario_table() {
@@ -374,9 +429,11 @@ const Table<Scenario>& scenario_table() {
       F::list("consumers", &Scenario::consumers, consumer_group_table(),
               ListRules<ConsumerGroupSpec>("consumer group").unique("group", "group"),
               "consumer groups reading the topics after the producers' run (none by default)"),
+      migration_field(),
   }, [](MapReader& top, Scenario& s) {
     check_scenario(top, s);
     check_consumers(top, s);
+    check_migration(top, s);
   });
   return table;
 }

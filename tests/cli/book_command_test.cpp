@@ -52,7 +52,7 @@ TEST_CASE("the whole book at its defaults: every entry reproduced, R2's max / me
   const auto r = run_cli("book --format json");
   CHECK(r.exit_code == 0);
   const auto j = nlohmann::json::parse(r.out);
-  CHECK(j.at("exact").size() == 24);
+  CHECK(j.at("exact").size() == 31);
   for (const auto& e : j.at("exact")) {
     CAPTURE(e.dump());
     CHECK(e.at("verdict") == "exact");
@@ -341,7 +341,7 @@ TEST_CASE("a --set an entry's scenario refuses marks that entry not run") {
 TEST_CASE("bad book options exit 2 naming the option") {
   auto r = run_cli("book --only R9");
   CHECK(r.exit_code == 2);
-  CHECK(r.err.rfind("partsim book: --only: unknown entry 'R9' (known: T1, T2, T3, T4, T5, T6, T7, T8, T9, R1, R1.run-length,", 0) == 0);
+  CHECK(r.err.rfind("partsim book: --only: unknown entry 'R9' (known: T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, R1, R1.run-length,", 0) == 0);
   r = run_cli("book --published R1.counts=1,2");
   CHECK(r.exit_code == 2);
   CHECK(r.err == "partsim book: --published: R1.counts: needs 6 numbers (one per partition, p0 first), got 2\n");
@@ -363,4 +363,17 @@ TEST_CASE("T9: the consumer entries are exact, and fail when the rule behind eac
   // As many consumers as partitions: nobody idle.
   j = book_json("--only T9 --set consumers.1.members=3", 1);
   CHECK(j.at("exact").at(2).at("partsim") == "0");
+}
+
+TEST_CASE("T10: the migrations are exact, and fail when the new topic's routing or the bridge's order breaks") {
+  auto r = run_cli("book --only T10");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("7 of 7 entries reproduced.") != std::string::npos);
+  // 16 partitions instead of 8: the keys that change partition are no longer the book's.
+  auto j = book_json("--only T10 --set topics.1.partitions=16", 1);
+  CHECK(j.at("exact").at(1).at("verdict") != "exact");
+  CHECK(j.at("exact").at(0).at("verdict") == "exact");  // still 6,000 records of 3,000 keys
+  // A dual write that loses second sends does not put 3,000 records in the new topic.
+  j = book_json("--only T10 --set migration.dual.write.failure.rate=0.1", 1);
+  CHECK(j.at("exact").at(5).at("verdict") != "exact");
 }

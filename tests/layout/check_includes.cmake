@@ -45,23 +45,25 @@ rule(FILES "^(sim|model|scenarios|analysis)/" FORBID "^boost/program_options"
      RULE "command-line options are parsed in cli/ only")
 
 # Inside model/: the domains are folders; partitioners/ is the lowest, the engine the top.
-rule(FILES "^model/partitioners/" FORBID "^model/(producer|cluster|placement|consumer)/"
-     RULE "model/partitioners/ does not include producer/, cluster/, placement/ or consumer/")
-rule(FILES "^model/producer/" FORBID "^model/(cluster|placement|consumer)/"
-     RULE "model/producer/ does not include cluster/, placement/ or consumer/")
-rule(FILES "^model/cluster/" FORBID "^model/(producer|placement|consumer)/"
-     RULE "model/cluster/ does not include producer/, placement/ or consumer/")
-rule(FILES "^model/consumer/" FORBID "^model/(producer|placement)/"
-     RULE "model/consumer/ does not include producer/ or placement/")
-rule(FILES "^model/placement/" FORBID "^model/(producer|cluster|consumer)/"
-     RULE "model/placement/ does not include producer/, cluster/ or consumer/")
-rule(FILES "^model/(partitioners|producer|cluster|consumer|placement)/" FORBID "${engine}"
+rule(FILES "^model/partitioners/" FORBID "^model/(producer|cluster|placement|consumer|migration)/"
+     RULE "model/partitioners/ does not include producer/, cluster/, placement/, consumer/ or migration/")
+rule(FILES "^model/producer/" FORBID "^model/(cluster|placement|consumer|migration)/"
+     RULE "model/producer/ does not include cluster/, placement/, consumer/ or migration/")
+rule(FILES "^model/cluster/" FORBID "^model/(producer|placement|consumer|migration)/"
+     RULE "model/cluster/ does not include producer/, placement/, consumer/ or migration/")
+rule(FILES "^model/consumer/" FORBID "^model/(producer|placement|migration)/"
+     RULE "model/consumer/ does not include producer/, placement/ or migration/")
+rule(FILES "^model/migration/" FORBID "^model/(producer|placement|consumer)/"
+     RULE "model/migration/ does not include producer/, placement/ or consumer/")
+rule(FILES "^model/placement/" FORBID "^model/(producer|cluster|consumer|migration)/"
+     RULE "model/placement/ does not include producer/, cluster/, consumer/ or migration/")
+rule(FILES "^model/(partitioners|producer|cluster|consumer|placement|migration)/" FORBID "${engine}"
      RULE "a model/ domain does not include the engine (cluster_simulation.hpp, model/detail/)")
 # The shared vocabulary at model/ root (scenario.hpp, run_result.hpp, run_estimate.hpp, ...)
 # sits below the domains that use it; only partitioners/ (the partitioner kinds a scenario
 # names) is below it.
 rule(FILES "^model/[^/]+$" EXCEPT "^model/cluster_simulation\\.cpp$"
-     FORBID "^model/(producer|cluster|placement|consumer|detail)/"
+     FORBID "^model/(producer|cluster|placement|consumer|migration|detail)/"
      RULE "model/ root files (but the engine) include no domain folder but partitioners/")
 
 file(GLOB_RECURSE sources RELATIVE "${ROOT}"

@@ -1,0 +1,39 @@
+#pragma once
+// A migration of a topic's records to a new topic (book ch. 10.3, book-tables T10), run on
+// the old topic's log as the producer simulation left it:
+//  - stop-replay: the producers stopped at at.ms (the engine ends their sends there); the
+//    bridge replays the whole old topic, then verify.ms; downtime = replay + verify;
+//  - dual-write: from at.ms every record is sent to both topics by the same producer, not
+//    atomically: the second send fails with dual.write.failure.rate and nothing repairs it;
+//  - bridge: the producers go on with the old topic while the bridge copies it from at.ms;
+//    once it has caught up (and verify.ms later) the producers switch: what they send from
+//    then on goes to the new topic directly, and the bridge still copies what was in flight.
+// The new topic routes a key by Kafka's rule over its own partition count (spec §2.6, §9).
+
+#include <cstdint>
+#include <vector>
+
+#include "model/cluster/partition_log.hpp"
+#include "model/migration_result.hpp"
+#include "model/scenario.hpp"
+
+namespace partsim::model::migration {
+
+/// The strategy's name as the scenario spells it.
+const char* strategy_name(MigrationSpec::Strategy s);
+
+/// What a migration did, and the new topic's log it left: partition by partition in append
+/// order, each record as the producers sent it (key, producer, send index, send time), readable
+/// once its write was acknowledged, so consumer groups can read the new topic.
+struct Migrated {
+  MigrationResult result;
+  std::vector<PartitionLog> new_topic;
+};
+
+/// Runs `s.migration` over `logs` (kept by the producers' run of `s`); `average_record_bytes`
+/// sizes the bridge's writes. Random draws (the new topic's brokers' jitter, dual-write
+/// failures) come from streams named "migration/...", so the producers' draws are unchanged.
+Migrated migrate(const Scenario& s, const BrokerLogs& logs, double average_record_bytes, std::uint64_t seed,
+                 std::uint64_t replication);
+
+}  // namespace partsim::model::migration

@@ -1,0 +1,47 @@
+#pragma once
+// What a migration did (book-tables T10): the records it moved, the keys whose partition
+// changed, order per key in the new topic, keys left incomplete, downtime, and for a bridge
+// its lag, catch-up and switch.
+
+#include <cstdint>
+#include <string>
+
+namespace partsim::model::migration {
+
+/// The bridge's timeline (stop-replay and bridge strategies).
+struct BridgeFigures {
+  std::int64_t lag_at_start = 0;      ///< records readable in the old topic, not yet copied, when the bridge starts
+  std::int64_t max_lag = 0;           ///< the largest lag (records readable, not yet acknowledged by the new topic)
+  double start_ms = 0;                ///< when the bridge started (at.ms)
+  double caught_up_ms = 0;            ///< first time it had copied everything readable then
+  double catch_up_ms = 0;             ///< caught_up_ms - start_ms
+  double switch_ms = 0;               ///< bridge: producers move to the new topic (caught up + verify.ms)
+  double finished_ms = 0;             ///< the bridge's last acknowledgement
+  std::int64_t after_switch = 0;      ///< records the bridge appended to the new topic after the switch
+};
+
+struct MigrationResult {
+  std::string strategy;               ///< stop-replay, dual-write, bridge
+  std::string from, to;
+  std::int32_t from_partitions = 0, to_partitions = 0;
+  std::int64_t old_records = 0;       ///< records the old topic holds
+  std::int64_t new_records = 0;       ///< records the new topic holds (migrated + written directly)
+  std::int64_t records_migrated = 0;  ///< copied by the bridge, or written by the second send of a dual write
+  std::int64_t keys = 0;              ///< distinct non-null keys the producers sent
+  std::int64_t keys_changed_partition = 0;  ///< keys whose new partition differs from their old one
+  double ratio = 0;                   ///< keys_changed_partition / keys
+  std::int64_t order_violations = 0;  ///< new topic: records appended after a record of their key sent later
+  std::int64_t order_violations_old = 0;  ///< the same in the old topic
+  std::int64_t keys_out_of_order = 0; ///< keys with an order violation in the new topic
+  std::int64_t keys_with_all_events = 0;  ///< keys whose every record is in the new topic
+  bool stable = true;                 ///< every key in exactly one partition of the new topic
+  double downtime_ms = 0;             ///< producers stopped (stop-replay: replay + verify.ms)
+  std::int64_t duplicates = 0;        ///< records the new topic holds more than once
+  std::int64_t inconsistent_keys = 0; ///< keys missing in the new topic a record they should have there
+  std::string sample_key;             ///< the first key sent, with its old and new partition
+  std::int32_t sample_old = -1, sample_new = -1;
+  bool has_bridge = false;
+  BridgeFigures bridge;
+};
+
+}  // namespace partsim::model::migration

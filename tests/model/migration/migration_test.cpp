@@ -1,0 +1,215 @@
+// The migration strategies (model/migration/): a bridge's order per key by routing, dual
+// write's failed second sends, stop-replay's downtime, and the live bridge's catch-up and
+// switch. Each case runs the producer simulation on a small workload (a second or so of
+// simulated time, milliseconds of CPU).
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "model/cluster_simulation.hpp"
+#include "model/partitioners/key_hash.hpp"
+
+using namespace partsim::model;
+using partsim::sim::SimTime;
+
+namespace {
+
+// `keys` keys "k{i}", `events` records each (record i has key k{i mod keys}), at `rate`
+// records/s into events (4 partitions); the migration copies them to events-v2 (8).
+Scenario workload(std::int64_t keys, std::int64_t events, double rate, MigrationSpec::Strategy strategy) {
+  Scenario s;
+  s.name = "migration-test";
+  for (std::int32_t b = 0; b < 3; ++b) {
+    BrokerConfig bc;
+    bc.id = b;
+    s.brokers.push_back(bc);
+  }
+  s.topics = {TopicConfig{"events", 4, 1}, TopicConfig{"events-v2", 8, 1}};
+  ProducerSpec p;
+  p.name = "app";
+  p.workload.topic = "events";
+  p.workload.arrivals.records_per_second = rate;
+  p.workload.keys.kind = KeySpec::Kind::kTemplate;
+  p.workload.keys.key_template = "k{i}";
+  p.workload.keys.cardinality = keys;
+  s.producers.push_back(p);
+  s.run.records = keys * events;
+  s.run.trace = 0;
+  MigrationSpec m;
+  m.strategy = strategy;
+  m.from = "events";
+  m.to = "events-v2";
+  s.migration = m;
+  return s;
+}
+
+void add_jitter(Scenario& s, double mean_ms) {
+  for (auto& b : s.brokers) {
+    b.jitter.kind = Jitter::Kind::kExponential;
+    b.jitter.mean_ms = mean_ms;
+  }
+}
+
+migration::MigrationResult migrate(const Scenario& s, std::uint64_t seed = 1) {
+  const RunResult r = run_scenario(s, seed);
+  REQUIRE(r.migration.has_value());
+  return *r.migration;
+}
+
+}  // namespace
+
+TEST_CASE("a bridge of several round-robin threads breaks order per key; routed by key it keeps it") {
+  // Five keys, so a key's records are about five apart in the bridge's read order:
+  // round-robin hands neighbours to different threads whose writes race (broker jitter).
+  Scenario s = workload(5, 200, 5000, MigrationSpec::Strategy::kBridge);
+  s.migration->at = SimTime::ms(2000);
+  s.migration->bridge.threads = 4;
+  add_jitter(s, 2);
+  s.migration->bridge.route = BridgeSpec::Route::kRoundRobin;
+  const auto rr = migrate(s);
+  CHECK(rr.records_migrated == 1000);
+  CHECK(rr.order_violations > 0);
+  CHECK(rr.keys_out_of_order > 0);
+  CHECK(rr.keys_out_of_order <= rr.order_violations);
+  s.migration->bridge.route = BridgeSpec::Route::kByKey;
+  const auto by_key = migrate(s);
+  CHECK(by_key.records_migrated == 1000);
+  CHECK(by_key.order_violations == 0);
+  // One thread keeps the order whatever the jitter.
+  s.migration->bridge.threads = 1;
+  s.migration->bridge.route = BridgeSpec::Route::kRoundRobin;
+  CHECK(migrate(s).order_violations == 0);
+}
+
+TEST_CASE("the new topic routes keys by murmur2 over its own partition count") {
+  Scenario s = workload(300, 2, 2000, MigrationSpec::Strategy::kBridge);
+  s.migration->at = SimTime::ms(1000);
+  const auto m = migrate(s);
+  CHECK(m.keys == 300);
+  CHECK(m.new_records == 600);
+  CHECK(m.keys_with_all_events == 300);
+  CHECK(m.stable);
+  // From 4 to 8 partitions a key moves exactly when bit 2 of its hash is set (p mod 8 >= 4).
+  std::int64_t moved = 0;
+  for (int i = 0; i < 300; ++i) moved += (to_positive(murmur2("k" + std::to_string(i))) & 4) != 0 ? 1 : 0;
+  CHECK(m.keys_changed_partition == moved);
+  CHECK(m.sample_key == "k0");
+  CHECK(m.sample_new == partition_for_key("k0", 8));
+  CHECK(m.sample_old == partition_for_key("k0", 4));
+}
+
+TEST_CASE("dual write: a failed second send leaves its key inconsistent, and nothing else") {
+  Scenario s = workload(500, 2, 2000, MigrationSpec::Strategy::kDualWrite);
+  const auto clean = migrate(s);
+  CHECK(clean.old_records == 1000);
+  CHECK(clean.new_records == 1000);
+  CHECK(clean.records_migrated == 1000);
+  CHECK(clean.inconsistent_keys == 0);
+  CHECK(clean.keys_with_all_events == 500);
+  CHECK(clean.order_violations == 0);
+  CHECK(clean.order_violations_old == 0);
+  CHECK(clean.downtime_ms == 0);
+  CHECK_FALSE(clean.has_bridge);
+  s.migration->dual_write_failure_rate = 0.1;
+  const auto failing = migrate(s);
+  CHECK(failing.old_records == 1000);
+  CHECK(failing.new_records < 1000);
+  CHECK(failing.new_records > 800);  // about 900 expected: 0.1 of 1,000 sends, seed-dependent
+  CHECK(failing.inconsistent_keys > 0);
+  CHECK(failing.inconsistent_keys == failing.keys - failing.keys_with_all_events);
+  // A key has two sends: at most one inconsistent key per failed second send.
+  CHECK(failing.inconsistent_keys <= 1000 - failing.new_records);
+  // Dual writes begin at at.ms: what was sent before stays in the old topic only.
+  s.migration->dual_write_failure_rate = 0;
+  s.migration->at = SimTime::ms(250);  // 2,000 records/s: about 500 records before
+  const auto late = migrate(s);
+  CHECK(late.new_records < 600);
+  CHECK(late.new_records > 400);
+  CHECK(late.inconsistent_keys == 0);
+  CHECK(late.keys_with_all_events < 500);
+}
+
+TEST_CASE("stop-replay: producers stop at at.ms, downtime = replay + verify, more threads by key replay faster") {
+  Scenario s = workload(1000, 2, 1000, MigrationSpec::Strategy::kStopReplay);
+  s.migration->at = SimTime::ms(1000);  // about 1,000 of the 2,000 records sent by then
+  const auto one = migrate(s);
+  CHECK(one.old_records < 1100);
+  CHECK(one.old_records > 900);
+  CHECK(one.records_migrated == one.old_records);
+  REQUIRE(one.has_bridge);
+  // Single thread, send().get(): each record waits a round trip (1 ms), the request (0.1 ms)
+  // and acks=all's replication (1 ms), so the replay takes about 2.1 ms per record.
+  CHECK(one.downtime_ms == doctest::Approx(one.bridge.finished_ms - 1000));
+  CHECK(one.downtime_ms > 2.0 * static_cast<double>(one.old_records));
+  CHECK(one.downtime_ms < 2.2 * static_cast<double>(one.old_records) + 10);
+  s.migration->verify = SimTime::ms(500);
+  const auto verified = migrate(s);
+  CHECK(verified.downtime_ms == doctest::Approx(one.downtime_ms + 500));
+  s.migration->bridge.threads = 4;
+  const auto four = migrate(s);
+  CHECK(four.downtime_ms < verified.downtime_ms / 2);
+  CHECK(four.order_violations == 0);
+  CHECK(four.keys_with_all_events == four.keys);
+}
+
+TEST_CASE("a live bridge: backlog at start, catch-up, the switch, and records sent after it written directly") {
+  Scenario s = workload(1000, 3, 1000, MigrationSpec::Strategy::kBridge);  // 3 s of sends
+  s.migration->at = SimTime::ms(1000);
+  // 8 writers by key (~2.1 ms a write: ~3,800 records/s) capped at 2,000 records/s: the
+  // backlog shrinks at 2,000 - 1,000 records/s.
+  s.migration->bridge.threads = 8;
+  s.migration->bridge.records_per_second = 2000;
+  s.migration->verify = SimTime::ms(200);
+  const auto m = migrate(s);
+  REQUIRE(m.has_bridge);
+  CHECK(m.bridge.lag_at_start > 950);
+  CHECK(m.bridge.lag_at_start < 1000);
+  CHECK(m.bridge.max_lag >= m.bridge.lag_at_start);
+  // The backlog of ~1,000 records shrinks by ~1,000/s: caught up about 1 s after the start.
+  CHECK(m.bridge.catch_up_ms > 900);
+  CHECK(m.bridge.catch_up_ms < 1200);
+  CHECK(m.bridge.switch_ms == doctest::Approx(m.bridge.caught_up_ms + 200));
+  // Everything sent before the switch is copied, the rest written directly: all 3,000 arrive.
+  CHECK(m.new_records == 3000);
+  CHECK(m.records_migrated == m.old_records);
+  CHECK(m.records_migrated < 3000);
+  CHECK(m.keys_with_all_events == 1000);
+  CHECK(m.inconsistent_keys == 0);
+  CHECK(m.downtime_ms == 0);
+}
+
+TEST_CASE("a migration is deterministic for a seed") {
+  Scenario s = workload(5, 200, 5000, MigrationSpec::Strategy::kBridge);
+  s.migration->bridge.threads = 3;
+  s.migration->bridge.route = BridgeSpec::Route::kRoundRobin;
+  add_jitter(s, 2);
+  const auto a = migrate(s, 7), b = migrate(s, 7);
+  CHECK(a.order_violations == b.order_violations);
+  CHECK(a.bridge.finished_ms == b.bridge.finished_ms);
+}
+
+TEST_CASE("a consumer group reads the new topic as the migration left it, order per key included") {
+  Scenario s = workload(5, 200, 5000, MigrationSpec::Strategy::kBridge);
+  s.migration->at = SimTime::ms(2000);
+  s.migration->bridge.threads = 4;
+  s.migration->bridge.route = BridgeSpec::Route::kRoundRobin;
+  add_jitter(s, 2);
+  ConsumerGroupSpec g;
+  g.group = "readers";
+  g.topics = {"events-v2"};
+  g.members = 1;
+  g.config.auto_offset_reset = ConsumerConfig::OffsetReset::kEarliest;
+  s.consumers.push_back(g);
+  const RunResult rr = run_scenario(s, 1);
+  REQUIRE(rr.migration.has_value());
+  REQUIRE(rr.consumer_groups.size() == 1);
+  CHECK(rr.consumer_groups[0].records_consumed == 1000);
+  // The consumer sees the order the bridge wrote: broken by round-robin writers.
+  CHECK(rr.consumer_groups[0].order_violations == rr.migration->order_violations);
+  CHECK(rr.consumer_groups[0].order_violations > 0);
+  s.migration->bridge.route = BridgeSpec::Route::kByKey;
+  const RunResult by_key = run_scenario(s, 1);
+  CHECK(by_key.consumer_groups[0].records_consumed == 1000);
+  CHECK(by_key.consumer_groups[0].order_violations == 0);
+}
