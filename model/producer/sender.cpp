@@ -92,13 +92,11 @@ void Sender::send(std::size_t node, std::vector<BatchId>& batches, SimTime now) 
   }
   for (const BatchId b : batches) accumulator_.batch(b).in_request = true;
   ++in_flight_[node];
-  // Deadlines come in send order, so one watch follows the oldest; a deadline whose request
-  // was answered is dropped when it comes up.
-  const SimTime deadline = now + config_.request_timeout;
-  deadlines_.emplace_back(deadline, id);
+  // Deadlines come in send order (one request.timeout.ms after each send), so one watch
+  // follows the oldest request in flight.
   if (!deadline_watched_) {
     deadline_watched_ = true;
-    listener_.watch_request_deadline(deadline);
+    listener_.watch_request_deadline(now + config_.request_timeout);
   }
   SimTime oldest = kNever;
   for (const BatchId b : batches) oldest = std::min(oldest, accumulator_.batch(b).created);
@@ -177,16 +175,15 @@ void Sender::drop_dead_front() {
 
 void Sender::on_request_deadline(SimTime now) {
   deadline_watched_ = false;
-  while (!deadlines_.empty() && deadlines_.front().first <= now) {
-    const std::uint64_t id = deadlines_.front().second;
-    deadlines_.pop_front();
-    // request.timeout.ms (spec §4.4): the connection is closed and every request in flight
-    // to that node fails with a retriable error.
-    if (const InFlight* r = find_live(id)) disconnect(r->node, now);
-  }
-  if (!deadlines_.empty()) {
+  // The requests in flight past their deadline, oldest first (the front of live_ is in
+  // flight: answered ones are dropped from it as they reach the front). request.timeout.ms
+  // (spec §4.4): the connection is closed and every request in flight to that node fails
+  // with a retriable error. The watch then follows the oldest request still in flight, so
+  // requests answered meanwhile cost no event.
+  while (!live_.empty() && live_.front().sent + config_.request_timeout <= now) disconnect(live_.front().node, now);
+  if (!live_.empty()) {
     deadline_watched_ = true;
-    listener_.watch_request_deadline(deadlines_.front().first);
+    listener_.watch_request_deadline(live_.front().sent + config_.request_timeout);
   }
 }
 

@@ -7,7 +7,6 @@
 // every call and reports through a SenderListener: it knows no event queue.
 
 #include <cstdint>
-#include <deque>
 #include <span>
 #include <vector>
 
@@ -106,7 +105,6 @@ private:
   std::vector<std::int32_t> in_flight_;
   detail::RingQueue<InFlight> live_;  // send order, with answered ones not yet dropped
   std::size_t live_count_ = 0;
-  std::deque<std::pair<SimTime, std::uint64_t>> deadlines_;  // request.timeout.ms, send order
   bool deadline_watched_ = false;
   SimTime next_inflight_expiry_ = kNever;
   std::vector<BatchId> drained_, expired_;

@@ -270,10 +270,8 @@ TEST_CASE("a request past request.timeout.ms closes its connection: every reques
 
   f.now = SimTime::ms(1005);
   f.sender.on_request_deadline(f.now);
-  CHECK(f.rec.take() == lines({"abandoned #2", "retried p2", "closed 1", "watch 1010 ms"}));
-  f.now = SimTime::ms(1010);
-  f.sender.on_request_deadline(f.now);  // #3's deadline: it is gone already
-  CHECK(f.rec.take().empty());
+  // Nothing is in flight any more: no watch for #3's deadline, which went with node 0.
+  CHECK(f.rec.take() == lines({"abandoned #2", "retried p2", "closed 1"}));
 }
 
 TEST_CASE("a request answered before its deadline closes nothing") {
@@ -290,6 +288,32 @@ TEST_CASE("a request answered before its deadline closes nothing") {
   f.sender.on_request_deadline(f.now);
   CHECK(f.rec.take() == lines({"watch 1003 ms"}));
   CHECK(f.sender.in_flight(kNode1) == 1);
+  // Answered too: at its deadline nothing is in flight, and nothing is watched.
+  f.sender.on_response(2, SimTime::ms(1001));
+  f.rec.take();
+  f.now = SimTime::ms(1003);
+  f.sender.on_request_deadline(f.now);
+  CHECK(f.rec.take().empty());
+}
+
+TEST_CASE("the deadline watch skips requests answered since: it follows the oldest one in flight") {
+  Fixture f;
+  f.append(0);
+  f.run();  // #1 to node 0 at 0 ms: watched at 1000 ms
+  f.now = SimTime::ms(3);
+  f.append(2);
+  f.run();  // #2 to node 1 at 3 ms
+  f.now = SimTime::ms(7);
+  f.append(1);
+  f.run();  // #3 to node 0 at 7 ms
+  f.rec.take();
+  f.sender.on_response(1, SimTime::ms(8));
+  f.sender.on_response(2, SimTime::ms(9));
+  f.rec.take();
+  f.now = SimTime::ms(1000);
+  f.sender.on_request_deadline(f.now);
+  // #2 was answered too: the next watch is #3's deadline, not #2's.
+  CHECK(f.rec.take() == lines({"watch 1007 ms"}));
 }
 
 TEST_CASE("a retried batch waits its backoff, then goes again; the pass wakes at the backoff's end") {
