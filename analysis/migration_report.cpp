@@ -20,7 +20,7 @@ nlohmann::ordered_json migration_to_json(const model::RunResult& r) {
          {"records_migrated", m.records_migrated},
          {"keys", m.keys},
          {"keys_changed_partition", m.keys_changed_partition},
-         {"ratio", round_to(m.ratio, 4)},
+         {"ratio", m.ratio ? Json(round_to(*m.ratio, 4)) : Json(nullptr)},
          {"order_violations", m.order_violations},
          {"order_violations_old", m.order_violations_old},
          {"keys_out_of_order", m.keys_out_of_order},
@@ -32,10 +32,10 @@ nlohmann::ordered_json migration_to_json(const model::RunResult& r) {
   if (m.sample_old >= 0) j["sample"] = {{"key", m.sample_key}, {"old", m.sample_old}, {"new", m.sample_new}};
   if (m.has_bridge) {
     const auto& b = m.bridge;
-    j["bridge"] = {{"start_ms", round_to(b.start_ms, 3)},       {"lag_at_start", b.lag_at_start},
-                   {"max_lag", b.max_lag},                      {"caught_up_ms", round_to(b.caught_up_ms, 3)},
-                   {"catch_up_ms", round_to(b.catch_up_ms, 3)}, {"switch_ms", round_to(b.switch_ms, 3)},
-                   {"finished_ms", round_to(b.finished_ms, 3)}, {"records_after_switch", b.after_switch}};
+    const auto when = [&b](double ms) { return b.caught_up ? Json(round_to(ms, 3)) : Json(nullptr); };
+    j["bridge"] = {{"start_ms", round_to(b.start_ms, 3)}, {"lag_at_start", b.lag_at_start},   {"max_lag", b.max_lag},
+                   {"caught_up", b.caught_up},            {"caught_up_ms", when(b.caught_up_ms)}, {"catch_up_ms", when(b.catch_up_ms)},
+                   {"switch_ms", when(b.switch_ms)},      {"finished_ms", round_to(b.finished_ms, 3)}, {"records_after_switch", b.after_switch}};
   }
   return j;
 }
@@ -51,7 +51,7 @@ std::string migration_to_text(const model::RunResult& r) {
   row("records migrated", num(m.records_migrated));
   row("keys", num(m.keys));
   row("keys changed partition", num(m.keys_changed_partition));
-  row("ratio", fixed(m.ratio, 4));
+  row("ratio", m.ratio ? fixed(*m.ratio, 4) : "-");
   row("order violations (new topic)", num(m.order_violations));
   row("order violations (old topic)", num(m.order_violations_old));
   row("keys out of order (new topic)", num(m.keys_out_of_order));
@@ -65,14 +65,17 @@ std::string migration_to_text(const model::RunResult& r) {
     row("bridge start ms", fixed(b.start_ms, 3));
     row("bridge lag at start", num(b.lag_at_start));
     row("bridge max lag", num(b.max_lag));
-    row("bridge caught up ms", fixed(b.caught_up_ms, 3));
-    row("bridge catch-up ms", fixed(b.catch_up_ms, 3));
-    row("switch ms", fixed(b.switch_ms, 3));
+    const auto when = [&b](double ms) { return b.caught_up ? fixed(ms, 3) : std::string("-"); };
+    row("bridge caught up ms", when(b.caught_up_ms));
+    row("bridge catch-up ms", when(b.catch_up_ms));
+    row("switch ms", when(b.switch_ms));
     row("bridge finished ms", fixed(b.finished_ms, 3));
     row("bridged after the switch", num(b.after_switch));
   }
   std::string out = "\nmigration " + m.strategy + ": " + escape_controls(m.from) + " (" + std::to_string(m.from_partitions) +
                     " partitions) -> " + escape_controls(m.to) + " (" + std::to_string(m.to_partitions) + " partitions)\n" + t.to_text();
+  if (m.has_bridge && !m.bridge.caught_up)
+    out += "the bridge did not catch up before the producers stopped sending: no switch, the old topic keeps every record\n";
   if (m.sample_old >= 0)
     out += "sample: " + escape_controls(m.sample_key) + " old=p" + std::to_string(m.sample_old) + " new=p" + std::to_string(m.sample_new) + "\n";
   return out;

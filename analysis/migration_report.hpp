@@ -15,8 +15,9 @@ namespace partsim::analysis {
 /// "records_migrated", "keys", "keys_changed_partition", "ratio", "order_violations",
 /// "order_violations_old", "keys_out_of_order", "keys_with_all_events", "stable", "downtime_ms",
 /// "duplicates", "inconsistent_keys", "sample": {"key", "old", "new"}, with a bridge "bridge":
-/// {"start_ms", "lag_at_start", "max_lag", "caught_up_ms", "catch_up_ms", "switch_ms",
-/// "finished_ms", "records_after_switch"}}; null without a migration.
+/// {"start_ms", "lag_at_start", "max_lag", "caught_up", "caught_up_ms", "catch_up_ms", "switch_ms",
+/// "finished_ms", "records_after_switch"}}; null without a migration. "ratio" is null without
+/// keyed records; the three times are null when the bridge did not catch up ("caught_up": false).
 nlohmann::ordered_json migration_to_json(const model::RunResult& r);
 /// The "migration ..." block; "" without a migration.
 std::string migration_to_text(const model::RunResult& r);

@@ -63,13 +63,14 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
     }
   }
   sim_.resize_timers(s.producers.size() * kTimersPerProducer);
-  // A stop-replay migration stops the producers at its at.ms (book ch. 10.3, strategy A).
-  std::optional<SimTime> stop = s.run.duration;
-  if (s.migration && s.migration->strategy == MigrationSpec::Strategy::kStopReplay)
-    stop = stop ? std::min(*stop, s.migration->at) : s.migration->at;
-  const SendBudget budget{s.run.records, stop, &total_sent_};
+  // A stop-replay migration stops the producers of its old topic at its at.ms (book ch.
+  // 10.3, strategy A); the producers of other topics go on.
+  const bool stop_replay = s.migration && s.migration->strategy == MigrationSpec::Strategy::kStopReplay;
   for (std::uint32_t i = 0; i < s.producers.size(); ++i) {
     const auto& spec = s.producers[i];
+    std::optional<SimTime> stop = s.run.duration;
+    if (stop_replay && spec.workload.topic == s.migration->from) stop = stop ? std::min(*stop, s.migration->at) : s.migration->at;
+    const SendBudget budget{s.run.records, stop, &total_sent_};
     std::size_t topic = 0;
     for (std::size_t t = 0; t < s.topics.size(); ++t)
       if (s.topics[t].name == spec.workload.topic) topic = t;

@@ -4,6 +4,7 @@
 // its lag, catch-up and switch.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace partsim::model::migration {
@@ -13,9 +14,13 @@ struct BridgeFigures {
   std::int64_t lag_at_start = 0;      ///< records readable in the old topic, not yet copied, when the bridge starts
   std::int64_t max_lag = 0;           ///< the largest lag (records readable, not yet acknowledged by the new topic)
   double start_ms = 0;                ///< when the bridge started (at.ms)
+  bool caught_up = true;              ///< bridge: it caught up while the producers still sent (else no switch:
+                                      ///< the producers stopped first and caught_up_ms, catch_up_ms and
+                                      ///< switch_ms are undefined); stop-replay: always (the topic stopped)
   double caught_up_ms = 0;            ///< first time it had copied everything readable then
   double catch_up_ms = 0;             ///< caught_up_ms - start_ms
-  double switch_ms = 0;               ///< bridge: producers move to the new topic (caught up + verify.ms)
+  double switch_ms = 0;               ///< bridge: producers move to the new topic (caught up + verify.ms);
+                                      ///< stop-replay: producers resume (replay + verify.ms)
   double finished_ms = 0;             ///< the bridge's last acknowledgement
   std::int64_t after_switch = 0;      ///< records the bridge appended to the new topic after the switch
 };
@@ -24,12 +29,12 @@ struct MigrationResult {
   std::string strategy;               ///< stop-replay, dual-write, bridge
   std::string from, to;
   std::int32_t from_partitions = 0, to_partitions = 0;
-  std::int64_t old_records = 0;       ///< records the old topic holds
+  std::int64_t old_records = 0;       ///< records the old topic holds (bridge: those sent before the switch)
   std::int64_t new_records = 0;       ///< records the new topic holds (migrated + written directly)
   std::int64_t records_migrated = 0;  ///< copied by the bridge, or written by the second send of a dual write
   std::int64_t keys = 0;              ///< distinct non-null keys the producers sent
-  std::int64_t keys_changed_partition = 0;  ///< keys whose new partition differs from their old one
-  double ratio = 0;                   ///< keys_changed_partition / keys
+  std::int64_t keys_changed_partition = 0;  ///< keys whose new partition differs from every old partition they had
+  std::optional<double> ratio;        ///< keys_changed_partition / keys; undefined without keyed records
   std::int64_t order_violations = 0;  ///< new topic: records appended after a record of their key sent later
   std::int64_t order_violations_old = 0;  ///< the same in the old topic
   std::int64_t keys_out_of_order = 0; ///< keys with an order violation in the new topic

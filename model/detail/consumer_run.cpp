@@ -61,13 +61,17 @@ void run_migration(const Scenario& s, std::uint64_t seed, std::uint64_t replicat
   const double average = records > 0 ? static_cast<double>(bytes) / static_cast<double>(records) : 1.0;
   migration::Migrated migrated = migration::migrate(s, *result.logs, average, seed, replication);
   result.migration = std::move(migrated.result);
-  // The new topic's log joins the brokers' logs (a copy: the producers' run shares its
-  // own), so consumer groups read it. The partition statistics stay the producers' (the
-  // new topic's records are in the migration's figures); a fetch counts the new topic's
-  // records as 1 byte each, so its byte limits do not bind there.
+  // The logs the migration left replace the two topics' in the brokers' logs (a copy: the
+  // producers' run shares its own), so consumer groups read them: the new topic's, and the
+  // old topic's without what the bridge strategy sent to the new topic after the switch. The
+  // partition statistics stay the producers' run (the migration's figures count both
+  // topics' records); a fetch counts the new topic's records as 1 byte each, so its byte
+  // limits do not bind there.
   auto logs = std::make_shared<BrokerLogs>(*result.logs);
-  for (std::size_t i = 0, p = 0; i < result.partitions.size(); ++i)
-    if (result.partitions[i].topic == s.migration->to) logs->partitions[i] = std::move(migrated.new_topic[p++]);
+  for (std::size_t i = 0, from = 0, to = 0; i < result.partitions.size(); ++i) {
+    if (result.partitions[i].topic == s.migration->to) logs->partitions[i] = std::move(migrated.new_topic[to++]);
+    if (result.partitions[i].topic == s.migration->from) logs->partitions[i] = std::move(migrated.old_topic[from++]);
+  }
   result.logs = std::move(logs);
 }
 

@@ -33,6 +33,20 @@ Write NewTopic::send(std::size_t source, std::int32_t partition, SimTime at) {
   return w;
 }
 
+namespace {
+
+/// The end of simulated time a bridge's pace may reach (the loader's 1e12 ms), far inside
+/// int64 nanoseconds so that the writes' later times stay representable.
+constexpr std::int64_t kLastNs = 1'000'000'000'000'000'000;
+
+}  // namespace
+
+SimTime paced(SimTime start, std::size_t j, double records_per_second) {
+  const double ns = std::ceil(static_cast<double>(j) * 1e9 / records_per_second);
+  if (!(ns < static_cast<double>(kLastNs - start.count_ns()))) return SimTime::ns(std::max(kLastNs, start.count_ns()));
+  return start + SimTime::ns(static_cast<std::int64_t>(ns));
+}
+
 std::vector<Write> run_bridge(const std::vector<Source>& sources, const std::vector<std::size_t>& order, const BridgeSpec& spec,
                               SimTime start, NewTopic& topic, const std::vector<std::string>& keys) {
   const auto threads = static_cast<std::size_t>(spec.threads);
@@ -45,8 +59,7 @@ std::vector<Write> run_bridge(const std::vector<Source>& sources, const std::vec
     if (spec.route == BridgeSpec::Route::kByKey && r.key >= 0)
       thread = static_cast<std::size_t>(to_positive(murmur2(keys[static_cast<std::size_t>(r.key)]))) % threads;
     SimTime at = std::max({start, r.readable, free[thread]});
-    if (spec.records_per_second > 0)
-      at = std::max(at, start + SimTime::ns(static_cast<std::int64_t>(std::ceil(static_cast<double>(j) * 1e9 / spec.records_per_second))));
+    if (spec.records_per_second > 0) at = std::max(at, paced(start, j, spec.records_per_second));
     Write w = topic.send(order[j], topic.partition_of(r.key, j), at);
     free[thread] = w.ack;
     writes.push_back(w);

@@ -55,6 +55,11 @@ private:
   std::vector<BrokerService> brokers_;
 };
 
+/// The earliest the j-th record read (from 0) may go at `records_per_second` (> 0): start +
+/// j / rate, saturated at the end of simulated time (1e12 ms) so that it never overflows;
+/// the loader refuses a rate whose pace over the run's bounded records would pass it.
+SimTime paced(SimTime start, std::size_t j, double records_per_second);
+
 /// Copies `order` (indices into `sources`, in the order the bridge reads them) starting
 /// at `start`; a record is read once readable, at most `rate` records/s over all threads.
 std::vector<Write> run_bridge(const std::vector<Source>& sources, const std::vector<std::size_t>& order, const BridgeSpec& spec,

@@ -84,24 +84,25 @@ OrderCount check_order(const std::vector<std::vector<std::size_t>>& partitions, 
   return c;
 }
 
-/// The new topic's logs: each partition's writes by append time (ties: the order written).
-std::vector<std::vector<std::size_t>> new_logs(const std::vector<Write>& writes, std::int32_t partitions) {
+/// Indices of `writes` by append time (ties: the order written): each partition's log order.
+std::vector<std::size_t> by_append(const std::vector<Write>& writes) {
   std::vector<std::size_t> idx(writes.size());
   for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
   std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return writes[a].append < writes[b].append; });
+  return idx;
+}
+
+/// The new topic's logs as indices into the sources.
+std::vector<std::vector<std::size_t>> new_logs(const std::vector<Write>& writes, std::int32_t partitions) {
   std::vector<std::vector<std::size_t>> logs(static_cast<std::size_t>(partitions));
-  for (const std::size_t i : idx) logs[static_cast<std::size_t>(writes[i].partition)].push_back(writes[i].source);
+  for (const std::size_t i : by_append(writes)) logs[static_cast<std::size_t>(writes[i].partition)].push_back(writes[i].source);
   return logs;
 }
 
-/// The new topic's log: each partition's writes by append time (ties: the order written),
-/// readable once acknowledged, the high watermark never going back.
+/// The new topic's log: readable once acknowledged, the high watermark never going back.
 std::vector<PartitionLog> new_topic_log(const std::vector<Write>& writes, const std::vector<Source>& sources, std::int32_t partitions) {
-  std::vector<std::size_t> idx(writes.size());
-  for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
-  std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return writes[a].append < writes[b].append; });
   std::vector<PartitionLog> logs(static_cast<std::size_t>(partitions));
-  for (const std::size_t i : idx) {
+  for (const std::size_t i : by_append(writes)) {
     const Source& r = sources[writes[i].source];
     auto& records = logs[static_cast<std::size_t>(writes[i].partition)].records;
     const SimTime readable = records.empty() ? writes[i].ack : std::max(records.back().readable, writes[i].ack);
@@ -110,15 +111,33 @@ std::vector<PartitionLog> new_topic_log(const std::vector<Write>& writes, const 
   return logs;
 }
 
+/// The old topic's log as the migration left it: the records `in_old`, in offset order.
+std::vector<PartitionLog> old_topic_log(const std::vector<Source>& sources, const std::vector<bool>& in_old, std::int32_t partitions) {
+  std::vector<PartitionLog> logs(static_cast<std::size_t>(partitions));
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    if (!in_old[i]) continue;
+    const Source& r = sources[i];
+    logs[static_cast<std::size_t>(r.old_partition)].records.push_back(LogRecord{r.key, r.producer, r.send_index, r.sent, r.readable});
+  }
+  return logs;
+}
+
+struct CaughtUp {
+  SimTime at;
+  bool while_sending = true;  ///< false: the bridge caught up only once the producers had stopped
+};
+
 /// When the bridge had first copied everything readable: walking the read order, the
-/// latest acknowledgement so far, once the next record became readable only after it.
-SimTime caught_up(const std::vector<Source>& sources, const std::vector<std::size_t>& order, const std::vector<Write>& writes, SimTime start) {
+/// latest acknowledgement so far, once the next record became readable only after it. When
+/// that happens only at the last record, the producers stopped before the bridge caught up.
+CaughtUp caught_up(const std::vector<Source>& sources, const std::vector<std::size_t>& order, const std::vector<Write>& writes, SimTime start) {
   SimTime latest = start;
   for (std::size_t j = 0; j < writes.size(); ++j) {
     latest = std::max(latest, writes[j].ack);
-    if (j + 1 == writes.size() || sources[order[j + 1]].readable > latest) return latest;
+    if (j + 1 == writes.size()) return {latest, false};
+    if (sources[order[j + 1]].readable > latest) return {latest, true};
   }
-  return start;
+  return {start, true};
 }
 
 /// Lag: records readable in the old topic and not yet acknowledged by the new one. Returns
@@ -152,7 +171,8 @@ void fill_common(const std::vector<Source>& sources, const std::vector<Write>& w
   std::set<Identity> present;
   for (const Write& w : writes) present.insert(identity(sources[w.source]));
   struct KeyState {
-    std::int32_t old_partition = -1, new_partition = -1;
+    std::int32_t old_partition = -1, new_partition = -1;  ///< the first old partition (the sample's), the first new one
+    std::set<std::int32_t> old_partitions;                ///< every old partition of the key (one under the hash rule)
     bool split = false, all = true, missing_expected = false;
   };
   std::map<std::int32_t, KeyState> keys;  // by key index: the key table's (first-sent) order
@@ -161,6 +181,7 @@ void fill_common(const std::vector<Source>& sources, const std::vector<Write>& w
     if (r.key < 0) continue;
     KeyState& k = keys[r.key];
     if (k.old_partition < 0) k.old_partition = r.old_partition;
+    k.old_partitions.insert(r.old_partition);
     const bool has = present.count(identity(r)) > 0;
     k.all = k.all && has;
     k.missing_expected = k.missing_expected || (expected[i] && !has);
@@ -174,12 +195,14 @@ void fill_common(const std::vector<Source>& sources, const std::vector<Write>& w
   }
   m.keys = static_cast<std::int64_t>(keys.size());
   for (const auto& [key, k] : keys) {
-    if (k.new_partition >= 0 && k.new_partition != k.old_partition) ++m.keys_changed_partition;
+    // Changed: the key's new partition is none of its old ones (a key the old topic spread
+    // over several partitions, e.g. by a non-hash partitioner, counts only if it left them all).
+    if (k.new_partition >= 0 && k.old_partitions.count(k.new_partition) == 0) ++m.keys_changed_partition;
     if (k.all) ++m.keys_with_all_events;
     if (k.missing_expected) ++m.inconsistent_keys;
     if (k.split) m.stable = false;
   }
-  m.ratio = m.keys > 0 ? static_cast<double>(m.keys_changed_partition) / static_cast<double>(m.keys) : 0;
+  if (m.keys > 0) m.ratio = static_cast<double>(m.keys_changed_partition) / static_cast<double>(m.keys);
   if (!keys.empty()) {
     const auto& [key, k] = *keys.begin();
     m.sample_key = logs.keys[static_cast<std::size_t>(key)];
@@ -191,6 +214,98 @@ void fill_common(const std::vector<Source>& sources, const std::vector<Write>& w
   m.keys_out_of_order = fresh.keys_affected;
   m.duplicates = fresh.duplicates;
   m.new_records = static_cast<std::int64_t>(writes.size());
+}
+
+/// What a strategy works on: the old topic's records in their read order and the new topic.
+struct Input {
+  const Scenario& s;
+  const MigrationSpec& spec;
+  const BrokerLogs& logs;
+  std::vector<Source> sources;
+  std::vector<std::size_t> order;
+  std::int32_t to_partitions = 0;
+  double record_bytes = 0;
+  std::uint64_t seed = 0, replication = 0;
+  NewTopic topic() const { return NewTopic(s, to_partitions, record_bytes, logs.keys, seed, replication); }
+};
+
+/// What a strategy left: the new topic's writes, which records it should hold (`expected`)
+/// and which the old topic keeps (`in_old`), both indexed as the sources.
+struct Outcome {
+  std::vector<Write> writes;
+  std::vector<bool> expected, in_old;
+  explicit Outcome(std::size_t n) : expected(n, true), in_old(n, true) {}
+};
+
+/// Dual write: one draw per send() call in the order the old topic made them readable; a
+/// call the old topic holds twice (a retry without idempotence) is held twice in the new one
+/// too, as the second send goes through the same producer (its append keeps that order).
+Outcome dual_write(const Input& in, MigrationResult& m) {
+  Outcome o(in.sources.size());
+  sim::RandomEngine rng = sim::RandomStreams(in.seed, in.replication).stream("migration/dual-write");
+  boost::random::bernoulli_distribution<double> fails(in.spec.dual_write_failure_rate);
+  std::map<Identity, bool> sent_ok;
+  const NewTopic t = in.topic();
+  for (std::size_t j = 0; j < in.order.size(); ++j) {
+    const Source& r = in.sources[in.order[j]];
+    o.expected[in.order[j]] = r.sent >= in.spec.at;
+    if (!o.expected[in.order[j]]) continue;
+    auto [it, first] = sent_ok.try_emplace(identity(r), true);
+    if (first) it->second = !fails(rng);
+    if (it->second) o.writes.push_back(Write{in.order[j], t.partition_of(r.key, j), r.readable, r.readable});
+  }
+  m.records_migrated = static_cast<std::int64_t>(o.writes.size());
+  return o;
+}
+
+/// Stop-replay: the producers stopped at at.ms; the bridge replays the old topic and the
+/// producers resume after the replay and the verification.
+Outcome stop_replay(const Input& in, MigrationResult& m) {
+  Outcome o(in.sources.size());
+  NewTopic t = in.topic();
+  o.writes = run_bridge(in.sources, in.order, in.spec.bridge, in.spec.at, t, in.logs.keys);
+  const SimTime up = caught_up(in.sources, in.order, o.writes, in.spec.at).at;
+  m.bridge.caught_up_ms = up.to_ms();
+  m.bridge.catch_up_ms = (up - in.spec.at).to_ms();
+  const SimTime resume = fill_lag(in.sources, o.writes, in.spec.at, m.bridge) + in.spec.verify;
+  m.bridge.switch_ms = resume.to_ms();
+  m.downtime_ms = (resume - in.spec.at).to_ms();
+  m.records_migrated = static_cast<std::int64_t>(o.writes.size());
+  return o;
+}
+
+/// Bridge: the producers switch once the bridge has caught up and the copy is verified; what
+/// they send from then on goes to the new topic directly (appended as it was in the run) and
+/// leaves the old topic, and the bridge copies only what was sent before. The bridge's prefix
+/// up to the catch-up is unchanged by dropping later records: a second pass with the same
+/// draws. A bridge that catches up only once the producers stopped makes no switch.
+Outcome bridge(const Input& in, MigrationResult& m) {
+  Outcome o(in.sources.size());
+  NewTopic first_pass = in.topic();
+  o.writes = run_bridge(in.sources, in.order, in.spec.bridge, in.spec.at, first_pass, in.logs.keys);
+  const CaughtUp up = caught_up(in.sources, in.order, o.writes, in.spec.at);
+  m.bridge.caught_up = up.while_sending;
+  m.bridge.caught_up_ms = up.at.to_ms();
+  m.bridge.catch_up_ms = (up.at - in.spec.at).to_ms();
+  if (up.while_sending) {
+    const SimTime switch_at = up.at + in.spec.verify;
+    m.bridge.switch_ms = switch_at.to_ms();
+    std::vector<std::size_t> before;
+    for (const std::size_t i : in.order) {
+      if (in.sources[i].sent < switch_at) before.push_back(i);
+      else o.in_old[i] = false;
+    }
+    NewTopic second_pass = in.topic();
+    o.writes = run_bridge(in.sources, before, in.spec.bridge, in.spec.at, second_pass, in.logs.keys);
+    for (const Write& w : o.writes) m.bridge.after_switch += w.append > switch_at ? 1 : 0;
+  }
+  fill_lag(in.sources, o.writes, in.spec.at, m.bridge);
+  m.records_migrated = static_cast<std::int64_t>(o.writes.size());
+  for (std::size_t j = 0; j < in.order.size(); ++j) {
+    const Source& r = in.sources[in.order[j]];
+    if (!o.in_old[in.order[j]]) o.writes.push_back(Write{in.order[j], first_pass.partition_of(r.key, j), r.readable, r.readable});
+  }
+  return o;
 }
 
 }  // namespace
@@ -216,79 +331,22 @@ Migrated migrate(const Scenario& s, const BrokerLogs& logs, double average_recor
   m.to = to.name;
   m.from_partitions = from.partitions;
   m.to_partitions = to.partitions;
-  const std::vector<Source> sources = old_topic(s, logs, topic_index(s, spec.from));
-  const std::vector<std::size_t> order = read_order(sources);
-  std::vector<bool> expected(sources.size(), true);
-  std::vector<bool> in_old(sources.size(), true);
-  std::vector<Write> writes;
-  const auto topic = [&] { return NewTopic(s, to.partitions, average_record_bytes, logs.keys, seed, replication); };
-
-  if (spec.strategy == Strategy::kDualWrite) {
-    // One draw per send() call in the order the old topic made them readable; a call the
-    // old topic holds twice (a retry without idempotence) is held twice in the new one too,
-    // as the second send goes through the same producer (its append keeps that order).
-    sim::RandomEngine rng = sim::RandomStreams(seed, replication).stream("migration/dual-write");
-    boost::random::bernoulli_distribution<double> fails(spec.dual_write_failure_rate);
-    std::map<Identity, bool> sent_ok;
-    NewTopic t = topic();
-    for (std::size_t j = 0; j < order.size(); ++j) {
-      const Source& r = sources[order[j]];
-      expected[order[j]] = r.sent >= spec.at;
-      if (!expected[order[j]]) continue;
-      auto [it, first] = sent_ok.try_emplace(identity(r), true);
-      if (first) it->second = !fails(rng);
-      if (it->second) writes.push_back(Write{order[j], t.partition_of(r.key, j), r.readable, r.readable});
-    }
-    m.records_migrated = static_cast<std::int64_t>(writes.size());
-  } else {
-    m.has_bridge = true;
-    m.bridge.start_ms = spec.at.to_ms();
-    NewTopic first_pass = topic();
-    std::vector<Write> bridged = run_bridge(sources, order, spec.bridge, spec.at, first_pass, logs.keys);
-    const SimTime up = caught_up(sources, order, bridged, spec.at);
-    m.bridge.caught_up_ms = up.to_ms();
-    m.bridge.catch_up_ms = (up - spec.at).to_ms();
-    if (spec.strategy == Strategy::kBridge) {
-      // The producers switch once the bridge has caught up and the copy is verified; what
-      // they send from then on goes to the new topic directly (appended as it was in the
-      // run), and the bridge copies only what was sent before. The bridge's prefix up to the
-      // catch-up is unchanged by dropping later records: a second pass with the same draws.
-      const SimTime switch_at = up + spec.verify;
-      m.bridge.switch_ms = switch_at.to_ms();
-      std::vector<std::size_t> before;
-      for (const std::size_t i : order) {
-        if (sources[i].sent < switch_at) before.push_back(i);
-        else in_old[i] = false;
-      }
-      NewTopic second_pass = topic();
-      bridged = run_bridge(sources, before, spec.bridge, spec.at, second_pass, logs.keys);
-      for (const Write& w : bridged) m.bridge.after_switch += w.append > switch_at ? 1 : 0;
-      writes = bridged;
-      for (std::size_t j = 0; j < order.size(); ++j) {
-        const Source& r = sources[order[j]];
-        if (!in_old[order[j]]) writes.push_back(Write{order[j], second_pass.partition_of(r.key, j), r.readable, r.readable});
-      }
-    } else {
-      writes = bridged;
-    }
-    const SimTime finished = fill_lag(sources, bridged, spec.at, m.bridge);
-    m.records_migrated = static_cast<std::int64_t>(bridged.size());
-    if (spec.strategy == Strategy::kStopReplay) {
-      // Producers stopped at at.ms and resume after the replay and the verification.
-      const SimTime resume = finished + spec.verify;
-      m.bridge.switch_ms = resume.to_ms();
-      m.downtime_ms = (resume - spec.at).to_ms();
-    }
-  }
+  Input in{s, spec, logs, old_topic(s, logs, topic_index(s, spec.from)), {}, to.partitions, average_record_bytes, seed, replication};
+  in.order = read_order(in.sources);
+  m.has_bridge = spec.strategy != Strategy::kDualWrite;
+  m.bridge.start_ms = spec.at.to_ms();
+  const Outcome o = spec.strategy == Strategy::kDualWrite    ? dual_write(in, m)
+                    : spec.strategy == Strategy::kStopReplay ? stop_replay(in, m)
+                                                             : bridge(in, m);
   std::vector<std::vector<std::size_t>> old_logs(static_cast<std::size_t>(from.partitions));
-  for (std::size_t i = 0; i < sources.size(); ++i) {
-    if (!in_old[i]) continue;
-    old_logs[static_cast<std::size_t>(sources[i].old_partition)].push_back(i);
+  for (std::size_t i = 0; i < in.sources.size(); ++i) {
+    if (!o.in_old[i]) continue;
+    old_logs[static_cast<std::size_t>(in.sources[i].old_partition)].push_back(i);
     ++m.old_records;
   }
-  m.order_violations_old = check_order(old_logs, sources).violations;
-  fill_common(sources, writes, expected, logs, to.partitions, m);
-  return Migrated{std::move(m), new_topic_log(writes, sources, to.partitions)};
+  m.order_violations_old = check_order(old_logs, in.sources).violations;
+  fill_common(in.sources, o.writes, o.expected, logs, to.partitions, m);
+  return Migrated{std::move(m), new_topic_log(o.writes, in.sources, to.partitions), old_topic_log(in.sources, o.in_old, from.partitions)};
 }
 
 }  // namespace partsim::model::migration

@@ -7,7 +7,9 @@
 //    atomically: the second send fails with dual.write.failure.rate and nothing repairs it;
 //  - bridge: the producers go on with the old topic while the bridge copies it from at.ms;
 //    once it has caught up (and verify.ms later) the producers switch: what they send from
-//    then on goes to the new topic directly, and the bridge still copies what was in flight.
+//    then on goes to the new topic directly (and not to the old one), and the bridge still
+//    copies what was in flight. A bridge that catches up only once the producers stopped
+//    makes no switch (BridgeFigures::caught_up false).
 // The new topic routes a key by Kafka's rule over its own partition count (spec §2.6, §9).
 
 #include <cstdint>
@@ -22,12 +24,15 @@ namespace partsim::model::migration {
 /// The strategy's name as the scenario spells it.
 const char* strategy_name(MigrationSpec::Strategy s);
 
-/// What a migration did, and the new topic's log it left: partition by partition in append
-/// order, each record as the producers sent it (key, producer, send index, send time), readable
-/// once its write was acknowledged, so consumer groups can read the new topic.
+/// What a migration did, and the logs it left: the new topic's partition by partition in
+/// append order, each record as the producers sent it (key, producer, send index, send time),
+/// readable once its write was acknowledged; the old topic's with the records it keeps (the
+/// bridge strategy: those sent before the switch; the others went to the new topic only), so
+/// consumer groups read both topics as the migration left them.
 struct Migrated {
   MigrationResult result;
   std::vector<PartitionLog> new_topic;
+  std::vector<PartitionLog> old_topic;
 };
 
 /// Runs `s.migration` over `logs` (kept by the producers' run of `s`); `average_record_bytes`

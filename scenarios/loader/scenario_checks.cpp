@@ -1,8 +1,11 @@
 #include "scenarios/loader/scenario_checks.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
+
+#include "scenarios/loader/field_table.hpp"
 
 namespace partsim::scenarios {
 
@@ -159,6 +162,37 @@ void check_scenario(MapReader& top, Scenario& s) {
   }
 }
 
+namespace {
+
+/// The bridge's rate: 0 (unlimited) or at least kMinBridgeRate records/s, and slow enough
+/// only that its pace over every record the run may send (run.records, or every producer's
+/// records) stays inside simulated time (model/migration/bridge.cpp saturates there).
+void check_bridge_rate(MapReader& m, const MigrationSpec& spec, const Scenario& s) {
+  MapReader b = m.map("bridge");
+  const double rate = spec.bridge.records_per_second;
+  if (!b.has("rate") || rate <= 0) return;
+  if (rate < kMinBridgeRate) {
+    b.error("rate", "must be 0 (unlimited) or at least " + number_text(kMinBridgeRate) + " records/s, got " + number_text(rate));
+    return;
+  }
+  std::optional<double> records;
+  if (s.run.records) records = static_cast<double>(*s.run.records);
+  bool bounded = true;
+  double sum = 0;
+  for (const auto& p : s.producers) {
+    bounded = bounded && p.workload.records.has_value();
+    if (p.workload.records && p.workload.topic == spec.from) sum += static_cast<double>(*p.workload.records);
+  }
+  if (bounded) records = records ? std::min(*records, sum) : sum;
+  if (!records) return;
+  const double end_ms = spec.at.to_ms() + *records / rate * 1e3;
+  if (end_ms > kMaxSimulatedMs)
+    b.error("rate", "paces the run's " + number_text(*records) + " records to " + number_text(end_ms) +
+                        " ms, past the end of simulated time (" + number_text(kMaxSimulatedMs) + " ms); raise it or set 0 (unlimited)");
+}
+
+}  // namespace
+
 void check_migration(MapReader& top, Scenario& s) {
   if (!s.migration || !top.node().IsMap()) return;
   MapReader m = top.map("migration");
@@ -174,6 +208,13 @@ void check_migration(MapReader& top, Scenario& s) {
     if (!spec.to.empty() && spec.from != spec.to && p.workload.topic == spec.to)
       m.error("to", "is the topic producer '" + p.name + "' sends to; the producers send to from ('" + spec.from +
                         "') and the migration fills to");
+  const auto sent_to = [&](const std::string& topic) {
+    return std::any_of(s.producers.begin(), s.producers.end(), [&](const ProducerSpec& p) { return p.workload.topic == topic; });
+  };
+  // (A producer sending to `to` instead is reported above.)
+  if (!spec.from.empty() && declared(spec.from) && !sent_to(spec.from) && !sent_to(spec.to))
+    m.error("from", "no producer sends to topic '" + spec.from + "' (migration.from): a migration moves a topic the producers send to");
+  if (m.has("bridge")) check_bridge_rate(m, spec, s);
 }
 
 }  // namespace partsim::scenarios

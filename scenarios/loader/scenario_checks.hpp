@@ -9,6 +9,11 @@
 
 namespace partsim::scenarios {
 
+/// The end of simulated time a scenario may name, ms (~31 years: far inside int64 ns).
+inline constexpr double kMaxSimulatedMs = 1e12;
+/// migration.bridge.rate's least positive value, records/s (0 = unlimited).
+inline constexpr double kMinBridgeRate = 0.001;
+
 void check_jitter(MapReader& m, model::Jitter& j);
 void check_step(MapReader& m, model::BrokerChange& c);
 void check_rule(MapReader& m, model::PartitionRule& r);
@@ -19,7 +24,9 @@ void check_values(MapReader& m, model::ValueSpec& v);
 /// Rules across sections: replication factors against brokers, each producer's topic
 /// (defaulted to the only topic), partitions and rule ranges, the stop rule, run.check.
 void check_scenario(MapReader& top, model::Scenario& s);
-/// migration: from and to name two different topics of the scenario; no producer sends to `to`.
+/// migration: from and to name two different topics of the scenario; a producer sends to
+/// `from`, none to `to`; bridge.rate is 0 or at least kMinBridgeRate and paces the run's
+/// records (when bounded) inside simulated time.
 void check_migration(MapReader& top, model::Scenario& s);
 
 }  // namespace partsim::scenarios

@@ -13,7 +13,7 @@ namespace {
 
 using namespace partsim::model;
 
-constexpr double kMaxMs = 1e12;  // ~31 years: far inside int64 nanoseconds
+constexpr double kMaxMs = kMaxSimulatedMs;
 constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
 constexpr std::int64_t kMaxRecords = std::int64_t{1} << 50;
 constexpr auto kMs = TimeUnit::kMillis;
@@ -353,7 +353,9 @@ const Table<BridgeSpec>& bridge_table() {
       F::integer("threads", &BridgeSpec::threads, 1, 1000, "", "writer threads; each sends a record and waits for its acknowledgement"),
       F::choice("route", &BridgeSpec::route, {"by-key", "round-robin"},
                 "which thread writes a record: by-key keeps a key's records on one thread (order kept), round-robin does not"),
-      F::number("rate", &BridgeSpec::records_per_second, 0, 1e10, "records/s", "the bridge's records per second over all threads (0 = unlimited)"),
+      F::number("rate", &BridgeSpec::records_per_second, 0, 1e10, "records/s", "the bridge's records per second over all threads: 0 = unlimited, else at least " + number_text(kMinBridgeRate) +
+                    " (and slow enough only "
+                "that the run's records, when bounded, fit in simulated time)"),
   });
   return table;
 }
@@ -371,11 +373,11 @@ const Table<MigrationSpec>& migration_table() {
   using F = Fields<MigrationSpec>;
   static const Table<MigrationSpec> table("migration", {
       F::choice("strategy", &MigrationSpec::strategy, {"stop-replay", "dual-write", "bridge"},
-                "stop-replay: producers stop at at.ms, the bridge replays, then verify; dual-write: from at.ms every record goes to "
+                "stop-replay: the producers of from stop at at.ms, the bridge replays, then verify; dual-write: from at.ms every record goes to "
                 "both topics; bridge: producers go on while the bridge copies, then switch"),
-      F::text("from", &MigrationSpec::from, 249, "the old topic (declared under topics:)").required().example("events"),
+      F::text("from", &MigrationSpec::from, 249, "the old topic (declared under topics:, a producer sends to it)").required().example("events"),
       F::text("to", &MigrationSpec::to, 249, "the new topic (declared under topics:, no producer sends to it)").required().example("events-v2"),
-      F::duration("at.ms", &MigrationSpec::at, kMs, 0, kMaxMs, "when the producers stop, the dual writes begin or the bridge starts"),
+      F::duration("at.ms", &MigrationSpec::at, kMs, 0, kMaxMs, "when the producers of from stop, the dual writes begin or the bridge starts"),
       F::section("bridge", &MigrationSpec::bridge, bridge_table(), "stop-replay and bridge: the copier of the old topic"),
       F::section("dual.write", [](auto& m) -> auto& { return m; }, dual_write_table(), "dual-write: the second send"),
       F::duration("verify.ms", &MigrationSpec::verify, kMs, 0, kMaxMs, "verification before the switch-over (stop-replay: part of the downtime)"),

@@ -35,6 +35,38 @@ TEST_CASE("partsim run reports the bridge migration as a table and as JSON") {
   CHECK(m.at("duplicates") == 0);
   CHECK(m.at("inconsistent_keys") == 0);
   CHECK(m.at("bridge").at("lag_at_start") == 6000);
+  // The bridge starts after the last send: it never catches up while the producers send,
+  // so there is no switch and no catch-up time.
+  CHECK(m.at("bridge").at("caught_up") == false);
+  CHECK(m.at("bridge").at("caught_up_ms").is_null());
+  CHECK(m.at("bridge").at("switch_ms").is_null());
+  r = run_cli("run " + kDir + "bridge-book.yaml");
+  CHECK(r.out.find("the bridge did not catch up before the producers stopped sending") != std::string::npos);
+  r = run_cli("run " + kDir + "bridge-live.yaml --format json");
+  REQUIRE(r.exit_code == 0);
+  CHECK(nlohmann::json::parse(r.out).at("migration").at("bridge").at("caught_up") == true);
+}
+
+TEST_CASE("without keyed records the migration's ratio is undefined: null in JSON, '-' in the table") {
+  auto r = run_cli("run " + kDir + "dual-write-book.yaml --set producers.0.workload.keys.kind=none --format json");
+  REQUIRE(r.exit_code == 0);
+  const auto m = nlohmann::json::parse(r.out).at("migration");
+  CHECK(m.at("keys") == 0);
+  CHECK(m.at("ratio").is_null());
+  r = run_cli("run " + kDir + "dual-write-book.yaml --set producers.0.workload.keys.kind=none");
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("\nratio                              -\n") != std::string::npos);
+}
+
+TEST_CASE("a bridge rate too small to pace is refused at load") {
+  auto r = run_cli("run " + kDir + "bridge-book.yaml --set migration.bridge.rate=1e-6");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("migration.bridge.rate: must be 0 (unlimited) or at least 0.001 records/s") != std::string::npos);
+  r = run_cli("run " + kDir + "bridge-book.yaml --set migration.bridge.rate=1e-300");
+  CHECK(r.exit_code == 2);
+  r = run_cli("run " + kDir + "bridge-book.yaml --set migration.bridge.rate=0.001 --set run.records=100000000000");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("past the end of simulated time") != std::string::npos);
 }
 
 TEST_CASE("compare runs the three strategies side by side on one workload") {

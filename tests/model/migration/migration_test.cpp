@@ -5,9 +5,13 @@
 
 #include <doctest/doctest.h>
 
+#include <map>
+#include <set>
 #include <string>
 
+#include "model/cluster/partition_log.hpp"
 #include "model/cluster_simulation.hpp"
+#include "model/migration/bridge.hpp"
 #include "model/partitioners/key_hash.hpp"
 
 using namespace partsim::model;
@@ -177,6 +181,103 @@ TEST_CASE("a live bridge: backlog at start, catch-up, the switch, and records se
   CHECK(m.keys_with_all_events == 1000);
   CHECK(m.inconsistent_keys == 0);
   CHECK(m.downtime_ms == 0);
+  CHECK(m.bridge.caught_up);
+}
+
+TEST_CASE("a bridge that catches up only once the producers stopped makes no switch") {
+  Scenario s = workload(100, 2, 1000, MigrationSpec::Strategy::kBridge);  // 0.2 s of sends
+  s.migration->at = SimTime::ms(100);
+  s.migration->bridge.records_per_second = 100;  // far slower than the producers
+  const auto m = migrate(s);
+  REQUIRE(m.has_bridge);
+  CHECK_FALSE(m.bridge.caught_up);
+  CHECK(m.bridge.after_switch == 0);
+  CHECK(m.old_records == 200);
+  CHECK(m.records_migrated == 200);
+  // Started with the producers still sending, it catches up in time when fast enough.
+  s.migration->bridge.records_per_second = 0;
+  s.migration->bridge.threads = 8;
+  CHECK(migrate(s).bridge.caught_up);
+}
+
+TEST_CASE("a consumer group on the old topic reads what the bridge strategy left there") {
+  Scenario s = workload(1000, 3, 1000, MigrationSpec::Strategy::kBridge);  // the live bridge above
+  s.migration->at = SimTime::ms(1000);
+  s.migration->bridge.threads = 8;
+  s.migration->bridge.records_per_second = 2000;
+  s.migration->verify = SimTime::ms(200);
+  ConsumerGroupSpec g;
+  g.group = "old-readers";
+  g.topics = {"events"};
+  g.config.auto_offset_reset = ConsumerConfig::OffsetReset::kEarliest;
+  s.consumers.push_back(g);
+  g.group = "new-readers";
+  g.topics = {"events-v2"};
+  s.consumers.push_back(g);
+  const RunResult r = run_scenario(s, 1);
+  REQUIRE(r.migration.has_value());
+  REQUIRE(r.consumer_groups.size() == 2);
+  // Records sent after the switch went to the new topic only.
+  CHECK(r.migration->old_records < 3000);
+  CHECK(r.consumer_groups[0].records_consumed == r.migration->old_records);
+  CHECK(r.consumer_groups[1].records_consumed == r.migration->new_records);
+}
+
+TEST_CASE("stop-replay stops only the producers of the old topic") {
+  Scenario s = workload(1000, 2, 1000, MigrationSpec::Strategy::kStopReplay);  // 2 s of sends
+  s.run.records.reset();
+  s.producers[0].workload.records = 2000;
+  s.topics.push_back(TopicConfig{"audit", 1, 1});
+  ProducerSpec side = s.producers[0];
+  side.name = "side";
+  side.workload.topic = "audit";
+  s.producers.push_back(side);
+  s.migration->at = SimTime::ms(1000);
+  const RunResult r = run_scenario(s, 1);
+  REQUIRE(r.migration.has_value());
+  std::int64_t events = 0, audit = 0;
+  for (const auto& p : r.partitions) (p.topic == "audit" ? audit : events) += p.records;
+  CHECK(audit == 2000);
+  CHECK(events < 1100);
+  CHECK(events == r.migration->old_records);
+}
+
+TEST_CASE("without keyed records the ratio is undefined; a key spread over old partitions changed only if it left them all") {
+  Scenario s = workload(50, 4, 2000, MigrationSpec::Strategy::kBridge);
+  s.producers[0].workload.keys.kind = KeySpec::Kind::kNone;
+  const auto unkeyed = migrate(s);
+  CHECK(unkeyed.keys == 0);
+  CHECK_FALSE(unkeyed.ratio.has_value());
+  // Round-robin over 4 partitions: key k{j} (records j, j+50, j+100, j+150) lands in two.
+  // (A dual write from the start: the old topic's log keeps every record.)
+  s = workload(50, 4, 2000, MigrationSpec::Strategy::kDualWrite);
+  s.producers[0].config.partitioner.kind = PartitionerKind::kRoundRobinFixed;
+  RunOptions keep;
+  keep.keep_logs = true;
+  const RunResult r = run_scenario(s, 1, 0, keep);
+  REQUIRE(r.migration.has_value());
+  REQUIRE(r.logs != nullptr);
+  std::map<std::string, std::set<std::int32_t>> old;
+  for (std::size_t i = 0; i < 4; ++i)
+    for (const auto& rec : r.logs->partitions[i].records) old[r.logs->keys[static_cast<std::size_t>(rec.key)]].insert(static_cast<std::int32_t>(i));
+  std::int64_t changed = 0, spread = 0;
+  for (const auto& [key, parts] : old) {
+    changed += parts.count(partition_for_key(key, 8)) == 0 ? 1 : 0;
+    spread += parts.size() > 1 ? 1 : 0;
+  }
+  CHECK(spread == 50);
+  CHECK(r.migration->keys_changed_partition == changed);
+  REQUIRE(r.migration->ratio.has_value());
+  CHECK(*r.migration->ratio == doctest::Approx(static_cast<double>(changed) / 50));
+}
+
+TEST_CASE("a bridge's pace saturates at the end of simulated time instead of overflowing") {
+  const SimTime start = SimTime::ms(5);
+  CHECK(migration::paced(start, 0, 1e-300) == start);
+  CHECK(migration::paced(start, 3, 2) == SimTime::ms(1505));
+  CHECK(migration::paced(start, 1, 1e-6) == start + SimTime::ns(1'000'000'000'000'000));
+  CHECK(migration::paced(start, 10'000'000, 1e-6) == SimTime::ns(1'000'000'000'000'000'000));
+  CHECK(migration::paced(start, 1'000'000, 1e-300) == SimTime::ns(1'000'000'000'000'000'000));
 }
 
 TEST_CASE("a migration is deterministic for a seed") {
