@@ -81,14 +81,16 @@ public:
     return sums;
   }
 
-  // Relative residuals; a point the simulations leave undefined counts as 100% off.
+  // Relative residuals; a point the simulations leave undefined counts as kUndefinedRelative
+  // off, more than any defined point of a fit worth reporting, so that leaving a point
+  // undefined never pays.
   Vec residuals(const Vec& means) const {
     Vec r(means.size());
     std::size_t p = 0;
     for (const auto& row : s_.rows)
       for (const auto& v : row.values) {
         const double m = means[static_cast<Eigen::Index>(p)];
-        r[static_cast<Eigen::Index>(p++)] = std::isnan(m) ? 1.0 : (m - v.value) / v.value;
+        r[static_cast<Eigen::Index>(p++)] = std::isnan(m) ? kUndefinedRelative : (m - v.value) / v.value;
       }
     return r;
   }
@@ -134,6 +136,18 @@ struct Bounds {
   Vec clamp(const Vec& x) const { return x.cwiseMax(lo).cwiseMin(hi); }
 };
 
+// The difference step of a parameter at x in [lo, hi] (lo < hi): 2% of the value, at least
+// 0.1% of the range, forward when there is room for it below hi, else backward when there
+// is room above lo, else the whole room of the side with more (the step never leaves the
+// bounds the user gave: a field may refuse values outside them).
+double step(double x, double lo, double hi) {
+  const double h = std::max(kStepShare * std::abs(x), kStepRangeShare * (hi - lo));
+  const double up = hi - x, down = x - lo;
+  if (h <= up) return h;
+  if (h <= down) return -h;
+  return up >= down ? up : -down;
+}
+
 // The Jacobian of the residuals at x (residuals r there) by forward differences, backward
 // where the forward step would leave the bounds. std::nullopt once cancelled.
 std::optional<Mat> jacobian(Simulator& sim, const Bounds& b, const Vec& x, const Vec& r) {
@@ -141,8 +155,7 @@ std::optional<Mat> jacobian(Simulator& sim, const Bounds& b, const Vec& x, const
   std::vector<Vec> xs;
   Vec h(n);
   for (Eigen::Index i = 0; i < n; ++i) {
-    h[i] = std::max(kStepShare * std::abs(x[i]), kStepRangeShare * (b.hi[i] - b.lo[i]));
-    if (x[i] + h[i] > b.hi[i]) h[i] = -h[i];
+    h[i] = step(x[i], b.lo[i], b.hi[i]);
     Vec xi = x;
     xi[i] += h[i];
     xs.push_back(std::move(xi));
@@ -266,13 +279,22 @@ CalibrationResult calibrate(const CalibrationSetup& s) {
   // The intervals from the Jacobian at the fitted point.
   out.s2 = out.dof > 0 ? st.cost / static_cast<double>(out.dof) : kNaN;
   const auto j = st.cancelled ? std::nullopt : jacobian(sim, b, st.x, st.r);
+  if (!j && !st.cancelled) {
+    // Interrupted while differencing for the intervals: the fit is not finished.
+    out.cancelled = true;
+    out.stop_reason = "interrupted";
+  }
   const Vec se = j ? standard_errors(*j, out.s2) : Vec::Constant(n, kNaN);
   const double t = out.dof > 0 ? boost::math::quantile(boost::math::complement(boost::math::students_t(static_cast<double>(out.dof)), 0.025))
                                : kNaN;
   for (Eigen::Index i = 0; i < n; ++i) {
     const auto& p = s.parameters[static_cast<std::size_t>(i)];
     const double v = st.x[i];
-    out.parameters.push_back({p, v, se[i], v - t * se[i], v + t * se[i], v <= p.lo || v >= p.hi});
+    ParameterEstimate e{p, v, se[i], v - t * se[i], v + t * se[i], v <= p.lo || v >= p.hi, false};
+    // The field takes no value outside the bounds: an interval reaching past one is cut there.
+    e.ci_clipped = e.ci_low < p.lo || e.ci_high > p.hi;
+    e.ci_low = std::max(e.ci_low, p.lo), e.ci_high = std::min(e.ci_high, p.hi);
+    out.parameters.push_back(std::move(e));
   }
   out.residuals = sim.report(st.means);
   out.sum_squares = st.cost;
@@ -293,7 +315,8 @@ std::string calibration_to_text(const CalibrationResult& r) {
   Table params({{"parameter", Align::kLeft}, {"start"}, {"fitted"}, {"std_error"}, {"ci95_low"}, {"ci95_high"}, {"note", Align::kLeft}});
   for (const auto& p : r.parameters)
     params.add_row({p.parameter.path, sig(p.parameter.start), sig(p.value), sig(p.std_error), sig(p.ci_low), sig(p.ci_high),
-                    std::string(p.at_bound ? "at a bound " : "") + (std::isnan(p.std_error) ? "not determined by these measurements" : "")});
+                    std::string(p.at_bound ? "at a bound " : "") + (p.ci_clipped ? "interval clipped to the bounds " : "") +
+                        (std::isnan(p.std_error) ? "not determined by these measurements" : "")});
   out += params.to_text() + "\n";
   Table points({{"line"}, {"set", Align::kLeft}, {"metric", Align::kLeft}, {"measured"}, {"simulated"}, {"relative"}, {"start_simulated"},
                 {"start_relative"}});
@@ -327,7 +350,7 @@ nlohmann::ordered_json calibration_to_json(const CalibrationResult& r) {
   for (const auto& p : r.parameters)
     params.push_back({{"path", p.parameter.path}, {"lo", p.parameter.lo}, {"hi", p.parameter.hi}, {"start", p.parameter.start},
                       {"value", num(p.value)}, {"std_error", num(p.std_error)}, {"ci95_low", num(p.ci_low)}, {"ci95_high", num(p.ci_high)},
-                      {"at_bound", p.at_bound}});
+                      {"at_bound", p.at_bound}, {"ci95_clipped", p.ci_clipped}});
   out["parameters"] = std::move(params);
   Json points = Json::array();
   for (std::size_t k = 0; k < r.residuals.size(); ++k) {

@@ -46,9 +46,16 @@ struct ParameterEstimate {
   FitParameter parameter;
   double value = 0;
   double std_error = 0;               ///< NaN when not identifiable (or no degrees of freedom)
-  double ci_low = 0, ci_high = 0;     ///< value -+ t(0.975, dof) * std_error, NaN as above
+  double ci_low = 0, ci_high = 0;     ///< value -+ t(0.975, dof) * std_error cut to [lo, hi], NaN as above
   bool at_bound = false;
+  bool ci_clipped = false;            ///< the interval reached past a bound and was cut there
 };
+
+/// The relative residual of a measured point the simulations leave undefined in every
+/// replication (a node that got no request): 1000 (simulated 1000 times the measured),
+/// beyond any defined residual of a plausible fit, so a fit never gains by leaving a point
+/// undefined.
+inline constexpr double kUndefinedRelative = 1000;
 
 struct PointResidual {
   std::size_t row = 0;   ///< index into CalibrationSetup::rows
@@ -56,7 +63,7 @@ struct PointResidual {
   std::string set_text, metric;
   double measured = 0;
   double simulated = 0;  ///< mean over the replications (NaN: undefined in every one)
-  double relative = 0;   ///< (simulated - measured) / measured; 1 when undefined
+  double relative = 0;   ///< (simulated - measured) / measured; kUndefinedRelative when undefined
 };
 
 struct CalibrationResult {

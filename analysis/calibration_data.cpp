@@ -27,15 +27,20 @@ std::string where(const std::string& file, std::size_t line, std::size_t column)
   return file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": ";
 }
 
-// One CSV line into cells (RFC 4180: a quoted cell may hold commas and "" for a quote).
+// One CSV line into cells (a quoted cell may hold commas, and "" for a quote, as in RFC
+// 4180, but must end on its line; blanks before the opening quote are allowed).
 std::vector<Cell> split_cells(std::string_view line, const std::string& file, std::size_t line_no) {
   std::vector<Cell> cells;
   std::size_t i = 0;
   for (;;) {
     Cell c{"", i + 1};
-    if (i < line.size() && line[i] == '"') {
+    const std::size_t first = std::min(line.find_first_not_of(" \t", i), line.size());
+    if (first < line.size() && line[first] == '"') {
+      i = first;
+      c.column = i + 1;
       for (++i;; ++i) {
-        if (i >= line.size()) throw MeasurementsError(where(file, line_no, c.column) + "a quoted cell has no closing quote");
+        if (i >= line.size())
+          throw MeasurementsError(where(file, line_no, c.column) + "a quoted cell has no closing quote (a quoted cell must end on its line)");
         if (line[i] == '"' && i + 1 < line.size() && line[i + 1] == '"') {
           c.text += '"';
           ++i;
@@ -46,6 +51,7 @@ std::vector<Cell> split_cells(std::string_view line, const std::string& file, st
           c.text += line[i];
         }
       }
+      while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
       if (i < line.size() && line[i] != ',')
         throw MeasurementsError(where(file, line_no, i + 1) + "expected ',' after a quoted cell, got '" + std::string(1, line[i]) + "'");
     } else {
@@ -136,13 +142,29 @@ std::size_t check_header(std::vector<Cell>& header, const std::string& file, std
   return *set_index;
 }
 
+// Every metric the file may name is a count, latency, size, rate or share: none is
+// negative, and none may be 0 since residuals are relative to the measured value.
 double parse_value(const Cell& c, const std::string& metric, const std::string& file, std::size_t line) {
   const std::string t = trim(c.text);
   double v = 0;
   auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  const std::string at = where(file, line, c.column) + metric + ": ";
   if (ec != std::errc() || ptr != t.data() + t.size() || !std::isfinite(v) || v == 0)
-    throw MeasurementsError(where(file, line, c.column) + metric + ": must be a number other than 0 (residuals are relative to it) or empty (not measured), got '" + c.text + "'");
+    throw MeasurementsError(at + "must be a number above 0 (residuals are relative to it) or empty (not measured), got '" + c.text + "'" +
+                            (v == 0 && ec == std::errc() ? "; a value measured as 0 cannot be fitted relatively: leave the cell empty" : ""));
+  if (v < 0)
+    throw MeasurementsError(at + "must be a number above 0 (a latency, size, rate, count or share is never negative) or empty, got '" +
+                            c.text + "'");
   return v;
+}
+
+// A row's assignments may set anything but the seed: the fit runs every configuration on
+// the same seeds (common random numbers).
+void refuse_seed(const MeasuredRow& row, const std::string& file) {
+  for (const auto& set : row.sets)
+    if (trim(std::string_view(set).substr(0, set.find('='))) == "run.seed")
+      throw MeasurementsError(where(file, row.line, row.set_column) + "set: '" + set +
+                              "': a row cannot set run.seed (the fit owns the seeds: --seed and --replications choose them)");
 }
 
 }  // namespace
@@ -161,13 +183,15 @@ std::vector<MeasuredRow> parse_measurements(std::string_view text, const std::st
   std::vector<Cell> header;
   std::size_t set_index = 0;
   std::size_t line_no = 0;
+  constexpr std::string_view kBom = "\xEF\xBB\xBF";  // a UTF-8 byte order mark, as spreadsheets write
+  if (text.substr(0, kBom.size()) == kBom) text.remove_prefix(kBom.size());
   for (std::size_t pos = 0; pos < text.size();) {
     const auto nl = std::min(text.find('\n', pos), text.size());
     std::string_view line = text.substr(pos, nl - pos);
     pos = nl + 1;
     ++line_no;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (trim(line).empty() || line.front() == '#') continue;
+    if (const std::string t = trim(line); t.empty() || t.front() == '#') continue;
     auto cells = split_cells(line, file, line_no);
     if (header.empty()) {
       header = std::move(cells);
@@ -181,6 +205,7 @@ std::vector<MeasuredRow> parse_measurements(std::string_view text, const std::st
     for (std::size_t k = 0; k < cells.size(); ++k)
       if (k != set_index && !trim(cells[k].text).empty())
         row.values.push_back({header[k].text, parse_value(cells[k], header[k].text, file, line_no), cells[k].column});
+    refuse_seed(row, file);
     if (row.values.empty()) throw MeasurementsError(where(file, line_no, 1) + "the row measures nothing (every metric cell is empty)");
     rows.push_back(std::move(row));
   }

@@ -25,7 +25,7 @@ public:
 /// One measured value: a metric column of one row.
 struct MeasuredValue {
   std::string metric;      ///< "request-latency-avg", "node-1.request-latency-avg", "broker-1.records-share"
-  double value = 0;        ///< never 0: residuals are relative to it
+  double value = 0;        ///< above 0: residuals are relative to it
   std::size_t column = 0;  ///< 1-based character column of the cell (errors, the report)
 };
 
@@ -38,8 +38,10 @@ struct MeasuredRow {
   std::vector<MeasuredValue> values;
 };
 
-/// Parses a measurements CSV (RFC 4180 quoting; lines starting with '#' and blank lines are
-/// skipped): a header naming `set` and metric columns, then rows. Throws MeasurementsError.
+/// Parses a measurements CSV (a UTF-8 byte order mark is skipped; cells may be quoted with
+/// "" for a quote, each ending on its line; lines whose first non-blank character is '#' and
+/// blank lines are skipped): a header naming `set` and metric columns, then rows. Throws
+/// MeasurementsError.
 std::vector<MeasuredRow> parse_measurements(std::string_view text, const std::string& file);
 
 /// The metric columns the file may name, as a sentence for error messages.

@@ -55,6 +55,14 @@ std::string exact_ratio(std::uint64_t num, std::uint64_t den, int decimals) {
   return out;
 }
 
+std::string exact(double v) {
+  if (std::isnan(v)) return "";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buf[32];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, end);
+}
+
 std::string escape_controls(std::string_view text) {
   static constexpr char kDigits[] = "0123456789abcdef";
   std::string out;

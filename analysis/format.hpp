@@ -34,6 +34,10 @@ std::string human_duration(double seconds);
 /// name stays on one line of a table.
 std::string escape_controls(std::string_view text);
 
+/// The shortest text that reads back as the same double ("0.1", "3117000", "1e-07"); ""
+/// for NaN, "inf" / "-inf" for the infinities.
+std::string exact(double v);
+
 /// Rounds to `decimals` places for JSON output (same digits as fixed()).
 double round_to(double v, int decimals);
 

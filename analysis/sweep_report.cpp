@@ -9,6 +9,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "analysis/format.hpp"
 #include "analysis/plots.hpp"
 #include "analysis/table.hpp"
 
@@ -28,15 +29,6 @@ bool parse_number(const std::string& text, double& out) {
   const char* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, out);
   return ec == std::errc() && ptr == end && std::isfinite(out);
-}
-
-// Shortest text that reads back as the same double; "" for NaN.
-std::string exact(double v) {
-  if (std::isnan(v)) return "";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  char buf[32];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, end);
 }
 
 // A number for people: about four significant digits, without exponents below 10^9.

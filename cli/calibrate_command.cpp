@@ -3,9 +3,9 @@
 // the fit report on stdout, progress on stderr, the calibrated scenario with --out.
 
 #include <cstdio>
-#include <fstream>
-#include <iterator>
 #include <limits>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -20,6 +20,7 @@
 #include "model/run_estimate.hpp"
 #include "scenarios/loader/field_value.hpp"
 #include "scenarios/loader/input_error.hpp"
+#include "scenarios/loader/key_reader.hpp"
 #include "scenarios/loader/scenario_fields.hpp"
 #include "scenarios/loader/scenario_loader.hpp"
 #include "scenarios/loader/scenario_writer.hpp"
@@ -45,24 +46,27 @@ struct CalibrateSettings {
   analysis::CalibrationSetup setup;
 };
 
-std::string read_file(const std::string& path, const std::string& option) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError(option + ": cannot read '" + path + "'");
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+// The whole file; a directory or an unreadable file is a usage error naming the option.
+std::string read_input(const std::string& path, const std::string& option) {
+  try {
+    return scenarios::read_input_file(path);
+  } catch (const scenarios::InputError& e) {
+    throw UsageError(option + ": cannot read '" + path + "': " + e.messages().front());
+  }
 }
 
-// "%.17g": the loader reads back exactly the value the fit chose.
-std::string exact(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
+// "p=v q=w": a parameter vector for messages.
+std::string fit_values(const CalibrateSettings& cs, std::span<const double> x) {
+  std::string out;
+  for (std::size_t i = 0; i < x.size(); ++i) out += (i ? " " : "") + cs.setup.parameters[i].path + "=" + analysis::exact(x[i]);
+  return out;
 }
 
 // The --set assignments of the base, the parameters at x, then the row (the measured
 // configuration wins over a fitted value of the same field).
 std::vector<std::string> sets_for(const CalibrateSettings& cs, const std::vector<std::string>& row_sets, std::span<const double> x) {
   std::vector<std::string> sets = cs.common.sets;
-  for (std::size_t i = 0; i < x.size(); ++i) sets.push_back(cs.setup.parameters[i].path + "=" + exact(x[i]));
+  for (std::size_t i = 0; i < x.size(); ++i) sets.push_back(cs.setup.parameters[i].path + "=" + analysis::exact(x[i]));
   sets.insert(sets.end(), row_sets.begin(), row_sets.end());
   return sets;
 }
@@ -78,6 +82,9 @@ analysis::FitParameter parse_fit(const CalibrateSettings& cs, const model::Scena
   analysis::FitParameter p;
   p.lo = parse_number(spec.substr(eq + 1, colon - eq - 1), option + ": LO", -1e15, 1e15);
   p.hi = parse_number(spec.substr(colon + 1), option + ": HI", -1e15, 1e15);
+  if (p.lo == p.hi)
+    throw UsageError(option + ": LO equals HI, a range of zero width leaves nothing to fit (fix the field with --set " + spec.substr(0, eq) +
+                     "=VALUE instead)");
   if (!(p.lo < p.hi)) throw UsageError(option + ": LO must be below HI");
   try {
     p.path = scenarios::parse_override(spec.substr(0, eq) + "=0", scenarios::scenario_table().schema()).pattern;
@@ -93,10 +100,10 @@ analysis::FitParameter parse_fit(const CalibrateSettings& cs, const model::Scena
   for (const double bound : {p.lo, p.hi}) {
     try {
       auto sets = cs.common.sets;
-      sets.push_back(p.path + "=" + exact(bound));
+      sets.push_back(p.path + "=" + analysis::exact(bound));
       (void)scenarios::load_scenario_text(cs.scenario_text, cs.common.scenario_path, sets);
     } catch (const scenarios::InputError& e) {
-      throw UsageError(option + ": the bound " + exact(bound) + " is refused: " + e.messages().front());
+      throw UsageError(option + ": the bound " + analysis::exact(bound) + " is refused: " + e.messages().front());
     }
   }
   return p;
@@ -119,19 +126,57 @@ std::vector<analysis::FitParameter> fit_parameters(const CalibrateSettings& cs, 
   return params;
 }
 
-// Each row's configuration loads (its --sets are valid here), names brokers the scenario has,
-// and is within the run limits.
-void check_rows(const CalibrateSettings& cs, bool allow_large) {
-  std::vector<double> start;
-  for (const auto& p : cs.setup.parameters) start.push_back(p.start);
-  for (const auto& row : cs.setup.rows) {
-    const std::string where = cs.measurements_path + ":" + std::to_string(row.line) + ":" + std::to_string(row.set_column) + ": set: ";
-    model::Scenario s;
-    try {
-      s = scenarios::load_scenario_text(cs.scenario_text, cs.common.scenario_path, sets_for(cs, row.sets, start));
-    } catch (const scenarios::InputError& e) {
-      throw UsageError(where + e.messages().front());
+// The parameter vectors every row is loaded at before fitting: the start, then the corners
+// of the bounds box, all 2^k up to kAllCornersUpTo parameters, beyond that every parameter
+// at LO, every one at HI and each at each bound with the others at the start. The rules
+// across fields (delivery.timeout.ms >= linger.ms + request.timeout.ms, send.cost.us > 0
+// flat out, ...) are linear in the fields, so a vector of the box that breaks one breaks it
+// at a corner too: found here, not minutes into the fit.
+constexpr std::size_t kAllCornersUpTo = 10;
+
+std::vector<std::vector<double>> check_points(const std::vector<analysis::FitParameter>& ps) {
+  std::vector<double> start, lo, hi;
+  for (const auto& p : ps) start.push_back(p.start), lo.push_back(p.lo), hi.push_back(p.hi);
+  std::vector<std::vector<double>> out{start};
+  if (ps.size() <= kAllCornersUpTo) {
+    for (std::size_t mask = 0; mask < (std::size_t{1} << ps.size()); ++mask) {
+      auto x = lo;
+      for (std::size_t i = 0; i < ps.size(); ++i)
+        if ((mask >> i) & 1U) x[i] = hi[i];
+      out.push_back(std::move(x));
     }
+    return out;
+  }
+  out.push_back(lo), out.push_back(hi);
+  for (std::size_t i = 0; i < ps.size(); ++i)
+    for (const double bound : {lo[i], hi[i]}) {
+      auto x = start;
+      x[i] = bound;
+      out.push_back(std::move(x));
+    }
+  return out;
+}
+
+std::string row_where(const CalibrateSettings& cs, const analysis::MeasuredRow& row) {
+  return cs.measurements_path + ":" + std::to_string(row.line) + ":" + std::to_string(row.set_column) + ": set: ";
+}
+
+// The scenario of a row at parameter vector x; a refused combination names the CSV line and
+// the --fit values (the start's message reads as the row's own --set error).
+model::Scenario row_scenario(const CalibrateSettings& cs, const analysis::MeasuredRow& row, std::span<const double> x, bool at_start) {
+  try {
+    return scenarios::load_scenario_text(cs.scenario_text, cs.common.scenario_path, sets_for(cs, row.sets, x));
+  } catch (const scenarios::InputError& e) {
+    throw UsageError(row_where(cs, row) + (at_start ? "" : "with --fit values " + fit_values(cs, x) + ": ") + e.messages().front());
+  }
+}
+
+// Each row's configuration loads at the start and at every corner of the bounds (its --sets
+// are valid there), names brokers the scenario has, and is within the run limits.
+void check_rows(const CalibrateSettings& cs, bool allow_large) {
+  const auto points = check_points(cs.setup.parameters);
+  for (const auto& row : cs.setup.rows) {
+    const model::Scenario s = row_scenario(cs, row, points.front(), true);
     for (const auto& v : row.values)
       if (const auto why = analysis::metric_problem(s, v.metric); !why.empty())
         throw UsageError(cs.measurements_path + ":" + std::to_string(row.line) + ":" + std::to_string(v.column) + ": " + v.metric + ": " + why);
@@ -139,20 +184,24 @@ void check_rows(const CalibrateSettings& cs, bool allow_large) {
     plan.replications = cs.setup.replications;
     plan.concurrent = sim::replication_threads(cs.setup.threads, cs.setup.replications);
     refuse_if_too_large(s, cs.measurements_path + ":" + std::to_string(row.line), allow_large, plan);
+    for (std::size_t k = 1; k < points.size(); ++k) (void)row_scenario(cs, row, points[k], false);
   }
 }
 
-void write_calibrated(const CalibrateSettings& cs, const analysis::CalibrationResult& r) {
+// The calibrated scenario into `out` (opened before the fit, so an unwritable --out fails
+// before minutes of simulation), committed whole.
+void write_calibrated(const CalibrateSettings& cs, const analysis::CalibrationResult& r, AtomicFile& out) {
   std::vector<double> x;
-  std::string header = "# partsim calibrate " + cs.common.scenario_path + " --measurements " + cs.measurements_path +
-                       ": the scenario with the fitted values (every field written out)\n";
+  std::string header = "# partsim calibrate " + analysis::escape_controls(cs.common.scenario_path) + " --measurements " +
+                       analysis::escape_controls(cs.measurements_path) + ": the scenario with the fitted values (every field written out)\n";
   for (const auto& p : r.parameters) {
     x.push_back(p.value);
-    header += "#   " + p.parameter.path + " = " + exact(p.value) + " (95% interval " + analysis::fixed(p.ci_low, 4) + " .. " +
+    header += "#   " + p.parameter.path + " = " + analysis::exact(p.value) + " (95% interval " + analysis::fixed(p.ci_low, 4) + " .. " +
               analysis::fixed(p.ci_high, 4) + ")\n";
   }
   const auto s = scenarios::load_scenario_text(cs.scenario_text, cs.common.scenario_path, sets_for(cs, {}, x));
-  write_file_atomically(cs.out_path, header + scenarios::write_scenario_yaml(s));
+  out.write(header + scenarios::write_scenario_yaml(s));
+  out.commit();
 }
 
 void parse_calibrate_options(const Args& args, CalibrateSettings& cs, bool& help) {
@@ -187,20 +236,25 @@ int run_calibrate_command(const Args& args) {
   if (help) return kExitOk;
   const OutputFormat format = parse_format(cs.common.format_text, false);
   try {
-    cs.setup.rows = analysis::parse_measurements(read_file(cs.measurements_path, "--measurements"), cs.measurements_path);
+    cs.setup.rows = analysis::parse_measurements(read_input(cs.measurements_path, "--measurements"), cs.measurements_path);
   } catch (const analysis::MeasurementsError& e) {
     throw UsageError(e.what());
   }
-  const model::Scenario base = load_scenario_with_warnings("calibrate", cs.common.scenario_path, cs.common.sets);
-  cs.scenario_text = read_file(cs.common.scenario_path, "SCENARIO");
+  // The file is read once: the base and every parameter vector's scenario load from this text.
+  cs.scenario_text = read_input(cs.common.scenario_path, "SCENARIO");
+  const model::Scenario base = load_scenario_with_warnings("calibrate", cs.common.scenario_path, cs.common.sets, nullptr, &cs.scenario_text);
   cs.setup.seed = cs.common.seed_text.empty()
                       ? base.run.seed
                       : static_cast<std::uint64_t>(parse_int(cs.common.seed_text, "--seed", 0, std::numeric_limits<std::int64_t>::max()));
   cs.setup.parameters = fit_parameters(cs, base);
   check_rows(cs, cs.common.allow_large);
-  cs.setup.scenario = [&cs](std::size_t row, std::span<const double> x) {
-    return scenarios::load_scenario_text(cs.scenario_text, cs.common.scenario_path, sets_for(cs, cs.setup.rows[row].sets, x));
-  };
+  std::optional<AtomicFile> out;
+  if (!cs.out_path.empty()) try {
+      out.emplace(cs.out_path);
+    } catch (const std::runtime_error& e) {
+      throw UsageError(std::string("--out: ") + e.what());
+    }
+  cs.setup.scenario = [&cs](std::size_t row, std::span<const double> x) { return row_scenario(cs, cs.setup.rows[row], x, false); };
   cs.setup.progress = [](const std::string& line) { std::fprintf(stderr, "partsim calibrate: %s\n", line.c_str()); };
   enable_graceful_stop();
   cs.setup.cancel = &interrupted();
@@ -219,7 +273,7 @@ int run_calibrate_command(const Args& args) {
                  cs.out_path.empty() ? "nothing" : cs.out_path.c_str());
     return kExitRunFailed;
   }
-  if (!cs.out_path.empty()) write_calibrated(cs, result);
+  if (out) write_calibrated(cs, result, *out);
   return kExitOk;
 }
 

@@ -18,9 +18,9 @@ namespace po = boost::program_options;
 namespace partsim::cli {
 
 model::Scenario load_scenario_with_warnings(const std::string& command, const std::string& path,
-                                            const std::vector<std::string>& sets, std::set<std::string>* shown) {
+                                            const std::vector<std::string>& sets, std::set<std::string>* shown, const std::string* text) {
   std::vector<std::string> warnings;
-  model::Scenario s = scenarios::load_scenario_file(path, sets, &warnings);
+  model::Scenario s = text ? scenarios::load_scenario_text(*text, path, sets, &warnings) : scenarios::load_scenario_file(path, sets, &warnings);
   for (const auto& w : warnings)
     if (!shown || shown->insert(w).second) std::cerr << "partsim " << command << ": warning: " << w << '\n';
   return s;

@@ -22,8 +22,11 @@ namespace partsim::cli {
 /// Loads a scenario file with --set overrides (scenarios::load_scenario_file) and prints
 /// each load warning on stderr as "partsim COMMAND: warning: file:line:col: ...". A command
 /// that loads several variants passes one `shown` set so each warning prints once.
+/// With `text`, the file's contents already read (a command that loads the same file again
+/// and again reads it once), loaded as `path`.
 model::Scenario load_scenario_with_warnings(const std::string& command, const std::string& path,
-                                            const std::vector<std::string>& sets, std::set<std::string>* shown = nullptr);
+                                            const std::vector<std::string>& sets, std::set<std::string>* shown = nullptr,
+                                            const std::string* text = nullptr);
 
 /// Refuses (UsageError) a scenario whose estimated records or memory (with what `plan`
 /// keeps: time series, batch rows, replications) are beyond partsim's limits, naming the

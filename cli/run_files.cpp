@@ -1,19 +1,23 @@
 #include "cli/run_files.hpp"
 
-#include <fstream>
-#include <iterator>
 
 #include <boost/uuid/detail/sha1.hpp>
 
 #include "cli/output.hpp"
+#include "scenarios/loader/input_error.hpp"
+#include "scenarios/loader/key_reader.hpp"
 #include "scenarios/loader/scenario_writer.hpp"
 
 namespace partsim::cli {
 
 std::string sha1_of_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "";
-  const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (path == "-") return "";  // standard input, read once already
+  std::string data;
+  try {
+    data = scenarios::read_input_file(path);
+  } catch (const scenarios::InputError&) {
+    return "";
+  }
   boost::uuids::detail::sha1 h;
   h.process_bytes(data.data(), data.size());
   boost::uuids::detail::sha1::digest_type digest;

@@ -106,8 +106,8 @@ TEST_CASE("partsim calibrate refuses a bad measurements file naming file:line:co
     CHECK(r.err.find(message) != std::string::npos);
   };
   refused(calibrate("set,request-latency-avg\nproducers.0.workload.arrivals.rate=10,abc\n"),
-          "m.csv:2:39: request-latency-avg: must be a number other than 0");
-  refused(calibrate("set,request-latency-avg\nproducers.0.workload.arrivals.rate=10,0\n"), "m.csv:2:39: request-latency-avg: must be a number other than 0");
+          "m.csv:2:39: request-latency-avg: must be a number above 0");
+  refused(calibrate("set,request-latency-avg\nproducers.0.workload.arrivals.rate=10,0\n"), "m.csv:2:39: request-latency-avg: must be a number above 0");
   refused(calibrate("set,request-latncy-avg\n,1\n"), "m.csv:1:5: unknown column 'request-latncy-avg'; allowed: set, record-send-total,");
   refused(calibrate("request-latency-avg\n1\n"), "m.csv:1:1: the header has no 'set' column");
   refused(calibrate("# comment\nset,request-latency-avg\n,1,2\n"), "m.csv:3:4: the row has 3 cells, the header 2");
@@ -135,4 +135,72 @@ TEST_CASE("partsim calibrate checks --fit paths and bounds as --set checks its p
   refused(fit("cluster.brokers.*.request.ms=-5:1"), "the bound -5 is refused");
   refused(fit("producers.0.config.batch.size=100:20000"), "only number and duration fields can be fitted; producers.0.config.batch.size is integer");
   refused(fit("cluster.brokers.5.rtt.ms=0:100"), "the scenario has no item 5 in brokers");
+}
+
+TEST_CASE("partsim calibrate reads spreadsheet CSVs and refuses values no metric can take") {
+  ScratchDir dir;
+  const auto scenario = q(dir.write("s.yaml", kScenario));
+  auto calibrate = [&](const std::string& csv, const std::string& extra = " --max-iterations 1 --replications 1") {
+    return run_cli("calibrate " + scenario + " --measurements " + q(dir.write("m.csv", csv)) + " --fit 'cluster.brokers.*.request.ms=0.1:5'" + extra);
+  };
+  auto refused = [](const partsim::testing::CliResult& r, const std::string& message) {
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(message) != std::string::npos);
+  };
+  // A byte order mark, a comment indented, blanks around a quoted cell: read as meant.
+  const auto ok = calibrate("\xEF\xBB\xBFset,request-latency-avg\n  # a comment\n \"run.records=300\" ,5\n", " --max-iterations 1 --replications 1 --format json");
+  INFO(ok.err);
+  CHECK(ok.exit_code == 0);
+  refused(calibrate("set,request-latency-avg\nproducers.0.workload.arrivals.rate=10,-3\n"),
+          "m.csv:2:39: request-latency-avg: must be a number above 0 (a latency, size, rate, count or share is never negative)");
+  refused(calibrate("set,broker-1.records-share\n,0\n"), "m.csv:2:2: broker-1.records-share: must be a number above 0");
+  refused(calibrate("set,broker-1.records-share\n,0\n"), "leave the cell empty");
+  refused(calibrate("set,request-latency-avg\nrun.seed=7,5\n"), "m.csv:2:1: set: 'run.seed=7': a row cannot set run.seed");
+  refused(calibrate("set,request-latency-avg\n\"a\nb\",5\n"), "a quoted cell must end on its line");
+  refused(run_cli("calibrate " + scenario + " --measurements " + q(dir.path)), "--measurements: cannot read '");
+}
+
+TEST_CASE("partsim calibrate checks every row at the corners of the --fit bounds before fitting") {
+  ScratchDir dir;
+  const auto scenario = q(dir.write("s.yaml", kScenario));
+  // linger.ms up to 80000 is fine alone, not with this row's delivery.timeout.ms:
+  // delivery.timeout.ms >= linger.ms + request.timeout.ms (30000).
+  const auto m = q(dir.write("m.csv", "set,request-latency-avg\n,5\nproducers.0.config.delivery.timeout.ms=100000,5\n"));
+  const auto r = run_cli("calibrate " + scenario + " --measurements " + m + " --fit producers.0.config.linger.ms=0:80000 --replications 1");
+  INFO(r.err);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("m.csv:3:1: set: with --fit values producers.0.config.linger.ms=80000: ") != std::string::npos);
+  CHECK(r.err.find("iteration") == std::string::npos);  // refused before anything ran
+  // A zero-width range fixes the field: --set says that.
+  const auto z = run_cli("calibrate " + scenario + " --measurements " + m + " --fit 'cluster.brokers.*.request.ms=2:2'");
+  CHECK(z.exit_code == 2);
+  CHECK(z.err.find("--fit cluster.brokers.*.request.ms=2:2: LO equals HI") != std::string::npos);
+}
+
+TEST_CASE("partsim calibrate: an undefined point costs more than a bad fit, intervals stay in the bounds, --out is checked first") {
+  ScratchDir dir;
+  // Broker 2 leads no partition of a one-partition topic: node-2's latency is undefined.
+  std::string s = kScenario;
+  s.replace(s.find("partitions: 6"), 13, "partitions: 1");
+  const auto scenario = q(dir.write("s.yaml", s));
+  const auto m = q(dir.write("m.csv", "set,request-latency-avg,node-2.request-latency-avg\n,3,3\n,4,\nrun.records=500,5,\n"));
+  const std::string args = "calibrate " + scenario + " --measurements " + m + " --fit 'cluster.brokers.*.request.ms=0.4:0.6' --replications 1 --max-iterations 2";
+  const auto r = run_cli(args + " --format json");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j.at("residuals").at(1).at("simulated").is_null());
+  CHECK(j.at("residuals").at(1).at("relative").get<double>() == 1000);
+  const auto& p = j.at("parameters").at(0);
+  INFO(p.dump());
+  if (!p.at("ci95_low").is_null()) {
+    CHECK(p.at("ci95_low").get<double>() >= 0.4);
+    CHECK(p.at("ci95_high").get<double>() <= 0.6);
+  }
+  // An --out in a folder that does not exist: refused before the fit.
+  const auto o = run_cli(args + " --out " + q(dir.path / "no-such-dir" / "c.yaml"));
+  CHECK(o.exit_code == 2);
+  CHECK(o.err.find("--out: ") != std::string::npos);
+  CHECK(o.err.find("start: sum of squares") == std::string::npos);
 }
