@@ -1,6 +1,6 @@
 // partsim sweep: a sweep file's runs (points x replications) into a resumable SQLite store,
-// on one machine or as shards of a Slurm array or a Kubernetes Indexed Job; partsim merge
-// joins the shards' stores.
+// on one machine or as shards of a Slurm array or a Kubernetes Indexed Job (partsim merge,
+// in merge_command.cpp, joins the shards' stores).
 
 #include <algorithm>
 #include <cctype>
@@ -50,10 +50,6 @@ constexpr const char* kSweepUsage =
     "replications) into a SQLite store, resuming a store made by the same sweep: finished rows are skipped.\n"
     "Shards: --shard I/N (0-based; row r belongs to shard r mod N), else SLURM_ARRAY_TASK_ID - SLURM_ARRAY_TASK_MIN of\n"
     "SLURM_ARRAY_TASK_COUNT, else JOB_COMPLETION_INDEX of --shards N. '%a' in --store is the shard index.\n";
-
-constexpr const char* kMergeUsage =
-    "partsim merge STORE.sqlite... --out ALL.sqlite\n"
-    "Joins the stores of one sweep's shards into one store (written whole or not at all).\n";
 
 std::string partsim_version() { return std::string(PARTSIM_VERSION) + " (" + PARTSIM_GIT_REVISION + ")"; }
 
@@ -469,78 +465,6 @@ int run_sweep_command(const Args& args) {
                  mine - pending.size() + written, mine, path.c_str());
     return kExitRunFailed;
   }
-  return kExitOk;
-}
-
-int run_merge_command(const Args& args) {
-  std::vector<std::string> inputs;
-  std::string out;
-  po::options_description desc("merge options");
-  desc.add_options()
-      ("help,h", "show this help")
-      ("out", po::value<std::string>(&out), "the merged store (required; replaced whole)")
-      ("stores", po::value<std::vector<std::string>>(&inputs), "the shards' stores (positional)");
-  if (help_requested(args, kMergeUsage, desc)) return kExitOk;
-  po::positional_options_description pos;
-  pos.add("stores", -1);
-  parse_command_line(args, desc, &pos);
-  if (inputs.empty()) throw UsageError("partsim merge: give the stores to merge: partsim merge A.sqlite B.sqlite --out ALL.sqlite");
-  if (out.empty()) throw UsageError("--out: required: the merged store to write");
-  for (const auto& in : inputs)
-    if (std::filesystem::exists(out) && std::filesystem::equivalent(in, out)) throw UsageError("--out: '" + out + "' is also an input");
-
-  std::vector<SweepStore> stores = open_same_sweep(inputs, "not merged");
-  const StoreMeta first = stores.front().meta();
-  const auto points = stores.front().points();
-  std::set<std::string> shards;
-  for (auto& st : stores) shards.insert(st.meta().shard);
-  // Rows in (point, replication) order, as one process writes them; a row in several
-  // stores (a shard merged twice) must hold the same values.
-  std::map<RowId, std::size_t> owner;
-  for (std::size_t i = 0; i < stores.size(); ++i)
-    for (const auto& row : stores[i].done()) {
-      const auto [it, fresh] = owner.emplace(row, i);
-      if (!fresh) {
-        const auto a = stores[it->second].results(row), b = stores[i].results(row);
-        const bool same = a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](const StoredMetric& x, const StoredMetric& y) {
-                            return x.name == y.name && (x.value == y.value || (std::isnan(x.value) && std::isnan(y.value)));
-                          });
-        if (!same)
-          throw UsageError("stores " + stores[it->second].path() + " and " + stores[i].path() + " disagree on point " + std::to_string(row.first) +
-                           " replication " + std::to_string(row.second) + ": not merged");
-      }
-    }
-  StoreMeta meta = first;
-  const std::size_t total = points.size() * first.replications;
-  if (owner.size() == total) {
-    meta.shard = "all";
-  } else {
-    meta.shard.clear();
-    for (const auto& sh : shards) meta.shard += (meta.shard.empty() ? "" : "+") + sh;
-  }
-  const std::string tmp = out + ".tmp." + std::to_string(::getpid());
-  {
-    TempFileGuard guard(tmp);
-    std::error_code ec;
-    std::filesystem::remove(tmp, ec);
-    try {
-      SweepStore merged = create_store(tmp, meta, points);
-      merged.begin();
-      for (const auto& [row, i] : owner) merged.write_row(row, stores[i].results(row));
-      merged.commit();
-    } catch (...) {
-      std::filesystem::remove(tmp, ec);
-      std::filesystem::remove(tmp + "-journal", ec);
-      throw;
-    }
-    std::filesystem::rename(tmp, out, ec);
-    if (ec) {
-      std::filesystem::remove(tmp, ec);
-      throw std::runtime_error("--out: cannot write '" + out + "': " + ec.message());
-    }
-  }
-  std::fprintf(stderr, "partsim merge: %zu stores of sweep '%s' -> %s: %zu/%zu rows done (shard %s)\n", stores.size(), first.sweep_name.c_str(),
-               out.c_str(), owner.size(), total, meta.shard.c_str());
   return kExitOk;
 }
 

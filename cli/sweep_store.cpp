@@ -135,11 +135,16 @@ SweepStore create_store(const std::string& tmp_path, const StoreMeta& meta, cons
   return store;
 }
 
-SweepStore SweepStore::open_existing(const std::string& path) {
+SweepStore SweepStore::open_existing(const std::string& path, Access access) {
   if (!std::filesystem::is_regular_file(path)) throw UsageError("store " + path + ": no such file");
-  SweepStore store(path, open_db(path, SQLITE_OPEN_READWRITE));
+  // A writer killed inside a transaction leaves a hot journal that the next opener must roll
+  // back, which a read-only handle cannot (SQLITE_READONLY_ROLLBACK): a reader then opens
+  // the store to write, as the writer's own resume would.
+  std::error_code ec;
+  if (access == Access::kRead && std::filesystem::file_size(path + "-journal", ec) > 0 && !ec) access = Access::kWrite;
+  SweepStore store(path, open_db(path, access == Access::kWrite ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY));
   try {
-    store.exec("PRAGMA synchronous=NORMAL;");
+    if (access == Access::kWrite) store.exec("PRAGMA synchronous=NORMAL;");
     Statement check(store.db_, "SELECT count(*) FROM sqlite_master WHERE type='table' AND name IN ('meta','points','results','done')", path);
     if (!check.step() || check.integer(0) != 4) throw UsageError("store " + path + ": not a partsim sweep store (no meta/points/results/done tables)");
   } catch (const std::runtime_error& e) {
@@ -165,9 +170,9 @@ SweepStore SweepStore::open_for(const std::string& path, const StoreMeta& meta, 
         throw UsageError("store " + path + ": cannot create: " + ec.message());
       }
     }
-    return open_existing(path);
+    return open_existing(path, Access::kWrite);
   }
-  SweepStore store = open_existing(path);
+  SweepStore store = open_existing(path, Access::kWrite);
   const StoreMeta have = store.meta();
   if (have.sweep_hash != meta.sweep_hash)
     throw UsageError("store " + path + " holds another sweep ('" + have.sweep_name + "', hash " + have.sweep_hash + "; this sweep '" +
@@ -182,7 +187,7 @@ SweepStore SweepStore::open_for(const std::string& path, const StoreMeta& meta, 
 
 std::vector<SweepStore> open_same_sweep(const std::vector<std::string>& paths, const std::string& consequence) {
   std::vector<SweepStore> stores;
-  for (const auto& path : paths) stores.push_back(SweepStore::open_existing(path));
+  for (const auto& path : paths) stores.push_back(SweepStore::open_existing(path, SweepStore::Access::kRead));
   const StoreMeta first = stores.front().meta();
   for (auto& st : stores) {
     const StoreMeta m = st.meta();

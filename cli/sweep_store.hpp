@@ -54,8 +54,11 @@ public:
   /// a store made by another sweep, partsim version, shard or replication count is refused
   /// (UsageError naming what differs).
   static SweepStore open_for(const std::string& path, const StoreMeta& meta, const std::vector<StorePoint>& points);
-  /// Opens an existing store to read (merge); UsageError when it is not a sweep store.
-  static SweepStore open_existing(const std::string& path);
+  /// Opens an existing store; UsageError when it is not a sweep store. Readers (report,
+  /// status, merge's inputs) open it read-only: they cannot change a store a sweep is
+  /// still writing, nor need write access to its file.
+  enum class Access { kRead, kWrite };
+  static SweepStore open_existing(const std::string& path, Access access);
 
   SweepStore(SweepStore&&) noexcept;
   SweepStore& operator=(SweepStore&&) noexcept;

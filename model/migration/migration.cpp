@@ -38,13 +38,19 @@ std::vector<Source> old_topic(const Scenario& s, const BrokerLogs& logs, std::si
   return out;
 }
 
+/// Indices 0..n-1 of `items` ordered by `time_of(item)`, ties in index order.
+template <class T, class TimeOf>
+std::vector<std::size_t> by_time(const std::vector<T>& items, TimeOf time_of) {
+  std::vector<std::size_t> order(items.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return time_of(items[a]) < time_of(items[b]); });
+  return order;
+}
+
 /// The order a consumer of the old topic reads it in: each partition in offset order
 /// (kafka-consumer-spec §4.5), partitions merged by when records became readable.
 std::vector<std::size_t> read_order(const std::vector<Source>& sources) {
-  std::vector<std::size_t> order(sources.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return sources[a].readable < sources[b].readable; });
-  return order;
+  return by_time(sources, [](const Source& r) { return r.readable; });
 }
 
 struct OrderCount {
@@ -86,10 +92,7 @@ OrderCount check_order(const std::vector<std::vector<std::size_t>>& partitions, 
 
 /// Indices of `writes` by append time (ties: the order written): each partition's log order.
 std::vector<std::size_t> by_append(const std::vector<Write>& writes) {
-  std::vector<std::size_t> idx(writes.size());
-  for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
-  std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return writes[a].append < writes[b].append; });
-  return idx;
+  return by_time(writes, [](const Write& w) { return w.append; });
 }
 
 /// The new topic's logs as indices into the sources.
