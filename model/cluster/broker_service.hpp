@@ -15,7 +15,7 @@
 #include <optional>
 #include <vector>
 
-#include "model/cluster/host_cores.hpp"
+#include "model/host_cores.hpp"
 #include "model/scenario.hpp"
 #include "sim/random_streams.hpp"
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "model/cluster/broker_service.hpp"
-#include "model/cluster/host_cores.hpp"
+#include "model/host_cores.hpp"
 #include "model/cluster/leadership.hpp"
 #include "model/cluster/partition_log.hpp"
 #include "model/cluster/producer_state.hpp"

@@ -14,7 +14,7 @@
 #include <span>
 #include <string>
 
-#include "model/cluster/host_cores.hpp"
+#include "model/host_cores.hpp"
 #include "model/partitioners/partitioner.hpp"
 #include "model/producer/producer_metadata.hpp"
 #include "model/producer/record_accumulator.hpp"

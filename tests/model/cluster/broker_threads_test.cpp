@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "model/cluster/broker_service.hpp"
-#include "model/cluster/host_cores.hpp"
+#include "model/host_cores.hpp"
 #include "sim/random_streams.hpp"
 
 using namespace partsim::model;

@@ -1,4 +1,4 @@
-#include "model/cluster/host_cores.hpp"
+#include "model/host_cores.hpp"
 
 #include <algorithm>
 
