@@ -21,11 +21,19 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
   result_.scenario = s.name;
   result_.seed = seed;
   result_.window_ms = s.run.window.to_ms();
+  hosts_.reserve(s.hosts.size());
+  for (const auto& h : s.hosts) hosts_.emplace_back(h.cores);
+  const auto host_of = [&](const std::string& name) -> HostCores* {
+    for (std::size_t h = 0; h < s.hosts.size(); ++h)
+      if (s.hosts[h].name == name) return &hosts_[h];
+    return nullptr;  // "": cores of its own (the loader refuses unknown names)
+  };
   brokers_.reserve(s.brokers.size());
   bool injects_errors = false;
   for (const auto& bc : s.brokers) {
     const std::string name = "broker/" + std::to_string(bc.id);
     brokers_.emplace_back(bc, streams_.stream(name + "/jitter"), streams_.stream(name + "/errors"));
+    brokers_.back().place_on(host_of(bc.host));
     injects_errors = injects_errors || bc.error_rate > 0;
     for (const auto& step : bc.schedule) injects_errors = injects_errors || step.kind == BrokerChange::Kind::kSetErrorRate;
     BrokerStats bs;
@@ -77,6 +85,7 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
     topic_of_.push_back(topic);
     producers_.push_back(
         std::make_unique<KafkaProducer>(i, spec, orders[topic], leadership_.leaders(topic), up_, streams_, budget, *this));
+    producers_.back()->place_on(host_of(spec.host));
   }
 }
 
@@ -236,7 +245,7 @@ void Engine::operator()(const RequestArrive& e) {
   }
   ++result_.brokers[r->broker].requests;
   const std::uint32_t broker = r->broker;
-  if (const auto started = b.arrive(e.request, r->bytes, r->batches, now())) start_service(broker, *started);
+  if (const auto started = b.arrive(e.request, r->producer, r->bytes, r->batches, now())) start_service(broker, *started);
 }
 
 void Engine::start_service(std::uint32_t broker, const BrokerService::Started& s) {
@@ -246,24 +255,43 @@ void Engine::start_service(std::uint32_t broker, const BrokerService::Started& s
     ts_wait_sum_[broker] += waited_ms;
     ++ts_wait_count_[broker];
   }
-  sim_.schedule_at(s.done_at, BrokerDone{broker, brokers_[broker].epoch(), s.request});
+  sim_.schedule_at(s.done_at, BrokerDone{broker, brokers_[broker].epoch(), s.request, s.connection});
 }
 
 void Engine::operator()(const BrokerDone& e) {
   BrokerService& b = brokers_[e.broker];
   if (b.epoch() != e.epoch) return;  // the broker failed while serving this request
+  SimTime replicated = SimTime::zero();
+  bool answered = false;
   if (Request* r = requests_.find(e.request)) {
     // acks=all waits for the slowest in-sync follower (a broker property); the high
     // watermark passes the records then, as the response leaves.
-    const SimTime replicated = s_.producers[r->producer].config.acks == Acks::kAll ? b.replication() : SimTime::zero();
+    replicated = s_.producers[r->producer].config.acks == Acks::kAll ? b.replication() : SimTime::zero();
     serve_batches(*r, b.draw_error(), now() + replicated);
     if (!r->live) {
       requests_.erase(e.request);
     } else {
+      answered = true;
       sim_.schedule_at(now() + b.one_way() + replicated, ResponseArrive{e.request});
     }
   }
-  const auto next = b.finish(now(), [this](std::uint64_t id) { return requests_.find(id) != nullptr; });
+  const auto live = [this](std::uint64_t id) { return requests_.find(id) != nullptr; };
+  const auto next = b.finish(now(), live);
+  if (next) start_service(e.broker, *next);
+  if (!b.threaded()) return;
+  // The connection stays muted until its response is sent: after acks=all's wait, or now
+  // (acks=0 and requests given up send none).
+  if (answered && replicated > SimTime::zero()) {
+    sim_.schedule_at(now() + replicated, ResponseSent{e.broker, b.epoch(), e.connection});
+  } else if (const auto read = b.response_sent(e.connection, now(), live)) {
+    start_service(e.broker, *read);
+  }
+}
+
+void Engine::operator()(const ResponseSent& e) {
+  BrokerService& b = brokers_[e.broker];
+  if (b.epoch() != e.epoch) return;  // the broker failed meanwhile: its connections are gone
+  const auto next = b.response_sent(e.connection, now(), [this](std::uint64_t id) { return requests_.find(id) != nullptr; });
   if (next) start_service(e.broker, *next);
 }
 

@@ -47,6 +47,21 @@ struct BrokerConfig {
   double error_rate = 0;
   ProduceError error_code = ProduceError::kNotLeaderOrFollower;  ///< error.code
   std::vector<BrokerChange> schedule;
+  /// Kafka's request path (broker configs of Kafka's documentation; not in the spec): num.network.threads,
+  /// num.io.threads, queued.max.requests. Absent (the default), the broker is one FIFO
+  /// server as before; any of them given, the others take Kafka's defaults (3, 8, 500).
+  std::optional<std::int32_t> network_threads;
+  std::optional<std::int32_t> io_threads;
+  std::optional<std::int32_t> queued_max_requests;
+  std::string host;  ///< the host whose cores the broker's work runs on ("": cores of its own)
+
+  bool threaded() const { return network_threads || io_threads || queued_max_requests; }
+};
+
+/// A machine with `cores` that brokers and producers placed on it share (cluster.hosts).
+struct HostConfig {
+  std::string name;
+  std::int32_t cores = 1;
 };
 
 struct TopicConfig {
@@ -132,8 +147,16 @@ struct Workload {
   std::optional<std::int64_t> records;    ///< stop this producer after N records
 };
 
+/// The producer's sender thread's CPU time (partsim keys; 0 = free, as before).
+struct SenderCpu {
+  SimTime per_request = SimTime::zero();  ///< sender.request.us: per produce request it builds and answers
+  SimTime per_batch = SimTime::zero();    ///< sender.batch.us: per batch drained into a request
+};
+
 struct ProducerSpec {
   std::string name;
+  std::string host;  ///< the host whose cores its application and sender threads use ("": its own)
+  SenderCpu cpu;
   ProducerConfig config;
   Workload workload;
 };
@@ -180,6 +203,7 @@ struct MigrationSpec {
 struct Scenario {
   std::string name;
   std::vector<BrokerConfig> brokers;
+  std::vector<HostConfig> hosts;  ///< cluster.hosts: shared machines (none by default)
   ControllerConfig controller;
   std::vector<TopicConfig> topics;
   std::vector<ProducerSpec> producers;

@@ -15,7 +15,16 @@ BrokerService::BrokerService(const BrokerConfig& config, sim::RandomEngine jitte
       bytes_per_second_(config.bytes_per_second),
       jitter_rng_(jitter_rng),
       error_rate_(config.error_rate),
-      error_rng_(error_rng) {}
+      error_rng_(error_rng) {
+  if (config.threaded()) {
+    // Kafka's defaults for the ones not given (broker configs: num.network.threads 3,
+    // num.io.threads 8, queued.max.requests 500).
+    threads_.network = config.network_threads.value_or(3);
+    threads_.io = config.io_threads.value_or(8);
+    threads_.queued_max = config.queued_max_requests.value_or(500);
+    processors_.resize(static_cast<std::size_t>(threads_.network));
+  }
+}
 
 ProduceError BrokerService::draw_error() {
   if (error_rate_ <= 0) return ProduceError::kNone;
@@ -45,22 +54,37 @@ SimTime BrokerService::service_time(std::int64_t bytes, std::int32_t batches) co
 }
 
 BrokerService::Started BrokerService::start(const Queued& q, SimTime now) {
-  busy_ = true;
+  ++busy_;
   const SimTime service = service_time(q.bytes, q.batches);
-  return Started{q.request, now + service + draw_jitter(), now - q.arrived};
+  const SimTime work = service + draw_jitter();
+  // On a shared host the work waits for a core (HostCores); else it runs at once.
+  const SimTime done = host_ ? host_->run(now, work) : now + work;
+  return Started{q.request, done, now - q.arrived, q.connection};
 }
 
-std::optional<BrokerService::Started> BrokerService::arrive(std::uint64_t request, std::int64_t bytes, std::int32_t batches,
-                                                            SimTime now) {
-  queue_.push_back(Queued{request, bytes, batches, now});
-  if (busy_) return std::nullopt;
-  const Queued q = queue_.front();
-  queue_.pop_front();
-  return start(q, now);
+std::optional<BrokerService::Started> BrokerService::arrive(std::uint64_t request, std::uint32_t connection_index,
+                                                            std::int64_t bytes, std::int32_t batches, SimTime now) {
+  const Queued arriving{request, connection_index, bytes, batches, now};
+  if (!threaded()) {
+    queue_.push_back(arriving);
+    if (busy_ > 0) return std::nullopt;
+    const Queued q = queue_.front();
+    queue_.pop_front();
+    return start(q, now);
+  }
+  // Kafka's network thread reads one request of a connection and mutes it until the
+  // response is sent (SocketServer's Processor): later ones wait in the socket.
+  Connection& conn = connection(connection_index);
+  conn.socket.push_back(arriving);
+  if (conn.in_broker || processors_[processor_of(connection_index)].blocked) return std::nullopt;
+  const auto all_live = [](std::uint64_t) { return true; };
+  read_next(connection_index, all_live);
+  return dispatch(now, all_live);
 }
 
 std::optional<BrokerService::Started> BrokerService::finish(SimTime now, const std::function<bool(std::uint64_t)>& live) {
-  busy_ = false;
+  --busy_;
+  if (threaded()) return dispatch(now, live);
   while (!queue_.empty()) {
     const Queued q = queue_.front();
     queue_.pop_front();
@@ -70,11 +94,73 @@ std::optional<BrokerService::Started> BrokerService::finish(SimTime now, const s
   return std::nullopt;
 }
 
+std::optional<BrokerService::Started> BrokerService::response_sent(std::uint32_t c, SimTime now,
+                                                                   const std::function<bool(std::uint64_t)>& live) {
+  if (!threaded()) return std::nullopt;
+  connection(c).in_broker = false;
+  if (!processors_[processor_of(c)].blocked) read_next(c, live);
+  return dispatch(now, live);
+}
+
+BrokerService::Connection& BrokerService::connection(std::uint32_t c) {
+  if (c >= connections_.size()) connections_.resize(std::size_t{c} + 1);
+  return connections_[c];
+}
+
+void BrokerService::read_next(std::uint32_t c, const std::function<bool(std::uint64_t)>& live) {
+  Connection& conn = connection(c);
+  while (!conn.socket.empty() && !live(conn.socket.front().request)) conn.socket.pop_front();
+  if (conn.socket.empty()) return;
+  const Queued q = conn.socket.front();
+  conn.socket.pop_front();
+  conn.in_broker = true;
+  // queued.max.requests bounds the request queue: a network thread that finds it full
+  // blocks until there is room (RequestChannel.sendRequest), reading nothing meanwhile.
+  if (queue_.size() < static_cast<std::size_t>(threads_.queued_max)) {
+    queue_.push_back(q);
+    return;
+  }
+  const std::size_t p = processor_of(c);
+  processors_[p].blocked = q;
+  blocked_order_.push_back(p);
+}
+
+std::optional<BrokerService::Started> BrokerService::dispatch(SimTime now, const std::function<bool(std::uint64_t)>& live) {
+  // Every call adds at most one request an idle io thread can take (an idle io thread
+  // means an empty queue), so at most one starts.
+  for (;;) {
+    unblock(live);
+    if (busy_ >= threads_.io || queue_.empty()) return std::nullopt;
+    const Queued q = queue_.front();
+    queue_.pop_front();
+    unblock(live);  // the place it left takes a blocked network thread's request
+    if (live(q.request)) return start(q, now);
+    // Given up by its producer: as if answered, the connection reads on.
+    connection(q.connection).in_broker = false;
+    if (!processors_[processor_of(q.connection)].blocked) read_next(q.connection, live);
+  }
+}
+
+void BrokerService::unblock(const std::function<bool(std::uint64_t)>& live) {
+  while (!blocked_order_.empty() && queue_.size() < static_cast<std::size_t>(threads_.queued_max)) {
+    const std::size_t p = blocked_order_.front();
+    blocked_order_.pop_front();
+    queue_.push_back(*processors_[p].blocked);
+    processors_[p].blocked.reset();
+    // The network thread goes on reading its other connections (index p, p + n, ...).
+    for (std::size_t c = p; c < connections_.size() && !processors_[p].blocked; c += processors_.size())
+      if (!connections_[c].in_broker) read_next(static_cast<std::uint32_t>(c), live);
+  }
+}
+
 void BrokerService::fail() {
   up_ = false;
   ++epoch_;
   queue_.clear();
-  busy_ = false;
+  busy_ = 0;
+  connections_.clear();
+  for (Processor& p : processors_) p.blocked.reset();
+  blocked_order_.clear();
 }
 
 void BrokerService::recover() {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/cluster/broker_service.hpp"
+#include "model/host_cores.hpp"
 #include "model/cluster/leadership.hpp"
 #include "model/cluster/partition_log.hpp"
 #include "model/cluster/producer_state.hpp"
@@ -27,7 +28,8 @@ namespace partsim::model::detail {
 struct AppSend { std::uint32_t producer; };
 struct SenderWake { std::uint32_t producer; std::uint64_t generation; };
 struct RequestArrive { std::uint64_t request; };
-struct BrokerDone { std::uint32_t broker; std::uint64_t epoch; std::uint64_t request; };
+struct BrokerDone { std::uint32_t broker; std::uint64_t epoch; std::uint64_t request; std::uint32_t connection; };
+struct ResponseSent { std::uint32_t broker; std::uint64_t epoch; std::uint32_t connection; };  // threaded brokers: unmute
 struct ResponseArrive { std::uint64_t request; };
 struct RequestTimeout { std::uint32_t producer; };  // the oldest request deadline of a producer
 struct Disconnect { std::uint32_t producer; std::uint32_t broker; std::uint64_t epoch; };
@@ -38,7 +40,7 @@ struct Sample {};       // time series
 struct LeaderCheck {};  // the controller's periodic preferred-leader check
 struct BrokerScheduleStep { std::uint32_t broker; std::uint32_t index; };
 using Event = std::variant<AppSend, SenderWake, RequestArrive, BrokerDone, ResponseArrive, RequestTimeout, Disconnect,
-                           BufferTimeout, MetadataRefresh, BrokerScheduleStep, SecondCall, Sample, LeaderCheck>;
+                           BufferTimeout, MetadataRefresh, BrokerScheduleStep, SecondCall, Sample, LeaderCheck, ResponseSent>;
 
 /// A batch in a request as the leader sees it (described when the producer is idempotent
 /// or the run tags records).
@@ -119,6 +121,7 @@ public:
   void operator()(const SenderWake& e);
   void operator()(const RequestArrive& e);
   void operator()(const BrokerDone& e);
+  void operator()(const ResponseSent& e);
   void operator()(const ResponseArrive& e);
   void operator()(const RequestTimeout& e);
   void operator()(const Disconnect& e);
@@ -170,6 +173,7 @@ private:
   bool track_leaders_ = false;  // the scenario fails brokers: keep leader counts over time
   sim::RandomStreams streams_;
   sim::Simulation<Event, sim::CalendarStore<Event>> sim_;
+  std::vector<HostCores> hosts_;  // cluster.hosts, in order (brokers and producers point into it)
   std::vector<BrokerService> brokers_;
   std::vector<char> up_;  // per broker: the connection can be used
   Leadership leadership_;

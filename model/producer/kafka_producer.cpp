@@ -88,6 +88,7 @@ std::optional<SimTime> KafkaProducer::send_next(SimTime now) {
   }
   const SimTime intended = workload_.open_loop() ? next_due_ : now;
   if (spec_.workload.arrivals.kind == Arrivals::Kind::kClosedLoop) --tokens_;
+  if (host_cores_) app_free_at_ = host_cores_->run(now, spec_.workload.arrivals.send_cost);
   send_one(intended, now);
   if (blocked_) return std::nullopt;
   if (!second_calls_.empty() && threads_busy()) return std::nullopt;  // every thread is mid-send
@@ -100,7 +101,8 @@ std::optional<SimTime> KafkaProducer::send_next(SimTime now) {
 // loop without tokens) or has stopped.
 bool KafkaProducer::next_send_time(SimTime now, SimTime& next) {
   const auto& a = spec_.workload.arrivals;
-  const SimTime free_at = now + a.send_cost;
+  // send.cost.us: the application thread's time per send(); on a host it waits for a core.
+  const SimTime free_at = host_cores_ ? std::max(now, app_free_at_) : now + a.send_cost;
   if (workload_.open_loop()) {
     next_due_ = workload_.next_arrival(next_due_);
     next = std::max(next_due_, free_at);
@@ -296,7 +298,7 @@ void KafkaProducer::resume_after_memory(SimTime now) {
 void KafkaProducer::wake_sender(SimTime t, SimTime now) {
   // One live wake per producer: an earlier request supersedes a later one, which then
   // fires stale and is ignored (cheaper than cancelling: most wakes are superseded).
-  t = std::max(t, now);
+  t = std::max({t, now, sender_free_at_});
   if (t >= wake_at_) return;
   wake_at_ = t;
   host_.schedule_sender(index_, ++wake_generation_, t);
@@ -310,7 +312,14 @@ void KafkaProducer::on_sender_wake(std::uint64_t generation, SimTime now) {
 
 void KafkaProducer::run_sender(SimTime now) {
   now_ = now;
+  pass_requests_ = pass_batches_ = 0;
   const SimTime next = sender_.run_once(now, node_up_, stopped_);
+  // The sender thread's CPU time for what this pass sent (cpu.sender.request.us per
+  // request, cpu.sender.batch.us per batch; partsim's, not a Kafka config): its next pass
+  // comes no earlier. The requests leave at once; the time counts after them.
+  const SimTime cpu =
+      SimTime::ns(spec_.cpu.per_request.count_ns() * pass_requests_ + spec_.cpu.per_batch.count_ns() * pass_batches_);
+  if (cpu > SimTime::zero()) sender_free_at_ = host_cores_ ? host_cores_->run(now, cpu) : now + cpu;
   if (next != kNever) wake_sender(next, now);
 }
 
@@ -342,6 +351,8 @@ void KafkaProducer::on_metadata(std::span<const std::int32_t> leaders, SimTime n
 
 std::uint64_t KafkaProducer::request_sent(std::size_t node, std::span<const BatchId> batches, std::int64_t bytes,
                                           bool expects_response) {
+  ++pass_requests_;
+  pass_batches_ += static_cast<std::int64_t>(batches.size());
   return host_.send_request(index_, node, bytes, batches, expects_response);
 }
 

@@ -14,6 +14,7 @@
 #include <span>
 #include <string>
 
+#include "model/host_cores.hpp"
 #include "model/partitioners/partitioner.hpp"
 #include "model/producer/producer_metadata.hpp"
 #include "model/producer/record_accumulator.hpp"
@@ -104,8 +105,11 @@ public:
   void on_disconnect(std::size_t node, SimTime now);
   /// A metadata response: the topic's leaders (broker index or -1 per partition).
   void on_metadata(std::span<const std::int32_t> leaders, SimTime now);
-  /// Wakes the sender thread at `t` (one live wake: an earlier one supersedes a later one).
+  /// Wakes the sender thread at `t` (one live wake: an earlier one supersedes a later one),
+  /// or once it is done with the CPU time of its last pass, if later.
   void wake_sender(SimTime t, SimTime now);
+  /// Runs the application and sender threads' CPU time on a host's shared cores.
+  void place_on(HostCores* host) { host_cores_ = host; }
 
   std::uint32_t index() const { return index_; }
   const ProducerSpec& spec() const { return spec_; }
@@ -175,7 +179,13 @@ private:
   bool keep_records_;  // batches carry a RecordTag per record (host_.keeps_records())
   SimTime now_;  // the time of the call being handled (for sender callbacks)
 
-  // The sender thread's wake-up.
+  HostCores* host_cores_ = nullptr;  // the producer's host, or null: cores of its own
+
+  // The sender thread's wake-up, and its CPU time (cpu.sender.*): a pass that sent requests
+  // keeps the thread busy until sender_free_at_.
+  SimTime sender_free_at_ = SimTime::zero();
+  std::int64_t pass_requests_ = 0, pass_batches_ = 0;  // sent by the pass under way
+  SimTime app_free_at_ = SimTime::zero();  // on a host: when the last send()'s CPU time ends
   SimTime wake_at_ = kNever;
   std::uint64_t wake_generation_ = 0;  // a wake of an older generation is stale
 

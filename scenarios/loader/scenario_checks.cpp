@@ -134,8 +134,30 @@ void check_producer_topic(MapReader& top, Scenario& s, std::size_t i) {
 
 }  // namespace
 
+namespace {
+
+/// Every host a broker or producer names is listed under cluster.hosts.
+void check_hosts(MapReader& top, const Scenario& s) {
+  std::string names;
+  for (const auto& h : s.hosts) names += (names.empty() ? "" : ", ") + h.name;
+  const auto known = [&](const std::string& host) {
+    return host.empty() || std::any_of(s.hosts.begin(), s.hosts.end(), [&](const HostConfig& h) { return h.name == host; });
+  };
+  const std::string allowed = names.empty() ? "cluster.hosts lists none" : "hosts: " + names;
+  MapReader cluster = top.map("cluster");
+  for (std::size_t i = 0; i < s.brokers.size(); ++i)
+    if (!known(s.brokers[i].host))
+      item(cluster, "brokers", i).error("host", "names no host of cluster.hosts ('" + s.brokers[i].host + "'; " + allowed + ")");
+  for (std::size_t i = 0; i < s.producers.size(); ++i)
+    if (!known(s.producers[i].host))
+      item(top, "producers", i).error("host", "names no host of cluster.hosts ('" + s.producers[i].host + "'; " + allowed + ")");
+}
+
+}  // namespace
+
 void check_scenario(MapReader& top, Scenario& s) {
   if (!top.node().IsMap()) return;  // reported by the reader; nothing else can be checked
+  check_hosts(top, s);
   for (std::size_t i = 0; i < s.topics.size(); ++i)
     if (!s.brokers.empty() && s.topics[i].replication_factor > static_cast<std::int32_t>(s.brokers.size()))
       item(top, "topics", i).error("replication.factor", "must be <= the number of brokers (" + std::to_string(s.brokers.size()) +

@@ -21,6 +21,27 @@ constexpr auto kUs = TimeUnit::kMicros;
 
 // ---- cluster ----------------------------------------------------------------------------
 
+/// A text or list field written only when it holds something (absent by default).
+template <class S>
+Field<S> written_when_set(Field<S> f) {
+  f.write = [write = f.write](const S& s) {
+    YAML::Node n = write(s);
+    const bool empty = (n.IsScalar() && n.Scalar().empty()) || (n.IsSequence() && n.size() == 0);
+    return empty ? YAML::Node(YAML::NodeType::Undefined) : n;
+  };
+  f.has_default = false;
+  return f;
+}
+
+const Table<HostConfig>& host_table() {
+  using F = Fields<HostConfig>;
+  static const Table<HostConfig> table("host", {
+      F::text("name", &HostConfig::name, 200, "the host's name, unique; brokers and producers name it as host").required().example("h1"),
+      F::integer("cores", &HostConfig::cores, 1, 100000, "", "cores its brokers' and producers' work shares (one piece of work per core at a time)"),
+  });
+  return table;
+}
+
 const Table<Jitter>& jitter_table() {
   using F = Fields<Jitter>;
   static const Table<Jitter> table("jitter", {
@@ -108,6 +129,19 @@ const Table<BrokerConfig>& broker_table() {
                 "NOT_ENOUGH_REPLICAS_AFTER_APPEND come after the append (a retry writes the records again unless idempotent)"),
       F::list("schedule", &BrokerConfig::schedule, step_table(), ListRules<BrokerChange>("schedule step"),
               "changes over simulated time, one action per step, e.g. [{at.ms: 5000, set.rtt.ms: 50}, {at.ms: 9000, fail: true}]"),
+      F::integer("num.network.threads", &BrokerConfig::network_threads, 1, 10000, "",
+                 "network threads (Kafka default 3); each reads a connection's requests one at a time; any of the three keys "
+                 "makes the broker Kafka-shaped, absent all three it is one FIFO server")
+          .example("3"),
+      F::integer("num.io.threads", &BrokerConfig::io_threads, 1, 10000, "",
+                 "request handler threads serving the request queue in parallel (Kafka default 8)")
+          .example("8"),
+      F::integer("queued.max.requests", &BrokerConfig::queued_max_requests, 1, 1'000'000, "",
+                 "the request queue's bound: network threads block when it is full (Kafka default 500)")
+          .example("500"),
+      written_when_set(F::text("host", &BrokerConfig::host, 200, "the host (cluster.hosts) whose cores the broker's service shares "
+                                                                  "(absent: cores of its own)"))
+          .example("h1"),
   });
   return table;
 }
@@ -125,6 +159,10 @@ const Table<Scenario>& cluster_table() {
                 b.id = static_cast<std::int32_t>(i);
               }),
               "the brokers, at least one"),
+      written_when_set(F::list("hosts", &Scenario::hosts, host_table(),
+                               ListRules<HostConfig>("host").at_most(10000).unique("name", "host name"),
+                               "machines whose cores the brokers and producers placed on them share (none by default), "
+                               "e.g. [{name: h1, cores: 1}]")),
       F::flag("auto.leader.rebalance.enable", [](auto& s) -> auto& { return s.controller.auto_leader_rebalance; },
               "whether the controller moves leadership back to preferred leaders (a recovered broker gets its partitions back)"),
       F::duration("leader.imbalance.check.interval.seconds", [](auto& s) -> auto& { return s.controller.imbalance_check_interval; },
@@ -315,12 +353,26 @@ const Table<Workload>& workload_table() {
   return table;
 }
 
+const Table<SenderCpu>& cpu_table() {
+  using F = Fields<SenderCpu>;
+  static const Table<SenderCpu> table("producer cpu", {
+      F::duration("sender.request.us", &SenderCpu::per_request, kUs, 0, 1e9,
+                  "the sender thread's time per produce request it sends (0 = free); its next pass waits for it"),
+      F::duration("sender.batch.us", &SenderCpu::per_batch, kUs, 0, 1e9, "the sender thread's time per batch in a request (0 = free)"),
+  });
+  return table;
+}
+
 const Table<ProducerSpec>& producer_table() {
   using F = Fields<ProducerSpec>;
   static const Table<ProducerSpec> table("producer", {
       F::text("name", &ProducerSpec::name, 200, "unique (default p0, p1, ...); names the producer's random streams").no_default(),
       F::section("config", &ProducerSpec::config, config_table(), "Kafka producer config under Kafka's names; defaults are Kafka 4.x's"),
       F::section("workload", &ProducerSpec::workload, workload_table(), "what the application sends"),
+      F::section("cpu", &ProducerSpec::cpu, cpu_table(), "the client's own CPU time (send.cost.us is the application thread's)"),
+      written_when_set(F::text("host", &ProducerSpec::host, 200, "the host (cluster.hosts) whose cores its application and sender "
+                                                                  "threads share (absent: cores of its own)"))
+          .example("h1"),
   });
   return table;
 }

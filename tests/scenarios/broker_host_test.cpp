@@ -1,0 +1,84 @@
+// The Kafka-shaped broker, hosts and the producer's sender CPU through the loader and a
+// whole run, on scenarios small enough to work out by hand: zero round trips and no
+// replication wait, so a request's latency is its time at the broker.
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "error_of.hpp"
+#include "model/cluster_simulation.hpp"
+#include "scenarios/loader/scenario_loader.hpp"
+
+using namespace partsim;
+
+namespace {
+
+// Two producers each send one 100-byte record at t = 0 to partitions 0 and 1 of topic t
+// (leaders: brokers 0 and 1, or both on broker 0), acks=1; request.ms 10.
+std::string two_senders(const std::string& cluster_extra, const std::string& broker_extra, int partitions_on_broker0) {
+  const std::string b = "rtt.ms: 0, request.ms: 10, replication.ms: 0" + broker_extra;
+  const std::string p1 = partitions_on_broker0 == 2 ? "0" : "1";
+  return "name: two\ncluster:\n" + cluster_extra + "  brokers:\n    - {id: 0, " + b + "}\n    - {id: 1, " + b +
+         "}\ntopics: [{name: t, partitions: 2}]\nproducers:\n"
+         "  - {config: {acks: 1}, workload: {partition: 0, records: 1, arrivals: {kind: constant, rate: 1000}}}\n"
+         "  - {config: {acks: 1}, workload: {partition: " + p1 + ", records: 1, arrivals: {kind: constant, rate: 1000}}}\n";
+}
+
+double latency(const model::RunResult& r, std::size_t producer) { return r.producer_metrics[producer].request_latency_avg; }
+
+}  // namespace
+
+TEST_CASE("two brokers on a 1-core host take twice as long for the second request as on cores of their own") {
+  // Cores of their own: both requests take request.ms, 10 ms.
+  const auto own = model::run_scenario(scenarios::load_scenario_text(two_senders("", "", 1), "own"), 1);
+  CHECK(latency(own, 0) == doctest::Approx(10));
+  CHECK(latency(own, 1) == doctest::Approx(10));
+  // One core for both: the second waits for the first, 10 + 10 ms.
+  const auto shared = model::run_scenario(
+      scenarios::load_scenario_text(two_senders("  hosts: [{name: h1, cores: 1}]\n", ", host: h1", 1), "shared"), 1);
+  CHECK(latency(shared, 0) + latency(shared, 1) == doctest::Approx(30));
+  CHECK(std::max(latency(shared, 0), latency(shared, 1)) == doctest::Approx(20));
+}
+
+TEST_CASE("one broker with two io threads serves two connections at once; as one FIFO server it serves one after the other") {
+  const auto fifo = model::run_scenario(scenarios::load_scenario_text(two_senders("", "", 2), "fifo"), 1);
+  CHECK(latency(fifo, 0) + latency(fifo, 1) == doctest::Approx(30));  // 10, then 20
+  const auto two = model::run_scenario(scenarios::load_scenario_text(two_senders("", ", num.io.threads: 2", 2), "io2"), 1);
+  CHECK(latency(two, 0) == doctest::Approx(10));
+  CHECK(latency(two, 1) == doctest::Approx(10));
+  // Kafka's default 8 io threads as soon as any of the keys is given.
+  const auto q = model::run_scenario(scenarios::load_scenario_text(two_senders("", ", queued.max.requests: 500", 2), "q"), 1);
+  CHECK(latency(q, 0) + latency(q, 1) == doctest::Approx(20));
+}
+
+TEST_CASE("the sender thread's CPU per request delays its next drain, so batches fill meanwhile") {
+  // A record every 1 ms from t = 0 (7 records), linger.ms 0, a broker answering at once.
+  // Free sender: one batch per record, 7. With 2.5 ms per request the passes come at 0,
+  // 2.5, 5 and 7.5 ms and drain [r0], [r1 r2], [r3 r4], [r5 r6]: 4 batches.
+  const std::string base =
+      "name: cpu\ncluster:\n  brokers: [{id: 0, rtt.ms: 0, request.ms: 0, replication.ms: 0}]\n"
+      "topics: [{name: t, partitions: 1}]\nrun: {records: 7}\nproducers:\n"
+      "  - config: {linger.ms: 0}\n    workload: {arrivals: {kind: constant, rate: 1000}}\n";
+  const auto free_run = model::run_scenario(scenarios::load_scenario_text(base, "free"), 1);
+  CHECK(free_run.producer_metrics[0].batches == 7);
+  const auto busy = model::run_scenario(scenarios::load_scenario_text(base + "    cpu: {sender.request.us: 2500}\n", "busy"), 1);
+  CHECK(busy.producer_metrics[0].batches == 4);
+  CHECK(busy.producer_metrics[0].record_send_total == 7);
+  // Per batch instead: every pass drains one batch into one request, so 2.5 ms per batch
+  // gives the same 4 batches.
+  const auto per_batch = model::run_scenario(scenarios::load_scenario_text(base + "    cpu: {sender.batch.us: 2500}\n", "batch"), 1);
+  CHECK(per_batch.producer_metrics[0].batches == 4);
+}
+
+TEST_CASE("a host a broker or producer names must be listed under cluster.hosts") {
+  const std::string bad = two_senders("  hosts: [{name: h1, cores: 1}]\n", ", host: h2", 1);
+  const std::string e = testing::error_of([&] { scenarios::load_scenario_text(bad, "bad.yaml"); });
+  CHECK(e.find("bad.yaml:") != std::string::npos);
+  CHECK(e.find("names no host of cluster.hosts ('h2'; hosts: h1)") != std::string::npos);
+  const std::string zero = two_senders("  hosts: [{name: h1, cores: 0}]\n", "", 1);
+  CHECK(testing::error_of([&] { scenarios::load_scenario_text(zero, "zero.yaml"); }).find("cores") != std::string::npos);
+  const std::string threads = two_senders("", ", num.io.threads: 0", 1);
+  CHECK(testing::error_of([&] { scenarios::load_scenario_text(threads, "t.yaml"); }).find("num.io.threads") != std::string::npos);
+}
