@@ -163,3 +163,29 @@ TEST_CASE("auto.offset.reset=latest skips what was written to a new partition be
   CHECK(at_once.repartition->records_skipped_latest < expected);
   CHECK(at_once.consumer_groups[0].rebalances.size() == 2);  // the start, then the new partitions
 }
+
+TEST_CASE("a migration reads its topic's logs behind a topic that grows") {
+  // Topic "other" grows from 2 to 5 partitions; the logs of "events" start after all five.
+  const std::string text = R"(
+run: {seed: 1, duration.ms: 3000}
+cluster: {brokers: [{id: 0}, {id: 1}]}
+topics:
+  - {name: other, partitions: 2, schedule: [{at.ms: 1000, set.partitions: 5}]}
+  - {name: events, partitions: 4}
+  - {name: events-v2, partitions: 8}
+producers:
+  - name: o
+    config: {metadata.max.age.ms: 500}
+    workload: {topic: other, arrivals: {kind: constant, rate: 100}, keys: {kind: template, template: "x{i}", cardinality: 20}}
+  - name: app
+    workload: {topic: events, arrivals: {kind: constant, rate: 100}, keys: {kind: template, template: "k{i}", cardinality: 50}}
+migration: {strategy: bridge, from: events, to: events-v2, at.ms: 1000}
+)";
+  const auto r = run_text(text);
+  REQUIRE(r.migration);
+  std::int64_t events = 0;
+  for (const auto& p : r.partitions) events += p.topic == "events" ? p.records : 0;
+  CHECK(events > 0);
+  CHECK(r.migration->keys == 50);
+  CHECK(r.migration->new_records == events);
+}
