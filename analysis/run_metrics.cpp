@@ -202,6 +202,31 @@ const Spec<double (*)(const model::migration::MigrationResult&)> kMigration[] = 
      [](const auto& m) { return m.has_bridge ? d(m.bridge.after_switch) : kUndefined; }},
 };
 
+// The two-rule window: from the first partition increase until the last producer saw the
+// topic's final count (undefined while some producer never did).
+double two_rule_window(const model::RepartitionResult& r) {
+  if (r.changes.empty()) return kUndefined;
+  double last = r.changes.front().at_ms;
+  for (const auto& p : r.producers) {
+    if (!p.saw_new_count_at_ms) return kUndefined;
+    last = std::max(last, *p.saw_new_count_at_ms);
+  }
+  return last - r.changes.front().at_ms;
+}
+
+// The run's partition increases, when a topic has a schedule: "repartition.keys_split".
+const Spec<double (*)(const model::RepartitionResult&)> kRepartition[] = {
+    {"window_ms", "repartition: two-rule window (first change to the last producer's refresh)", "ms", 3, true,
+     [](const auto& r) { return two_rule_window(r); }},
+    {"records_old_rule_after_change", "repartition: records partitioned by the old count after the change", "records", 0, true,
+     [](const auto& r) { return d(r.records_old_rule_after_change); }},
+    {"keys_split", "repartition: keys split over partitions", "keys", 0, true, [](const auto& r) { return d(r.keys_split); }},
+    {"keys_out_of_order", "repartition: keys out of order (most of any group)", "keys", 0, true,
+     [](const auto& r) { return r.keys_out_of_order ? d(*r.keys_out_of_order) : kUndefined; }},
+    {"records_skipped_latest", "repartition: records skipped by auto.offset.reset=latest", "records", 0, true,
+     [](const auto& r) { return d(r.records_skipped_latest); }},
+};
+
 template <class S>
 MetricInfo info(const S& s, std::string name, std::string label, MetricScope scope, std::size_t index) {
   return {std::move(name), std::move(label), s.unit, s.decimals, s.headline, scope, index};
@@ -237,6 +262,8 @@ MetricRegistry::MetricRegistry(const model::RunResult& shape)
   }
   if (shape.migration)
     for (const auto& s : kMigration) metrics_.push_back(info(s, std::string("migration.") + s.name, s.label, MetricScope::kRun, 0));
+  if (shape.repartition)
+    for (const auto& s : kRepartition) metrics_.push_back(info(s, std::string("repartition.") + s.name, s.label, MetricScope::kRun, 0));
   // Per producer, last: its JMX attributes under machine names ("producer.p0.batch_size_avg_bytes",
   // "producer.p0.node.1.request_latency_avg_ms"), a node for every broker.
   for (std::size_t i = 0; i < shape.producer_metrics.size(); ++i) {
@@ -292,6 +319,8 @@ std::vector<double> MetricRegistry::values(const model::RunResult& r) const {
     for (const auto& s : kGroup) v.push_back(s.value(g));
   if (r.migration)
     for (const auto& s : kMigration) v.push_back(s.value(*r.migration));
+  if (r.repartition)
+    for (const auto& s : kRepartition) v.push_back(s.value(*r.repartition));
   for (const auto& pm : r.producer_metrics) {
     for (const auto& s : producer_metric_specs()) v.push_back(s.value(pm));
     for (const auto& n : pm.nodes)

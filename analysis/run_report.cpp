@@ -7,6 +7,7 @@
 
 #include "analysis/consumer_groups_report.hpp"
 #include "analysis/migration_report.hpp"
+#include "analysis/repartition_report.hpp"
 #include "analysis/distribution.hpp"
 #include "analysis/format.hpp"
 #include "analysis/hot_keys_report.hpp"
@@ -153,6 +154,7 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
     j["consume_trace"] = consume_trace_to_json(r);
   }
   if (auto migration = migration_to_json(r); !migration.is_null()) j["migration"] = std::move(migration);
+  if (auto repartition = repartition_to_json(r); !repartition.is_null()) j["repartition"] = std::move(repartition);
   return j;
 }
 
@@ -273,6 +275,7 @@ std::string run_to_text(const model::RunResult& r) {
   }
   out += consumer_groups_to_text(r);
   out += migration_to_text(r);
+  out += repartition_to_text(r);
   return out;
 }
 

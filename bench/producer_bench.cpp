@@ -21,7 +21,7 @@ Scenario reference_scenario(bool keyed, double seconds) {
     b.id = i;
     s.brokers.push_back(b);
   }
-  s.topics.push_back(TopicConfig{"t", 12, 1});
+  s.topics.push_back(TopicConfig{"t", 12, 1, {}});
   ProducerSpec p;
   p.name = "p0";
   p.config.linger = SimTime::ms(5);
@@ -70,7 +70,7 @@ Scenario fleet_scenario() {
     b.id = i;
     s.brokers.push_back(b);
   }
-  s.topics.push_back(TopicConfig{"t", 1000, 1});
+  s.topics.push_back(TopicConfig{"t", 1000, 1, {}});
   for (int i = 0; i < 200; ++i) {
     ProducerSpec p;
     p.name = "p" + std::to_string(i);

@@ -48,7 +48,8 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
   result_.log_order.checked = options.keep_logs || injects_errors;
   for (const auto& tc : s.topics) {
     stats_offset_.push_back(result_.partitions.size());
-    for (std::int32_t p = 0; p < tc.partitions; ++p) {
+    // A topic that grows has a row for every partition it will have.
+    for (std::int32_t p = 0; p < tc.final_partitions(); ++p) {
       PartitionStats ps;
       ps.topic = tc.name;
       ps.partition = p;
@@ -60,14 +61,20 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
     order_max_.resize(result_.partitions.size());
     appended_.resize(s.producers.size());
   }
-  // The client's partition list order of each topic (spec §2.2), the same for every producer.
-  std::vector<std::vector<std::int32_t>> orders;
+  // The client's partition list order of each topic (spec §2.2), the same for every
+  // producer, for each count the topic will have.
   for (const auto& tc : s.topics) {
-    auto& order = orders.emplace_back();
-    if (s.run.sorted_partition_order) {
-      for (std::int32_t p = 0; p < tc.partitions; ++p) order.push_back(p);
-    } else {
-      order = java_hashmap_partition_order(tc.name, tc.partitions);
+    auto& orders = orders_.emplace_back();
+    std::vector<std::int32_t> counts{tc.partitions};
+    for (const auto& c : tc.schedule) counts.push_back(c.partitions);
+    for (const std::int32_t n : counts) {
+      auto& order = orders[n];
+      if (!order.empty()) continue;
+      if (s.run.sorted_partition_order) {
+        for (std::int32_t p = 0; p < n; ++p) order.push_back(p);
+      } else {
+        order = java_hashmap_partition_order(tc.name, n);
+      }
     }
   }
   sim_.resize_timers(s.producers.size() * kTimersPerProducer);
@@ -84,13 +91,20 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
       if (s.topics[t].name == spec.workload.topic) topic = t;
     topic_of_.push_back(topic);
     producers_.push_back(
-        std::make_unique<KafkaProducer>(i, spec, orders[topic], leadership_.leaders(topic), up_, streams_, budget, *this));
+        std::make_unique<KafkaProducer>(i, spec, orders_[topic].at(s.topics[topic].partitions), leadership_.leaders(topic), up_,
+                                        streams_, budget, *this));
     producers_.back()->place_on(host_of(spec.host));
   }
+  setup_repartition();
 }
 
 RunResult Engine::run() {
+  // A topic's steps go first in the queue: a refresh due at the same time sees the change.
+  for (std::uint32_t t = 0; t < topic_steps_.size(); ++t)
+    for (std::uint32_t i = 0; i < topic_steps_[t].size(); ++i) sim_.schedule_at(topic_steps_[t][i].at, TopicStep{t, i});
   for (auto& p : producers_) p->start(now());
+  if (result_.repartition)
+    for (std::uint32_t p = 0; p < producers_.size(); ++p) arm_metadata_refresh(p);
   for (std::uint32_t b = 0; b < brokers_.size(); ++b)
     for (std::uint32_t i = 0; i < s_.brokers[b].schedule.size(); ++i) {
       sim_.schedule_at(s_.brokers[b].schedule[i].at, BrokerScheduleStep{b, i});
@@ -122,6 +136,7 @@ RunResult Engine::run() {
   // Work done, not a result: sampling adds events (and breaks inline sends into events).
   result_.events = sim_.events_processed();
   result_.hot_keys = hot_keys_.result();
+  finish_repartition();
   if (keep_logs_) result_.logs = logs_;
   for (std::size_t t = 0; t < s_.topics.size(); ++t) {
     const auto leaders = leadership_.leaders(t);
@@ -175,7 +190,15 @@ void Engine::operator()(const BufferTimeout& e) { producer(e.producer).on_buffer
 void Engine::operator()(const RequestTimeout& e) { producer(e.producer).on_request_deadline(now()); }
 
 void Engine::operator()(const MetadataRefresh& e) {
-  producer(e.producer).on_metadata(leadership_.leaders(topic_of_[e.producer]), now());
+  const std::size_t t = topic_of_[e.producer];
+  KafkaProducer& p = producer(e.producer);
+  const std::int32_t count = topic_count_[t];
+  const bool grows = count > p.metadata().num_partitions();
+  p.on_metadata(leadership_.leaders(t), now(), grows ? std::span<const std::int32_t>(orders_[t].at(count)) : std::span<const std::int32_t>());
+  if (!result_.repartition) return;
+  if (grows) saw_new_count_[e.producer] = now().to_ms();
+  last_refresh_[e.producer] = now();
+  arm_metadata_refresh(e.producer);
 }
 
 void Engine::operator()(const Disconnect& e) {
@@ -379,10 +402,12 @@ void Engine::operator()(const LeaderCheck&) {
 void Engine::record_appended(std::uint32_t p, std::int32_t partition, std::int32_t record_bytes,
                              std::optional<std::string_view> key, std::int32_t key_hash, SimTime intended) {
   result_.bytes_appended += record_bytes;
-  if (key && partition < s_.topics[topic_of_[p]].partitions && intended >= s_.run.warmup)
+  if (result_.repartition) note_repartition_record(p, partition, key);
+  const std::int32_t rows = s_.topics[topic_of_[p]].final_partitions();
+  if (key && partition < rows && intended >= s_.run.warmup)
     hot_keys_.add(stats_offset_[topic_of_[p]] + static_cast<std::size_t>(partition), *key, static_cast<std::uint32_t>(key_hash));
   if (static_cast<std::int32_t>(result_.trace.size()) < s_.run.trace) result_.trace.push_back(partition);
-  if (!ts_records_.empty() && partition < s_.topics[topic_of_[p]].partitions)
+  if (!ts_records_.empty() && partition < rows)
     ++ts_records_[stats_offset_[topic_of_[p]] + static_cast<std::size_t>(partition)];
 }
 

@@ -50,6 +50,9 @@ struct GroupResult {
   std::int64_t order_violations = 0;   ///< records processed after one of the same key sent later
   std::int64_t keys_out_of_order = 0;  ///< keys with at least one order violation
   std::int64_t records_unconsumed = 0; ///< records in the subscribed partitions never processed
+  /// Records auto.offset.reset=latest skipped: the high watermark of each partition assigned
+  /// without a committed offset (e.g. written to a new partition before the group saw it).
+  std::int64_t records_skipped_latest = 0;
   std::int64_t lag_max = 0;            ///< the largest lag of one partition (readable, not yet processed)
   LatencyHistogram e2e_latency;        ///< send() to the end of processing, first processing only
   std::vector<RebalanceRecord> rebalances;

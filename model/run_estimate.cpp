@@ -136,8 +136,8 @@ RunEstimate estimate_run(const Scenario& s, const RunPlan& plan) {
   double state = kRunResultBytes + static_cast<double>(s.run.trace) * kBytesPerTraceEntry +
                  static_cast<double>(s.producers.size()) * kBytesPerProducer + producer_partitions * kBytesPerProducerPartition;
   for (const auto& t : s.topics) {
-    partitions += t.partitions;
-    state += static_cast<double>(t.partitions) * (kRunBytesPerPartition + kBytesPerReplicaSlot * t.replication_factor);
+    partitions += t.final_partitions();  // every partition the topic will have
+    state += static_cast<double>(t.final_partitions()) * (kRunBytesPerPartition + kBytesPerReplicaSlot * t.replication_factor);
   }
   const double brokers = static_cast<double>(s.brokers.size());
 

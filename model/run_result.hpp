@@ -10,6 +10,7 @@
 
 #include "model/group_result.hpp"
 #include "model/migration_result.hpp"
+#include "model/repartition_result.hpp"
 #include "model/latency_histogram.hpp"
 
 namespace partsim::model {
@@ -210,6 +211,8 @@ struct RunResult {
   std::vector<ConsumeTraceRow> consume_trace;
   /// The scenario's migration to a new topic, run on the logs after the producers' run.
   std::optional<migration::MigrationResult> migration;
+  /// Partition increases during the run (a topic with a schedule); nothing without.
+  std::optional<RepartitionResult> repartition;
 };
 
 }  // namespace partsim::model

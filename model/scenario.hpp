@@ -3,6 +3,7 @@
 // its own names and defaults, plus a workload) and the run itself. The scenarios loader
 // fills it from YAML; the model never sees YAML.
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -64,10 +65,25 @@ struct HostConfig {
   std::int32_t cores = 1;
 };
 
+/// A change to a topic at a simulated time (the topic's schedule): its partition count
+/// grows (CreatePartitions, kafka-consumer-spec §7; a decrease is refused at load).
+struct TopicChange {
+  SimTime at;
+  std::int32_t partitions = 0;  ///< set.partitions: the new count
+};
+
 struct TopicConfig {
   std::string name = "t";
-  std::int32_t partitions = 6;
+  std::int32_t partitions = 6;  ///< the count at the start
   std::int32_t replication_factor = 1;
+  std::vector<TopicChange> schedule;  ///< partition increases over simulated time
+
+  /// The count after every change (the loader refuses decreases, so the largest).
+  std::int32_t final_partitions() const {
+    std::int32_t n = partitions;
+    for (const auto& c : schedule) n = std::max(n, c.partitions);
+    return n;
+  }
 };
 
 enum class Acks { kNone = 0, kLeader = 1, kAll = -1 };
@@ -87,6 +103,9 @@ struct ProducerConfig {
   std::int64_t retries = 2147483647;                        ///< retries
   SimTime retry_backoff = SimTime::ms(100);                 ///< retry.backoff.ms
   SimTime retry_backoff_max = SimTime::ms(1000);            ///< retry.backoff.max.ms
+  /// metadata.max.age.ms: the producer refreshes its metadata this long after the last
+  /// refresh (kafka-consumer-spec §6.1-6.2); it learns of new partitions only then.
+  SimTime metadata_max_age = SimTime::ms(300000);
   Acks acks = Acks::kAll;                          ///< acks
   /// enable.idempotence as in effect: Kafka's default true, quietly off when not set and
   /// acks, retries or max.in.flight forbid it (kafka-consumer-spec §8).

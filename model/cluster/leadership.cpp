@@ -18,6 +18,25 @@ Leadership::Leadership(const std::vector<TopicConfig>& topics, std::size_t broke
   }
 }
 
+void Leadership::add_partitions(std::size_t t, std::int32_t partitions, std::span<const char> up) {
+  const auto n = static_cast<std::int32_t>(brokers_);
+  auto& reps = replicas_[t];
+  auto& leads = leaders_[t];
+  const std::size_t rf = reps.empty() ? 1 : reps.front().size();
+  for (auto p = static_cast<std::int32_t>(reps.size()); p < partitions; ++p) {
+    std::vector<std::int32_t> r;
+    for (std::int32_t j = 0; j < static_cast<std::int32_t>(rf); ++j) r.push_back((p + j) % n);
+    std::int32_t leader = -1;
+    for (const std::int32_t b : r)
+      if (up[static_cast<std::size_t>(b)]) {
+        leader = b;
+        break;
+      }
+    leads.push_back(leader);
+    reps.push_back(std::move(r));
+  }
+}
+
 bool Leadership::broker_failed(std::int32_t b, std::span<const char> up) {
   bool changed = false;
   for (std::size_t t = 0; t < leaders_.size(); ++t)

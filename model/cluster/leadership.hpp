@@ -19,6 +19,9 @@ class Leadership {
 public:
   Leadership(const std::vector<TopicConfig>& topics, std::size_t brokers);
 
+  /// Topic `t` grows to `partitions` (CreatePartitions, kafka-consumer-spec §7): the new
+  /// partitions continue the replica rule; each is led by its first live replica (-1: none).
+  void add_partitions(std::size_t t, std::int32_t partitions, std::span<const char> up);
   /// Broker `b` failed; `up` says which brokers are alive now (b is not). Returns true if
   /// a leader moved or a partition went offline.
   bool broker_failed(std::int32_t b, std::span<const char> up);

@@ -37,6 +37,23 @@ ConsumerGroup::ConsumerGroup(GroupSettings settings, std::vector<TopicMetadata> 
       }
   owner_.assign(partitions_.size(), -1);
   unowned_since_.assign(partitions_.size(), std::nullopt);
+  all_topics_ = topics_;
+}
+
+void ConsumerGroup::set_partition_count(const std::string& topic, std::int32_t partitions, SimTime now,
+                                        std::vector<OwnershipChange>& out) {
+  bool changed = false;
+  for (std::size_t t = 0; t < topics_.size(); ++t) {
+    if (topics_[t].name != topic) continue;
+    const std::int32_t n = std::min(partitions, all_topics_[t].partitions);
+    if (n == topics_[t].partitions) continue;
+    topics_[t] = all_topics_[t];
+    topics_[t].partitions = n;
+    if (!topics_[t].replica_racks.empty()) topics_[t].replica_racks.resize(static_cast<std::size_t>(n));
+    changed = changed || topic_first_[t] >= 0;
+  }
+  const bool members = std::any_of(members_.begin(), members_.end(), [](const Member& m) { return m.in_group; });
+  if (changed && members) membership_changed(now, "metadata: " + topic + " has " + std::to_string(partitions) + " partitions", out);
 }
 
 std::optional<std::int32_t> ConsumerGroup::find(const std::string& id) const {

@@ -77,6 +77,11 @@ public:
   /// The partitions of the subscribed topics, topic by topic in subscription order.
   const std::vector<TopicPartition>& partitions() const { return partitions_; }
 
+  /// The group learns that topic `topic` has `partitions` partitions (at most the count it
+  /// was built with; a partition beyond it is never assigned). With members, a rebalance
+  /// starts as for a membership change (classic §6.3: the leader rejoins; KIP-848 §3.5:
+  /// the coordinator bumps the epoch and computes a new target).
+  void set_partition_count(const std::string& topic, std::int32_t partitions, SimTime now, std::vector<OwnershipChange>& out);
   /// Members join together (JoinGroup): a rebalance starts (or the one under way takes them).
   void join(const std::vector<NewMember>& members, SimTime now, std::vector<OwnershipChange>& out);
   /// A member leaves (LeaveGroup after close()'s commit): its partitions are revoked now.
@@ -147,7 +152,8 @@ private:
   std::vector<std::int32_t> indices(const std::vector<TopicPartition>& tps) const;
 
   GroupSettings settings_;
-  std::vector<TopicMetadata> topics_;
+  std::vector<TopicMetadata> topics_;      ///< as the assignors see them now
+  std::vector<TopicMetadata> all_topics_;  ///< at the count the group was built with
   std::vector<std::string> subscription_;
   std::vector<TopicPartition> partitions_;
   std::vector<std::int32_t> topic_first_;  ///< per topic of topics_: index of its partition 0 in partitions_, or -1

@@ -21,7 +21,8 @@ struct Expiry {};
 struct Step { std::size_t index; };
 struct Sample {};
 struct PollTimeout { std::int32_t member; std::uint64_t poll; };
-using Event = std::variant<PollAt, FetchDone, GroupDue, Expiry, Step, Sample, PollTimeout>;
+struct Grow { std::size_t index; };  ///< the group learns of ConsumeInputs::partitions_added[index]
+using Event = std::variant<PollAt, FetchDone, GroupDue, Expiry, Step, Sample, PollTimeout, Grow>;
 
 /// Per partition of the group (one owner at a time).
 struct PartState {
@@ -71,6 +72,10 @@ public:
       if (c.kind == MemberChange::Kind::kJoin) total += c.count;
     total_members_ = total;
     queue_.resize_timers(static_cast<std::size_t>(total) + 1);
+    // A topic that grows starts with the count it had before its first increase.
+    std::vector<OwnershipChange> none;
+    for (std::size_t t = 0; t < in.start_partitions.size(); ++t)
+      group_.set_partition_count(in.topics[t].name, in.start_partitions[t], SimTime::zero(), none);
   }
 
   GroupRun run();
@@ -166,6 +171,8 @@ void GroupSimulation::apply(const std::vector<OwnershipChange>& changes, SimTime
         break;
       case OwnershipChange::Kind::kAssign: {
         auto& s = parts_[static_cast<std::size_t>(c.partition)];
+        if (!s.committed && spec_.config.auto_offset_reset == ConsumerConfig::OffsetReset::kLatest)
+          result_.records_skipped_latest += high_watermark(s.log, now);  // never consumed by the group (§5.2)
         // §5.2: the committed offset, else auto.offset.reset (latest: the high watermark now).
         s.position = s.committed ? *s.committed
                      : spec_.config.auto_offset_reset == ConsumerConfig::OffsetReset::kEarliest ? 0
@@ -334,6 +341,14 @@ GroupRun GroupSimulation::run() {
   add_members(spec_.members, SimTime::zero());
   for (std::size_t i = 0; i < spec_.schedule.size(); ++i) queue_.schedule(spec_.schedule[i].at, Step{i});
   if (in_.sample_interval > SimTime::zero()) queue_.schedule(SimTime::zero(), Sample{});
+  // New partitions: a KIP-848 coordinator learns of them at once (§3.5); a classic group at
+  // its leader's next metadata refresh, every metadata.max.age.ms from the start (§6.3).
+  for (std::size_t i = 0; i < in_.partitions_added.size(); ++i) {
+    const SimTime at = in_.partitions_added[i].at;
+    const std::int64_t age = cfg.metadata_max_age.count_ns();
+    const bool classic = cfg.protocol == ConsumerConfig::Protocol::kClassic;
+    queue_.schedule(classic && age > 0 ? SimTime::ns((at.count_ns() + age - 1) / age * age) : at, Grow{i});
+  }
   // A group that makes no progress (a rebalance storm of late polls, as in Kafka) would
   // run for ever: it is stopped after a window without a first processing.
   SimTime last_readable = SimTime::zero();
@@ -379,6 +394,11 @@ GroupRun GroupSimulation::run() {
             ms.expelled = true;
             std::vector<OwnershipChange> out;
             group_.expel(ev.member, now, out);
+            apply(out, now);
+          } else if constexpr (std::is_same_v<T, Grow>) {
+            const PartitionsAdded& a = in_.partitions_added[ev.index];
+            std::vector<OwnershipChange> out;
+            group_.set_partition_count(in_.topics[a.topic].name, a.partitions, now, out);
             apply(out, now);
           } else if constexpr (std::is_same_v<T, Expiry>) {
             std::vector<OwnershipChange> out;

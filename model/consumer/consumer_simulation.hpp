@@ -28,10 +28,24 @@
 
 namespace partsim::model::consumer {
 
+/// A topic's partition increase (CreatePartitions) during the producers' run.
+struct PartitionsAdded {
+  SimTime at;
+  std::size_t topic = 0;        ///< index into ConsumeInputs::topics
+  std::int32_t partitions = 0;  ///< the new count
+};
+
 /// What the consumers need to know of the cluster and its logs.
 struct ConsumeInputs {
   const BrokerLogs* logs = nullptr;
-  std::vector<TopicMetadata> topics;          ///< every topic, with its replicas' racks
+  /// Every topic, with its replicas' racks, at the count it ends with (see partitions_added).
+  std::vector<TopicMetadata> topics;
+  /// Partition increases in time order: a topic starts with the count before its first
+  /// one. A KIP-848 group learns of one at once (kafka-consumer-spec §3.5), a classic group
+  /// at its leader's next metadata refresh (§6.3: every metadata.max.age.ms from the start).
+  std::vector<PartitionsAdded> partitions_added;
+  /// Per topic, the count at the start (empty: every topic's count in `topics`).
+  std::vector<std::int32_t> start_partitions;
   std::vector<std::int32_t> topic_first_log;  ///< per topic: index of its partition 0 in logs->partitions
   std::vector<std::int32_t> leader;           ///< per log partition: index of its leader broker
   std::vector<double> record_bytes;           ///< per log partition: wire bytes per record (>= 1)

@@ -21,16 +21,25 @@ void run_consumers(const Scenario& s, const RunOptions& options, RunResult& resu
   }
   const bool any_rack = std::any_of(broker_racks.begin(), broker_racks.end(), [](const std::string& r) { return !r.empty(); });
   std::int32_t first = 0;
+  bool grows = false;
   for (const auto& t : s.topics) {
     consumer::TopicMetadata meta;
     meta.name = t.name;
-    meta.partitions = t.partitions;
+    meta.partitions = t.final_partitions();
     // Replicas as the cluster places them (p -> brokers p, p+1, ...): KIP-881 matches racks.
-    if (any_rack) meta.replica_racks = consumer::striped_replica_racks(t.partitions, broker_racks, t.replication_factor);
+    if (any_rack) meta.replica_racks = consumer::striped_replica_racks(meta.partitions, broker_racks, t.replication_factor);
     in.topics.push_back(std::move(meta));
     in.topic_first_log.push_back(first);
-    first += t.partitions;
+    in.start_partitions.push_back(t.partitions);
+    first += in.topics.back().partitions;
+    grows = grows || !t.schedule.empty();
   }
+  // The topics' partition increases, in the order the run made them.
+  if (result.repartition)
+    for (const auto& c : result.repartition->changes)
+      for (std::size_t t = 0; t < s.topics.size(); ++t)
+        if (s.topics[t].name == c.topic) in.partitions_added.push_back({SimTime::from_ms(c.at_ms), t, c.to});
+  if (!grows) in.start_partitions.clear();
   for (std::size_t i = 0; i < result.partitions.size(); ++i) {
     const PartitionStats& ps = result.partitions[i];
     // The leader at the end of the run (a partition without one: its preferred leader).
@@ -44,6 +53,11 @@ void run_consumers(const Scenario& s, const RunOptions& options, RunResult& resu
   in.trace = s.run.trace;
   for (const auto& g : s.consumers) {
     consumer::GroupRun run = consumer::simulate_group(g, s.group_coordinator, in);
+    if (result.repartition) {
+      auto& r = *result.repartition;
+      r.records_skipped_latest += run.result.records_skipped_latest;
+      r.keys_out_of_order = std::max(r.keys_out_of_order.value_or(0), run.result.keys_out_of_order);
+    }
     result.consumer_groups.push_back(std::move(run.result));
     for (auto& row : run.trace) result.consume_trace.push_back(std::move(row));
   }

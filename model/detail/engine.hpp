@@ -4,6 +4,7 @@
 // Leadership) and keeps the run's results. Internal to partsim_model.
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,8 +40,11 @@ struct SecondCall { std::uint32_t producer; std::uint64_t send; };  // a thread'
 struct Sample {};       // time series
 struct LeaderCheck {};  // the controller's periodic preferred-leader check
 struct BrokerScheduleStep { std::uint32_t broker; std::uint32_t index; };
+struct TopicStep { std::uint32_t topic; std::uint32_t index; };  // index into Engine::topic_steps_[topic]
+struct PeriodicRefresh { std::uint32_t producer; };  // metadata.max.age.ms elapsed since the last refresh
 using Event = std::variant<AppSend, SenderWake, RequestArrive, BrokerDone, ResponseArrive, RequestTimeout, Disconnect,
-                           BufferTimeout, MetadataRefresh, BrokerScheduleStep, SecondCall, Sample, LeaderCheck, ResponseSent>;
+                           BufferTimeout, MetadataRefresh, BrokerScheduleStep, SecondCall, Sample, LeaderCheck, ResponseSent,
+                           TopicStep, PeriodicRefresh>;
 
 /// A batch in a request as the leader sees it (described when the producer is idempotent
 /// or the run tags records).
@@ -131,6 +135,8 @@ public:
   void operator()(const SecondCall& e);
   void operator()(const Sample& e);
   void operator()(const LeaderCheck& e);
+  void operator()(const TopicStep& e);
+  void operator()(const PeriodicRefresh& e);
 
   // ProducerHost
   void schedule_app(std::uint32_t producer, SimTime at) override;
@@ -158,7 +164,7 @@ private:
   SimTime now() const { return sim_.now(); }
   bool cancelled() const { return options_.cancel && options_.cancel->load(std::memory_order_relaxed); }
   KafkaProducer& producer(std::uint32_t i) { return *producers_[i]; }
-  enum Timer : std::size_t { kAppTimer, kSenderTimer, kDeadlineTimer, kTimersPerProducer };
+  enum Timer : std::size_t { kAppTimer, kSenderTimer, kDeadlineTimer, kMetadataTimer, kTimersPerProducer };
   static std::size_t timer_slot(std::uint32_t producer, Timer t) { return std::size_t{producer} * kTimersPerProducer + t; }
   void start_service(std::uint32_t broker, const BrokerService::Started& s);
   void fail_broker(std::uint32_t b);
@@ -167,6 +173,11 @@ private:
   void record_batch(std::uint32_t producer, const ProducerBatch& b, std::int32_t broker, bool acked);
   void serve_batches(Request& r, ProduceError injected, SimTime readable);
   void append_records(RequestBatch& rb, SimTime readable);
+  // Partition increases (a topic's schedule).
+  void setup_repartition();
+  void arm_metadata_refresh(std::uint32_t producer);
+  void note_repartition_record(std::uint32_t producer, std::int32_t partition, std::optional<std::string_view> key);
+  void finish_repartition();
 
   const Scenario& s_;
   RunOptions options_;
@@ -200,6 +211,16 @@ private:
   std::vector<std::unordered_map<std::uint64_t, std::int64_t>> order_max_;
   std::vector<std::vector<bool>> appended_;
   std::vector<char> key_reordered_;
+  // Partition increases: per topic, its count now, its steps in time order (equal times as
+  // written) and how many have happened, and the client's partition order for each count.
+  std::vector<std::int32_t> topic_count_;
+  std::vector<std::vector<TopicChange>> topic_steps_;
+  std::vector<std::size_t> steps_done_;
+  std::vector<std::map<std::int32_t, std::vector<std::int32_t>>> orders_;
+  std::vector<SimTime> last_refresh_;                  // per producer: its last metadata refresh
+  std::vector<std::optional<double>> saw_new_count_;   // per producer: when its count last grew
+  // Per topic with a schedule: key -> the partition of its records so far, -1 once split.
+  std::vector<std::unordered_map<std::string, std::int32_t>> key_partition_;
   RunResult result_;
 };
 

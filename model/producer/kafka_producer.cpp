@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "model/partitioners/key_hash.hpp"
+#include "sim/check.hpp"
 
 namespace partsim::model {
 
@@ -339,9 +340,16 @@ void KafkaProducer::on_disconnect(std::size_t node, SimTime now) {
   sender_.disconnect(node, now);
 }
 
-void KafkaProducer::on_metadata(std::span<const std::int32_t> leaders, SimTime now) {
+void KafkaProducer::on_metadata(std::span<const std::int32_t> leaders, SimTime now, std::span<const std::int32_t> client_order) {
   now_ = now;
   accumulator_.before_metadata_update(metadata_);
+  if (static_cast<std::int32_t>(leaders.size()) > metadata_.num_partitions()) {
+    // New partitions (kafka-consumer-spec §6.2: seen at this refresh, not before): from now
+    // on keys hash over the new count and the sticky partitioner may pick them.
+    PARTSIM_CHECK(client_order.size() == leaders.size(), "new partitions without their client order");
+    metadata_.grow(std::vector<std::int32_t>(client_order.begin(), client_order.end()));
+    accumulator_.grow(static_cast<std::int32_t>(leaders.size()));
+  }
   metadata_.update(leaders);
   accumulator_.after_metadata_update(metadata_);
   wake_sender(now, now);

@@ -103,8 +103,10 @@ public:
   void on_request_deadline(SimTime now);
   /// The connection to `node` closed (the broker failed).
   void on_disconnect(std::size_t node, SimTime now);
-  /// A metadata response: the topic's leaders (broker index or -1 per partition).
-  void on_metadata(std::span<const std::int32_t> leaders, SimTime now);
+  /// A metadata response: the topic's leaders (broker index or -1 per partition). When
+  /// the topic has more partitions than the producer knew (`leaders` is longer),
+  /// `client_order` lists them all in the client's order.
+  void on_metadata(std::span<const std::int32_t> leaders, SimTime now, std::span<const std::int32_t> client_order = {});
   /// Wakes the sender thread at `t` (one live wake: an earlier one supersedes a later one),
   /// or once it is done with the CPU time of its last pass, if later.
   void wake_sender(SimTime t, SimTime now);

@@ -27,4 +27,11 @@ void ProducerMetadata::update(std::span<const std::int32_t> leaders) {
   ++version_;
 }
 
+void ProducerMetadata::grow(std::vector<std::int32_t> client_order) {
+  PARTSIM_CHECK(client_order.size() >= client_order_.size(), "a topic's partitions only grow");
+  client_order_ = std::move(client_order);
+  leaders_.resize(client_order_.size(), -1);
+  position_.resize(client_order_.size(), -1);
+}
+
 }  // namespace partsim::model

@@ -21,6 +21,9 @@ public:
 
   /// A metadata response: `leaders[p]` is partition p's leader (broker index) or -1.
   void update(std::span<const std::int32_t> leaders);
+  /// The topic gained partitions (kafka-consumer-spec §7): `client_order` lists all of them
+  /// in the client's order; the new ones have no leader until the next update().
+  void grow(std::vector<std::int32_t> client_order);
 
   std::int32_t num_partitions() const { return static_cast<std::int32_t>(leaders_.size()); }
   std::size_t num_nodes() const { return for_node_.size(); }

@@ -118,6 +118,18 @@ void RecordAccumulator::became_empty(std::int32_t partition) {
   if (ps.leader >= 0) drainable_[static_cast<std::size_t>(ps.leader)].reset(static_cast<std::size_t>(ps.drain_position));
 }
 
+void RecordAccumulator::grow(std::int32_t num_partitions) {
+  if (num_partitions <= num_partitions_) return;
+  const std::int32_t old = num_partitions_;
+  num_partitions_ = num_partitions;
+  parts_.resize(static_cast<std::size_t>(num_partitions));
+  nonempty_.resize(static_cast<std::size_t>(num_partitions));
+  // Batches filed under a partition the metadata did not list (limbo) join its state.
+  for (auto it = limbo_.lower_bound(old); it != limbo_.end() && it->first < num_partitions; it = limbo_.erase(it)) {
+    parts_[static_cast<std::size_t>(it->first)].queue = it->second;
+    if (!it->second.empty()) nonempty_.set(static_cast<std::size_t>(it->first));
+  }
+}
 
 void RecordAccumulator::after_metadata_update(const ProducerMetadata& metadata) {
   indexed_ = &metadata;

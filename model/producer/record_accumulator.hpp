@@ -161,6 +161,9 @@ public:
   /// taken against the old leaders. After: re-indexes the partitions by their leaders.
   void before_metadata_update(const ProducerMetadata& metadata);
   void after_metadata_update(const ProducerMetadata& metadata);
+  /// The topic has `num_partitions` now (more than before): the new partitions get their
+  /// state, as yet without a deque (call before after_metadata_update).
+  void grow(std::int32_t num_partitions);
 
   void mute(std::int32_t partition) {
     parts_[static_cast<std::size_t>(partition)].muted = true;

@@ -97,7 +97,7 @@ const Table<ConsumerConfig>& consumer_config_table() {
       F::duration("max.poll.interval.ms", &ConsumerConfig::max_poll_interval, kMs, 1, kMaxMs,
                   "a member whose batch outlasts it leaves the group meanwhile (its partitions lost, uncommitted) and rejoins at its next poll()"),
       F::duration("metadata.max.age.ms", &ConsumerConfig::metadata_max_age, kMs, 0, kMaxMs,
-                  "how late a classic group sees new partitions (accepted, not simulated: topics keep their partitions through a run)"),
+                  "how late a classic group sees partitions added by a topic schedule: at the first multiple of it from the start at or after the change (KIP-848 groups see them at once)"),
       F::text("client.rack", &ConsumerConfig::client_rack, 255, "the members' rack, for KIP-881 rack-aware assignment (unless the group lists racks)"),
       only(kClassic, F::strings("partition.assignment.strategy", &ConsumerConfig::assignment_strategy,
                                 "classic only: range, roundrobin, sticky, cooperative-sticky; the group uses the first, cooperatively only if all are cooperative-sticky")),

@@ -23,6 +23,31 @@ void check_step(MapReader& m, BrokerChange&) {
     m.error("at.ms", "a schedule step needs exactly one of set.rtt.ms, set.request.ms, set.byte.rate, set.error.rate, fail, recover");
 }
 
+// CreatePartitions (kafka-consumer-spec §7, RCM:1754-1760): the controller refuses the same
+// count and a decrease, with these messages. Steps apply in time order (equal times in the
+// order written), each against the count the one before left.
+void check_topic(MapReader& m, TopicConfig& t) {
+  if (t.schedule.empty()) return;
+  const std::vector<YAML::Node> items = m.sequence("schedule");
+  if (items.size() != t.schedule.size()) return;  // the list itself had errors
+  std::vector<std::size_t> order(t.schedule.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return t.schedule[a].at < t.schedule[b].at; });
+  std::int32_t current = t.partitions;
+  for (const std::size_t i : order) {
+    const std::int32_t requested = t.schedule[i].partitions;
+    MapReader step(*m.context(), items[i], m.path() + ".schedule." + std::to_string(i));
+    if (requested == current) {
+      step.error("set.partitions", "Topic already has " + std::to_string(current) + " partition(s).");
+    } else if (requested < current) {
+      step.error("set.partitions", "The topic " + t.name + " currently has " + std::to_string(current) + " partition(s); " +
+                                       std::to_string(requested) + " would not be an increase.");
+    } else {
+      current = requested;
+    }
+  }
+}
+
 void check_rule(MapReader& m, PartitionRule&) {
   const int forms = (m.has("prefix") ? 1 : 0) + (m.has("key") ? 1 : 0) + (m.has("regex") ? 1 : 0);
   if (forms != 1) m.error("partition", "a rule needs exactly one of prefix, key, regex");
@@ -237,6 +262,11 @@ void check_migration(MapReader& top, Scenario& s) {
   if (!spec.from.empty() && declared(spec.from) && !sent_to(spec.from) && !sent_to(spec.to))
     m.error("from", "no producer sends to topic '" + spec.from + "' (migration.from): a migration moves a topic the producers send to");
   if (m.has("bridge")) check_bridge_rate(m, spec, s);
+  for (const auto& t : s.topics)
+    if (!t.schedule.empty() && (t.name == spec.from || t.name == spec.to))
+      m.error(t.name == spec.from ? "from" : "to", "topic '" + t.name +
+                                                       "' has a partition schedule; a migration's topics keep their partition count "
+                                                       "(a live increase and a migration in one run are not modelled)");
 }
 
 }  // namespace partsim::scenarios

@@ -16,6 +16,8 @@ inline constexpr double kMinBridgeRate = 0.001;
 
 void check_jitter(MapReader& m, model::Jitter& j);
 void check_step(MapReader& m, model::BrokerChange& c);
+/// A topic's schedule only increases its partition count (Kafka's CreatePartitions rules).
+void check_topic(MapReader& m, model::TopicConfig& t);
 void check_rule(MapReader& m, model::PartitionRule& r);
 void check_config(MapReader& m, model::ProducerConfig& c);
 void check_arrivals(MapReader& m, model::Arrivals& a);

@@ -173,6 +173,20 @@ const Table<Scenario>& cluster_table() {
   return table;
 }
 
+const Table<TopicChange>& topic_step_table() {
+  using F = Fields<TopicChange>;
+  static const Table<TopicChange> table("topic schedule step", {
+      F::duration("at.ms", &TopicChange::at, kMs, 0, kMaxMs, "when the partitions are added (simulated time)")
+          .required("(when the partitions are added, in ms of simulated time)")
+          .example("5000"),
+      F::integer("set.partitions", &TopicChange::partitions, 1, 1'000'000, "",
+                 "the topic's new partition count, more than before (Kafka refuses a decrease or the same count)")
+          .required("(the new partition count)")
+          .example("8"),
+  });
+  return table;
+}
+
 const Table<TopicConfig>& topic_table() {
   using F = Fields<TopicConfig>;
   static const Table<TopicConfig> table("topic", {
@@ -181,7 +195,10 @@ const Table<TopicConfig>& topic_table() {
       F::integer("partitions", &TopicConfig::partitions, 1, 1'000'000, "", "number of partitions"),
       F::integer("replication.factor", &TopicConfig::replication_factor, 1, 1000, "",
                  "<= number of brokers; replicas round-robin (p -> brokers p, p+1, ... mod n), leader first"),
-  });
+      F::list("schedule", &TopicConfig::schedule, topic_step_table(), ListRules<TopicChange>("topic schedule step"),
+              "partition increases over simulated time, e.g. [{at.ms: 5000, set.partitions: 8}]: new partitions continue the "
+              "replica rule; producers and classic consumer groups see them at their next metadata refresh"),
+  }, check_topic);
   return table;
 }
 
@@ -246,6 +263,8 @@ const Table<ProducerConfig>& config_table() {
       F::integer("retries", &ProducerConfig::retries, 0, kInt32Max, "", "how often a failed batch is retried"),
       F::duration("retry.backoff.ms", &ProducerConfig::retry_backoff, kMs, 0, kMaxMs, "first backoff before a retry (exponential, jittered)"),
       F::duration("retry.backoff.max.ms", &ProducerConfig::retry_backoff_max, kMs, 0, kMaxMs, "upper bound of the retry backoff"),
+      F::duration("metadata.max.age.ms", &ProducerConfig::metadata_max_age, kMs, 0, kMaxMs,
+                  "the producer refreshes its metadata this long after its last refresh (it sees added partitions then)"),
       F::choice(
           "acks", {"0", "1", "all", "-1"},
           [](const ProducerConfig& c) -> std::size_t { return c.acks == Acks::kNone ? 0 : c.acks == Acks::kLeader ? 1 : 2; },

@@ -111,3 +111,25 @@ TEST_CASE("replication summaries leave out the replications that measured nothin
   CHECK(std::isnan(none.summary(reg.find("latency.p50_ms")).mean));
   CHECK(std::isnan(none.summary(reg.find("latency.p50_ms")).max));
 }
+
+TEST_CASE("repartition metrics: the two-rule window runs from the first change to the last producer's refresh") {
+  RunResult r = small_run();
+  CHECK(MetricRegistry(r).find("repartition.window_ms") == MetricRegistry(r).size());  // no schedule, no metric
+  r.repartition.emplace();
+  r.repartition->changes = {{"t", 5000, 4, 8}};
+  r.repartition->producers = {{"a", 6000.0}, {"b", 5000.0}};
+  r.repartition->records_old_rule_after_change = 1000;
+  r.repartition->keys_split = 17;
+  r.repartition->records_skipped_latest = 3;
+  const MetricRegistry reg(r);
+  auto v = reg.values(r);
+  CHECK(v[reg.find("repartition.window_ms")] == doctest::Approx(1000.0));
+  CHECK(v[reg.find("repartition.records_old_rule_after_change")] == 1000);
+  CHECK(v[reg.find("repartition.keys_split")] == 17);
+  CHECK(v[reg.find("repartition.records_skipped_latest")] == 3);
+  CHECK(std::isnan(v[reg.find("repartition.keys_out_of_order")]));  // no consumer group
+  // A producer that never saw the new count: the window has no end.
+  r.repartition->producers[1].saw_new_count_at_ms.reset();
+  v = reg.values(r);
+  CHECK(std::isnan(v[reg.find("repartition.window_ms")]));
+}

@@ -17,7 +17,7 @@ Scenario scenario(std::int32_t partitions, double seconds) {
     b.id = id;
     s.brokers.push_back(b);
   }
-  s.topics.push_back({"t", partitions, 1});
+  s.topics.push_back({"t", partitions, 1, {}});
   ProducerSpec p;
   p.workload.topic = "t";
   p.workload.arrivals.kind = Arrivals::Kind::kConstant;
@@ -154,7 +154,7 @@ TEST_CASE("each producer keeps state per partition of its topic") {
   CHECK(find_part(four, "simulation state")->remedy == "lower the partitions or producers");
   // A second topic the producers do not write costs its run-wide rows only.
   auto two_topics = book_keyed(1000000, 1);
-  two_topics.topics.push_back({"other", 1000000, 1});
+  two_topics.topics.push_back({"other", 1000000, 1, {}});
   CHECK(part(estimate_run(two_topics), "simulation state") - one == doctest::Approx(1e6 * (150 + 16)).epsilon(0.01));
 }
 

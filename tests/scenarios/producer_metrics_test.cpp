@@ -36,7 +36,7 @@ model::Scenario single() {
   model::Scenario s;
   s.name = "metrics";
   s.brokers.push_back(broker(3, 2));
-  s.topics.push_back(model::TopicConfig{"t", 1, 1});
+  s.topics.push_back(model::TopicConfig{"t", 1, 1, {}});
   model::ProducerSpec p;
   p.name = "app";
   p.config.linger = SimTime::ms(4);

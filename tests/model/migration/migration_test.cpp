@@ -29,7 +29,7 @@ Scenario workload(std::int64_t keys, std::int64_t events, double rate, Migration
     bc.id = b;
     s.brokers.push_back(bc);
   }
-  s.topics = {TopicConfig{"events", 4, 1}, TopicConfig{"events-v2", 8, 1}};
+  s.topics = {TopicConfig{"events", 4, 1, {}}, TopicConfig{"events-v2", 8, 1, {}}};
   ProducerSpec p;
   p.name = "app";
   p.workload.topic = "events";
@@ -227,7 +227,7 @@ TEST_CASE("stop-replay stops only the producers of the old topic") {
   Scenario s = workload(1000, 2, 1000, MigrationSpec::Strategy::kStopReplay);  // 2 s of sends
   s.run.records.reset();
   s.producers[0].workload.records = 2000;
-  s.topics.push_back(TopicConfig{"audit", 1, 1});
+  s.topics.push_back(TopicConfig{"audit", 1, 1, {}});
   ProducerSpec side = s.producers[0];
   side.name = "side";
   side.workload.topic = "audit";

@@ -1,0 +1,97 @@
+// The engine's part in a live partition increase (a topic's schedule): the controller adds
+// the partitions at the step's time, each producer sees them at its next metadata refresh
+// (kafka-consumer-spec §6.2: lastRefresh + metadata.max.age.ms, or earlier when an error or
+// a disconnect forces one), and the run counts what the two partitioning rules cost.
+
+#include <algorithm>
+
+#include "model/detail/engine.hpp"
+
+namespace partsim::model::detail {
+
+void Engine::setup_repartition() {
+  bool any = false;
+  for (const auto& tc : s_.topics) {
+    topic_count_.push_back(tc.partitions);
+    auto& steps = topic_steps_.emplace_back(tc.schedule);
+    std::stable_sort(steps.begin(), steps.end(), [](const TopicChange& a, const TopicChange& b) { return a.at < b.at; });
+    any = any || !steps.empty();
+  }
+  steps_done_.assign(s_.topics.size(), 0);
+  if (!any) return;
+  result_.repartition.emplace();
+  last_refresh_.assign(producers_.size(), SimTime::zero());
+  saw_new_count_.assign(producers_.size(), std::nullopt);
+  key_partition_.resize(s_.topics.size());
+}
+
+// The partitions appear at once in the controller's metadata; a KIP-848 group coordinator
+// learns of them too (the consumer groups run after the producers, model/consumer/).
+void Engine::operator()(const TopicStep& e) {
+  const TopicChange& c = topic_steps_[e.topic][e.index];
+  ++steps_done_[e.topic];
+  PartitionIncrease change;
+  change.topic = s_.topics[e.topic].name;
+  change.at_ms = now().to_ms();
+  change.from = topic_count_[e.topic];
+  change.to = c.partitions;
+  result_.repartition->changes.push_back(change);
+  topic_count_[e.topic] = c.partitions;
+  leadership_.add_partitions(e.topic, c.partitions, up_);
+  snapshot_leaders("topic " + change.topic + " grew to " + std::to_string(c.partitions) + " partitions");
+}
+
+// The next refresh that can show the producer something new: lastRefresh + max.age when
+// its topic has grown since it looked, else the first lastRefresh + k * max.age at or after
+// the topic's next step. The refreshes in between would change nothing and are not
+// simulated; a stopped producer or one that has seen the last step is left alone.
+void Engine::arm_metadata_refresh(std::uint32_t p) {
+  const std::size_t t = topic_of_[p];
+  const KafkaProducer& kp = producer(p);
+  if (kp.stopped()) return;
+  const SimTime age = s_.producers[p].config.metadata_max_age;
+  const SimTime last = last_refresh_[p];
+  SimTime at;
+  if (kp.metadata().num_partitions() < topic_count_[t]) {
+    at = last + age;
+  } else if (steps_done_[t] < topic_steps_[t].size()) {
+    const SimTime step = topic_steps_[t][steps_done_[t]].at;
+    if (age <= SimTime::zero()) {
+      at = std::max(step, last);
+    } else {
+      const std::int64_t k = std::max<std::int64_t>(1, ((step - last).count_ns() + age.count_ns() - 1) / age.count_ns());
+      at = last + SimTime::ns(k * age.count_ns());
+    }
+  } else {
+    return;
+  }
+  sim_.emplace_timer<PeriodicRefresh>(timer_slot(p, kMetadataTimer), std::max(at, now()), PeriodicRefresh{p});
+}
+
+// A producer that has stopped sending (closing) does not refresh: what it still flushes was
+// partitioned already.
+void Engine::operator()(const PeriodicRefresh& e) {
+  if (producer(e.producer).stopped()) return;
+  (*this)(MetadataRefresh{e.producer});
+}
+
+void Engine::note_repartition_record(std::uint32_t p, std::int32_t partition, std::optional<std::string_view> key) {
+  const std::size_t t = topic_of_[p];
+  if (topic_steps_[t].empty()) return;
+  RepartitionResult& r = *result_.repartition;
+  if (producer(p).metadata().num_partitions() < topic_count_[t]) ++r.records_old_rule_after_change;
+  if (!key) return;
+  const auto [it, first] = key_partition_[t].try_emplace(std::string(*key), partition);
+  if (!first && it->second != partition) it->second = -1;
+}
+
+void Engine::finish_repartition() {
+  if (!result_.repartition) return;
+  RepartitionResult& r = *result_.repartition;
+  for (const auto& keys : key_partition_)
+    for (const auto& [key, partition] : keys) r.keys_split += partition < 0 ? 1 : 0;
+  for (std::uint32_t p = 0; p < producers_.size(); ++p)
+    if (!topic_steps_[topic_of_[p]].empty()) r.producers.push_back({s_.producers[p].name, saw_new_count_[p]});
+}
+
+}  // namespace partsim::model::detail
