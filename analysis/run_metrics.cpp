@@ -46,6 +46,17 @@ double ms(std::int64_t ns) { return d(ns) / 1e6; }
 double latency(const model::RunResult& r, double q) { return r.latency.count() ? ms(r.latency.quantile(q)) : kUndefined; }
 double batch_bytes(const model::RunResult& r, double q) { return r.batch_bytes.count() ? d(r.batch_bytes.quantile(q)) : kUndefined; }
 double stat(double v, const Totals& t) { return t.measured ? v : kUndefined; }
+std::int64_t replication_errors(const model::RunResult& r, const char* code) {
+  const auto it = r.replication.errors.find(code);
+  return it == r.replication.errors.end() ? 0 : it->second;
+}
+// A time summed over partitions; undefined unless the run modelled followers.
+double replication_time(const model::RunResult& r, double model::PartitionReplication::*field) {
+  if (!r.replication.enabled) return kUndefined;
+  double sum = 0;
+  for (const auto& p : r.replication.partitions) sum += p.*field;
+  return sum;
+}
 
 using RunValue = double (*)(const model::RunResult&, const Totals&);
 using PartitionValue = double (*)(const model::PartitionStats&);
@@ -135,6 +146,19 @@ const Spec<RunValue> kTail[] = {
      [](const auto& r, const auto&) { return d(r.produce_errors.injected); }},
     {"produce_errors.out_of_order_sequence", "batches refused out of sequence", "batches", 0, false,
      [](const auto& r, const auto&) { return d(r.produce_errors.out_of_order); }},
+    // cluster.replication: followers only (undefined otherwise).
+    {"replication.not_enough_replicas", "batches refused with NOT_ENOUGH_REPLICAS", "batches", 0, false,
+     [](const auto& r, const auto&) { return r.replication.enabled ? d(replication_errors(r, "NOT_ENOUGH_REPLICAS")) : kUndefined; }},
+    {"replication.isr_shrinks", "ISR shrinks", "", 0, false,
+     [](const auto& r, const auto&) { return r.replication.enabled ? d(r.replication.shrinks()) : kUndefined; }},
+    {"replication.isr_expands", "ISR expands", "", 0, false,
+     [](const auto& r, const auto&) { return r.replication.enabled ? d(r.replication.expands()) : kUndefined; }},
+    {"replication.under_replicated_ms", "partition time under-replicated", "ms", 1, false,
+     [](const auto& r, const auto&) { return replication_time(r, &model::PartitionReplication::under_replicated_ms); }},
+    {"replication.under_min_isr_ms", "partition time under min ISR (writes refused)", "ms", 1, false,
+     [](const auto& r, const auto&) { return replication_time(r, &model::PartitionReplication::under_min_isr_ms); }},
+    {"replication.offline_ms", "partition time offline", "ms", 1, false,
+     [](const auto& r, const auto&) { return replication_time(r, &model::PartitionReplication::offline_ms); }},
     {"log_order.reordered_records", "records behind a later-sent record of their key", "records", 0, false,
      [](const auto& r, const auto&) { return r.log_order.checked ? d(r.log_order.reordered_records) : kUndefined; }},
     {"log_order.reordered_keys", "keys with a reordered record", "keys", 0, false,

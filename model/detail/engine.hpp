@@ -14,6 +14,7 @@
 #include "model/cluster/broker_service.hpp"
 #include "model/cluster/leadership.hpp"
 #include "model/cluster/partition_log.hpp"
+#include "model/cluster/replication.hpp"
 #include "model/cluster/producer_state.hpp"
 #include "model/cluster_simulation.hpp"
 #include "model/producer/hot_keys.hpp"
@@ -37,8 +38,13 @@ struct SecondCall { std::uint32_t producer; std::uint64_t send; };  // a thread'
 struct Sample {};       // time series
 struct LeaderCheck {};  // the controller's periodic preferred-leader check
 struct BrokerScheduleStep { std::uint32_t broker; std::uint32_t index; };
+// cluster.replication: followers (model/cluster/replication.hpp)
+struct FetchStep { ReplicationHost::Step step; std::uint32_t session; std::uint64_t fetch; };
+struct IsrCheck {};                                          // the leaders' periodic ISR check
+struct Fence { std::uint32_t broker; std::uint64_t epoch; };  // the controller fences a dead broker
 using Event = std::variant<AppSend, SenderWake, RequestArrive, BrokerDone, ResponseArrive, RequestTimeout, Disconnect,
-                           BufferTimeout, MetadataRefresh, BrokerScheduleStep, SecondCall, Sample, LeaderCheck>;
+                           BufferTimeout, MetadataRefresh, BrokerScheduleStep, SecondCall, Sample, LeaderCheck, FetchStep,
+                           IsrCheck, Fence>;
 
 /// A batch in a request as the leader sees it (described when the producer is idempotent
 /// or the run tags records).
@@ -46,6 +52,7 @@ struct RequestBatch {
   std::size_t log = 0;                 // partition index (RunResult::partitions, BrokerLogs::partitions)
   std::int32_t base_sequence = -1;     // the idempotent producer's, or -1
   std::int32_t records = 0;
+  std::int64_t bytes = 0;              // the batch's bytes (the followers' model's offsets)
   std::vector<LogRecord> tagged;       // the records, when tagged (readable is set at the append)
 };
 
@@ -110,7 +117,7 @@ private:
   std::vector<std::uint32_t> free_;
 };
 
-class Engine final : public ProducerHost {
+class Engine final : public ProducerHost, public ReplicationHost {
 public:
   Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication, const RunOptions& options);
   RunResult run();
@@ -128,6 +135,15 @@ public:
   void operator()(const SecondCall& e);
   void operator()(const Sample& e);
   void operator()(const LeaderCheck& e);
+  void operator()(const FetchStep& e);
+  void operator()(const IsrCheck& e);
+  void operator()(const Fence& e);
+
+  // ReplicationHost
+  void schedule_fetch(ReplicationHost::Step step, std::uint32_t session, std::uint64_t fetch, SimTime at) override;
+  void acks_settled(std::uint64_t request) override;
+  void ack_error(std::uint64_t request, std::size_t partition, ProduceError error) override;
+  std::int64_t records_acked() const override { return result_.records_acked; }
 
   // ProducerHost
   void schedule_app(std::uint32_t producer, SimTime at) override;
@@ -162,7 +178,10 @@ private:
   void recover_broker(std::uint32_t b);
   void snapshot_leaders(const std::string& cause);
   void record_batch(std::uint32_t producer, const ProducerBatch& b, std::int32_t broker, bool acked);
-  void serve_batches(Request& r, ProduceError injected, SimTime readable);
+  void serve_batches(std::uint64_t id, Request& r, ProduceError injected, SimTime readable);
+  bool refused(const Request& r, std::size_t k) const;
+  void refresh_metadata();
+  bool quiet() const;  // no producer will send or wait again
   void append_records(RequestBatch& rb, SimTime readable);
 
   const Scenario& s_;
@@ -173,6 +192,7 @@ private:
   std::vector<BrokerService> brokers_;
   std::vector<char> up_;  // per broker: the connection can be used
   Leadership leadership_;
+  std::optional<Replication> replication_;  // cluster.replication: followers
   std::vector<std::size_t> topic_of_;      // per producer
   std::vector<std::size_t> stats_offset_;  // per topic: its first row in RunResult::partitions
   std::shared_ptr<BatchArena> batch_arena_ = std::make_shared<BatchArena>();  // the producers' batches
