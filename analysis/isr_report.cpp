@@ -6,13 +6,13 @@
 #include "analysis/table.hpp"
 
 namespace partsim::analysis {
-namespace {
-
 std::int32_t under_replicated_max(const model::ReplicationResult& rep) {
   std::int32_t m = 0;
   for (const auto& h : rep.history) m = std::max(m, h.under_replicated);
   return m;
 }
+
+namespace {
 
 std::string errors_text(const model::ReplicationResult& rep) {
   if (rep.errors.empty()) return "none";

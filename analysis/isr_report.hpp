@@ -12,6 +12,10 @@
 
 namespace partsim::analysis {
 
+/// The most partitions under-replicated at once (UnderReplicatedPartitions summed over the
+/// leaders), over the ISR history.
+std::int32_t under_replicated_max(const model::ReplicationResult& rep);
+
 /// "replication (followers): ..." and two tables; "" unless the run modelled followers.
 std::string replication_to_text(const model::RunResult& r);
 

@@ -7,6 +7,7 @@
 
 #include "analysis/distribution.hpp"
 #include "analysis/format.hpp"
+#include "analysis/isr_report.hpp"
 #include "analysis/run_producer_metrics.hpp"
 
 namespace partsim::analysis {
@@ -46,17 +47,17 @@ double ms(std::int64_t ns) { return d(ns) / 1e6; }
 double latency(const model::RunResult& r, double q) { return r.latency.count() ? ms(r.latency.quantile(q)) : kUndefined; }
 double batch_bytes(const model::RunResult& r, double q) { return r.batch_bytes.count() ? d(r.batch_bytes.quantile(q)) : kUndefined; }
 double stat(double v, const Totals& t) { return t.measured ? v : kUndefined; }
-std::int64_t replication_errors(const model::RunResult& r, const char* code) {
-  const auto it = r.replication.errors.find(code);
-  return it == r.replication.errors.end() ? 0 : it->second;
+std::int64_t replication_errors(const model::ReplicationResult& r, const char* code) {
+  const auto it = r.errors.find(code);
+  return it == r.errors.end() ? 0 : it->second;
 }
-// A time summed over partitions; undefined unless the run modelled followers.
-double replication_time(const model::RunResult& r, double model::PartitionReplication::*field) {
-  if (!r.replication.enabled) return kUndefined;
+// A time summed over partitions.
+double replication_time(const model::ReplicationResult& r, double model::PartitionReplication::*field) {
   double sum = 0;
-  for (const auto& p : r.replication.partitions) sum += p.*field;
+  for (const auto& p : r.partitions) sum += p.*field;
   return sum;
 }
+
 
 using RunValue = double (*)(const model::RunResult&, const Totals&);
 using PartitionValue = double (*)(const model::PartitionStats&);
@@ -146,19 +147,6 @@ const Spec<RunValue> kTail[] = {
      [](const auto& r, const auto&) { return d(r.produce_errors.injected); }},
     {"produce_errors.out_of_order_sequence", "batches refused out of sequence", "batches", 0, false,
      [](const auto& r, const auto&) { return d(r.produce_errors.out_of_order); }},
-    // cluster.replication: followers only (undefined otherwise).
-    {"replication.not_enough_replicas", "batches refused with NOT_ENOUGH_REPLICAS", "batches", 0, false,
-     [](const auto& r, const auto&) { return r.replication.enabled ? d(replication_errors(r, "NOT_ENOUGH_REPLICAS")) : kUndefined; }},
-    {"replication.isr_shrinks", "ISR shrinks", "", 0, false,
-     [](const auto& r, const auto&) { return r.replication.enabled ? d(r.replication.shrinks()) : kUndefined; }},
-    {"replication.isr_expands", "ISR expands", "", 0, false,
-     [](const auto& r, const auto&) { return r.replication.enabled ? d(r.replication.expands()) : kUndefined; }},
-    {"replication.under_replicated_ms", "partition time under-replicated", "ms", 1, false,
-     [](const auto& r, const auto&) { return replication_time(r, &model::PartitionReplication::under_replicated_ms); }},
-    {"replication.under_min_isr_ms", "partition time under min ISR (writes refused)", "ms", 1, false,
-     [](const auto& r, const auto&) { return replication_time(r, &model::PartitionReplication::under_min_isr_ms); }},
-    {"replication.offline_ms", "partition time offline", "ms", 1, false,
-     [](const auto& r, const auto&) { return replication_time(r, &model::PartitionReplication::offline_ms); }},
     {"log_order.reordered_records", "records behind a later-sent record of their key", "records", 0, false,
      [](const auto& r, const auto&) { return r.log_order.checked ? d(r.log_order.reordered_records) : kUndefined; }},
     {"log_order.reordered_keys", "keys with a reordered record", "keys", 0, false,
@@ -197,6 +185,23 @@ const Spec<double (*)(const model::GroupResult&)> kGroup[] = {
     {"pause_max_ms", "rebalance pause, longest of a partition", "ms", 1, true, [](const auto& g) { return pause(g, false); }},
     {"pause_sum_ms", "rebalance pause, summed over partitions", "ms", 1, true, [](const auto& g) { return pause(g, true); }},
     {"idle_members", "idle members at the end", "members", 0, true, [](const auto& g) { return d(static_cast<std::int64_t>(g.idle_members.size())); }},
+};
+
+// The followers' replication, when the scenario models it (cluster.replication: followers):
+// "replication.not_enough_replicas".
+const Spec<double (*)(const model::ReplicationResult&)> kReplication[] = {
+    {"not_enough_replicas", "batches refused with NOT_ENOUGH_REPLICAS", "batches", 0, true,
+     [](const auto& r) { return d(replication_errors(r, "NOT_ENOUGH_REPLICAS")); }},
+    {"isr_shrinks", "ISR shrinks (leader-driven)", "", 0, true, [](const auto& r) { return d(r.shrinks()); }},
+    {"isr_expands", "ISR expands", "", 0, true, [](const auto& r) { return d(r.expands()); }},
+    {"under_replicated_max", "most under-replicated partitions at once", "partitions", 0, true,
+     [](const auto& r) { return d(under_replicated_max(r)); }},
+    {"under_replicated_ms", "partition time under-replicated", "ms", 1, true,
+     [](const auto& r) { return replication_time(r, &model::PartitionReplication::under_replicated_ms); }},
+    {"under_min_isr_ms", "partition time under min ISR (writes refused)", "ms", 1, true,
+     [](const auto& r) { return replication_time(r, &model::PartitionReplication::under_min_isr_ms); }},
+    {"offline_ms", "partition time offline", "ms", 1, true,
+     [](const auto& r) { return replication_time(r, &model::PartitionReplication::offline_ms); }},
 };
 
 // The run's migration, when the scenario has one: "migration.order_violations".
@@ -261,6 +266,8 @@ MetricRegistry::MetricRegistry(const model::RunResult& shape)
   }
   if (shape.migration)
     for (const auto& s : kMigration) metrics_.push_back(info(s, std::string("migration.") + s.name, s.label, MetricScope::kRun, 0));
+  if (shape.replication.enabled)
+    for (const auto& s : kReplication) metrics_.push_back(info(s, std::string("replication.") + s.name, s.label, MetricScope::kRun, 0));
   // Per producer, last: its JMX attributes under machine names ("producer.p0.batch_size_avg_bytes",
   // "producer.p0.node.1.request_latency_avg_ms"), a node for every broker.
   for (std::size_t i = 0; i < shape.producer_metrics.size(); ++i) {
@@ -316,6 +323,8 @@ std::vector<double> MetricRegistry::values(const model::RunResult& r) const {
     for (const auto& s : kGroup) v.push_back(s.value(g));
   if (r.migration)
     for (const auto& s : kMigration) v.push_back(s.value(*r.migration));
+  if (r.replication.enabled)
+    for (const auto& s : kReplication) v.push_back(s.value(r.replication));
   for (const auto& pm : r.producer_metrics) {
     for (const auto& s : producer_metric_specs()) v.push_back(s.value(pm));
     for (const auto& n : pm.nodes)
