@@ -131,19 +131,26 @@ void Replication::settle(Partition& p, std::int64_t upto, std::optional<ProduceE
 
 // ---- the followers' fetchers ---------------------------------------------------------------------
 
+// Half the follower's replica.rtt.ms, rounded half up (as BrokerService::one_way).
+SimTime Replication::one_way(const Session& s) const {
+  return SimTime::ns((replica_rtt_[static_cast<std::size_t>(s.follower)].count_ns() + 1) / 2);
+}
+
+bool Replication::fetches(const Session& s, const Partition& p) const {
+  return p.leader == s.leader && p.leader != s.follower && std::find(p.replicas.begin(), p.replicas.end(), s.follower) != p.replicas.end();
+}
+
 std::int64_t Replication::available(const Session& s) const {
   std::int64_t bytes = 0;
   for (const Partition& p : parts_)
-    if (p.leader == s.leader && p.leader != s.follower && std::find(p.replicas.begin(), p.replicas.end(), s.follower) != p.replicas.end())
-      bytes += leader_leo(p) - p.state[pos(p, s.follower)].fetched;
+    if (fetches(s, p)) bytes += leader_leo(p) - p.state[pos(p, s.follower)].fetched;
   return bytes;
 }
 
 void Replication::send_fetch(Session& s, SimTime now) {
   s.state = FetchState::kInFlight;
   s.fetch = next_fetch_++;
-  const SimTime half = SimTime::ns((replica_rtt_[static_cast<std::size_t>(s.follower)].count_ns() + 1) / 2);
-  host_.schedule_fetch(ReplicationHost::Step::kArrive, static_cast<std::uint32_t>(&s - sessions_.data()), s.fetch, now + half);
+  host_.schedule_fetch(ReplicationHost::Step::kArrive, static_cast<std::uint32_t>(&s - sessions_.data()), s.fetch, now + one_way(s));
 }
 
 // The leader answers a fetch with everything up to its log end, now.
@@ -151,12 +158,9 @@ void Replication::respond(Session& s, SimTime now) {
   s.state = FetchState::kInFlight;
   s.carried.clear();
   for (std::size_t i = 0; i < parts_.size(); ++i) {
-    const Partition& p = parts_[i];
-    if (p.leader == s.leader && p.leader != s.follower && std::find(p.replicas.begin(), p.replicas.end(), s.follower) != p.replicas.end())
-      s.carried.emplace_back(i, leader_leo(p));
+    if (fetches(s, parts_[i])) s.carried.emplace_back(i, leader_leo(parts_[i]));
   }
-  const SimTime half = SimTime::ns((replica_rtt_[static_cast<std::size_t>(s.follower)].count_ns() + 1) / 2);
-  host_.schedule_fetch(ReplicationHost::Step::kReturn, static_cast<std::uint32_t>(&s - sessions_.data()), s.fetch, now + half);
+  host_.schedule_fetch(ReplicationHost::Step::kReturn, static_cast<std::uint32_t>(&s - sessions_.data()), s.fetch, now + one_way(s));
 }
 
 void Replication::on_fetch_arrive(std::uint32_t session, std::uint64_t fetch, SimTime now) {
@@ -168,8 +172,7 @@ void Replication::on_fetch_arrive(std::uint32_t session, std::uint64_t fetch, Si
   }
   bool any = false;
   for (Partition& p : parts_) {
-    if (p.leader != s.leader || p.leader == s.follower || std::find(p.replicas.begin(), p.replicas.end(), s.follower) == p.replicas.end())
-      continue;
+    if (!fetches(s, p)) continue;
     any = true;
     Follower& f = p.state[pos(p, s.follower)];
     const std::int64_t leo = leader_leo(p);
@@ -239,7 +242,7 @@ void Replication::kick(SimTime now) {
     if (s.state != FetchState::kIdle || s.follower == s.leader || !up(s.follower) || !up(s.leader)) continue;
     bool any = false;
     for (const Partition& p : parts_)
-      any = any || (p.leader == s.leader && std::find(p.replicas.begin(), p.replicas.end(), s.follower) != p.replicas.end());
+      any = any || fetches(s, p);
     if (any) send_fetch(s, now);
   }
 }

@@ -128,6 +128,8 @@ private:
   void send_fetch(Session& s, SimTime now);
   void respond(Session& s, SimTime now);
   std::int64_t available(const Session& s) const;
+  SimTime one_way(const Session& s) const;
+  bool fetches(const Session& s, const Partition& p) const;  // the session carries the partition
   void kick(SimTime now);
   void stop_sessions(std::int32_t b);
   void sync_leaders(SimTime now);

@@ -80,6 +80,11 @@ struct Fixture {
     host.rep = &rep;
     rep.start(SimTime::zero());
   }
+  /// The leader of partition 0 appends 100 bytes at `at` for acks=all request `request`.
+  void append_at(SimTime at, std::uint64_t request) {
+    host.run_until(at);
+    rep.append(0, 100, at, request);
+  }
   Ints isr(std::size_t p) const { return {rep.isr(p).begin(), rep.isr(p).end()}; }
   Ints leaders() const { return {leadership.leaders(0).begin(), leadership.leaders(0).end()}; }
 };
@@ -110,8 +115,7 @@ TEST_CASE("the slowest in-sync follower sets the ack; replica.fetch.min.bytes ke
     Scenario s = cluster(3, 1, 3, SimTime::ms(2));
     s.brokers[2].replica_rtt = SimTime::ms(6);
     Fixture f(s);
-    f.host.run_until(SimTime::ms(10));
-    f.rep.append(0, 100, SimTime::ms(10), 1);
+    f.append_at(SimTime::ms(10), 1);
     f.host.run_until(SimTime::ms(50));
     CHECK(f.host.settled[1] == SimTime::ms(16));
   }
@@ -121,8 +125,7 @@ TEST_CASE("the slowest in-sync follower sets the ack; replica.fetch.min.bytes ke
     Scenario s = cluster(3, 1, 3, SimTime::ms(2));
     s.replication.fetch_min_bytes = 150;
     Fixture f(s);
-    f.host.run_until(SimTime::ms(10));
-    f.rep.append(0, 100, SimTime::ms(10), 1);
+    f.append_at(SimTime::ms(10), 1);
     f.host.run_until(SimTime::ms(600));
     CHECK(f.host.settled[1] == SimTime::ms(503));
   }
@@ -139,8 +142,7 @@ TEST_CASE("a follower behind for longer than replica.lag.time.max.ms leaves the 
   Scenario s = cluster(3, 1, 3, SimTime::ms(2));
   s.brokers[2].replica_rtt = SimTime::ms(40000);
   Fixture f(s);
-  f.host.run_until(SimTime::ms(10));
-  f.rep.append(0, 100, SimTime::ms(10), 1);
+  f.append_at(SimTime::ms(10), 1);
   f.host.run_until(SimTime::ms(30000));
   f.rep.check_isr(SimTime::ms(30000));  // 30000 - 0 <= replica.lag.time.max.ms: still in sync
   CHECK(f.isr(0) == Ints{0, 1, 2});
