@@ -7,6 +7,7 @@
 
 #include "analysis/distribution.hpp"
 #include "analysis/format.hpp"
+#include "analysis/isr_report.hpp"
 #include "analysis/run_producer_metrics.hpp"
 
 namespace partsim::analysis {
@@ -46,6 +47,17 @@ double ms(std::int64_t ns) { return d(ns) / 1e6; }
 double latency(const model::RunResult& r, double q) { return r.latency.count() ? ms(r.latency.quantile(q)) : kUndefined; }
 double batch_bytes(const model::RunResult& r, double q) { return r.batch_bytes.count() ? d(r.batch_bytes.quantile(q)) : kUndefined; }
 double stat(double v, const Totals& t) { return t.measured ? v : kUndefined; }
+std::int64_t replication_errors(const model::ReplicationResult& r, const char* code) {
+  const auto it = r.errors.find(code);
+  return it == r.errors.end() ? 0 : it->second;
+}
+// A time summed over partitions.
+double replication_time(const model::ReplicationResult& r, double model::PartitionReplication::*field) {
+  double sum = 0;
+  for (const auto& p : r.partitions) sum += p.*field;
+  return sum;
+}
+
 
 using RunValue = double (*)(const model::RunResult&, const Totals&);
 using PartitionValue = double (*)(const model::PartitionStats&);
@@ -175,6 +187,23 @@ const Spec<double (*)(const model::GroupResult&)> kGroup[] = {
     {"idle_members", "idle members at the end", "members", 0, true, [](const auto& g) { return d(static_cast<std::int64_t>(g.idle_members.size())); }},
 };
 
+// The followers' replication, when the scenario models it (cluster.replication: followers):
+// "replication.not_enough_replicas".
+const Spec<double (*)(const model::ReplicationResult&)> kReplication[] = {
+    {"not_enough_replicas", "batches refused with NOT_ENOUGH_REPLICAS", "batches", 0, true,
+     [](const auto& r) { return d(replication_errors(r, "NOT_ENOUGH_REPLICAS")); }},
+    {"isr_shrinks", "ISR shrinks (leader-driven)", "", 0, true, [](const auto& r) { return d(r.shrinks()); }},
+    {"isr_expands", "ISR expands", "", 0, true, [](const auto& r) { return d(r.expands()); }},
+    {"under_replicated_max", "most under-replicated partitions at once", "partitions", 0, true,
+     [](const auto& r) { return d(under_replicated_max(r)); }},
+    {"under_replicated_ms", "partition time under-replicated", "ms", 1, true,
+     [](const auto& r) { return replication_time(r, &model::PartitionReplication::under_replicated_ms); }},
+    {"under_min_isr_ms", "partition time under min ISR (writes refused)", "ms", 1, true,
+     [](const auto& r) { return replication_time(r, &model::PartitionReplication::under_min_isr_ms); }},
+    {"offline_ms", "partition time offline", "ms", 1, true,
+     [](const auto& r) { return replication_time(r, &model::PartitionReplication::offline_ms); }},
+};
+
 // The run's migration, when the scenario has one: "migration.order_violations".
 const Spec<double (*)(const model::migration::MigrationResult&)> kMigration[] = {
     {"records_migrated", "migration: records migrated", "records", 0, true, [](const auto& m) { return d(m.records_migrated); }},
@@ -264,6 +293,8 @@ MetricRegistry::MetricRegistry(const model::RunResult& shape)
     for (const auto& s : kMigration) metrics_.push_back(info(s, std::string("migration.") + s.name, s.label, MetricScope::kRun, 0));
   if (shape.repartition)
     for (const auto& s : kRepartition) metrics_.push_back(info(s, std::string("repartition.") + s.name, s.label, MetricScope::kRun, 0));
+  if (shape.replication.enabled)
+    for (const auto& s : kReplication) metrics_.push_back(info(s, std::string("replication.") + s.name, s.label, MetricScope::kRun, 0));
   // Per producer, last: its JMX attributes under machine names ("producer.p0.batch_size_avg_bytes",
   // "producer.p0.node.1.request_latency_avg_ms"), a node for every broker.
   for (std::size_t i = 0; i < shape.producer_metrics.size(); ++i) {
@@ -321,6 +352,8 @@ std::vector<double> MetricRegistry::values(const model::RunResult& r) const {
     for (const auto& s : kMigration) v.push_back(s.value(*r.migration));
   if (r.repartition)
     for (const auto& s : kRepartition) v.push_back(s.value(*r.repartition));
+  if (r.replication.enabled)
+    for (const auto& s : kReplication) v.push_back(s.value(r.replication));
   for (const auto& pm : r.producer_metrics) {
     for (const auto& s : producer_metric_specs()) v.push_back(s.value(pm));
     for (const auto& n : pm.nodes)

@@ -11,6 +11,7 @@
 #include "analysis/distribution.hpp"
 #include "analysis/format.hpp"
 #include "analysis/hot_keys_report.hpp"
+#include "analysis/isr_report.hpp"
 #include "analysis/run_producer_metrics.hpp"
 #include "analysis/table.hpp"
 
@@ -148,6 +149,7 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
     for (std::size_t i = 0; i < r.windows.size(); ++i)
       w.push_back({{"start_ms", round_to(static_cast<double>(i) * r.window_ms, 3)}, {"records", r.windows[i]}});
   }
+  if (auto rep = replication_to_json(r); !rep.is_null()) j["replication"] = std::move(rep);
   if (auto hot = hot_keys_to_json(r); !hot.is_null()) j["hot_keys"] = std::move(hot);
   if (auto groups = consumer_groups_to_json(r); !groups.is_null()) {
     j["consumer_groups"] = std::move(groups);
@@ -267,6 +269,7 @@ std::string run_to_text(const model::RunResult& r) {
     }
     out += "\nrecords per broker by send time:\n" + w.to_text();
   }
+  out += replication_to_text(r);
   if (const auto hot = hot_keys_to_text(r); !hot.empty()) out += "\n" + hot;
   if (!r.trace.empty()) {
     out += "first " + std::to_string(r.trace.size()) + " partitions:";

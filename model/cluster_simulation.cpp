@@ -41,6 +41,7 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
     result_.brokers.push_back(bs);
   }
   up_.assign(brokers_.size(), 1);
+  if (s.replication.followers()) replication_.emplace(s, leadership_, *this);
   // Consumer groups read the logs after the run (run_scenario drops them unless asked for).
   keep_logs_ = options.keep_logs || !s.consumers.empty() || s.migration.has_value();
   tag_records_ = keep_logs_ || injects_errors;
@@ -110,6 +111,10 @@ RunResult Engine::run() {
       sim_.schedule_at(s_.brokers[b].schedule[i].at, BrokerScheduleStep{b, i});
       if (s_.brokers[b].schedule[i].kind == BrokerChange::Kind::kFail) track_leaders_ = true;
     }
+  if (replication_) {
+    replication_->start(now());
+    sim_.schedule_in(replication_->isr_check_interval(), IsrCheck{});
+  }
   if (track_leaders_) {
     snapshot_leaders("start");
     if (s_.controller.auto_leader_rebalance) sim_.schedule_in(s_.controller.imbalance_check_interval, LeaderCheck{});
@@ -137,6 +142,8 @@ RunResult Engine::run() {
   result_.events = sim_.events_processed();
   result_.hot_keys = hot_keys_.result();
   finish_repartition();
+  // Up to the last completion (the controller's and the leaders' periodic checks run on).
+  if (replication_) result_.replication = replication_->finish(last_completion_);
   if (keep_logs_) result_.logs = logs_;
   for (std::size_t t = 0; t < s_.topics.size(); ++t) {
     const auto leaders = leadership_.leaders(t);
@@ -229,7 +236,7 @@ std::uint64_t Engine::send_request(std::uint32_t p, std::size_t node, std::int64
                                    bool expects_response) {
   const std::uint64_t id =
       requests_.add(p, static_cast<std::uint32_t>(node), bytes, static_cast<std::int32_t>(batches.size()), expects_response);
-  if (tag_records_ || s_.producers[p].config.idempotence) {
+  if (tag_records_ || s_.producers[p].config.idempotence || replication_) {
     // What the leader needs of each batch travels with the request: a batch's slot may be
     // reused before the leader appends it (acks=0 completes at send).
     Request& r = *requests_.find(id);
@@ -242,6 +249,7 @@ std::uint64_t Engine::send_request(std::uint32_t p, std::size_t node, std::int64
       rb.log = base + static_cast<std::size_t>(b.partition);
       rb.base_sequence = b.base_sequence;
       rb.records = b.records;
+      rb.bytes = b.estimated_bytes();
       rb.tagged.clear();
       if (!tag_records_) continue;
       PARTSIM_CHECK(b.tags.size() == b.send_times.size(), "a batch without a tag per record in a run that tags records");
@@ -285,14 +293,19 @@ void Engine::operator()(const BrokerDone& e) {
   BrokerService& b = brokers_[e.broker];
   if (b.epoch() != e.epoch) return;  // the broker failed while serving this request
   SimTime replicated = SimTime::zero();
-  bool answered = false;
+  bool answered = false, awaits_followers = false;
   if (Request* r = requests_.find(e.request)) {
-    // acks=all waits for the slowest in-sync follower (a broker property); the high
-    // watermark passes the records then, as the response leaves.
-    replicated = s_.producers[r->producer].config.acks == Acks::kAll ? b.replication() : SimTime::zero();
-    serve_batches(*r, b.draw_error(), now() + replicated);
+    // acks=all waits for the slowest in-sync follower: a broker property (replication
+    // fixed), or the followers' fetches (followers: the response leaves when the high
+    // watermark covers the batches, acks_settled). The high watermark passes the records
+    // then, as the response leaves.
+    const bool fixed = !replication_;
+    replicated = fixed && s_.producers[r->producer].config.acks == Acks::kAll ? b.replication() : SimTime::zero();
+    serve_batches(e.request, *r, b.draw_error(), now() + replicated);
     if (!r->live) {
       requests_.erase(e.request);
+    } else if (replication_ && replication_->waiting(e.request)) {
+      awaits_followers = true;  // answered by acks_settled
     } else {
       answered = true;
       sim_.schedule_at(now() + b.one_way() + replicated, ResponseArrive{e.request});
@@ -302,9 +315,11 @@ void Engine::operator()(const BrokerDone& e) {
   const auto next = b.finish(now(), live);
   if (next) start_service(e.broker, *next);
   if (!b.threaded()) return;
-  // The connection stays muted until its response is sent: after acks=all's wait, or now
-  // (acks=0 and requests given up send none).
-  if (answered && replicated > SimTime::zero()) {
+  // The connection stays muted until its response is sent: after acks=all's wait (fixed,
+  // or until the followers settle it), or now (acks=0 and requests given up send none).
+  if (awaits_followers) {
+    muted_until_settled_[e.request] = ResponseSent{e.broker, b.epoch(), e.connection};
+  } else if (answered && replicated > SimTime::zero()) {
     sim_.schedule_at(now() + replicated, ResponseSent{e.broker, b.epoch(), e.connection});
   } else if (const auto read = b.response_sent(e.connection, now(), live)) {
     start_service(e.broker, *read);
@@ -342,6 +357,9 @@ void Engine::operator()(const BrokerScheduleStep& e) {
     case BrokerChange::Kind::kFail: fail_broker(e.broker); break;
     case BrokerChange::Kind::kRecover: recover_broker(e.broker); break;
     case BrokerChange::Kind::kSetErrorRate: b.set_error_rate(c.error_rate); break;
+    case BrokerChange::Kind::kSetReplicaRtt:
+      if (replication_) replication_->set_replica_rtt(static_cast<std::int32_t>(e.broker), c.duration);
+      break;
   }
   for (auto& p : producers_) p->wake_sender(now(), now());
 }
@@ -351,8 +369,13 @@ void Engine::fail_broker(std::uint32_t bi) {
   if (!b.up()) return;
   b.fail();
   up_[bi] = 0;
-  // Leadership moves to the next live replica; with none, the partition goes offline.
-  leadership_.broker_failed(static_cast<std::int32_t>(bi), up_);
+  if (replication_) {
+    // Leadership moves when the controller fences the broker (kafka-consumer-spec §9.4).
+    sim_.schedule_at(replication_->broker_failed(static_cast<std::int32_t>(bi), now()), Fence{bi, b.epoch()});
+  } else {
+    // Leadership moves to the next live replica; with none, the partition goes offline.
+    leadership_.broker_failed(static_cast<std::int32_t>(bi), up_);
+  }
   for (auto& p : producers_) {
     sim_.schedule_at(now() + b.one_way(), Disconnect{p->index(), bi, b.epoch()});
     sim_.schedule_at(now() + b.rtt(), MetadataRefresh{p->index()});
@@ -365,8 +388,12 @@ void Engine::recover_broker(std::uint32_t bi) {
   if (b.up()) return;
   b.recover();
   up_[bi] = 1;
-  // Offline partitions with a replica here come back led by it; others keep their leader.
-  leadership_.broker_recovered(static_cast<std::int32_t>(bi));
+  // Offline partitions with a replica here (followers: whose ISR lists it) come back led by
+  // it; others keep their leader.
+  if (replication_)
+    replication_->broker_recovered(static_cast<std::int32_t>(bi), now());
+  else
+    leadership_.broker_recovered(static_cast<std::int32_t>(bi));
   for (auto& p : producers_) sim_.schedule_at(now() + b.rtt(), MetadataRefresh{p->index()});
   snapshot_leaders("broker " + std::to_string(s_.brokers[bi].id) + " back");
 }
@@ -384,16 +411,77 @@ void Engine::snapshot_leaders(const std::string& cause) {
 // are led elsewhere beyond leader.imbalance.per.broker.percentage gets them back (a
 // preferred leader election), if it is alive.
 void Engine::operator()(const LeaderCheck&) {
-  if (leadership_.rebalance_preferred(up_, s_.controller.imbalance_per_broker_percent)) {
+  Leadership::Eligible in_isr;
+  if (replication_) in_isr = [this](std::size_t t, std::size_t p, std::int32_t b) { return replication_->eligible(t, p, b); };
+  if (leadership_.rebalance_preferred(up_, s_.controller.imbalance_per_broker_percent, in_isr)) {
+    if (replication_) replication_->leaders_moved(now(), "preferred leader election");
     snapshot_leaders("preferred leader election");
-    for (auto& p : producers_) {
-      sim_.schedule_in(SimTime::ms(1), MetadataRefresh{p->index()});
-      p->wake_sender(now(), now());
-    }
+    refresh_metadata();
   }
   bool active = false;
   for (const auto& p : producers_) active = active || !p->stopped() || p->has_in_flight();
   if (active) sim_.schedule_in(s_.controller.imbalance_check_interval, LeaderCheck{});
+}
+
+void Engine::refresh_metadata() {
+  for (auto& p : producers_) {
+    sim_.schedule_in(SimTime::ms(1), MetadataRefresh{p->index()});
+    p->wake_sender(now(), now());
+  }
+}
+
+// ---- replication with followers (model/cluster/replication.hpp) ----------------------------------
+
+void Engine::operator()(const FetchStep& e) {
+  switch (e.step) {
+    case ReplicationHost::Step::kArrive: replication_->on_fetch_arrive(e.session, e.fetch, now()); break;
+    case ReplicationHost::Step::kReturn: replication_->on_fetch_return(e.session, e.fetch, now()); break;
+    case ReplicationHost::Step::kExpire: replication_->on_fetch_expire(e.session, e.fetch, now()); break;
+  }
+}
+
+void Engine::schedule_fetch(ReplicationHost::Step step, std::uint32_t session, std::uint64_t fetch, SimTime at) {
+  // Once no producer will send again, an idle fetcher (waiting for data) stops: the run ends.
+  if (step == ReplicationHost::Step::kExpire && quiet()) return;
+  sim_.schedule_at(at, FetchStep{step, session, fetch});
+}
+
+bool Engine::quiet() const {
+  for (const auto& p : producers_)
+    if (!p->stopped() || p->has_in_flight() || p->blocked() || p->accumulator().has_batches()) return false;
+  return true;
+}
+
+void Engine::operator()(const IsrCheck&) {
+  replication_->check_isr(now());
+  if (!quiet()) sim_.schedule_in(replication_->isr_check_interval(), IsrCheck{});
+}
+
+void Engine::operator()(const Fence& e) {
+  if (brokers_[e.broker].epoch() != e.epoch) return;  // back before the controller fenced it
+  if (replication_->fence(static_cast<std::int32_t>(e.broker), now())) refresh_metadata();
+  snapshot_leaders("broker " + std::to_string(s_.brokers[e.broker].id) + " fenced");
+}
+
+void Engine::acks_settled(std::uint64_t id) {
+  // A threaded broker's connection was muted until this response: it is sent now, even
+  // for a request its producer gave up (the broker does not know).
+  if (const auto it = muted_until_settled_.find(id); it != muted_until_settled_.end()) {
+    const ResponseSent sent = it->second;
+    muted_until_settled_.erase(it);
+    (*this)(sent);
+  }
+  Request* r = requests_.find(id);
+  if (!r) return;  // the producer gave it up
+  sim_.schedule_at(now() + brokers_[r->broker].one_way(), ResponseArrive{id});
+}
+
+void Engine::ack_error(std::uint64_t id, std::size_t partition, ProduceError error) {
+  Request* r = requests_.find(id);
+  if (!r) return;
+  if (r->errors.empty()) r->errors.assign(static_cast<std::size_t>(r->batches), ProduceError::kNone);
+  for (std::size_t k = 0; k < r->described.size(); ++k)
+    if (r->described[k].log == partition) r->errors[k] = error;
 }
 
 // ---- results ------------------------------------------------------------------------------------------
@@ -462,7 +550,7 @@ void Engine::batch_done(std::uint32_t p, const ProducerBatch& b, std::int32_t br
 // (REQUEST_TIMED_OUT, ...). An idempotent producer's batch passes the sequence check first
 // (kafka-consumer-spec §8): a duplicate is not appended again, an out-of-order batch is
 // refused. `readable`: when the high watermark passes the appended records.
-void Engine::serve_batches(Request& r, ProduceError injected, SimTime readable) {
+void Engine::serve_batches(std::uint64_t id, Request& r, ProduceError injected, SimTime readable) {
   const ProduceErrorInfo injected_info = produce_error_info(injected);
   if (injected != ProduceError::kNone) {
     result_.produce_errors.injected += r.batches;
@@ -470,8 +558,17 @@ void Engine::serve_batches(Request& r, ProduceError injected, SimTime readable) 
     if (!injected_info.appended) return;
   }
   const bool idempotent = s_.producers[r.producer].config.idempotence;
+  const bool acks_all = s_.producers[r.producer].config.acks == Acks::kAll;
+  // Followers: acks=all is refused before the append while the ISR is below min.insync.replicas.
+  if (replication_ && acks_all)
+    for (std::size_t k = 0; k < r.described.size(); ++k)
+      if (replication_->refuses(r.described[k].log)) {
+        if (r.errors.empty()) r.errors.assign(static_cast<std::size_t>(r.batches), ProduceError::kNone);
+        r.errors[k] = ProduceError::kNotEnoughReplicas;
+      }
   for (std::size_t k = 0; k < r.described.size(); ++k) {
     RequestBatch& rb = r.described[k];
+    if (refused(r, k)) continue;
     if (idempotent && rb.base_sequence >= 0) {
       switch (sequences_.append(rb.log, r.producer, rb.base_sequence, rb.records)) {
         case ProducerStateTable::Verdict::kAppend: break;
@@ -483,6 +580,9 @@ void Engine::serve_batches(Request& r, ProduceError injected, SimTime readable) 
             --result_.produce_errors.injected;
             r.errors[k] = ProduceError::kNone;
           }
+          // Followers: the original append may not be committed yet; the answer waits
+          // for the high watermark to reach the log's end (at or past the original offsets).
+          if (replication_ && acks_all && r.live) replication_->append(rb.log, 0, now(), id);
           continue;
         case ProducerStateTable::Verdict::kOutOfOrder:
           ++result_.produce_errors.out_of_order;
@@ -492,7 +592,17 @@ void Engine::serve_batches(Request& r, ProduceError injected, SimTime readable) 
       }
     }
     if (tag_records_) append_records(rb, readable);
+    // Followers: the leader's log grows; an acks=all batch answered without error waits
+    // for the high watermark.
+    if (replication_) {
+      const bool waits = acks_all && r.live && (r.errors.empty() || r.errors[k] == ProduceError::kNone);
+      replication_->append(rb.log, rb.bytes, now(), waits ? std::optional<std::uint64_t>(id) : std::nullopt);
+    }
   }
+}
+
+bool Engine::refused(const Request& r, std::size_t k) const {
+  return replication_ && !r.errors.empty() && r.errors[k] == ProduceError::kNotEnoughReplicas;
 }
 
 // The leader appends a batch's records; a record is readable once the high watermark passes
@@ -575,6 +685,7 @@ void Engine::operator()(const Sample&) {
   ts.broker_in_flight.push_back(std::move(in_flight));
   ts.broker_queue_wait_ms.push_back(std::move(waits));
   ts.buffer_bytes.push_back(buffer);
+  if (replication_) replication_->sample(now());
   std::fill(ts_records_.begin(), ts_records_.end(), 0);
   std::fill(ts_wait_sum_.begin(), ts_wait_sum_.end(), 0.0);
   std::fill(ts_wait_count_.begin(), ts_wait_count_.end(), 0);

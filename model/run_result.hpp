@@ -118,6 +118,40 @@ struct ProduceErrorCounts {
   std::int64_t total() const { return injected + out_of_order + duplicates; }
 };
 
+/// cluster.replication: followers (kafka-consumer-spec §9): per partition, what its ISR did.
+struct PartitionReplication {
+  std::vector<std::int32_t> isr;        ///< broker ids at the end, assignment order
+  std::int32_t isr_min = 0;             ///< smallest ISR size during the run
+  std::int64_t shrinks = 0;             ///< leader-driven ISR shrinks (IsrShrinksPerSec's count)
+  std::int64_t expands = 0;             ///< ISR expansions (IsrExpandsPerSec's count)
+  std::int64_t fenced_removals = 0;     ///< removals by the controller's fencing (not IsrShrinks)
+  std::int64_t not_enough_replicas = 0; ///< acks=all batches refused with NOT_ENOUGH_REPLICAS
+  double under_replicated_ms = 0;       ///< time with a live leader and ISR < replicas
+  double under_min_isr_ms = 0;          ///< time with ISR < effective min.insync.replicas
+  double offline_ms = 0;                ///< time without a live leader
+};
+
+/// The ISR state after a change (or a --timeseries sample).
+struct IsrSnapshot {
+  double time_ms = 0;
+  std::string cause;                         ///< "start", "broker 1 failed", "broker 1 fenced", "isr shrink", ...
+  std::vector<std::int32_t> isr_size;        ///< per partition (RunResult::partitions order)
+  std::int32_t under_replicated = 0;         ///< UnderReplicatedPartitions summed over the leaders
+  std::int32_t under_min_isr = 0;            ///< partitions refusing acks=all writes
+  std::int32_t offline = 0;                  ///< partitions without a live leader
+  std::int64_t not_enough_replicas = 0;      ///< NOT_ENOUGH_REPLICAS batches so far
+  std::int64_t records_acked = 0;            ///< records acknowledged so far
+};
+
+struct ReplicationResult {
+  bool enabled = false;                             ///< cluster.replication: followers
+  std::vector<PartitionReplication> partitions;     ///< RunResult::partitions order
+  std::vector<IsrSnapshot> history;
+  std::map<std::string, std::int64_t> errors;       ///< batches answered with each error code by the replication model
+  std::int64_t shrinks() const { std::int64_t n = 0; for (const auto& p : partitions) n += p.shrinks; return n; }
+  std::int64_t expands() const { std::int64_t n = 0; for (const auto& p : partitions) n += p.expands; return n; }
+};
+
 /// Per-key order in the brokers' logs, as the leaders appended the records (checked when the
 /// run keeps logs or a broker injects errors).
 struct LogOrder {
@@ -199,6 +233,7 @@ struct RunResult {
   std::vector<double> adaptive_expected;
   TimeSeries timeseries;
   std::vector<LeaderSnapshot> leader_history;  ///< kept when the scenario fails brokers
+  ReplicationResult replication;               ///< cluster.replication: followers only
   std::vector<BatchRecord> batches;
   std::vector<ProducerMetrics> producer_metrics;  ///< per producer, in the scenario's order
   HotKeyCounts hot_keys;      ///< keyed records sent after the warm-up, per (partition, key)

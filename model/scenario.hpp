@@ -29,8 +29,8 @@ struct Jitter {
 /// A change to a broker at a simulated time (the broker's schedule).
 struct BrokerChange {
   SimTime at;
-  enum class Kind { kSetRtt, kSetRequestTime, kSetByteRate, kFail, kRecover, kSetErrorRate } kind = Kind::kSetRtt;
-  SimTime duration;                 ///< kSetRtt, kSetRequestTime: the new value
+  enum class Kind { kSetRtt, kSetRequestTime, kSetByteRate, kFail, kRecover, kSetErrorRate, kSetReplicaRtt } kind = Kind::kSetRtt;
+  SimTime duration;                 ///< kSetRtt, kSetRequestTime, kSetReplicaRtt: the new value
   double bytes_per_second = 0;      ///< kSetByteRate: the new value
   double error_rate = 0;            ///< kSetErrorRate: the new value
 };
@@ -43,6 +43,9 @@ struct BrokerConfig {
   SimTime batch_time = SimTime::zero();          ///< batch.ms: service time per batch (partition) in a request
   double bytes_per_second = 0;                   ///< byte.rate: service throughput (0 = unlimited)
   SimTime replication = SimTime::ms(1);          ///< replication.ms: added for acks=all (the slowest in-sync follower)
+  /// replica.rtt.ms: round trip of this broker's follower fetches to its leaders
+  /// (cluster.replication: followers only).
+  SimTime replica_rtt = SimTime::ms(1);
   Jitter jitter;
   /// error.rate: share of produce requests answered with error_code (0..1), drawn per request.
   double error_rate = 0;
@@ -77,6 +80,7 @@ struct TopicConfig {
   std::int32_t partitions = 6;  ///< the count at the start
   std::int32_t replication_factor = 1;
   std::vector<TopicChange> schedule;  ///< partition increases over simulated time
+  std::int32_t min_insync = 0;  ///< min.insync.replicas (topic config); 0: the brokers' default
 
   /// The count after every change (the loader refuses decreases, so the largest).
   std::int32_t final_partitions() const {
@@ -199,6 +203,20 @@ struct ControllerConfig {
   double imbalance_per_broker_percent = 10;   ///< leader.imbalance.per.broker.percentage
 };
 
+/// How acks=all waits for the followers (cluster.replication): a fixed replication.ms per
+/// broker, or followers that fetch from the leaders, with the ISR, the high watermark,
+/// fencing and min.insync.replicas (kafka-consumer-spec §9). Defaults: §9.1.
+struct ReplicationConfig {
+  enum class Mode { kFixed, kFollowers } mode = Mode::kFixed;
+  SimTime fetch_wait_max = SimTime::ms(500);      ///< replica.fetch.wait.max.ms
+  std::int64_t fetch_min_bytes = 1;               ///< replica.fetch.min.bytes
+  SimTime lag_time_max = SimTime::ms(30000);      ///< replica.lag.time.max.ms
+  SimTime heartbeat_interval = SimTime::ms(2000); ///< broker.heartbeat.interval.ms
+  SimTime session_timeout = SimTime::ms(9000);    ///< broker.session.timeout.ms
+  std::int32_t min_insync = 1;                    ///< min.insync.replicas (the brokers' default)
+  bool followers() const { return mode == Mode::kFollowers; }
+};
+
 /// The bridge of a migration: a consumer of the old topic handing records to `threads`
 /// producer threads that write them to the new topic.
 struct BridgeSpec {
@@ -224,6 +242,7 @@ struct Scenario {
   std::vector<BrokerConfig> brokers;
   std::vector<HostConfig> hosts;  ///< cluster.hosts: shared machines (none by default)
   ControllerConfig controller;
+  ReplicationConfig replication;
   std::vector<TopicConfig> topics;
   std::vector<ProducerSpec> producers;
   GroupCoordinatorConfig group_coordinator;

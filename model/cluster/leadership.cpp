@@ -66,7 +66,7 @@ bool Leadership::broker_recovered(std::int32_t b) {
   return changed;
 }
 
-bool Leadership::rebalance_preferred(std::span<const char> up, double imbalance_percent) {
+bool Leadership::rebalance_preferred(std::span<const char> up, double imbalance_percent, const Eligible& eligible) {
   bool moved = false;
   for (std::size_t b = 0; b < brokers_; ++b) {
     if (!up[b]) continue;
@@ -81,7 +81,7 @@ bool Leadership::rebalance_preferred(std::span<const char> up, double imbalance_
     if (preferred == 0 || 100.0 * elsewhere / preferred <= imbalance_percent) continue;
     for (std::size_t t = 0; t < leaders_.size(); ++t)
       for (std::size_t p = 0; p < leaders_[t].size(); ++p)
-        if (replicas_[t][p].front() == broker && leaders_[t][p] != broker) {
+        if (replicas_[t][p].front() == broker && leaders_[t][p] != broker && (!eligible || eligible(t, p, broker))) {
           leaders_[t][p] = broker;
           moved = true;
         }

@@ -8,6 +8,7 @@
 // Replicas follow the scenario's rule: partition p on brokers p, p+1, ... mod n.
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -29,8 +30,12 @@ public:
   bool broker_recovered(std::int32_t b);
   /// The periodic preferred-leader check (auto.leader.rebalance.enable): every live broker
   /// whose preferred partitions are led elsewhere beyond `imbalance_percent` leads them
-  /// again. Returns true if any leader moved.
-  bool rebalance_preferred(std::span<const char> up, double imbalance_percent);
+  /// again. `eligible(topic, partition, broker)`, when given, must allow the move (the
+  /// followers' model: only an in-sync replica may lead). Returns true if any leader moved.
+  using Eligible = std::function<bool(std::size_t, std::size_t, std::int32_t)>;
+  bool rebalance_preferred(std::span<const char> up, double imbalance_percent, const Eligible& eligible = {});
+  /// The controller's election under the followers' model (model/cluster/replication.*).
+  void set_leader(std::size_t t, std::size_t partition, std::int32_t broker) { leaders_[t][partition] = broker; }
 
   std::size_t topics() const { return replicas_.size(); }
   /// Leaders of topic `t` (broker index or -1), by partition.

@@ -16,6 +16,7 @@
 #include "model/host_cores.hpp"
 #include "model/cluster/leadership.hpp"
 #include "model/cluster/partition_log.hpp"
+#include "model/cluster/replication.hpp"
 #include "model/cluster/producer_state.hpp"
 #include "model/cluster_simulation.hpp"
 #include "model/producer/hot_keys.hpp"
@@ -42,9 +43,13 @@ struct LeaderCheck {};  // the controller's periodic preferred-leader check
 struct BrokerScheduleStep { std::uint32_t broker; std::uint32_t index; };
 struct TopicStep { std::uint32_t topic; std::uint32_t index; };  // index into Engine::topic_steps_[topic]
 struct PeriodicRefresh { std::uint32_t producer; };  // metadata.max.age.ms elapsed since the last refresh
+// cluster.replication: followers (model/cluster/replication.hpp)
+struct FetchStep { ReplicationHost::Step step; std::uint32_t session; std::uint64_t fetch; };
+struct IsrCheck {};                                          // the leaders' periodic ISR check
+struct Fence { std::uint32_t broker; std::uint64_t epoch; };  // the controller fences a dead broker
 using Event = std::variant<AppSend, SenderWake, RequestArrive, BrokerDone, ResponseArrive, RequestTimeout, Disconnect,
                            BufferTimeout, MetadataRefresh, BrokerScheduleStep, SecondCall, Sample, LeaderCheck, ResponseSent,
-                           TopicStep, PeriodicRefresh>;
+                           TopicStep, PeriodicRefresh, FetchStep, IsrCheck, Fence>;
 
 /// A batch in a request as the leader sees it (described when the producer is idempotent
 /// or the run tags records).
@@ -52,6 +57,7 @@ struct RequestBatch {
   std::size_t log = 0;                 // partition index (RunResult::partitions, BrokerLogs::partitions)
   std::int32_t base_sequence = -1;     // the idempotent producer's, or -1
   std::int32_t records = 0;
+  std::int64_t bytes = 0;              // the batch's bytes (the followers' model's offsets)
   std::vector<LogRecord> tagged;       // the records, when tagged (readable is set at the append)
 };
 
@@ -116,7 +122,7 @@ private:
   std::vector<std::uint32_t> free_;
 };
 
-class Engine final : public ProducerHost {
+class Engine final : public ProducerHost, public ReplicationHost {
 public:
   Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication, const RunOptions& options);
   RunResult run();
@@ -137,6 +143,15 @@ public:
   void operator()(const LeaderCheck& e);
   void operator()(const TopicStep& e);
   void operator()(const PeriodicRefresh& e);
+  void operator()(const FetchStep& e);
+  void operator()(const IsrCheck& e);
+  void operator()(const Fence& e);
+
+  // ReplicationHost
+  void schedule_fetch(ReplicationHost::Step step, std::uint32_t session, std::uint64_t fetch, SimTime at) override;
+  void acks_settled(std::uint64_t request) override;
+  void ack_error(std::uint64_t request, std::size_t partition, ProduceError error) override;
+  std::int64_t records_acked() const override { return result_.records_acked; }
 
   // ProducerHost
   void schedule_app(std::uint32_t producer, SimTime at) override;
@@ -171,13 +186,18 @@ private:
   void recover_broker(std::uint32_t b);
   void snapshot_leaders(const std::string& cause);
   void record_batch(std::uint32_t producer, const ProducerBatch& b, std::int32_t broker, bool acked);
-  void serve_batches(Request& r, ProduceError injected, SimTime readable);
+  void serve_batches(std::uint64_t id, Request& r, ProduceError injected, SimTime readable);
+  bool refused(const Request& r, std::size_t k) const;
+  void refresh_metadata();
+  bool quiet() const;  // no producer will send or wait again
   void append_records(RequestBatch& rb, SimTime readable);
   // Partition increases (a topic's schedule).
   void setup_repartition();
   void arm_metadata_refresh(std::uint32_t producer);
   void note_repartition_record(std::uint32_t producer, std::int32_t partition, std::optional<std::string_view> key);
   void finish_repartition();
+  // Threaded brokers: connections muted until the followers settle their request's acks.
+  std::map<std::uint64_t, ResponseSent> muted_until_settled_;
 
   const Scenario& s_;
   RunOptions options_;
@@ -188,6 +208,7 @@ private:
   std::vector<BrokerService> brokers_;
   std::vector<char> up_;  // per broker: the connection can be used
   Leadership leadership_;
+  std::optional<Replication> replication_;  // cluster.replication: followers
   std::vector<std::size_t> topic_of_;      // per producer
   std::vector<std::size_t> stats_offset_;  // per topic: its first row in RunResult::partitions
   std::shared_ptr<BatchArena> batch_arena_ = std::make_shared<BatchArena>();  // the producers' batches

@@ -18,9 +18,9 @@ void check_jitter(MapReader& m, Jitter& j) {
 
 void check_step(MapReader& m, BrokerChange&) {
   int actions = 0;
-  for (const char* key : {"set.rtt.ms", "set.request.ms", "set.byte.rate", "set.error.rate", "fail", "recover"}) actions += m.has(key) ? 1 : 0;
+  for (const char* key : {"set.rtt.ms", "set.request.ms", "set.byte.rate", "set.error.rate", "set.replica.rtt.ms", "fail", "recover"}) actions += m.has(key) ? 1 : 0;
   if (actions != 1)
-    m.error("at.ms", "a schedule step needs exactly one of set.rtt.ms, set.request.ms, set.byte.rate, set.error.rate, fail, recover");
+    m.error("at.ms", "a schedule step needs exactly one of set.rtt.ms, set.request.ms, set.byte.rate, set.error.rate, set.replica.rtt.ms, fail, recover");
 }
 
 // CreatePartitions (kafka-consumer-spec §7, RCM:1754-1760): the controller refuses the same
@@ -188,6 +188,17 @@ void check_scenario(MapReader& top, Scenario& s) {
       item(top, "topics", i).error("replication.factor", "must be <= the number of brokers (" + std::to_string(s.brokers.size()) +
                                                              "), got " + std::to_string(s.topics[i].replication_factor));
   for (std::size_t i = 0; i < s.producers.size(); ++i) check_producer_topic(top, s, i);
+  // The followers' model sets when records become readable only through acks (the high
+  // watermark is not written to the logs): consumers and migrations read those logs.
+  if (s.replication.followers() && (!s.consumers.empty() || s.migration))
+    top.map("cluster").error("replication", "followers cannot be combined with consumers or a migration yet (use fixed)");
+  for (const auto& b : s.brokers)
+    for (const auto& step : b.schedule)
+      if (step.kind == BrokerChange::Kind::kSetReplicaRtt && !s.replication.followers()) {
+        top.map("cluster").error("replication", "must be followers for a schedule step with set.replica.rtt.ms (broker " +
+                                                    std::to_string(b.id) + ")");
+        return;
+      }
   MapReader run = top.map("run");
   if (!s.run.records && !s.run.duration && !run.has("records") && !run.has("duration.ms")) {
     bool all_bounded = !s.producers.empty();

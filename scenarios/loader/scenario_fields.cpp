@@ -93,7 +93,13 @@ const Table<BrokerChange>& step_table() {
       F::selects(F::number("set.error.rate", &BrokerChange::error_rate, 0, 1, "share", "action: the broker's new error.rate"), kind,
                  K::kSetErrorRate)
           .example("0.05"),
-      F::selects(event_flag("fail", "action: the broker fails (its partitions' leadership moves to the next live replica)"), kind,
+      F::selects(F::duration("set.replica.rtt.ms", &BrokerChange::duration, kMs, 0, kMaxMs,
+                             "action: the broker's new replica.rtt.ms (cluster.replication: followers)"),
+                 kind, K::kSetReplicaRtt)
+          .example("60000"),
+      F::selects(event_flag("fail", "action: the broker fails (replication fixed: its partitions' leadership moves at once to the next "
+                                    "live replica; followers: to an in-sync replica when the controller fences it)"),
+                 kind,
                  K::kFail)
           .example("true"),
       F::selects(event_flag("recover", "action: the broker comes back (its preferred leadership returns only by election)"), kind,
@@ -113,7 +119,9 @@ const Table<BrokerConfig>& broker_table() {
       F::duration("batch.ms", &BrokerConfig::batch_time, kMs, 0, kMaxMs, "broker service time per batch (partition) in a request"),
       F::number("byte.rate", &BrokerConfig::bytes_per_second, 0, 1e15, "bytes/s", "broker service throughput (0 = unlimited)"),
       F::duration("replication.ms", &BrokerConfig::replication, kMs, 0, kMaxMs,
-                  "added to acks=all responses: the slowest in-sync follower"),
+                  "added to acks=all responses: the slowest in-sync follower (cluster.replication: fixed)"),
+      F::duration("replica.rtt.ms", &BrokerConfig::replica_rtt, kMs, 0, kMaxMs,
+                  "round trip of this broker's follower fetches to the leaders (cluster.replication: followers)"),
       F::section("jitter", &BrokerConfig::jitter, jitter_table(), "a random extra service time per request"),
       F::number("error.rate", &BrokerConfig::error_rate, 0, 1, "share",
                 "share of produce requests answered with error.code (drawn per request from the run's seed)"),
@@ -169,6 +177,21 @@ const Table<Scenario>& cluster_table() {
                   TimeUnit::kSeconds, 0.001, 1e9, "how often the controller checks the leader imbalance"),
       F::number("leader.imbalance.per.broker.percentage", [](auto& s) -> auto& { return s.controller.imbalance_per_broker_percent; }, 0,
                 100, "%", "a broker's share of non-preferred leaders above which the controller rebalances"),
+      F::choice("replication", [](auto& s) -> auto& { return s.replication.mode; }, {"fixed", "followers"},
+                "how acks=all waits: fixed (each broker's replication.ms) or followers (followers fetch from the leaders; "
+                "ISR, high watermark, fencing, min.insync.replicas; kafka-consumer-spec section 9)"),
+      F::duration("replica.fetch.wait.max.ms", [](auto& s) -> auto& { return s.replication.fetch_wait_max; }, kMs, 0, kMaxMs,
+                  "followers: how long a follower fetch waits at the leader for replica.fetch.min.bytes"),
+      F::integer("replica.fetch.min.bytes", [](auto& s) -> auto& { return s.replication.fetch_min_bytes; }, 1, kInt32Max, "bytes",
+                 "followers: the bytes a follower fetch waits for"),
+      F::duration("replica.lag.time.max.ms", [](auto& s) -> auto& { return s.replication.lag_time_max; }, kMs, 1, kMaxMs,
+                  "followers: a follower not caught up for longer leaves the ISR (checked every half of it)"),
+      F::duration("broker.heartbeat.interval.ms", [](auto& s) -> auto& { return s.replication.heartbeat_interval; }, kMs, 1, kMaxMs,
+                  "followers: brokers heartbeat the controller this often"),
+      F::duration("broker.session.timeout.ms", [](auto& s) -> auto& { return s.replication.session_timeout; }, kMs, 1, kMaxMs,
+                  "followers: the controller fences a broker this long after its last heartbeat (it leaves every ISR)"),
+      F::integer("min.insync.replicas", [](auto& s) -> auto& { return s.replication.min_insync; }, 1, 1000, "",
+                 "followers: the brokers' default; acks=all writes fail with NOT_ENOUGH_REPLICAS while the ISR is smaller"),
   }));
   return table;
 }
@@ -195,6 +218,8 @@ const Table<TopicConfig>& topic_table() {
       F::integer("partitions", &TopicConfig::partitions, 1, 1'000'000, "", "number of partitions"),
       F::integer("replication.factor", &TopicConfig::replication_factor, 1, 1000, "",
                  "<= number of brokers; replicas round-robin (p -> brokers p, p+1, ... mod n), leader first"),
+      F::integer("min.insync.replicas", &TopicConfig::min_insync, 0, 1000, "",
+                 "cluster.replication followers: the topic's min.insync.replicas (0: cluster.min.insync.replicas)"),
       F::list("schedule", &TopicConfig::schedule, topic_step_table(), ListRules<TopicChange>("topic schedule step"),
               "partition increases over simulated time, e.g. [{at.ms: 5000, set.partitions: 8}]: new partitions continue the "
               "replica rule; producers and classic consumer groups see them at their next metadata refresh"),

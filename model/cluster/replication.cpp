@@ -1,0 +1,431 @@
+#include "model/cluster/replication.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "sim/check.hpp"
+
+namespace partsim::model {
+
+Replication::Replication(const Scenario& s, Leadership& leadership, ReplicationHost& host)
+    : s_(s), leadership_(leadership), host_(host) {
+  const std::size_t n = s.brokers.size();
+  up_.assign(n, 1);
+  fenced_.assign(n, 0);
+  for (const auto& b : s.brokers) replica_rtt_.push_back(b.replica_rtt);
+  for (std::size_t t = 0; t < s.topics.size(); ++t) {
+    const TopicConfig& tc = s.topics[t];
+    // min.insync.replicas: the topic's, else the brokers' default; effective min(·, replicas) (§9.2).
+    const std::int32_t min_insync = tc.min_insync > 0 ? tc.min_insync : s.replication.min_insync;
+    for (std::int32_t p = 0; p < tc.partitions; ++p) {
+      Partition part;
+      part.topic = t;
+      part.index = static_cast<std::size_t>(p);
+      const auto reps = leadership.replicas(t, p);
+      part.replicas.assign(reps.begin(), reps.end());
+      part.isr = part.replicas;
+      part.state.resize(part.replicas.size());
+      part.leader = leadership.leaders(t)[part.index];
+      part.min_isr = std::min(min_insync, static_cast<std::int32_t>(part.replicas.size()));
+      parts_.push_back(std::move(part));
+    }
+  }
+  for (std::size_t f = 0; f < n; ++f)
+    for (std::size_t l = 0; l < n; ++l) {
+      Session& session = sessions_.emplace_back();
+      session.follower = static_cast<std::int32_t>(f);
+      session.leader = static_cast<std::int32_t>(l);
+    }
+  result_.enabled = true;
+  result_.partitions.resize(parts_.size());
+  for (std::size_t i = 0; i < parts_.size(); ++i) result_.partitions[i].isr_min = static_cast<std::int32_t>(parts_[i].isr.size());
+}
+
+std::size_t Replication::pos(const Partition& p, std::int32_t b) const {
+  const auto it = std::find(p.replicas.begin(), p.replicas.end(), b);
+  PARTSIM_CHECK(it != p.replicas.end(), "a broker that holds no replica of the partition");
+  return static_cast<std::size_t>(it - p.replicas.begin());
+}
+
+bool Replication::in_isr(const Partition& p, std::int32_t b) const { return std::find(p.isr.begin(), p.isr.end(), b) != p.isr.end(); }
+
+bool Replication::eligible(std::size_t t, std::size_t p, std::int32_t b) const {
+  for (const auto& part : parts_)
+    if (part.topic == t && part.index == p) return in_isr(part, b) && !fenced_[static_cast<std::size_t>(b)];
+  return false;
+}
+
+SimTime Replication::isr_check_interval() const {
+  // The leader checks every replica.lag.time.max.ms / 2 (§9.3, RM:415).
+  return SimTime::ns(s_.replication.lag_time_max.count_ns() / 2);
+}
+
+std::string Replication::broker_name(std::int32_t b) const { return "broker " + std::to_string(s_.brokers[static_cast<std::size_t>(b)].id); }
+
+void Replication::start(SimTime now) {
+  snapshot(now, "start");
+  kick(now);
+}
+
+// ---- produce ----------------------------------------------------------------------------------
+
+bool Replication::refuses(std::size_t partition) {
+  const Partition& p = parts_[partition];
+  // NOT_ENOUGH_REPLICAS before the append (§9.2, PS:1380-1387).
+  if (static_cast<std::int32_t>(p.isr.size()) >= p.min_isr) return false;
+  ++result_.partitions[partition].not_enough_replicas;
+  ++result_.errors[std::string(produce_error_info(ProduceError::kNotEnoughReplicas).name)];
+  return true;
+}
+
+bool Replication::append(std::size_t partition, std::int64_t bytes, SimTime now, std::optional<std::uint64_t> request) {
+  Partition& p = parts_[partition];
+  Follower& leader = p.state[pos(p, p.leader)];
+  leader.leo += bytes;
+  leader.fetched = leader.leo;
+  const std::int64_t end = leader.leo;
+  advance_hw(p, now);
+  // Covered at once (an ISR of the leader alone), or waits for the followers' fetches.
+  const bool waits = request && p.hw < end;
+  if (waits) {
+    p.pending.push_back(Pending{end, *request});
+    ++waiting_[*request];
+  }
+  // The append completes parked follower fetches of this leader that now have enough
+  // bytes (§9.2, RM:977-999).
+  for (Session& s : sessions_)
+    if (s.leader == p.leader && s.state == FetchState::kParked && available(s) >= s_.replication.fetch_min_bytes) respond(s, now);
+  return waits;
+}
+
+// The high watermark: the least log end over the ISR as the leader sees it; it does not
+// move while the ISR is below the effective min ISR (§9.2, PS:1174-1200, KAFKA-15583).
+void Replication::advance_hw(Partition& p, SimTime) {
+  if (p.leader < 0 || static_cast<std::int32_t>(p.isr.size()) < p.min_isr) return;
+  std::int64_t hw = p.state[pos(p, p.leader)].leo;
+  for (const std::int32_t b : p.isr) hw = std::min(hw, p.state[pos(p, b)].fetched);
+  if (hw <= p.hw) return;
+  p.hw = hw;
+  settle(p, hw, std::nullopt);
+}
+
+// Pending acks=all batches up to `upto` are answered: covered (no error) or with `error`.
+void Replication::settle(Partition& p, std::int64_t upto, std::optional<ProduceError> error) {
+  std::size_t done = 0;
+  while (done < p.pending.size() && p.pending[done].end <= upto) ++done;
+  std::vector<Pending> settled(p.pending.begin(), p.pending.begin() + static_cast<std::ptrdiff_t>(done));
+  p.pending.erase(p.pending.begin(), p.pending.begin() + static_cast<std::ptrdiff_t>(done));
+  const std::size_t index = static_cast<std::size_t>(&p - parts_.data());
+  for (const Pending& w : settled) {
+    const auto it = waiting_.find(w.request);
+    if (it == waiting_.end()) continue;
+    if (error) {
+      ++result_.errors[std::string(produce_error_info(*error).name)];
+      host_.ack_error(w.request, index, *error);
+    }
+    if (--it->second > 0) continue;
+    waiting_.erase(it);
+    host_.acks_settled(w.request);
+  }
+}
+
+// ---- the followers' fetchers ---------------------------------------------------------------------
+
+// Half the follower's replica.rtt.ms, rounded half up (as BrokerService::one_way).
+SimTime Replication::one_way(const Session& s) const {
+  return SimTime::ns((replica_rtt_[static_cast<std::size_t>(s.follower)].count_ns() + 1) / 2);
+}
+
+bool Replication::fetches(const Session& s, const Partition& p) const {
+  return p.leader == s.leader && p.leader != s.follower && std::find(p.replicas.begin(), p.replicas.end(), s.follower) != p.replicas.end();
+}
+
+std::int64_t Replication::available(const Session& s) const {
+  std::int64_t bytes = 0;
+  for (const Partition& p : parts_)
+    if (fetches(s, p)) bytes += leader_leo(p) - p.state[pos(p, s.follower)].fetched;
+  return bytes;
+}
+
+void Replication::send_fetch(Session& s, SimTime now) {
+  s.state = FetchState::kInFlight;
+  s.fetch = next_fetch_++;
+  host_.schedule_fetch(ReplicationHost::Step::kArrive, static_cast<std::uint32_t>(&s - sessions_.data()), s.fetch, now + one_way(s));
+}
+
+// The leader answers a fetch with everything up to its log end, now.
+void Replication::respond(Session& s, SimTime now) {
+  s.state = FetchState::kInFlight;
+  s.carried.clear();
+  for (std::size_t i = 0; i < parts_.size(); ++i) {
+    if (fetches(s, parts_[i])) s.carried.emplace_back(i, leader_leo(parts_[i]));
+  }
+  host_.schedule_fetch(ReplicationHost::Step::kReturn, static_cast<std::uint32_t>(&s - sessions_.data()), s.fetch, now + one_way(s));
+}
+
+void Replication::on_fetch_arrive(std::uint32_t session, std::uint64_t fetch, SimTime now) {
+  Session& s = sessions_[session];
+  if (s.fetch != fetch || s.state != FetchState::kInFlight) return;
+  if (!up(s.leader) || !up(s.follower)) {
+    s.state = FetchState::kIdle;
+    return;
+  }
+  bool any = false;
+  for (Partition& p : parts_) {
+    if (!fetches(s, p)) continue;
+    any = true;
+    Follower& f = p.state[pos(p, s.follower)];
+    const std::int64_t leo = leader_leo(p);
+    // lastCaughtUpTime (§9.3, RP:127-133).
+    if (f.leo >= leo)
+      f.last_caught_up = now;
+    else if (f.leo >= f.leo_at_prev_fetch)
+      f.last_caught_up = std::max(f.last_caught_up, f.prev_fetch);
+    f.leo_at_prev_fetch = leo;
+    f.prev_fetch = now;
+    f.fetched = f.leo;
+    // Expansion: a live, unfenced replica at or past the high watermark rejoins (§9.3, PS:1050-1075).
+    if (!in_isr(p, s.follower) && f.fetched >= p.hw && !fenced_[static_cast<std::size_t>(s.follower)]) {
+      account(now);
+      p.isr.push_back(s.follower);
+      std::sort(p.isr.begin(), p.isr.end(), [&](std::int32_t a, std::int32_t b) { return pos(p, a) < pos(p, b); });
+      ++result_.partitions[static_cast<std::size_t>(&p - parts_.data())].expands;
+      advance_hw(p, now);
+      snapshot(now, "isr expand");
+    } else {
+      advance_hw(p, now);
+    }
+  }
+  if (!any) {
+    s.state = FetchState::kIdle;
+    return;
+  }
+  if (available(s) >= s_.replication.fetch_min_bytes) {
+    respond(s, now);
+    return;
+  }
+  s.state = FetchState::kParked;
+  host_.schedule_fetch(ReplicationHost::Step::kExpire, session, s.fetch, now + s_.replication.fetch_wait_max);
+}
+
+void Replication::on_fetch_expire(std::uint32_t session, std::uint64_t fetch, SimTime now) {
+  Session& s = sessions_[session];
+  if (s.fetch != fetch || s.state != FetchState::kParked) return;
+  if (!up(s.leader)) {
+    s.state = FetchState::kIdle;
+    return;
+  }
+  respond(s, now);
+}
+
+void Replication::on_fetch_return(std::uint32_t session, std::uint64_t fetch, SimTime now) {
+  Session& s = sessions_[session];
+  if (s.fetch != fetch || s.state != FetchState::kInFlight) return;
+  if (!up(s.follower)) {
+    s.state = FetchState::kIdle;
+    return;
+  }
+  // The follower appends what came back (if the partition still has that leader).
+  for (const auto& [i, leo] : s.carried) {
+    Partition& p = parts_[i];
+    if (p.leader != s.leader) continue;
+    Follower& f = p.state[pos(p, s.follower)];
+    f.leo = leo;
+  }
+  s.carried.clear();
+  send_fetch(s, now);
+}
+
+// Idle fetchers of live followers towards live leaders start again.
+void Replication::kick(SimTime now) {
+  for (Session& s : sessions_) {
+    if (s.state != FetchState::kIdle || s.follower == s.leader || !up(s.follower) || !up(s.leader)) continue;
+    bool any = false;
+    for (const Partition& p : parts_)
+      any = any || fetches(s, p);
+    if (any) send_fetch(s, now);
+  }
+}
+
+void Replication::stop_sessions(std::int32_t b) {
+  for (Session& s : sessions_)
+    if (s.follower == b || s.leader == b) {
+      s.state = FetchState::kIdle;
+      s.fetch = next_fetch_++;  // what is on its way is stale
+      s.carried.clear();
+    }
+}
+
+// ---- the leaders' ISR check --------------------------------------------------------------------
+
+void Replication::check_isr(SimTime now) {
+  for (std::size_t i = 0; i < parts_.size(); ++i) {
+    Partition& p = parts_[i];
+    if (p.leader < 0 || !up(p.leader)) continue;
+    const std::int64_t leo = leader_leo(p);
+    // A follower is caught up iff its log end is the leader's or it caught up within
+    // replica.lag.time.max.ms (§9.3, RP:67-73); the others leave in one change.
+    std::vector<std::int32_t> keep;
+    for (const std::int32_t b : p.isr) {
+      const Follower& f = p.state[pos(p, b)];
+      if (b == p.leader || f.fetched >= leo || now - f.last_caught_up <= s_.replication.lag_time_max) keep.push_back(b);
+    }
+    if (keep.size() == p.isr.size()) continue;
+    account(now);
+    p.isr = std::move(keep);
+    ++result_.partitions[i].shrinks;
+    advance_hw(p, now);
+    snapshot(now, "isr shrink");
+  }
+}
+
+// ---- brokers and the controller -----------------------------------------------------------------
+
+SimTime Replication::broker_failed(std::int32_t b, SimTime now) {
+  account(now);
+  up_[static_cast<std::size_t>(b)] = 0;
+  stop_sessions(b);
+  // The requests waiting on its partitions die with it (the producers see the disconnect).
+  for (Partition& p : parts_) {
+    if (p.leader != b) continue;
+    for (const Pending& w : p.pending) waiting_.erase(w.request);
+    p.pending.clear();
+  }
+  snapshot(now, broker_name(b) + " failed");
+  // Heartbeats every broker.heartbeat.interval.ms from 0; fenced when the last one is
+  // broker.session.timeout.ms old (§9.4, BrokerHeartbeatManager.java:350-356).
+  const std::int64_t hb = s_.replication.heartbeat_interval.count_ns();
+  return SimTime::ns(now.count_ns() / hb * hb) + s_.replication.session_timeout;
+}
+
+bool Replication::fence(std::int32_t b, SimTime now) {
+  account(now);
+  fenced_[static_cast<std::size_t>(b)] = 1;
+  bool moved = false;
+  for (std::size_t i = 0; i < parts_.size(); ++i) {
+    Partition& p = parts_[i];
+    if (!in_isr(p, b)) continue;
+    // Out of the ISR, but the ISR never empties: the last member stays listed (§9.4, PCB:446-454).
+    if (p.isr.size() > 1) {
+      p.isr.erase(std::find(p.isr.begin(), p.isr.end(), b));
+      ++result_.partitions[i].fenced_removals;
+    }
+    if (p.leader != b) continue;
+    // The first replica in assignment order in the new ISR and active; else offline
+    // (unclean.leader.election.enable false, PCB:261-286).
+    std::int32_t leader = -1;
+    for (const std::int32_t r : p.replicas)
+      if (r != b && in_isr(p, r) && up(r) && !fenced_[static_cast<std::size_t>(r)]) {
+        leader = r;
+        break;
+      }
+    leadership_.set_leader(p.topic, p.index, leader);
+    moved = true;
+  }
+  sync_leaders(now);
+  for (Partition& p : parts_) advance_hw(p, now);
+  snapshot(now, broker_name(b) + " fenced");
+  kick(now);
+  return moved;
+}
+
+bool Replication::broker_recovered(std::int32_t b, SimTime now) {
+  account(now);
+  up_[static_cast<std::size_t>(b)] = 1;
+  fenced_[static_cast<std::size_t>(b)] = 0;
+  bool moved = false;
+  for (Partition& p : parts_) {
+    // An offline partition whose ISR still lists `b` (its last member) is led by it again.
+    if (p.leader < 0 && in_isr(p, b)) {
+      leadership_.set_leader(p.topic, p.index, b);
+      moved = true;
+    }
+  }
+  sync_leaders(now);
+  snapshot(now, broker_name(b) + " back");
+  kick(now);
+  return moved;
+}
+
+void Replication::leaders_moved(SimTime now, const std::string& cause) {
+  account(now);
+  sync_leaders(now);
+  snapshot(now, cause);
+  kick(now);
+}
+
+// Partitions whose leader changed: the old leader's waiting batches are answered with
+// NOT_LEADER_OR_FOLLOWER if it is alive (it lost leadership), the followers' logs end no
+// later than the new leader's (truncation), and the new leader knows no follower past it.
+void Replication::sync_leaders(SimTime now) {
+  for (Partition& p : parts_) {
+    const std::int32_t now_leader = leadership_.leaders(p.topic)[p.index];
+    if (now_leader == p.leader) continue;
+    if (p.leader >= 0 && up(p.leader)) settle(p, std::numeric_limits<std::int64_t>::max(), ProduceError::kNotLeaderOrFollower);
+    for (const Pending& w : p.pending) waiting_.erase(w.request);
+    p.pending.clear();
+    p.leader = now_leader;
+    if (p.leader < 0) continue;
+    const std::int64_t leo = leader_leo(p);
+    for (Follower& f : p.state) {
+      f.leo = std::min(f.leo, leo);
+      f.fetched = std::min(f.fetched, leo);
+      f.last_caught_up = now;
+      f.prev_fetch = now;
+      f.leo_at_prev_fetch = leo;
+    }
+    p.state[pos(p, p.leader)].fetched = leo;
+    p.hw = std::min(p.hw, leo);
+  }
+}
+
+// ---- results -----------------------------------------------------------------------------------
+
+void Replication::account(SimTime now) {
+  const double dt = (now - accounted_).to_ms();
+  accounted_ = now;
+  if (dt <= 0) return;
+  for (std::size_t i = 0; i < parts_.size(); ++i) {
+    const Partition& p = parts_[i];
+    PartitionReplication& r = result_.partitions[i];
+    const bool led = p.leader >= 0 && up(p.leader);
+    if (!led) r.offline_ms += dt;
+    if (led && p.isr.size() < p.replicas.size()) r.under_replicated_ms += dt;
+    if (static_cast<std::int32_t>(p.isr.size()) < p.min_isr) r.under_min_isr_ms += dt;
+  }
+}
+
+void Replication::snapshot(SimTime now, const std::string& cause) {
+  IsrSnapshot snap;
+  snap.time_ms = now.to_ms();
+  snap.cause = cause;
+  for (std::size_t i = 0; i < parts_.size(); ++i) {
+    const Partition& p = parts_[i];
+    const auto size = static_cast<std::int32_t>(p.isr.size());
+    snap.isr_size.push_back(size);
+    PartitionReplication& r = result_.partitions[i];
+    r.isr_min = std::min(r.isr_min, size);
+    const bool led = p.leader >= 0 && up(p.leader);
+    // UnderReplicatedPartitions is reported by the leader (§9.5): offline partitions apart.
+    if (led && p.isr.size() < p.replicas.size()) ++snap.under_replicated;
+    if (size < p.min_isr) ++snap.under_min_isr;
+    if (!led) ++snap.offline;
+    snap.not_enough_replicas += r.not_enough_replicas;
+  }
+  snap.records_acked = host_.records_acked();
+  result_.history.push_back(std::move(snap));
+}
+
+ReplicationResult Replication::finish(SimTime end) {
+  const SimTime now = std::max(end, accounted_);  // never before the last change
+  account(now);
+  for (std::size_t i = 0; i < parts_.size(); ++i) {
+    auto& isr = result_.partitions[i].isr;
+    isr.clear();
+    for (const std::int32_t b : parts_[i].isr) isr.push_back(s_.brokers[static_cast<std::size_t>(b)].id);
+  }
+  snapshot(now, "end");
+  return result_;
+}
+
+}  // namespace partsim::model

@@ -1,0 +1,153 @@
+#pragma once
+// Replication with followers and the ISR (cluster.replication: followers;
+// kafka-consumer-spec §9). Each follower broker runs one fetcher per leader broker: a
+// fetch travels half the follower's replica.rtt.ms, waits at the leader until
+// replica.fetch.min.bytes are there or replica.fetch.wait.max.ms passed, and comes back
+// with everything up to the leader's log end. The leader sees a follower's log end as the
+// offset of its latest fetch; the high watermark is the least of the ISR's, and an acks=all
+// produce is answered once it covers the batches (§9.2). The leader drops followers not
+// caught up for replica.lag.time.max.ms (checked every half of it, §9.3) and takes them
+// back once they reach the high watermark; the controller fences a dead broker
+// broker.session.timeout.ms after its last heartbeat, drops it from every ISR and elects
+// leaders from the ISR only (§9.4, unclean.leader.election.enable false). While an ISR is
+// smaller than min.insync.replicas, acks=all writes are refused (NOT_ENOUGH_REPLICAS) and
+// the high watermark stays. Offsets are bytes of the leader's log.
+//
+// The unit takes the time on every call; the engine owns the events (ReplicationHost).
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "model/cluster/leadership.hpp"
+#include "model/produce_error.hpp"
+#include "model/run_result.hpp"
+#include "model/scenario.hpp"
+
+namespace partsim::model {
+
+class ReplicationHost {
+public:
+  virtual ~ReplicationHost() = default;
+  /// A fetcher's step at `at`: call Replication::on_fetch_arrive / on_fetch_return /
+  /// on_fetch_expire with (session, fetch).
+  enum class Step { kArrive, kReturn, kExpire };
+  virtual void schedule_fetch(Step step, std::uint32_t session, std::uint64_t fetch, SimTime at) = 0;
+  /// The leader answers `request` now (every acks=all batch of it settled).
+  virtual void acks_settled(std::uint64_t request) = 0;
+  /// A waiting batch of `request` on partition `partition` is answered with `error`.
+  virtual void ack_error(std::uint64_t request, std::size_t partition, ProduceError error) = 0;
+  virtual std::int64_t records_acked() const = 0;
+};
+
+class Replication {
+public:
+  Replication(const Scenario& s, Leadership& leadership, ReplicationHost& host);
+
+  /// Starts every fetcher and records the first snapshot.
+  void start(SimTime now);
+  /// acks=all on `partition` is refused (NOT_ENOUGH_REPLICAS, before the append): its ISR
+  /// is smaller than min(min.insync.replicas, replicas) (§9.2). Counts the refusal.
+  bool refuses(std::size_t partition);
+  /// The leader appended `bytes` to `partition`. With `request` (acks=all), the batch waits
+  /// for the high watermark: returns true if it waits (the request is answered by
+  /// ReplicationHost::acks_settled), false if already covered.
+  bool append(std::size_t partition, std::int64_t bytes, SimTime now, std::optional<std::uint64_t> request);
+  /// Whether `request` still waits for the high watermark.
+  bool waiting(std::uint64_t request) const { return waiting_.contains(request); }
+
+  void on_fetch_arrive(std::uint32_t session, std::uint64_t fetch, SimTime now);
+  void on_fetch_return(std::uint32_t session, std::uint64_t fetch, SimTime now);
+  void on_fetch_expire(std::uint32_t session, std::uint64_t fetch, SimTime now);
+  /// The leaders' periodic ISR check (every replica.lag.time.max.ms / 2).
+  void check_isr(SimTime now);
+  SimTime isr_check_interval() const;
+
+  /// A broker dies: its fetchers stop, the requests waiting on its partitions are lost.
+  /// Returns when the controller fences it (the last heartbeat + broker.session.timeout.ms).
+  SimTime broker_failed(std::int32_t b, SimTime now);
+  /// The controller fences `b`: out of every ISR, leaders re-elected from the ISR.
+  /// Returns true if a leader changed.
+  bool fence(std::int32_t b, SimTime now);
+  /// `b` is back (unfenced): it leads the offline partitions whose ISR it is, and fetches.
+  bool broker_recovered(std::int32_t b, SimTime now);
+  /// Leaders were moved by a preferred leader election: settle the moved partitions.
+  void leaders_moved(SimTime now, const std::string& cause);
+  /// Whether `b` may lead (topic t, partition p): it is in the ISR (no unclean election).
+  bool eligible(std::size_t t, std::size_t p, std::int32_t b) const;
+  void set_replica_rtt(std::int32_t b, SimTime rtt) { replica_rtt_[static_cast<std::size_t>(b)] = rtt; }
+
+  /// A snapshot for --timeseries.
+  void sample(SimTime now) { snapshot(now, "sample"); }
+  /// The run's replication results, the time accounts closed at `end` (or the last change).
+  ReplicationResult finish(SimTime end);
+
+  // For tests and reports.
+  std::span<const std::int32_t> isr(std::size_t partition) const { return parts_[partition].isr; }
+  std::int64_t high_watermark(std::size_t partition) const { return parts_[partition].hw; }
+
+private:
+  struct Follower {
+    std::int64_t leo = 0;             // this replica's log end (bytes)
+    std::int64_t fetched = 0;         // its log end as the leader saw it at its latest fetch
+    std::int64_t leo_at_prev_fetch = 0;
+    SimTime prev_fetch = SimTime::zero();
+    SimTime last_caught_up = SimTime::zero();
+  };
+  struct Pending {
+    std::int64_t end;
+    std::uint64_t request;
+  };
+  struct Partition {
+    std::size_t topic = 0, index = 0;
+    std::vector<std::int32_t> replicas;   // assignment order
+    std::vector<std::int32_t> isr;        // assignment order
+    std::vector<Follower> state;          // per replica position
+    std::int32_t leader = -1;             // as last settled
+    std::int32_t min_isr = 1;             // effective: min(min.insync.replicas, replicas)
+    std::int64_t hw = 0;
+    std::vector<Pending> pending;         // end offsets ascending
+  };
+  enum class FetchState { kIdle, kInFlight, kParked };
+  struct Session {
+    std::int32_t follower = 0, leader = 0;
+    FetchState state = FetchState::kIdle;
+    std::uint64_t fetch = 0;                                // the current fetch's id
+    std::vector<std::pair<std::size_t, std::int64_t>> carried;  // (partition, leader's log end) in the response
+  };
+
+  std::size_t pos(const Partition& p, std::int32_t b) const;
+  bool in_isr(const Partition& p, std::int32_t b) const;
+  std::int64_t leader_leo(const Partition& p) const { return p.state[pos(p, p.leader)].leo; }
+  bool up(std::int32_t b) const { return up_[static_cast<std::size_t>(b)] != 0; }
+  void advance_hw(Partition& p, SimTime now);
+  void settle(Partition& p, std::int64_t upto, std::optional<ProduceError> error);
+  void send_fetch(Session& s, SimTime now);
+  void respond(Session& s, SimTime now);
+  std::int64_t available(const Session& s) const;
+  SimTime one_way(const Session& s) const;
+  bool fetches(const Session& s, const Partition& p) const;  // the session carries the partition
+  void kick(SimTime now);
+  void stop_sessions(std::int32_t b);
+  void sync_leaders(SimTime now);
+  void account(SimTime now);
+  void snapshot(SimTime now, const std::string& cause);
+  std::string broker_name(std::int32_t b) const;
+
+  const Scenario& s_;
+  Leadership& leadership_;
+  ReplicationHost& host_;
+  std::vector<Partition> parts_;
+  std::vector<Session> sessions_;  // follower * brokers + leader
+  std::vector<char> up_, fenced_;
+  std::vector<SimTime> replica_rtt_;
+  std::unordered_map<std::uint64_t, std::int32_t> waiting_;  // request -> batches waiting
+  std::uint64_t next_fetch_ = 1;
+  SimTime accounted_ = SimTime::zero();
+  ReplicationResult result_;
+};
+
+}  // namespace partsim::model

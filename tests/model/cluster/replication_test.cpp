@@ -1,0 +1,237 @@
+// Replication with followers (kafka-consumer-spec §9), driven by a test host that keeps the
+// fetchers' steps in a time-ordered list: the high watermark and the acks=all answer time,
+// replica.fetch.wait.max.ms with replica.fetch.min.bytes, the ISR shrink at
+// replica.lag.time.max.ms and the rejoin, fencing at broker.session.timeout.ms after the
+// last heartbeat, elections from the ISR only, and min.insync.replicas. Every expectation is
+// computed by hand in the comments.
+
+#include "model/cluster/replication.hpp"
+
+#include <doctest/doctest.h>
+
+#include <map>
+#include <tuple>
+#include <vector>
+
+using namespace partsim::model;
+using partsim::sim::SimTime;
+
+namespace {
+
+using Ints = std::vector<std::int32_t>;
+
+class ListHost final : public ReplicationHost {
+public:
+  Replication* rep = nullptr;
+  std::map<std::uint64_t, SimTime> settled;  // request -> when answered
+  std::vector<std::tuple<std::uint64_t, std::size_t, ProduceError>> errors;
+
+  void schedule_fetch(Step step, std::uint32_t session, std::uint64_t fetch, SimTime at) override {
+    steps_.emplace(std::make_pair(at.count_ns(), order_++), std::make_tuple(step, session, fetch));
+  }
+  void acks_settled(std::uint64_t request) override { settled[request] = now_; }
+  void ack_error(std::uint64_t request, std::size_t partition, ProduceError e) override { errors.emplace_back(request, partition, e); }
+  std::int64_t records_acked() const override { return 0; }
+
+  /// Runs the fetchers' steps up to and including `until`; the clock ends at `until`.
+  void run_until(SimTime until) {
+    while (!steps_.empty() && steps_.begin()->first.first <= until.count_ns()) {
+      const auto [key, what] = *steps_.begin();
+      steps_.erase(steps_.begin());
+      now_ = SimTime::ns(key.first);
+      const auto [step, session, fetch] = what;
+      if (step == Step::kArrive) rep->on_fetch_arrive(session, fetch, now_);
+      if (step == Step::kReturn) rep->on_fetch_return(session, fetch, now_);
+      if (step == Step::kExpire) rep->on_fetch_expire(session, fetch, now_);
+    }
+    now_ = until;
+  }
+  SimTime now() const { return now_; }
+
+private:
+  std::map<std::pair<std::int64_t, std::uint64_t>, std::tuple<Step, std::uint32_t, std::uint64_t>> steps_;
+  std::uint64_t order_ = 0;
+  SimTime now_ = SimTime::zero();
+};
+
+Scenario cluster(std::int32_t brokers, std::int32_t partitions, std::int32_t rf, SimTime replica_rtt) {
+  Scenario s;
+  for (std::int32_t b = 0; b < brokers; ++b) {
+    BrokerConfig bc;
+    bc.id = b;
+    bc.replica_rtt = replica_rtt;
+    s.brokers.push_back(bc);
+  }
+  TopicConfig t;
+  t.partitions = partitions;
+  t.replication_factor = rf;
+  s.topics.push_back(t);
+  s.replication.mode = ReplicationConfig::Mode::kFollowers;
+  return s;
+}
+
+// One engine-less setup: scenario, leadership, host and replication, started at 0.
+struct Fixture {
+  Scenario s;
+  Leadership leadership;
+  ListHost host;
+  Replication rep;
+  explicit Fixture(Scenario sc) : s(std::move(sc)), leadership(s.topics, s.brokers.size()), rep(s, leadership, host) {
+    host.rep = &rep;
+    rep.start(SimTime::zero());
+  }
+  /// The leader of partition 0 appends 100 bytes at `at` for acks=all request `request`.
+  void append_at(SimTime at, std::uint64_t request) {
+    host.run_until(at);
+    rep.append(0, 100, at, request);
+  }
+  Ints isr(std::size_t p) const { return {rep.isr(p).begin(), rep.isr(p).end()}; }
+  Ints leaders() const { return {leadership.leaders(0).begin(), leadership.leaders(0).end()}; }
+};
+
+}  // namespace
+
+TEST_CASE("acks=all is answered when the high watermark covers the batch: one follower round trip after a parked fetch") {
+  // Followers' fetches (rtt 2 ms) reach the leader at 1 ms and park (nothing to fetch). The
+  // append at 10 ms answers them at once; they are back at 11 ms, and the next fetches reach
+  // the leader at 12 ms with offset 100: the high watermark is 100 and request 7 is answered.
+  Fixture f(cluster(3, 1, 3, SimTime::ms(2)));
+  f.host.run_until(SimTime::ms(10));
+  CHECK(f.rep.append(0, 100, SimTime::ms(10), 7));
+  CHECK(f.rep.high_watermark(0) == 0);
+  f.host.run_until(SimTime::ms(11));
+  CHECK(f.rep.high_watermark(0) == 0);  // the followers have the bytes; the leader does not know yet
+  CHECK(f.host.settled.empty());
+  f.host.run_until(SimTime::ms(20));
+  CHECK(f.rep.high_watermark(0) == 100);
+  REQUIRE(f.host.settled.contains(7));
+  CHECK(f.host.settled[7] == SimTime::ms(12));
+}
+
+TEST_CASE("the slowest in-sync follower sets the ack; replica.fetch.min.bytes keeps a fetch parked until replica.fetch.wait.max.ms") {
+  SUBCASE("a 6 ms follower") {
+    // Broker 2's fetch reaches the leader at 3 ms and parks; the append at 10 ms answers it,
+    // back at 13 ms, the next fetch arrives at 16 ms: HW 100 then (broker 1 was there at 12).
+    Scenario s = cluster(3, 1, 3, SimTime::ms(2));
+    s.brokers[2].replica_rtt = SimTime::ms(6);
+    Fixture f(s);
+    f.append_at(SimTime::ms(10), 1);
+    f.host.run_until(SimTime::ms(50));
+    CHECK(f.host.settled[1] == SimTime::ms(16));
+  }
+  SUBCASE("min.bytes 150 against a 100-byte append") {
+    // The parked fetches (arrived at 1 ms) are not answered by 100 bytes; at 1 + 500 ms they
+    // expire and answer, back at 502, next fetch at 503 ms.
+    Scenario s = cluster(3, 1, 3, SimTime::ms(2));
+    s.replication.fetch_min_bytes = 150;
+    Fixture f(s);
+    f.append_at(SimTime::ms(10), 1);
+    f.host.run_until(SimTime::ms(600));
+    CHECK(f.host.settled[1] == SimTime::ms(503));
+  }
+  SUBCASE("an ISR of the leader alone covers the append at once") {
+    Fixture f(cluster(1, 1, 1, SimTime::ms(2)));
+    CHECK_FALSE(f.rep.append(0, 100, SimTime::ms(10), 1));
+    CHECK(f.rep.high_watermark(0) == 100);
+  }
+}
+
+TEST_CASE("a follower behind for longer than replica.lag.time.max.ms leaves the ISR, and rejoins at the high watermark") {
+  // Broker 2 fetches with a 40 s round trip: its first fetch reaches the leader at 20 s (it
+  // last caught up at 0, when there was nothing to fetch), its second at 60 s.
+  Scenario s = cluster(3, 1, 3, SimTime::ms(2));
+  s.brokers[2].replica_rtt = SimTime::ms(40000);
+  Fixture f(s);
+  f.append_at(SimTime::ms(10), 1);
+  f.host.run_until(SimTime::ms(30000));
+  f.rep.check_isr(SimTime::ms(30000));  // 30000 - 0 <= replica.lag.time.max.ms: still in sync
+  CHECK(f.isr(0) == Ints{0, 1, 2});
+  CHECK(f.host.settled.empty());  // the high watermark waits for broker 2
+  f.host.run_until(SimTime::ms(30000) + SimTime::ns(1));
+  f.rep.check_isr(SimTime::ms(30000) + SimTime::ns(1));
+  CHECK(f.isr(0) == Ints{0, 1});
+  CHECK(f.host.settled[1] == SimTime::ms(30000) + SimTime::ns(1));  // HW = broker 1's 100 at once
+  f.host.run_until(SimTime::ms(59999));
+  CHECK(f.isr(0) == Ints{0, 1});
+  f.host.run_until(SimTime::ms(60000));  // fetch offset 100 >= HW 100: back in
+  CHECK(f.isr(0) == Ints{0, 1, 2});
+  const ReplicationResult r = f.rep.finish(SimTime::ms(60000));
+  CHECK(r.partitions[0].shrinks == 1);
+  CHECK(r.partitions[0].expands == 1);
+  CHECK(r.partitions[0].isr_min == 2);
+  CHECK(r.partitions[0].under_replicated_ms == doctest::Approx(30000.0 - 0.000001));
+}
+
+TEST_CASE("the controller fences a dead broker broker.session.timeout.ms after its last heartbeat; leaders come from the ISR") {
+  // p0 on (0,1,2), p1 on (1,2,0), p2 on (2,0,1). Heartbeats every 2 s: broker 1 dies at 11 s,
+  // last heartbeat 10 s, fenced at 19 s.
+  Fixture f(cluster(3, 3, 3, SimTime::ms(2)));
+  f.host.run_until(SimTime::ms(11000));
+  CHECK(f.rep.broker_failed(1, SimTime::ms(11000)) == SimTime::ms(19000));
+  CHECK(f.leaders() == Ints{0, 1, 2});  // nothing moves before the fence
+  CHECK(f.isr(1) == Ints{1, 2, 0});
+  f.host.run_until(SimTime::ms(19000));
+  CHECK(f.rep.fence(1, SimTime::ms(19000)));
+  CHECK(f.isr(0) == Ints{0, 2});
+  CHECK(f.isr(1) == Ints{2, 0});
+  CHECK(f.leaders() == Ints{0, 2, 2});  // p1: the first of its ISR in assignment order
+  const ReplicationResult r = f.rep.finish(SimTime::ms(20000));
+  CHECK(r.partitions[1].offline_ms == doctest::Approx(8000.0));  // 11 s to 19 s
+  CHECK(r.partitions[1].fenced_removals == 1);
+  CHECK(r.partitions[1].shrinks == 0);  // the controller's removal is no IsrShrink (§9.4)
+}
+
+TEST_CASE("only an in-sync replica may lead: an out-of-sync live replica is skipped, and with none the partition goes offline") {
+  // Two topics' worth on 3 brokers, RF 3 p1 (1,2,0) and RF 2 p1 (1,2): broker 2 is stuck
+  // (out of every ISR), then broker 1 dies and is fenced. Today's "next live replica" would
+  // pick broker 2 for both.
+  Scenario s = cluster(3, 3, 3, SimTime::ms(2));
+  TopicConfig t2;
+  t2.name = "rf2";
+  t2.partitions = 3;
+  t2.replication_factor = 2;
+  s.topics.push_back(t2);
+  s.brokers[2].replica_rtt = SimTime::ms(100000);
+  Fixture f(s);
+  f.host.run_until(SimTime::ms(10));
+  for (std::size_t p = 0; p < 6; ++p) f.rep.append(p, 100, SimTime::ms(10), std::nullopt);
+  f.host.run_until(SimTime::ms(45000));
+  f.rep.check_isr(SimTime::ms(45000));
+  CHECK(f.isr(1) == Ints{1, 0});  // RF 3 p1 without broker 2
+  CHECK(f.isr(4) == Ints{1});     // RF 2 p1 without broker 2
+  const SimTime fence = f.rep.broker_failed(1, SimTime::ms(45000));
+  f.host.run_until(fence);
+  f.rep.fence(1, fence);
+  CHECK(f.leadership.leaders(0)[1] == 0);   // not 2: out of sync
+  CHECK(f.leadership.leaders(1)[1] == -1);  // offline: its ISR is broker 1 alone
+  CHECK(f.isr(4) == Ints{1});               // the ISR never empties
+  CHECK(f.rep.broker_recovered(1, fence + SimTime::ms(1000)));
+  CHECK(f.leadership.leaders(1)[1] == 1);   // its last ISR member is back: it leads again
+}
+
+TEST_CASE("min.insync.replicas: acks=all is refused while the ISR is smaller, and accepted once the follower rejoins") {
+  // RF 2, min.insync.replicas 2: p0 on (0,1). Broker 1 dies at 1 s and is fenced at 9 s:
+  // ISR [0] < 2, refused; back at 20 s, it fetches (arrives 20.001 s) at the high watermark
+  // and rejoins: accepted again.
+  Scenario s = cluster(2, 1, 2, SimTime::ms(2));
+  s.replication.min_insync = 2;
+  Fixture f(s);
+  f.host.run_until(SimTime::ms(1000));
+  CHECK_FALSE(f.rep.refuses(0));
+  const SimTime fence = f.rep.broker_failed(1, SimTime::ms(1000));
+  CHECK(fence == SimTime::ms(9000));
+  f.host.run_until(fence);
+  f.rep.fence(1, fence);
+  CHECK(f.isr(0) == Ints{0});
+  CHECK(f.rep.refuses(0));
+  CHECK(f.rep.refuses(0));
+  f.rep.broker_recovered(1, SimTime::ms(20000));
+  CHECK(f.rep.refuses(0));  // back, not yet in sync
+  f.host.run_until(SimTime::ms(20001));
+  CHECK(f.isr(0) == Ints{0, 1});
+  CHECK_FALSE(f.rep.refuses(0));
+  const ReplicationResult r = f.rep.finish(SimTime::ms(20001));
+  CHECK(r.partitions[0].not_enough_replicas == 3);
+  CHECK(r.errors.at("NOT_ENOUGH_REPLICAS") == 3);
+  CHECK(r.partitions[0].under_min_isr_ms == doctest::Approx(11001.0));  // 9 s to 20.001 s
+}
