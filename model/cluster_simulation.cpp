@@ -24,6 +24,7 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
   hosts_.reserve(s.hosts.size());
   for (const auto& h : s.hosts) hosts_.emplace_back(h.cores);
   const auto host_of = [&](const std::string& name) -> HostCores* {
+    if (name.empty()) return nullptr;  // no host: (the loader refuses an empty host name)
     for (std::size_t h = 0; h < s.hosts.size(); ++h)
       if (s.hosts[h].name == name) return &hosts_[h];
     return nullptr;  // "": cores of its own (the loader refuses unknown names)

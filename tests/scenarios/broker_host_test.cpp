@@ -82,3 +82,15 @@ TEST_CASE("a host a broker or producer names must be listed under cluster.hosts"
   const std::string threads = two_senders("", ", num.io.threads: 0", 1);
   CHECK(testing::error_of([&] { scenarios::load_scenario_text(threads, "t.yaml"); }).find("num.io.threads") != std::string::npos);
 }
+
+TEST_CASE("a host's name must not be empty: brokers and producers without host: keep cores of their own") {
+  const std::string empty = two_senders("  hosts: [{name: \"\", cores: 1}]\n", "", 1);
+  const std::string e = testing::error_of([&] { scenarios::load_scenario_text(empty, "empty.yaml"); });
+  CHECK(e.find("empty.yaml:3:18: cluster.hosts.0.name: is empty") != std::string::npos);
+  // Past the loader (a Scenario built in code): a host named "" captures no broker.
+  model::Scenario s = scenarios::load_scenario_text(two_senders("  hosts: [{name: h1, cores: 1}]\n", "", 1), "own");
+  s.hosts[0].name = "";
+  const auto r = model::run_scenario(s, 1);
+  CHECK(latency(r, 0) == doctest::Approx(10));
+  CHECK(latency(r, 1) == doctest::Approx(10));
+}
