@@ -185,7 +185,7 @@ private:
   // keeps the thread busy until sender_free_at_.
   SimTime sender_free_at_ = SimTime::zero();
   std::int64_t pass_requests_ = 0, pass_batches_ = 0;  // sent by the pass under way
-  SimTime app_free_at_ = SimTime::zero();  // on a host: when the last send()'s CPU time ends
+  SimTime app_free_at_ = SimTime::zero();  // when the last send()'s CPU time (send.cost.us) ends
   SimTime wake_at_ = kNever;
   std::uint64_t wake_generation_ = 0;  // a wake of an older generation is stale
 
