@@ -27,7 +27,8 @@ public:
   /// injecting errors leaves the jitter's draws as they were).
   BrokerService(const BrokerConfig& config, sim::RandomEngine jitter_rng, sim::RandomEngine error_rng = sim::RandomEngine{});
 
-  /// A request the server starts: it finishes at `done_at`; it waited `waited` in the queue.
+  /// A request the server starts: it finishes at `done_at`; it waited `waited` from arrival
+  /// until it ran on a core (the queue, then on a shared host a free core).
   struct Started {
     std::uint64_t request;
     SimTime done_at;

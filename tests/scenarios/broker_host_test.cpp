@@ -94,3 +94,20 @@ TEST_CASE("a host's name must not be empty: brokers and producers without host: 
   CHECK(latency(r, 0) == doctest::Approx(10));
   CHECK(latency(r, 1) == doctest::Approx(10));
 }
+
+TEST_CASE("a request's queue wait includes its wait for a core of a shared host") {
+  // Two brokers on a 1-core host, both requests arrive at 0: neither queues at its broker,
+  // but the second waits 10 ms for the core (two_senders' first case).
+  const model::Scenario s = scenarios::load_scenario_text(two_senders("  hosts: [{name: h1, cores: 1}]\n", ", host: h1", 1), "shared");
+  model::RunOptions options;
+  options.timeseries = model::SimTime::ms(5);
+  const auto r = model::run_scenario(s, 1, 0, options);
+  const auto mean_wait = [&](std::size_t b) { return r.brokers[b].queue_wait_ms_sum / static_cast<double>(r.brokers[b].requests); };
+  CHECK(mean_wait(0) + mean_wait(1) == doctest::Approx(10));
+  CHECK(std::max(mean_wait(0), mean_wait(1)) == doctest::Approx(10));
+  // The timeseries' b<id>_queue_wait_ms sees the same wait.
+  double sampled = 0;
+  for (const auto& sample : r.timeseries.broker_queue_wait_ms)
+    for (const double w : sample) sampled += w;
+  CHECK(sampled == doctest::Approx(10));
+}
