@@ -36,7 +36,8 @@ public:
     std::uint32_t connection = 0;  ///< the connection it came on
   };
 
-  /// A request arrives (the broker must be up) on `connection` (the producer's index).
+  /// A request arrives (the broker must be up) on `connection` (an id the client side gives:
+  /// the producer's index, then a new id each time it reconnects; network thread id % n).
   /// When a server is idle (and, threaded, the connection and its network thread are free)
   /// it starts at once.
   std::optional<Started> arrive(std::uint64_t request, std::uint32_t connection, std::int64_t bytes, std::int32_t batches, SimTime now);

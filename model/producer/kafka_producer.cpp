@@ -376,6 +376,7 @@ void KafkaProducer::request_abandoned(std::uint64_t request) { host_.abandon_req
 
 void KafkaProducer::connection_closed(std::size_t node) {
   // A disconnect requests a metadata update, answered after one round trip.
+  host_.close_connection(index_, node);
   host_.request_metadata(index_, node);
   wake_sender(now_, now_);
 }

@@ -111,3 +111,21 @@ TEST_CASE("a request's queue wait includes its wait for a core of a shared host"
     for (const double w : sample) sampled += w;
   CHECK(sampled == doctest::Approx(10));
 }
+
+TEST_CASE("a timed-out request's connection closes with its mute: the retry does not wait behind it") {
+  // One record at 0 ms; the broker takes 100 ms for it, 1 ms from 20 ms on; two io threads.
+  // request.timeout.ms 30: the client gives up at 30 ms, closes the connection and retries
+  // after about 10 ms (backoff jitter) on a new one, which a free io thread serves at
+  // once: acknowledged near 41 ms. Behind the old connection's mute the retry would
+  // wait until the abandoned request left service at 100 ms (and time out again).
+  const std::string yaml =
+      "name: reconnect\ncluster:\n  brokers:\n    - {id: 0, rtt.ms: 0, request.ms: 100, replication.ms: 0, num.io.threads: 2,\n"
+      "       schedule: [{at.ms: 20, set.request.ms: 1}]}\ntopics: [{name: t, partitions: 1}]\nproducers:\n"
+      "  - config: {acks: 1, request.timeout.ms: 30, retry.backoff.ms: 10, retry.backoff.max.ms: 10}\n"
+      "    workload: {records: 1, arrivals: {kind: constant, rate: 1000}}\n";
+  const auto r = model::run_scenario(scenarios::load_scenario_text(yaml, "reconnect"), 1);
+  REQUIRE(r.records_acked == 1);
+  CHECK(r.producer_metrics[0].record_retry_total == 1);
+  CHECK(static_cast<double>(r.latency.max()) / 1e6 > 38);
+  CHECK(static_cast<double>(r.latency.max()) / 1e6 < 45);
+}
