@@ -129,3 +129,19 @@ TEST_CASE("a timed-out request's connection closes with its mute: the retry does
   CHECK(static_cast<double>(r.latency.max()) / 1e6 > 38);
   CHECK(static_cast<double>(r.latency.max()) / 1e6 < 45);
 }
+
+TEST_CASE("acks=all on a threaded broker: a connection's next request is read only once the response is sent, replication.ms after") {
+  // Records at 0 and 1 ms, linger.ms 0: two requests on one connection. The first is served
+  // 0 to 10 ms and answered at 10 + replication.ms 20 = 30 ms; only then is the second read
+  // (muted until the response is sent): 30 to 40 ms, answered at 60 ms. Latencies 30 and
+  // 59 ms. Were it read when the first left service (10 ms), it would be answered at 40 ms.
+  const std::string yaml =
+      "name: acks-all\ncluster:\n  brokers: [{id: 0, rtt.ms: 0, request.ms: 10, replication.ms: 20, num.io.threads: 2}]\n"
+      "topics: [{name: t, partitions: 1}]\nproducers:\n"
+      "  - config: {acks: all, linger.ms: 0}\n    workload: {records: 2, arrivals: {kind: constant, rate: 1000}}\n";
+  const auto r = model::run_scenario(scenarios::load_scenario_text(yaml, "acks-all"), 1);
+  REQUIRE(r.records_acked == 2);
+  CHECK(r.producer_metrics[0].responses == 2);
+  CHECK(latency(r, 0) == doctest::Approx((30.0 + 59.0) / 2));
+  CHECK(r.producer_metrics[0].request_latency_max == doctest::Approx(59));
+}
