@@ -24,6 +24,7 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
   hosts_.reserve(s.hosts.size());
   for (const auto& h : s.hosts) hosts_.emplace_back(h.cores);
   const auto host_of = [&](const std::string& name) -> HostCores* {
+    if (name.empty()) return nullptr;  // no host: (the loader refuses an empty host name)
     for (std::size_t h = 0; h < s.hosts.size(); ++h)
       if (s.hosts[h].name == name) return &hosts_[h];
     return nullptr;  // "": cores of its own (the loader refuses unknown names)
@@ -42,6 +43,8 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
   }
   up_.assign(brokers_.size(), 1);
   if (s.replication.followers()) replication_.emplace(s, leadership_, *this);
+  for (std::uint32_t p = 0; p < s.producers.size(); ++p) connection_of_.insert(connection_of_.end(), brokers_.size(), p);
+  next_connection_.assign(brokers_.size(), static_cast<std::uint32_t>(s.producers.size()));
   // Consumer groups read the logs after the run (run_scenario drops them unless asked for).
   keep_logs_ = options.keep_logs || !s.consumers.empty() || s.migration.has_value();
   tag_records_ = keep_logs_ || injects_errors;
@@ -236,6 +239,7 @@ std::uint64_t Engine::send_request(std::uint32_t p, std::size_t node, std::int64
                                    bool expects_response) {
   const std::uint64_t id =
       requests_.add(p, static_cast<std::uint32_t>(node), bytes, static_cast<std::int32_t>(batches.size()), expects_response);
+  requests_.find(id)->connection = connection_of_[std::size_t{p} * brokers_.size() + node];
   if (tag_records_ || s_.producers[p].config.idempotence || replication_) {
     // What the leader needs of each batch travels with the request: a batch's slot may be
     // reused before the leader appends it (acks=0 completes at send).
@@ -266,6 +270,14 @@ void Engine::abandon_request(std::uint32_t, std::uint64_t id) {
   requests_.erase(id);  // later events for it find nothing and do nothing
 }
 
+// A closed connection takes its mute along (Kafka's Processor forgets a closed channel): the
+// producer's next requests come on a new connection, not behind an abandoned request still
+// in service. New connections are numbered in the order they open, so a threaded broker
+// hands them to its network threads round robin (SocketServer's Acceptor).
+void Engine::close_connection(std::uint32_t p, std::size_t node) {
+  connection_of_[std::size_t{p} * brokers_.size() + node] = next_connection_[node]++;
+}
+
 void Engine::operator()(const RequestArrive& e) {
   Request* r = requests_.find(e.request);
   if (!r) return;
@@ -276,7 +288,7 @@ void Engine::operator()(const RequestArrive& e) {
   }
   ++result_.brokers[r->broker].requests;
   const std::uint32_t broker = r->broker;
-  if (const auto started = b.arrive(e.request, r->producer, r->bytes, r->batches, now())) start_service(broker, *started);
+  if (const auto started = b.arrive(e.request, r->connection, r->bytes, r->batches, now())) start_service(broker, *started);
 }
 
 void Engine::start_service(std::uint32_t broker, const BrokerService::Started& s) {

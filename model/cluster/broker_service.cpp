@@ -57,9 +57,10 @@ BrokerService::Started BrokerService::start(const Queued& q, SimTime now) {
   ++busy_;
   const SimTime service = service_time(q.bytes, q.batches);
   const SimTime work = service + draw_jitter();
-  // On a shared host the work waits for a core (HostCores); else it runs at once.
+  // On a shared host the work waits for a core (HostCores); else it runs at once. The wait
+  // counts from arrival to the start on a core: the queue's and the core's.
   const SimTime done = host_ ? host_->run(now, work) : now + work;
-  return Started{q.request, done, now - q.arrived, q.connection};
+  return Started{q.request, done, done - work - q.arrived, q.connection};
 }
 
 std::optional<BrokerService::Started> BrokerService::arrive(std::uint64_t request, std::uint32_t connection_index,

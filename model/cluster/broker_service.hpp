@@ -27,7 +27,8 @@ public:
   /// injecting errors leaves the jitter's draws as they were).
   BrokerService(const BrokerConfig& config, sim::RandomEngine jitter_rng, sim::RandomEngine error_rng = sim::RandomEngine{});
 
-  /// A request the server starts: it finishes at `done_at`; it waited `waited` in the queue.
+  /// A request the server starts: it finishes at `done_at`; it waited `waited` from arrival
+  /// until it ran on a core (the queue, then on a shared host a free core).
   struct Started {
     std::uint64_t request;
     SimTime done_at;
@@ -35,7 +36,8 @@ public:
     std::uint32_t connection = 0;  ///< the connection it came on
   };
 
-  /// A request arrives (the broker must be up) on `connection` (the producer's index).
+  /// A request arrives (the broker must be up) on `connection` (an id the client side gives:
+  /// the producer's index, then a new id each time it reconnects; network thread id % n).
   /// When a server is idle (and, threaded, the connection and its network thread are free)
   /// it starts at once.
   std::optional<Started> arrive(std::uint64_t request, std::uint32_t connection, std::int64_t bytes, std::int32_t batches, SimTime now);

@@ -65,6 +65,7 @@ struct RequestBatch {
 struct Request {
   std::uint32_t producer = 0;
   std::uint32_t broker = 0;
+  std::uint32_t connection = 0;  // the broker's id of the connection it travels on
   std::int64_t bytes = 0;
   std::int32_t batches = 0;
   bool live = true;         // false: acks=0, nobody waits for the response
@@ -162,6 +163,7 @@ public:
   std::uint64_t send_request(std::uint32_t producer, std::size_t node, std::int64_t bytes, std::span<const BatchId> batches,
                              bool expects_response) override;
   void abandon_request(std::uint32_t producer, std::uint64_t request) override;
+  void close_connection(std::uint32_t producer, std::size_t node) override;
   void request_metadata(std::uint32_t producer, std::size_t node) override;
   void record_appended(std::uint32_t producer, std::int32_t partition, std::int32_t record_bytes,
                        std::optional<std::string_view> key, std::int32_t key_hash, SimTime intended) override;
@@ -207,6 +209,9 @@ private:
   std::vector<HostCores> hosts_;  // cluster.hosts, in order (brokers and producers point into it)
   std::vector<BrokerService> brokers_;
   std::vector<char> up_;  // per broker: the connection can be used
+  // Connection ids at the brokers: [producer * brokers + broker] the producer's current one
+  // (first: the producer's index); per broker the id its next new connection gets.
+  std::vector<std::uint32_t> connection_of_, next_connection_;
   Leadership leadership_;
   std::optional<Replication> replication_;  // cluster.replication: followers
   std::vector<std::size_t> topic_of_;      // per producer

@@ -63,7 +63,8 @@ void KafkaProducer::start(SimTime now) {
 void KafkaProducer::schedule_app(SimTime at, SimTime now) {
   if (app_event_pending_ || stopped_) return;
   app_event_pending_ = true;
-  host_.schedule_app(index_, std::max(at, now));
+  // The one application thread is busy until app_free_at_ (its last send()'s CPU time).
+  host_.schedule_app(index_, std::max({at, now, app_free_at_}));
 }
 
 bool KafkaProducer::may_send(SimTime now) const {
@@ -89,7 +90,11 @@ std::optional<SimTime> KafkaProducer::send_next(SimTime now) {
   }
   const SimTime intended = workload_.open_loop() ? next_due_ : now;
   if (spec_.workload.arrivals.kind == Arrivals::Kind::kClosedLoop) --tokens_;
-  if (host_cores_) app_free_at_ = host_cores_->run(now, spec_.workload.arrivals.send_cost);
+  // send.cost.us: the thread's CPU time for this send(), from when its last one ended (a
+  // thread runs one piece of work at a time); on a host it also waits for a core.
+  const SimTime start = std::max(now, app_free_at_);
+  const SimTime cost = spec_.workload.arrivals.send_cost;
+  app_free_at_ = host_cores_ ? host_cores_->run(start, cost) : start + cost;
   send_one(intended, now);
   if (blocked_) return std::nullopt;
   if (!second_calls_.empty() && threads_busy()) return std::nullopt;  // every thread is mid-send
@@ -102,8 +107,8 @@ std::optional<SimTime> KafkaProducer::send_next(SimTime now) {
 // loop without tokens) or has stopped.
 bool KafkaProducer::next_send_time(SimTime now, SimTime& next) {
   const auto& a = spec_.workload.arrivals;
-  // send.cost.us: the application thread's time per send(); on a host it waits for a core.
-  const SimTime free_at = host_cores_ ? std::max(now, app_free_at_) : now + a.send_cost;
+  // The application thread is busy with its last send() until app_free_at_ (send_next).
+  const SimTime free_at = std::max(now, app_free_at_);
   if (workload_.open_loop()) {
     next_due_ = workload_.next_arrival(next_due_);
     next = std::max(next_due_, free_at);
@@ -308,6 +313,13 @@ void KafkaProducer::wake_sender(SimTime t, SimTime now) {
 void KafkaProducer::on_sender_wake(std::uint64_t generation, SimTime now) {
   if (generation != wake_generation_) return;
   wake_at_ = kNever;
+  // Armed during the last pass (an acks=0 ack or a failure resumed a send() that woke the
+  // sender) before that pass's CPU time was known: the thread is still busy, so it comes
+  // back when it is free. One thread never runs two passes at once.
+  if (now < sender_free_at_) {
+    wake_sender(sender_free_at_, now);
+    return;
+  }
   run_sender(now);
 }
 
@@ -320,7 +332,9 @@ void KafkaProducer::run_sender(SimTime now) {
   // comes no earlier. The requests leave at once; the time counts after them.
   const SimTime cpu =
       SimTime::ns(spec_.cpu.per_request.count_ns() * pass_requests_ + spec_.cpu.per_batch.count_ns() * pass_batches_);
-  if (cpu > SimTime::zero()) sender_free_at_ = host_cores_ ? host_cores_->run(now, cpu) : now + cpu;
+  // From when the thread is free (on_sender_wake waits for it), on a host once a core is.
+  const SimTime start = std::max(now, sender_free_at_);
+  if (cpu > SimTime::zero()) sender_free_at_ = host_cores_ ? host_cores_->run(start, cpu) : start + cpu;
   if (next != kNever) wake_sender(next, now);
 }
 
@@ -370,6 +384,7 @@ void KafkaProducer::request_abandoned(std::uint64_t request) { host_.abandon_req
 
 void KafkaProducer::connection_closed(std::size_t node) {
   // A disconnect requests a metadata update, answered after one round trip.
+  host_.close_connection(index_, node);
   host_.request_metadata(index_, node);
   wake_sender(now_, now_);
 }

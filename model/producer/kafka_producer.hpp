@@ -43,6 +43,9 @@ public:
   virtual void abandon_request(std::uint32_t producer, std::uint64_t request) = 0;
   /// A closed connection makes the client ask for metadata (answered a round trip later).
   virtual void request_metadata(std::uint32_t producer, std::size_t node) = 0;
+  /// The client closed its connection to `node` (a request timed out, or the broker went
+  /// away): its next request opens a new one.
+  virtual void close_connection(std::uint32_t, std::size_t) {}
   // What happened.
   /// A record went into a batch of `partition`: its size, its key (none for a null key) and
   /// when the application meant to send it.
@@ -187,7 +190,7 @@ private:
   // keeps the thread busy until sender_free_at_.
   SimTime sender_free_at_ = SimTime::zero();
   std::int64_t pass_requests_ = 0, pass_batches_ = 0;  // sent by the pass under way
-  SimTime app_free_at_ = SimTime::zero();  // on a host: when the last send()'s CPU time ends
+  SimTime app_free_at_ = SimTime::zero();  // when the last send()'s CPU time (send.cost.us) ends
   SimTime wake_at_ = kNever;
   std::uint64_t wake_generation_ = 0;  // a wake of an older generation is stale
 

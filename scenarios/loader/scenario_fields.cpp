@@ -33,10 +33,17 @@ Field<S> written_when_set(Field<S> f) {
   return f;
 }
 
+// An empty host name would be the name of "no host" (a broker or producer without host:).
+std::string host_name_problem(std::string_view name) {
+  return name.empty() ? "is empty; a host needs a name (brokers and producers without host: have cores of their own)" : "";
+}
+
 const Table<HostConfig>& host_table() {
   using F = Fields<HostConfig>;
   static const Table<HostConfig> table("host", {
-      F::text("name", &HostConfig::name, 200, "the host's name, unique; brokers and producers name it as host").required().example("h1"),
+      F::text("name", &HostConfig::name, 200, "the host's name, non-empty and unique; brokers and producers name it as host",
+              host_name_problem)
+          .required().example("h1"),
       F::integer("cores", &HostConfig::cores, 1, 100000, "", "cores its brokers' and producers' work shares (one piece of work per core at a time)"),
   });
   return table;

@@ -82,3 +82,66 @@ TEST_CASE("a host a broker or producer names must be listed under cluster.hosts"
   const std::string threads = two_senders("", ", num.io.threads: 0", 1);
   CHECK(testing::error_of([&] { scenarios::load_scenario_text(threads, "t.yaml"); }).find("num.io.threads") != std::string::npos);
 }
+
+TEST_CASE("a host's name must not be empty: brokers and producers without host: keep cores of their own") {
+  const std::string empty = two_senders("  hosts: [{name: \"\", cores: 1}]\n", "", 1);
+  const std::string e = testing::error_of([&] { scenarios::load_scenario_text(empty, "empty.yaml"); });
+  CHECK(e.find("empty.yaml:3:18: cluster.hosts.0.name: is empty") != std::string::npos);
+  // Past the loader (a Scenario built in code): a host named "" captures no broker.
+  model::Scenario s = scenarios::load_scenario_text(two_senders("  hosts: [{name: h1, cores: 1}]\n", "", 1), "own");
+  s.hosts[0].name = "";
+  const auto r = model::run_scenario(s, 1);
+  CHECK(latency(r, 0) == doctest::Approx(10));
+  CHECK(latency(r, 1) == doctest::Approx(10));
+}
+
+TEST_CASE("a request's queue wait includes its wait for a core of a shared host") {
+  // Two brokers on a 1-core host, both requests arrive at 0: neither queues at its broker,
+  // but the second waits 10 ms for the core (two_senders' first case).
+  const model::Scenario s = scenarios::load_scenario_text(two_senders("  hosts: [{name: h1, cores: 1}]\n", ", host: h1", 1), "shared");
+  model::RunOptions options;
+  options.timeseries = model::SimTime::ms(5);
+  const auto r = model::run_scenario(s, 1, 0, options);
+  const auto mean_wait = [&](std::size_t b) { return r.brokers[b].queue_wait_ms_sum / static_cast<double>(r.brokers[b].requests); };
+  CHECK(mean_wait(0) + mean_wait(1) == doctest::Approx(10));
+  CHECK(std::max(mean_wait(0), mean_wait(1)) == doctest::Approx(10));
+  // The timeseries' b<id>_queue_wait_ms sees the same wait.
+  double sampled = 0;
+  for (const auto& sample : r.timeseries.broker_queue_wait_ms)
+    for (const double w : sample) sampled += w;
+  CHECK(sampled == doctest::Approx(10));
+}
+
+TEST_CASE("a timed-out request's connection closes with its mute: the retry does not wait behind it") {
+  // One record at 0 ms; the broker takes 100 ms for it, 1 ms from 20 ms on; two io threads.
+  // request.timeout.ms 30: the client gives up at 30 ms, closes the connection and retries
+  // after about 10 ms (backoff jitter) on a new one, which a free io thread serves at
+  // once: acknowledged near 41 ms. Behind the old connection's mute the retry would
+  // wait until the abandoned request left service at 100 ms (and time out again).
+  const std::string yaml =
+      "name: reconnect\ncluster:\n  brokers:\n    - {id: 0, rtt.ms: 0, request.ms: 100, replication.ms: 0, num.io.threads: 2,\n"
+      "       schedule: [{at.ms: 20, set.request.ms: 1}]}\ntopics: [{name: t, partitions: 1}]\nproducers:\n"
+      "  - config: {acks: 1, request.timeout.ms: 30, retry.backoff.ms: 10, retry.backoff.max.ms: 10}\n"
+      "    workload: {records: 1, arrivals: {kind: constant, rate: 1000}}\n";
+  const auto r = model::run_scenario(scenarios::load_scenario_text(yaml, "reconnect"), 1);
+  REQUIRE(r.records_acked == 1);
+  CHECK(r.producer_metrics[0].record_retry_total == 1);
+  CHECK(static_cast<double>(r.latency.max()) / 1e6 > 38);
+  CHECK(static_cast<double>(r.latency.max()) / 1e6 < 45);
+}
+
+TEST_CASE("acks=all on a threaded broker: a connection's next request is read only once the response is sent, replication.ms after") {
+  // Records at 0 and 1 ms, linger.ms 0: two requests on one connection. The first is served
+  // 0 to 10 ms and answered at 10 + replication.ms 20 = 30 ms; only then is the second read
+  // (muted until the response is sent): 30 to 40 ms, answered at 60 ms. Latencies 30 and
+  // 59 ms. Were it read when the first left service (10 ms), it would be answered at 40 ms.
+  const std::string yaml =
+      "name: acks-all\ncluster:\n  brokers: [{id: 0, rtt.ms: 0, request.ms: 10, replication.ms: 20, num.io.threads: 2}]\n"
+      "topics: [{name: t, partitions: 1}]\nproducers:\n"
+      "  - config: {acks: all, linger.ms: 0}\n    workload: {records: 2, arrivals: {kind: constant, rate: 1000}}\n";
+  const auto r = model::run_scenario(scenarios::load_scenario_text(yaml, "acks-all"), 1);
+  REQUIRE(r.records_acked == 2);
+  CHECK(r.producer_metrics[0].responses == 2);
+  CHECK(latency(r, 0) == doctest::Approx((30.0 + 59.0) / 2));
+  CHECK(r.producer_metrics[0].request_latency_max == doctest::Approx(59));
+}

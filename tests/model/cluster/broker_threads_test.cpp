@@ -133,3 +133,49 @@ TEST_CASE("two brokers on a 1-core host take twice as long as on cores of their 
   CHECK(two.run(SimTime::zero(), SimTime::ms(1)) == SimTime::ms(2));
   CHECK(two.run(SimTime::us(500), SimTime::zero()) == SimTime::us(500));
 }
+
+TEST_CASE("a queued request its producer gave up is skipped as if answered: its connection's next request is read and starts") {
+  const BrokerConfig c = threaded(3, 1, 500);
+  BrokerService b = make(c);
+  REQUIRE(b.arrive(1, 0, 0, 1, SimTime::zero()));         // in service until 1 ms
+  CHECK_FALSE(b.arrive(2, 1, 0, 1, SimTime::zero()));      // queued
+  CHECK_FALSE(b.arrive(3, 1, 0, 1, SimTime::us(200)));     // muted behind 2 on connection 1
+  CHECK(b.queued() == 1);
+  // Request 2 is given up (its producer timed out) while queued: at 1 ms the io thread
+  // skips it, connection 1 reads 3, which starts at once (0.8 ms after it came), ends at 2 ms.
+  const auto next = b.finish(SimTime::ms(1), [](std::uint64_t id) { return id != 2; });
+  REQUIRE(next);
+  CHECK(next->request == 3);
+  CHECK(next->connection == 1);
+  CHECK(next->waited == SimTime::us(800));
+  CHECK(next->done_at == SimTime::ms(2));
+  CHECK(b.queued() == 0);
+}
+
+TEST_CASE("a failure while a network thread is blocked on the full queue frees it: after recovery its connections are read") {
+  const BrokerConfig c = threaded(1, 1, 1);
+  BrokerService b = make(c);
+  REQUIRE(b.arrive(1, 0, 0, 1, SimTime::zero()));     // in service
+  CHECK_FALSE(b.arrive(2, 1, 0, 1, SimTime::zero()));  // the queue's one place
+  CHECK_FALSE(b.arrive(3, 2, 0, 1, SimTime::zero()));  // the network thread blocks holding it
+  REQUIRE(b.network_blocked() == 1);
+  const std::uint64_t epoch = b.epoch();
+  b.fail();
+  CHECK(b.queued() == 0);
+  CHECK(b.network_blocked() == 0);
+  CHECK(b.io_busy() == 0);
+  b.recover();
+  CHECK(b.epoch() == epoch + 2);  // request 1's completion is stale
+  // At 5 ms connection 2 is neither muted by its lost request 3 nor behind a blocked thread:
+  // its new request starts at once; connection 0's next one queues behind it, unblocked.
+  const auto fresh = b.arrive(4, 2, 0, 1, SimTime::ms(5));
+  REQUIRE(fresh);
+  CHECK(fresh->done_at == SimTime::ms(6));
+  CHECK_FALSE(b.arrive(5, 0, 0, 1, SimTime::ms(5)));
+  CHECK(b.queued() == 1);
+  CHECK(b.network_blocked() == 0);
+  const auto after = b.finish(SimTime::ms(6), all_live);
+  REQUIRE(after);
+  CHECK(after->request == 5);
+  CHECK(after->done_at == SimTime::ms(7));
+}

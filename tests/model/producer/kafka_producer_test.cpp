@@ -433,3 +433,52 @@ TEST_CASE("closed loop: at most `concurrency` sends are outstanding; each acknow
   CHECK_FALSE(f.send());
   CHECK(f.total_sent == 5);
 }
+
+// ---- one thread, one piece of work at a time (cpu.sender.*, send.cost.us) --------------------------
+
+TEST_CASE("a wake armed during a sender pass waits for that pass's CPU time: the thread's busy periods never overlap") {
+  // acks=0: the pass's request is acknowledged as it leaves, which frees the memory the
+  // blocked third send() waits for; it appends and wakes the sender at 0 ms, before the
+  // pass's 2 ms of CPU time are booked. The thread runs [0, 2) then [2, 4): two passes of
+  // one request each, 4 ms in all, never two at once.
+  Fixture f = exhausted_memory_fixture();
+  f.spec.config.acks = Acks::kNone;
+  f.spec.config.linger = SimTime::zero();
+  f.spec.cpu.per_request = SimTime::ms(2);
+  f.make();
+  CHECK(f.send() == f.now);
+  CHECK(f.send() == f.now);
+  CHECK_FALSE(f.send());  // blocked on buffer.memory
+  f.host.log.clear();
+  f.wake();
+  CHECK(f.host.take({"request", "blocked", "appended", "sender at"}) ==
+        "request #1 to 0 (1 batches) | blocked 0 ms | appended p0 | sender at 0");
+  f.wake();  // the wake armed at 0 ms finds the thread busy until 2 ms: no pass
+  CHECK(f.host.take({"request", "sender at"}) == "sender at 2");
+  f.now = SimTime::ms(2);
+  f.wake();
+  CHECK(f.host.take({"request", "sender at"}) == "request #2 to 0 (1 batches) | sender at 4");
+}
+
+TEST_CASE("an application thread busy with a send() calls the next one when it is done, even after an acknowledgement") {
+  // Closed loop, one outstanding send, acks=0, 2 ms per send(): the acknowledgement comes
+  // while the thread is still in its first send() (0 to 2 ms); the next starts at 2 ms.
+  Fixture f;
+  f.spec.workload.arrivals.kind = Arrivals::Kind::kClosedLoop;
+  f.spec.workload.arrivals.concurrency = 1;
+  f.spec.workload.arrivals.send_cost = SimTime::ms(2);
+  f.spec.config.acks = Acks::kNone;
+  f.spec.config.linger = SimTime::zero();
+  f.spec.workload.partition = 0;
+  f.make();
+  f.p->start(f.now);
+  CHECK(f.host.take() == "app at 0");
+  CHECK_FALSE(f.send());  // no token left
+  f.wake();               // request #1, acknowledged at once: a token back at 0 ms
+  CHECK(f.host.take({"send()", "request", "batch", "app at"}) ==
+        "send() | request #1 to 0 (1 batches) | batch p0 (1 records) acked by 0 | app at 2");
+  f.now = SimTime::ms(2);
+  CHECK_FALSE(f.send());
+  f.wake();
+  CHECK(f.host.take({"send()", "request", "app at"}) == "send() | request #2 to 0 (1 batches) | app at 4");
+}
