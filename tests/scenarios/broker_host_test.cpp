@@ -145,3 +145,23 @@ TEST_CASE("acks=all on a threaded broker: a connection's next request is read on
   CHECK(latency(r, 0) == doctest::Approx((30.0 + 59.0) / 2));
   CHECK(r.producer_metrics[0].request_latency_max == doctest::Approx(59));
 }
+
+TEST_CASE("acks=all on a threaded broker with followers: a connection's next request is read once the followers settle the first") {
+  // Leader broker 0, follower broker 1 (replica.rtt.ms 20: 10 ms each way), records at 0
+  // and 1 ms, linger.ms 0: two requests on one connection. The first is served 0 to 10 ms;
+  // the follower's waiting fetch returns the records at 20 ms and its next fetch, at the
+  // leader at 30 ms, moves the high watermark: the response leaves at 30 ms. Only then is
+  // the second read (muted until its response is sent): served 30 to 40, settled at 60 ms.
+  // Latencies 30 and 59 ms. Were it read when the first left service (10 ms), it would be
+  // appended at 20 ms, behind the fetch in flight, and settled at 50 ms (latency 49).
+  const std::string yaml =
+      "name: acks-all-followers\ncluster:\n  replication: followers\n"
+      "  brokers: [{id: 0, rtt.ms: 0, request.ms: 10, num.io.threads: 2, replica.rtt.ms: 20}, {id: 1, rtt.ms: 0, replica.rtt.ms: 20}]\n"
+      "topics: [{name: t, partitions: 1, replication.factor: 2}]\nproducers:\n"
+      "  - config: {acks: all, linger.ms: 0}\n    workload: {records: 2, arrivals: {kind: constant, rate: 1000}}\n";
+  const auto r = model::run_scenario(scenarios::load_scenario_text(yaml, "acks-all-followers"), 1);
+  REQUIRE(r.records_acked == 2);
+  CHECK(r.producer_metrics[0].responses == 2);
+  CHECK(latency(r, 0) == doctest::Approx((30.0 + 59.0) / 2));
+  CHECK(r.producer_metrics[0].request_latency_max == doctest::Approx(59));
+}
