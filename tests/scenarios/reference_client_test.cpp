@@ -73,15 +73,15 @@ std::vector<model::RunResult> control_runs() {
 
 }  // namespace
 
-TEST_CASE("the reference client meets: b1's share at 100 and 10,000 rec/s, records per batch at every rate, CONTROL latency") {
+TEST_CASE("the reference client meets: b1's share at 100 and 10,000 rec/s, records per batch at every rate, CONTROL latency; the misses hold today's levels") {
   for (const RateRow& row : kRows) {
     CAPTURE(std::string(row.rate));
     const auto rs = rate_runs(row);
-    if (std::string(row.rate) != "1000") {
-      const double b1 = median(rs, [](const auto& r) { return share(r, 0); });
-      CHECK(b1 >= row.lo);
-      CHECK(b1 <= row.hi);
-    }
+    const double b1 = median(rs, [](const auto& r) { return share(r, 0); });
+    CHECK(b1 >= row.lo);
+    // At 1,000 rec/s the fit misses the measured maximum (0.4634; the case below): held at
+    // today's 0.487 with a margin, so that it cannot drift further unseen.
+    CHECK(b1 <= (std::string(row.rate) == "1000" ? 0.52 : row.hi));
     CHECK(within(median(rs, [](const auto& r) { return per_batch(r, 0); }), row.b1_batch, 0.10));
     CHECK(within(median(rs, [](const auto& r) { return per_batch(r, 1); }), row.fast_batch, 0.10));
     CHECK(within(median(rs, [](const auto& r) { return per_batch(r, 2); }), row.fast_batch, 0.10));
@@ -92,6 +92,10 @@ TEST_CASE("the reference client meets: b1's share at 100 and 10,000 rec/s, recor
     CAPTURE(n);
     CHECK(within(median(rs, [n](const auto& r) { return r.producer_metrics[0].nodes[n].request_latency_avg_ms; }), latency[n], 0.25));
   }
+  // The missed CONTROL batching targets (146.34 records/batch, 259.9 per request; the case
+  // below) held at today's levels (114.7, 159.7) with a margin.
+  CHECK(median(rs, all_per_batch) >= 100);
+  CHECK(median(rs, [](const auto& r) { return r.producer_metrics[0].records_per_request_avg; }) >= 140);
 }
 
 // Known misses of the calibrated file (README, "The reference client"): b1's median share
