@@ -503,7 +503,7 @@ void Engine::record_appended(std::uint32_t p, std::int32_t partition, std::int32
                              std::optional<std::string_view> key, std::int32_t key_hash, SimTime intended) {
   result_.bytes_appended += record_bytes;
   if (result_.repartition) note_repartition_record(p, partition, key);
-  const std::int32_t rows = s_.topics[topic_of_[p]].final_partitions();
+  const std::int32_t rows = topic_count_[topic_of_[p]];  // the partitions the topic has now
   if (key && partition < rows && intended >= s_.run.warmup)
     hot_keys_.add(stats_offset_[topic_of_[p]] + static_cast<std::size_t>(partition), *key, static_cast<std::uint32_t>(key_hash));
   if (static_cast<std::int32_t>(result_.trace.size()) < s_.run.trace) result_.trace.push_back(partition);
@@ -571,13 +571,22 @@ void Engine::serve_batches(std::uint64_t id, Request& r, ProduceError injected, 
   }
   const bool idempotent = s_.producers[r.producer].config.idempotence;
   const bool acks_all = s_.producers[r.producer].config.acks == Acks::kAll;
-  // Followers: acks=all is refused before the append while the ISR is below min.insync.replicas.
-  if (replication_ && acks_all)
-    for (std::size_t k = 0; k < r.described.size(); ++k)
-      if (replication_->refuses(r.described[k].log)) {
-        if (r.errors.empty()) r.errors.assign(static_cast<std::size_t>(r.batches), ProduceError::kNone);
-        r.errors[k] = ProduceError::kNotEnoughReplicas;
+  // Followers: a batch for a partition this broker no longer leads (an election while the
+  // request waited, or the partition went offline) is refused NOT_LEADER_OR_FOLLOWER; acks=all
+  // is refused before the append while the ISR is below min.insync.replicas.
+  if (replication_)
+    for (std::size_t k = 0; k < r.described.size(); ++k) {
+      ProduceError refusal = ProduceError::kNone;
+      if (!replication_->led_by(r.described[k].log, static_cast<std::int32_t>(r.broker))) {
+        refusal = ProduceError::kNotLeaderOrFollower;
+        replication_->count_error(refusal);
       }
+      else if (acks_all && replication_->refuses(r.described[k].log))
+        refusal = ProduceError::kNotEnoughReplicas;
+      if (refusal == ProduceError::kNone) continue;
+      if (r.errors.empty()) r.errors.assign(static_cast<std::size_t>(r.batches), ProduceError::kNone);
+      r.errors[k] = refusal;
+    }
   for (std::size_t k = 0; k < r.described.size(); ++k) {
     RequestBatch& rb = r.described[k];
     if (refused(r, k)) continue;

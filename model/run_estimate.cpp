@@ -118,9 +118,9 @@ RunEstimate estimate_run(const Scenario& s, const RunPlan& plan) {
     if (p.workload.records) n = std::min(n, static_cast<double>(*p.workload.records));
     by_producers += n;
     // Its topic's partitions (the engine takes the first topic when none has the name).
-    double topic_partitions = s.topics.empty() ? 0 : s.topics.front().partitions;
+    double topic_partitions = s.topics.empty() ? 0 : s.topics.front().final_partitions();
     for (const auto& t : s.topics)
-      if (t.name == p.workload.topic) topic_partitions = t.partitions;
+      if (t.name == p.workload.topic) topic_partitions = t.final_partitions();
     producer_partitions += topic_partitions;
     buffer_bytes += static_cast<double>(p.config.buffer_memory_bytes);
     buffered += batch_bytes(p.config, min_record_bytes(p.workload), std::min(n, run_records));

@@ -52,6 +52,14 @@ public:
   /// acks=all on `partition` is refused (NOT_ENOUGH_REPLICAS, before the append): its ISR
   /// is smaller than min(min.insync.replicas, replicas) (§9.2). Counts the refusal.
   bool refuses(std::size_t partition);
+  /// Whether `broker` leads `partition` now (a request served by a former leader, or for an
+  /// offline partition, is answered NOT_LEADER_OR_FOLLOWER before the append, §9.4).
+  bool led_by(std::size_t partition, std::int32_t broker) const {
+    const Partition& p = parts_[partition];
+    return leadership_.leaders(p.topic)[p.index] == broker;
+  }
+  /// A batch was refused `error` outside the ISR rules (counted in the result's errors).
+  void count_error(ProduceError error) { ++result_.errors[std::string(produce_error_info(error).name)]; }
   /// The leader appended `bytes` to `partition`. With `request` (acks=all), the batch waits
   /// for the high watermark: returns true if it waits (the request is answered by
   /// ReplicationHost::acks_settled), false if already covered.

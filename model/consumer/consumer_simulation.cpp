@@ -32,6 +32,7 @@ struct PartState {
   std::optional<std::int64_t> committed;
   std::int64_t processed_high = 0; ///< one past the highest offset ever processed (duplicates below it)
   std::int64_t processed_first = 0; ///< records processed for the first time (skipped ones are not)
+  std::int64_t skipped_high = 0;   ///< one past the last record a reset to latest jumped over
   std::uint32_t epoch = 0;         ///< bumped at every assign and revoke: stale responses are dropped
 };
 
@@ -171,8 +172,13 @@ void GroupSimulation::apply(const std::vector<OwnershipChange>& changes, SimTime
         break;
       case OwnershipChange::Kind::kAssign: {
         auto& s = parts_[static_cast<std::size_t>(c.partition)];
-        if (!s.committed && spec_.config.auto_offset_reset == ConsumerConfig::OffsetReset::kLatest)
-          result_.records_skipped_latest += high_watermark(s.log, now);  // never consumed by the group (§5.2)
+        if (!s.committed && spec_.config.auto_offset_reset == ConsumerConfig::OffsetReset::kLatest) {
+          // §5.2: the records below the high watermark the group never processed nor jumped
+          // over before (an owner without commits, or an earlier reset) are skipped now.
+          const std::int64_t hw = high_watermark(s.log, now);
+          result_.records_skipped_latest += std::max<std::int64_t>(0, hw - std::max(s.processed_high, s.skipped_high));
+          s.skipped_high = std::max(s.skipped_high, hw);
+        }
         // §5.2: the committed offset, else auto.offset.reset (latest: the high watermark now).
         s.position = s.committed ? *s.committed
                      : spec_.config.auto_offset_reset == ConsumerConfig::OffsetReset::kEarliest ? 0

@@ -90,8 +90,13 @@ void Engine::finish_repartition() {
   RepartitionResult& r = *result_.repartition;
   for (const auto& keys : key_partition_)
     for (const auto& [key, partition] : keys) r.keys_split += partition < 0 ? 1 : 0;
-  for (std::uint32_t p = 0; p < producers_.size(); ++p)
-    if (!topic_steps_[topic_of_[p]].empty()) r.producers.push_back({s_.producers[p].name, saw_new_count_[p]});
+  // A producer that never saw the topic's last count has no time (null), whatever earlier
+  // step it saw.
+  for (std::uint32_t p = 0; p < producers_.size(); ++p) {
+    if (topic_steps_[topic_of_[p]].empty()) continue;
+    const bool saw_last = producer(p).metadata().num_partitions() >= topic_count_[topic_of_[p]];
+    r.producers.push_back({s_.producers[p].name, saw_last ? saw_new_count_[p] : std::nullopt});
+  }
 }
 
 }  // namespace partsim::model::detail

@@ -192,6 +192,19 @@ void check_scenario(MapReader& top, Scenario& s) {
   // watermark is not written to the logs): consumers and migrations read those logs.
   if (s.replication.followers() && (!s.consumers.empty() || s.migration))
     top.map("cluster").error("replication", "followers cannot be combined with consumers or a migration yet (use fixed)");
+  // The followers' state is laid out for the topics' starting partitions.
+  for (std::size_t i = 0; i < s.topics.size(); ++i)
+    if (s.replication.followers() && !s.topics[i].schedule.empty())
+      item(top, "topics", i).error("schedule", "a topic schedule cannot be combined with cluster.replication: followers yet (use fixed)");
+  // A follower with nothing to fetch waits replica.fetch.wait.max.ms, then asks again a
+  // round trip later: both 0 would spin at one instant.
+  if (s.replication.followers() && s.replication.fetch_wait_max == SimTime::zero())
+    for (const auto& b : s.brokers)
+      if (b.replica_rtt == SimTime::zero()) {
+        top.map("cluster").error("replica.fetch.wait.max.ms", "must be > 0 when a broker's replica.rtt.ms is 0 (broker " +
+                                                                  std::to_string(b.id) + "): a follower's fetches would never let time pass");
+        return;
+      }
   for (const auto& b : s.brokers)
     for (const auto& step : b.schedule)
       if (step.kind == BrokerChange::Kind::kSetReplicaRtt && !s.replication.followers()) {

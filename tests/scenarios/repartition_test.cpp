@@ -111,6 +111,13 @@ TEST_CASE("a producer switches to the new count at its first refresh at or after
   const auto never = run_text(one_producer("300000"));
   CHECK_FALSE(never.repartition->producers[0].saw_new_count_at_ms.has_value());
   CHECK(never.repartition->records_old_rule_after_change == 5000);
+  // Two steps, 4 -> 8 at 5000 and 8 -> 12 at 9500, refreshes every 3000: the producer sees 8
+  // at 6000 and never 12 (its next refresh, 12000, is after the run): no time, no window.
+  std::string two = one_producer("3000");
+  two.replace(two.find("[{at.ms: 5000, set.partitions: 8}]"), 34, "[{at.ms: 5000, set.partitions: 8}, {at.ms: 9500, set.partitions: 12}]");
+  const auto stepped = run_text(two);
+  REQUIRE(stepped.repartition->changes.size() == 2);
+  CHECK_FALSE(stepped.repartition->producers[0].saw_new_count_at_ms.has_value());
   // Records before the switch by the old count, after it by the new one.
   REQUIRE(slow.logs);
   for (std::size_t p = 0; p < slow.logs->partitions.size(); ++p)
@@ -160,8 +167,18 @@ TEST_CASE("auto.offset.reset=latest skips what was written to a new partition be
   std::string kip848 = group;
   kip848.replace(kip848.find("RESET"), 5, "latest, group.protocol: consumer");
   const auto at_once = run_text(one_producer("1000", kip848));
+  CHECK(at_once.repartition->records_skipped_latest > 0);
   CHECK(at_once.repartition->records_skipped_latest < expected);
+  CHECK(at_once.consumer_groups[0].records_unconsumed == at_once.repartition->records_skipped_latest);
   CHECK(at_once.consumer_groups[0].rebalances.size() == 2);  // the start, then the new partitions
+  // Without commits every assignment resets to latest, the old partitions' too at the
+  // rebalance: what the group processed before is not skipped again; what it had not
+  // reached yet is. Every record the group never processed was skipped by a reset, once.
+  std::string no_commit = group;
+  no_commit.replace(no_commit.find("RESET"), 5, "latest, enable.auto.commit: false");
+  const auto uncommitted = run_text(one_producer("1000", no_commit));
+  CHECK(uncommitted.repartition->records_skipped_latest >= expected);
+  CHECK(uncommitted.repartition->records_skipped_latest == uncommitted.consumer_groups[0].records_unconsumed);
 }
 
 TEST_CASE("a migration reads its topic's logs behind a topic that grows") {

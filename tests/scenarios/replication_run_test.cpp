@@ -88,3 +88,31 @@ producers: [{workload: {keys: {kind: none}}}]
   const auto s = scenarios::load_scenario_text(yaml, "inline");
   CHECK_FALSE(model::run_scenario(s, 1, 0, {}).replication.enabled);
 }
+
+TEST_CASE("a request queued at a broker that loses the leadership is refused NOT_LEADER_OR_FOLLOWER, retried, then accepted") {
+  // Broker 0 fails at 1 s, is fenced at 9 s (broker 1 leads both partitions), is back at
+  // 12 s and rejoins the ISR; the preferred-leader check at 13 s gives it p0 back while
+  // broker 1, slow (20 ms a request) under 20,000 records/s, still holds queued requests
+  // with batches of p0: those are refused (§9.4), retried at the new leader, and acked.
+  const char* yaml = R"(
+run: {duration.ms: 20000, trace: 0}
+cluster:
+  replication: followers
+  leader.imbalance.check.interval.seconds: 1
+  brokers:
+    - id: 0
+      request.ms: 20
+      schedule: [{at.ms: 1000, fail: true}, {at.ms: 12000, recover: true}]
+    - {id: 1, request.ms: 20}
+topics: [{name: t, partitions: 2, replication.factor: 2}]
+producers: [{config: {acks: all}, workload: {topic: t, arrivals: {kind: poisson, rate: 20000}}}]
+)";
+  const auto s = scenarios::load_scenario_text(yaml, "inline");
+  const auto r = model::run_scenario(s, 1, 0, {});
+  check_invariants(r, s);
+  REQUIRE(r.replication.enabled);
+  REQUIRE(r.replication.errors.contains("NOT_LEADER_OR_FOLLOWER"));
+  CHECK(r.replication.errors.at("NOT_LEADER_OR_FOLLOWER") > 0);
+  CHECK(r.failed.total() == 0);
+  CHECK(r.records_acked == r.records_sent);
+}
