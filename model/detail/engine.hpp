@@ -4,10 +4,12 @@
 // Leadership) and keeps the run's results. Internal to partsim_model.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <variant>
 #include <vector>
@@ -246,7 +248,12 @@ private:
   std::vector<SimTime> last_refresh_;                  // per producer: its last metadata refresh
   std::vector<std::optional<double>> saw_new_count_;   // per producer: when its count last grew
   // Per topic with a schedule: key -> the partition of its records so far, -1 once split.
-  std::vector<std::unordered_map<std::string, std::int32_t>> key_partition_;
+  // Looked up by string_view (transparent hash), so a key seen before costs no allocation.
+  struct KeyHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view key) const noexcept { return std::hash<std::string_view>{}(key); }
+  };
+  std::vector<std::unordered_map<std::string, std::int32_t, KeyHash, std::equal_to<>>> key_partition_;
   RunResult result_;
 };
 

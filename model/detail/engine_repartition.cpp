@@ -81,8 +81,12 @@ void Engine::note_repartition_record(std::uint32_t p, std::int32_t partition, st
   RepartitionResult& r = *result_.repartition;
   if (producer(p).metadata().num_partitions() < topic_count_[t]) ++r.records_old_rule_after_change;
   if (!key) return;
-  const auto [it, first] = key_partition_[t].try_emplace(std::string(*key), partition);
-  if (!first && it->second != partition) it->second = -1;
+  auto& keys = key_partition_[t];
+  const auto it = keys.find(*key);  // heterogeneous: no std::string unless the key is new
+  if (it == keys.end())
+    keys.emplace(std::string(*key), partition);
+  else if (it->second != partition)
+    it->second = -1;
 }
 
 void Engine::finish_repartition() {
