@@ -191,7 +191,9 @@ private:
   void snapshot_leaders(const std::string& cause);
   void record_batch(std::uint32_t producer, const ProducerBatch& b, std::int32_t broker, bool acked);
   void serve_batches(std::uint64_t id, Request& r, ProduceError injected, SimTime readable);
+  void refuse_for_followers(Request& r, bool acks_all);
   bool refused(const Request& r, std::size_t k) const;
+  void gather_results();  // once the run has stopped
   void refresh_metadata();
   bool quiet() const;  // no producer will send or wait again
   void append_records(RequestBatch& rb, SimTime readable);

@@ -1,0 +1,84 @@
+// The engine's part in replication with followers (cluster.replication,
+// model/cluster/replication.hpp): the fetch steps, the leaders' ISR check and the fencing
+// of a dead broker are dispatched to the Replication; it answers through ReplicationHost
+// when an acks=all request's batches are settled. The leader's refusals of a produce request
+// that only followers cause are here too.
+
+#include "model/detail/engine.hpp"
+
+namespace partsim::model::detail {
+
+void Engine::operator()(const FetchStep& e) {
+  switch (e.step) {
+    case ReplicationHost::Step::kArrive: replication_->on_fetch_arrive(e.session, e.fetch, now()); break;
+    case ReplicationHost::Step::kReturn: replication_->on_fetch_return(e.session, e.fetch, now()); break;
+    case ReplicationHost::Step::kExpire: replication_->on_fetch_expire(e.session, e.fetch, now()); break;
+  }
+}
+
+void Engine::schedule_fetch(ReplicationHost::Step step, std::uint32_t session, std::uint64_t fetch, SimTime at) {
+  // Once no producer will send again, an idle fetcher (waiting for data) stops: the run ends.
+  if (step == ReplicationHost::Step::kExpire && quiet()) return;
+  sim_.schedule_at(at, FetchStep{step, session, fetch});
+}
+
+bool Engine::quiet() const {
+  for (const auto& p : producers_)
+    if (!p->stopped() || p->has_in_flight() || p->blocked() || p->accumulator().has_batches()) return false;
+  return true;
+}
+
+void Engine::operator()(const IsrCheck&) {
+  replication_->check_isr(now());
+  if (!quiet()) sim_.schedule_in(replication_->isr_check_interval(), IsrCheck{});
+}
+
+void Engine::operator()(const Fence& e) {
+  if (brokers_[e.broker].epoch() != e.epoch) return;  // back before the controller fenced it
+  if (replication_->fence(static_cast<std::int32_t>(e.broker), now())) refresh_metadata();
+  snapshot_leaders("broker " + std::to_string(s_.brokers[e.broker].id) + " fenced");
+}
+
+void Engine::acks_settled(std::uint64_t id) {
+  // A threaded broker's connection was muted until this response: it is sent now, even
+  // for a request its producer gave up (the broker does not know).
+  if (const auto it = muted_until_settled_.find(id); it != muted_until_settled_.end()) {
+    const ResponseSent sent = it->second;
+    muted_until_settled_.erase(it);
+    (*this)(sent);
+  }
+  Request* r = requests_.find(id);
+  if (!r) return;  // the producer gave it up
+  sim_.schedule_at(now() + brokers_[r->broker].one_way(), ResponseArrive{id});
+}
+
+void Engine::ack_error(std::uint64_t id, std::size_t partition, ProduceError error) {
+  Request* r = requests_.find(id);
+  if (!r) return;
+  if (r->errors.empty()) r->errors.assign(static_cast<std::size_t>(r->batches), ProduceError::kNone);
+  for (std::size_t k = 0; k < r->described.size(); ++k)
+    if (r->described[k].log == partition) r->errors[k] = error;
+}
+
+// Followers: a batch for a partition this broker no longer leads (an election while the
+// request waited, or the partition went offline) is refused NOT_LEADER_OR_FOLLOWER; acks=all
+// is refused before the append while the ISR is below min.insync.replicas.
+void Engine::refuse_for_followers(Request& r, bool acks_all) {
+  for (std::size_t k = 0; k < r.described.size(); ++k) {
+    ProduceError refusal = ProduceError::kNone;
+    if (!replication_->led_by(r.described[k].log, static_cast<std::int32_t>(r.broker))) {
+      refusal = ProduceError::kNotLeaderOrFollower;
+      replication_->count_error(refusal);
+    } else if (acks_all && replication_->refuses(r.described[k].log))
+      refusal = ProduceError::kNotEnoughReplicas;
+    if (refusal == ProduceError::kNone) continue;
+    if (r.errors.empty()) r.errors.assign(static_cast<std::size_t>(r.batches), ProduceError::kNone);
+    r.errors[k] = refusal;
+  }
+}
+
+bool Engine::refused(const Request& r, std::size_t k) const {
+  return replication_ && !r.errors.empty() && r.errors[k] == ProduceError::kNotEnoughReplicas;
+}
+
+}  // namespace partsim::model::detail
