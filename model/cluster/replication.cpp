@@ -150,7 +150,26 @@ std::int64_t Replication::available(const Session& s) const {
 void Replication::send_fetch(Session& s, SimTime now) {
   s.state = FetchState::kInFlight;
   s.fetch = next_fetch_++;
-  host_.schedule_fetch(ReplicationHost::Step::kArrive, static_cast<std::uint32_t>(&s - sessions_.data()), s.fetch, now + one_way(s));
+  schedule(s, ReplicationHost::Step::kArrive, now + one_way(s));
+}
+
+void Replication::schedule(const Session& s, ReplicationHost::Step step, SimTime at) {
+  host_.schedule_fetch(step, static_cast<std::uint32_t>(&s - sessions_.data()), s.fetch, at);
+}
+
+// The session of a fetch step that is still current (the session's fetch, in the state the
+// step expects), or nullptr. When a broker the step needs is down, the fetch ends there: the
+// session goes idle and the step does nothing either.
+Replication::Session* Replication::current(std::uint32_t session, std::uint64_t fetch, FetchState state, Needs needs) {
+  Session& s = sessions_[session];
+  if (s.fetch != fetch || s.state != state) return nullptr;
+  const bool leader_ok = !(needs & kNeedsLeader) || up(s.leader);
+  const bool follower_ok = !(needs & kNeedsFollower) || up(s.follower);
+  if (!leader_ok || !follower_ok) {
+    s.state = FetchState::kIdle;
+    return nullptr;
+  }
+  return &s;
 }
 
 // The leader answers a fetch with everything up to its log end, now.
@@ -160,16 +179,13 @@ void Replication::respond(Session& s, SimTime now) {
   for (std::size_t i = 0; i < parts_.size(); ++i) {
     if (fetches(s, parts_[i])) s.carried.emplace_back(i, leader_leo(parts_[i]));
   }
-  host_.schedule_fetch(ReplicationHost::Step::kReturn, static_cast<std::uint32_t>(&s - sessions_.data()), s.fetch, now + one_way(s));
+  schedule(s, ReplicationHost::Step::kReturn, now + one_way(s));
 }
 
 void Replication::on_fetch_arrive(std::uint32_t session, std::uint64_t fetch, SimTime now) {
-  Session& s = sessions_[session];
-  if (s.fetch != fetch || s.state != FetchState::kInFlight) return;
-  if (!up(s.leader) || !up(s.follower)) {
-    s.state = FetchState::kIdle;
-    return;
-  }
+  Session* const found = current(session, fetch, FetchState::kInFlight, kNeedsBoth);
+  if (!found) return;
+  Session& s = *found;
   bool any = false;
   for (Partition& p : parts_) {
     if (!fetches(s, p)) continue;
@@ -205,26 +221,17 @@ void Replication::on_fetch_arrive(std::uint32_t session, std::uint64_t fetch, Si
     return;
   }
   s.state = FetchState::kParked;
-  host_.schedule_fetch(ReplicationHost::Step::kExpire, session, s.fetch, now + s_.replication.fetch_wait_max);
+  schedule(s, ReplicationHost::Step::kExpire, now + s_.replication.fetch_wait_max);
 }
 
 void Replication::on_fetch_expire(std::uint32_t session, std::uint64_t fetch, SimTime now) {
-  Session& s = sessions_[session];
-  if (s.fetch != fetch || s.state != FetchState::kParked) return;
-  if (!up(s.leader)) {
-    s.state = FetchState::kIdle;
-    return;
-  }
-  respond(s, now);
+  if (Session* const s = current(session, fetch, FetchState::kParked, kNeedsLeader)) respond(*s, now);
 }
 
 void Replication::on_fetch_return(std::uint32_t session, std::uint64_t fetch, SimTime now) {
-  Session& s = sessions_[session];
-  if (s.fetch != fetch || s.state != FetchState::kInFlight) return;
-  if (!up(s.follower)) {
-    s.state = FetchState::kIdle;
-    return;
-  }
+  Session* const found = current(session, fetch, FetchState::kInFlight, kNeedsFollower);
+  if (!found) return;
+  Session& s = *found;
   // The follower appends what came back (if the partition still has that leader).
   for (const auto& [i, leo] : s.carried) {
     Partition& p = parts_[i];

@@ -134,6 +134,9 @@ private:
   void advance_hw(Partition& p, SimTime now);
   void settle(Partition& p, std::int64_t upto, std::optional<ProduceError> error);
   void send_fetch(Session& s, SimTime now);
+  void schedule(const Session& s, ReplicationHost::Step step, SimTime at);  // the session's current fetch
+  enum Needs : unsigned { kNeedsLeader = 1, kNeedsFollower = 2, kNeedsBoth = 3 };  // brokers that must be up
+  Session* current(std::uint32_t session, std::uint64_t fetch, FetchState state, Needs needs);
   void respond(Session& s, SimTime now);
   std::int64_t available(const Session& s) const;
   SimTime one_way(const Session& s) const;
