@@ -1,11 +1,8 @@
-// Sender (spec §4) with a real RecordAccumulator and ProducerMetadata, a manual clock and a
-// listener that records every call, in the style of Kafka's SenderTest (clients/src/test/
-// java/org/apache/kafka/clients/producer/internals/SenderTest.java): its cluster (topic
-// "test", partitions 0 and 1 led by node 0, partition 2 by node 1), linger.ms 0,
-// delivery.timeout.ms 1500, and the cases that concern what partsim models: testRetries,
-// testInflightBatchesExpireOnDeliveryTimeout, testExpiredBatchDoesNotRetry,
-// testExpiredBatchesInMultiplePartitions, the in-flight limit (NetworkClient.canSendMore)
-// and ExponentialBackoff's bounds.
+// Sender (spec §4) against SenderTest's cluster (sender_fixture.hpp): the cases of Kafka's
+// SenderTest that concern what partsim models (testInflightBatchesExpireOnDeliveryTimeout,
+// testExpiredBatchDoesNotRetry, testExpiredBatchesInMultiplePartitions), the in-flight limit
+// (NetworkClient.canSendMore), delivery.timeout.ms, ExponentialBackoff's bounds and produce
+// errors. request.timeout.ms and retries: sender_timeout_test.cpp.
 
 #include "model/producer/sender.hpp"
 
@@ -13,109 +10,14 @@
 
 #include <algorithm>
 #include <cmath>
-#include <deque>
 #include <string>
-#include <utility>
 #include <vector>
 
-#include "model/producer/call_log.hpp"
-#include "sim/random_streams.hpp"
+#include "model/producer/sender_fixture.hpp"
 
 using namespace partsim::model;
 using namespace partsim::model::test;
-using partsim::sim::RandomStreams;
 using partsim::sim::SimTime;
-
-namespace {
-
-constexpr std::size_t kNode0 = 0, kNode1 = 1;
-const SimTime kDeliveryTimeout = SimTime::ms(1500);  // SenderTest.DELIVERY_TIMEOUT_MS
-const SimTime kRequestTimeout = SimTime::ms(1000);   // SenderTest.REQUEST_TIMEOUT
-
-// Records what the sender reports, one line per call, and settles done batches the way
-// KafkaProducer does (marks them done and gives their memory back), so the accumulator
-// sees what it sees in a run.
-struct Recorder final : SenderListener {
-  RecordAccumulator* acc = nullptr;
-  std::vector<std::string> log;
-  std::uint64_t next_id = 1;
-  std::int64_t last_bytes = 0;            // of the last request
-  std::deque<std::uint64_t> outstanding;  // requests that expect a response, oldest first
-
-  std::uint64_t request_sent(std::size_t node, std::span<const BatchId> batches, std::int64_t bytes,
-                             bool expects_response) override {
-    std::string ids;
-    for (const BatchId b : batches) ids += str(ids.empty() ? "" : ",", "p", acc->batch(b).partition);
-    const std::uint64_t id = next_id++;
-    log.push_back(str("sent #", id, " to ", node, ": ", ids, expects_response ? "" : " (no response)"));
-    last_bytes = bytes;
-    if (expects_response) outstanding.push_back(id);
-    return id;
-  }
-  void watch_request_deadline(SimTime at) override { log.push_back(str("watch ", at.to_ms(), " ms")); }
-  void request_abandoned(std::uint64_t request) override { log.push_back(str("abandoned #", request)); }
-  void connection_closed(std::size_t node) override { log.push_back(str("closed ", node)); }
-  void metadata_invalid(std::size_t node) override { log.push_back(str("metadata invalid ", node)); }
-  void batch_acknowledged(BatchId b, std::size_t node) override {
-    log.push_back(str("acked p", acc->batch(b).partition, " by ", node));
-    settle(b);
-  }
-  void batch_failed(BatchId b, FailureReason reason) override {
-    log.push_back(str("failed p", acc->batch(b).partition, ": ", failure_name(reason)));
-    settle(b);
-  }
-  void batch_retried(BatchId b) override { log.push_back(str("retried p", acc->batch(b).partition)); }
-
-  void settle(BatchId b) {
-    REQUIRE_FALSE(acc->batch(b).done);  // the sender reports a batch done once
-    acc->batch(b).done = true;
-    acc->release(b);
-  }
-  /// The calls since the last take(), joined by " | " (doctest prints strings, not vectors).
-  std::string take() { return join(std::exchange(log, {})); }
-};
-
-ProducerConfig producer_config() {
-  ProducerConfig c;
-  c.linger = SimTime::zero();
-  c.delivery_timeout = kDeliveryTimeout;
-  c.request_timeout = kRequestTimeout;
-  c.adaptive = false;
-  return c;
-}
-
-struct Fixture {
-  ProducerMetadata metadata;
-  RecordAccumulator acc;
-  Recorder rec;
-  Sender sender;
-  std::vector<char> up{1, 1};
-  SimTime now = SimTime::zero();
-
-  explicit Fixture(ProducerConfig c = producer_config(), std::uint64_t seed = 1)
-      : metadata({0, 1, 2}, 2),
-        acc(AccumulatorConfig::from(c, false, /*sticky_records=*/false), 3, 2, [] { return 0; }),
-        sender(SenderConfig::from(c), acc, metadata, rec, RandomStreams(seed).stream("producer/p/sender/backoff")) {
-    metadata.update(std::vector<std::int32_t>{0, 0, 1});
-    acc.after_metadata_update(metadata);
-    rec.acc = &acc;
-  }
-  BatchId append(std::int32_t partition) {
-    AppendRequest r;
-    r.partition = partition;
-    r.shape.key_bytes = 3;  // "key"
-    r.shape.value_bytes = 5;  // "value"
-    r.intended = now;
-    const AppendResult res = acc.append(r, now, metadata);
-    REQUIRE(res.status == AppendResult::Status::kAppended);
-    return acc.deque(partition).back();
-  }
-  SimTime run(bool closing = false) { return sender.run_once(now, up, closing); }
-};
-
-std::string lines(std::initializer_list<const char*> calls) { return join({calls.begin(), calls.end()}); }
-
-}  // namespace
 
 // ---- the in-flight limit (spec §4.2) ------------------------------------------------------------
 
@@ -234,170 +136,6 @@ TEST_CASE("a request carries one batch per partition of its node, and its size i
   // One "key"/"value" record: DefaultRecord.sizeInBytes(0, 0, 3, 5) = 15 (RecordAccumulatorTest's
   // msgSize), after the 61-byte batch header (spec §5.3).
   CHECK(f.acc.batch(b0).built_bytes == 61 + 15);
-}
-
-// ---- request.timeout.ms (spec §4.4) and retries (spec §4.3, §4.6) ---------------------------
-
-TEST_CASE("a request past request.timeout.ms closes its connection: every request to that node is retried") {
-  Fixture f;
-  f.append(0);
-  f.run();  // #1 to node 0 at 0 ms
-  f.now = SimTime::ms(5);
-  f.append(2);
-  f.run();  // #2 to node 1 at 5 ms
-  f.now = SimTime::ms(10);
-  f.append(1);
-  f.run();  // #3 to node 0 at 10 ms
-  CHECK(f.rec.take() == lines({"sent #1 to 0: p0", "watch 1000 ms", "sent #2 to 1: p2", "sent #3 to 0: p1"}));
-
-  f.now = SimTime::ms(1000);
-  f.sender.on_request_deadline(f.now);
-  // #1 timed out: node 0's connection closes, taking #3 with it; #2 to node 1 is untouched.
-  CHECK(f.rec.take() == lines({"abandoned #1", "retried p0", "abandoned #3", "retried p1", "closed 0", "watch 1005 ms"}));
-  CHECK(f.sender.in_flight(kNode0) == 0);
-  CHECK(f.sender.in_flight(kNode1) == 1);
-  for (const std::int32_t p : {0, 1}) {
-    CAPTURE(p);
-    REQUIRE(f.acc.deque_size(p) == 1);
-    const ProducerBatch& b = f.acc.batch(f.acc.deque(p).front());
-    CHECK(b.attempts == 1);
-    CHECK(b.last_attempt == f.now);
-    // Attempt 1 waits backoff(0) = floor(U(0.8, 1.2) x 100) ms (spec §4.6).
-    CHECK(b.backoff >= SimTime::ms(80));
-    CHECK(b.backoff <= SimTime::ms(120));
-    CHECK(b.backoff.count_ns() % 1'000'000 == 0);
-  }
-
-  f.now = SimTime::ms(1005);
-  f.sender.on_request_deadline(f.now);
-  // Nothing is in flight any more: no watch for #3's deadline, which went with node 0.
-  CHECK(f.rec.take() == lines({"abandoned #2", "retried p2", "closed 1"}));
-}
-
-TEST_CASE("a request answered before its deadline closes nothing") {
-  Fixture f;
-  f.append(0);
-  f.run();
-  f.now = SimTime::ms(3);
-  f.append(2);
-  f.run();
-  f.rec.take();
-  f.sender.on_response(1, SimTime::ms(4));
-  f.rec.take();
-  f.now = SimTime::ms(1000);
-  f.sender.on_request_deadline(f.now);
-  CHECK(f.rec.take() == lines({"watch 1003 ms"}));
-  CHECK(f.sender.in_flight(kNode1) == 1);
-  // Answered too: at its deadline nothing is in flight, and nothing is watched.
-  f.sender.on_response(2, SimTime::ms(1001));
-  f.rec.take();
-  f.now = SimTime::ms(1003);
-  f.sender.on_request_deadline(f.now);
-  CHECK(f.rec.take().empty());
-}
-
-TEST_CASE("the deadline watch skips requests answered since: it follows the oldest one in flight") {
-  Fixture f;
-  f.append(0);
-  f.run();  // #1 to node 0 at 0 ms: watched at 1000 ms
-  f.now = SimTime::ms(3);
-  f.append(2);
-  f.run();  // #2 to node 1 at 3 ms
-  f.now = SimTime::ms(7);
-  f.append(1);
-  f.run();  // #3 to node 0 at 7 ms
-  f.rec.take();
-  f.sender.on_response(1, SimTime::ms(8));
-  f.sender.on_response(2, SimTime::ms(9));
-  f.rec.take();
-  f.now = SimTime::ms(1000);
-  f.sender.on_request_deadline(f.now);
-  // #2 was answered too: the next watch is #3's deadline, not #2's.
-  CHECK(f.rec.take() == lines({"watch 1007 ms"}));
-}
-
-TEST_CASE("a retried batch waits its backoff, then goes again; the pass wakes at the backoff's end") {
-  Fixture f;
-  f.append(0);
-  f.run();
-  f.now = SimTime::ms(1000);
-  f.sender.on_request_deadline(f.now);
-  const ProducerBatch& b = f.acc.batch(f.acc.deque(0).front());
-  const SimTime backoff = b.backoff;
-  f.rec.take();
-  CHECK(f.run() == f.now + backoff);
-  CHECK(f.rec.take().empty());
-  f.now += backoff - SimTime::ns(1);
-  CHECK(f.run() == f.now + SimTime::ns(1));
-  CHECK(f.rec.take().empty());
-  f.now += SimTime::ns(1);
-  CHECK(f.run() == f.now);
-  CHECK(f.rec.take() == str("sent #2 to 0: p0 | watch ", (f.now + kRequestTimeout).to_ms(), " ms"));
-}
-
-TEST_CASE("testRetries: with retries = 1 a second disconnect fails the batch") {
-  ProducerConfig c = producer_config();
-  c.retries = 1;
-  c.delivery_timeout = SimTime::ms(120000);
-  Fixture f(c);
-  f.append(0);
-  f.run();
-  f.sender.disconnect(kNode0, f.now);
-  CHECK(f.rec.take() == lines({"sent #1 to 0: p0", "watch 1000 ms", "abandoned #1", "retried p0", "closed 0"}));
-  f.now = SimTime::ms(200);  // past any first backoff (<= 120 ms)
-  f.run();
-  f.sender.disconnect(kNode0, f.now);
-  CHECK(f.rec.take() == lines({"sent #2 to 0: p0", "abandoned #2", "failed p0: retries_exhausted", "closed 0"}));
-  CHECK_FALSE(f.acc.has_batches());
-  CHECK(f.acc.pool().used_bytes() == 0);
-}
-
-TEST_CASE("retries = 0 fails the batches of a timed-out request as retries_exhausted") {
-  ProducerConfig c = producer_config();
-  c.retries = 0;
-  Fixture f(c);
-  f.append(0);
-  f.append(1);
-  f.run();
-  f.rec.take();
-  f.now = kRequestTimeout;
-  f.sender.on_request_deadline(f.now);
-  CHECK(f.rec.take() == lines({"abandoned #1", "failed p0: retries_exhausted", "failed p1: retries_exhausted", "closed 0"}));
-  CHECK_FALSE(f.acc.has_batches());
-}
-
-TEST_CASE("a disconnect past delivery.timeout.ms fails the batches as delivery_timeout instead of retrying") {
-  Fixture f;
-  f.append(0);
-  f.run();
-  f.now = SimTime::ms(300);
-  f.append(1);  // created at 300 ms
-  f.run();
-  f.rec.take();
-  f.now = kDeliveryTimeout;  // p0's batch is exactly 1500 ms old (inclusive, spec §4.5), p1's is not
-  f.sender.disconnect(kNode0, f.now);
-  CHECK(f.rec.take() == lines({"abandoned #1", "failed p0: delivery_timeout", "abandoned #2", "retried p1", "closed 0"}));
-}
-
-TEST_CASE("the retry backoff doubles with every attempt: attempt n waits backoff(n - 1)") {
-  ProducerConfig c = producer_config();
-  c.delivery_timeout = SimTime::sec(3600);
-  Fixture f(c);
-  f.append(0);
-  f.run();
-  const double lower[] = {80, 160, 320, 640, 800, 800};
-  const double upper[] = {120, 240, 480, 960, 1000, 1000};
-  for (std::int32_t attempt = 1; attempt <= 6; ++attempt) {
-    CAPTURE(attempt);
-    f.sender.disconnect(kNode0, f.now);
-    const ProducerBatch& b = f.acc.batch(f.acc.deque(0).front());
-    CHECK(b.attempts == attempt);
-    CHECK(b.backoff.to_ms() >= lower[attempt - 1]);
-    CHECK(b.backoff.to_ms() <= upper[attempt - 1]);
-    f.now += b.backoff;
-    f.run();
-    REQUIRE(f.sender.in_flight(kNode0) == 1);
-  }
 }
 
 // ---- delivery.timeout.ms (spec §3.9, §4.5) ------------------------------------------------------
