@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/calibrate_scenario.hpp"
 #include "cli/cli_runner.hpp"
 
 using partsim::testing::run_cli;
@@ -15,23 +16,8 @@ namespace {
 
 // Three brokers, six partitions, 100-byte null-key records at a constant rate; every broker
 // at request.ms 0.5 and broker 1 at rtt.ms 10: the fit's starting point.
-constexpr const char* kScenario = R"(name: synthetic
-run: {seed: 1, records: 1500}
-cluster:
-  brokers:
-    - {id: 0, rtt.ms: 1, request.ms: 0.5}
-    - {id: 1, rtt.ms: 10, request.ms: 0.5}
-    - {id: 2, rtt.ms: 1, request.ms: 0.5}
-topics:
-  - {name: t, partitions: 6}
-producers:
-  - name: app
-    config: {linger.ms: 0, batch.size: 16384}
-    workload:
-      arrivals: {kind: constant, rate: 1000}
-      keys: {kind: none}
-      values: {kind: fixed, size: 100}
-)";
+const partsim::testing::CalibrateScenario kSynthetic{"synthetic", 1500, {1, 10, 1}, 6, "linger.ms: 0, batch.size: 16384"};
+const std::string kScenario = kSynthetic.yaml();
 
 std::string q(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
 
@@ -181,9 +167,9 @@ TEST_CASE("partsim calibrate checks every row at the corners of the --fit bounds
 TEST_CASE("partsim calibrate: an undefined point costs more than a bad fit, intervals stay in the bounds, --out is checked first") {
   ScratchDir dir;
   // Broker 2 leads no partition of a one-partition topic: node-2's latency is undefined.
-  std::string s = kScenario;
-  s.replace(s.find("partitions: 6"), 13, "partitions: 1");
-  const auto scenario = q(dir.write("s.yaml", s));
+  partsim::testing::CalibrateScenario one_partition = kSynthetic;
+  one_partition.partitions = 1;
+  const auto scenario = q(dir.write("s.yaml", one_partition.yaml()));
   const auto m = q(dir.write("m.csv", "set,request-latency-avg,node-2.request-latency-avg\n,3,3\n,4,\nrun.records=500,5,\n"));
   const std::string args = "calibrate " + scenario + " --measurements " + m + " --fit 'cluster.brokers.*.request.ms=0.4:0.6' --replications 1 --max-iterations 2";
   const auto r = run_cli(args + " --format json");

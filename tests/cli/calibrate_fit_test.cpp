@@ -9,26 +9,14 @@
 #include <vector>
 
 #include "analysis/calibration.hpp"
+#include "cli/calibrate_scenario.hpp"
 #include "scenarios/loader/scenario_loader.hpp"
 
 namespace {
 
-constexpr const char* kScenario = R"(name: small
-run: {seed: 1, records: 300}
-cluster:
-  brokers:
-    - {id: 0, rtt.ms: 1, request.ms: 0.5}
-    - {id: 1, rtt.ms: 1, request.ms: 0.5}
-topics:
-  - {name: t, partitions: 2}
-producers:
-  - name: app
-    config: {linger.ms: 0}
-    workload:
-      arrivals: {kind: constant, rate: 1000}
-      keys: {kind: none}
-      values: {kind: fixed, size: 100}
-)";
+// Two brokers, two partitions, a short run.
+const std::string kScenario =
+    partsim::testing::CalibrateScenario{"small", 300, {1, 1}, 2, "linger.ms: 0"}.yaml();
 
 partsim::analysis::CalibrationSetup setup(double lo, double hi, double start, std::vector<double>* asked) {
   partsim::analysis::CalibrationSetup s;
