@@ -1,9 +1,12 @@
 #include "analysis/theory.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/distributions/poisson.hpp>
+#include <boost/math/distributions/students_t.hpp>
 
 namespace partsim::analysis {
 
@@ -18,6 +21,32 @@ std::vector<double> poisson_batch_pmf(double m, std::int32_t cap) {
   }
   pmf[static_cast<std::size_t>(cap)] = std::max(0.0, 1.0 - below);  // P(Poisson >= cap - 1)
   return pmf;
+}
+
+double mg1_mean_wait_ms(double per_ms, const ServiceMoments& service) {
+  const double rho = per_ms * service.mean_ms;
+  if (rho >= 1) return std::numeric_limits<double>::infinity();
+  return per_ms * service.second_ms2 / (2 * (1 - rho));
+}
+
+MeanTest one_sample_t_test(const std::vector<double>& values, double expected) {
+  MeanTest m;
+  m.n = values.size();
+  if (m.n == 0) return m;
+  for (double v : values) m.mean += v;
+  m.mean /= static_cast<double>(m.n);
+  if (m.n < 2) return m;
+  double squares = 0;
+  for (double v : values) squares += (v - m.mean) * (v - m.mean);
+  m.std_error = std::sqrt(squares / static_cast<double>(m.n - 1) / static_cast<double>(m.n));
+  if (m.std_error == 0) {  // no spread: equal or not
+    m.p_value = m.mean == expected ? 1.0 : 0.0;
+    return m;
+  }
+  m.t = (m.mean - expected) / m.std_error;
+  const boost::math::students_t dist(static_cast<double>(m.n - 1));
+  m.p_value = 2 * boost::math::cdf(boost::math::complement(dist, std::abs(m.t)));
+  return m;
 }
 
 GoodnessOfFit chi_square_goodness_of_fit(const std::vector<std::int64_t>& observed, const std::vector<double>& probabilities) {

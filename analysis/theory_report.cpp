@@ -1,19 +1,45 @@
 #include "analysis/theory_report.hpp"
 
+#include <cmath>
+#include <utility>
+
 #include "analysis/format.hpp"
 #include "analysis/table.hpp"
-#include "analysis/theory.hpp"
 #include "model/producer/record_size.hpp"
 
 namespace partsim::analysis {
 
-TheoryReport poisson_batching_report(const model::Scenario& s, const std::vector<std::int64_t>& observed) {
-  const auto& p = s.producers.front();
+namespace {
+
+model::RecordShape record_shape(const model::ProducerSpec& p) {
   model::RecordShape shape;
   shape.value_bytes = p.workload.values.null_value ? -1 : p.workload.values.size_bytes;
   shape.header_count = p.workload.header_count;
   shape.header_key_bytes = p.workload.header_key_bytes;
   shape.header_value_bytes = p.workload.header_value_bytes;
+  return shape;
+}
+
+// E[J] and E[J^2] of a broker's jitter (scenario.hpp: exponential by its mean, uniform on
+// [0, max], lognormal by its median and sigma).
+std::pair<double, double> jitter_moments(const model::Jitter& j) {
+  switch (j.kind) {
+    case model::Jitter::Kind::kNone: break;
+    case model::Jitter::Kind::kExponential: return {j.mean_ms, 2 * j.mean_ms * j.mean_ms};
+    case model::Jitter::Kind::kUniform: return {j.max_ms / 2, j.max_ms * j.max_ms / 3};
+    case model::Jitter::Kind::kLognormal: {
+      const double v = j.sigma * j.sigma;
+      return {j.mean_ms * std::exp(v / 2), j.mean_ms * j.mean_ms * std::exp(2 * v)};
+    }
+  }
+  return {0.0, 0.0};
+}
+
+}  // namespace
+
+TheoryReport poisson_batching_report(const model::Scenario& s, const std::vector<std::int64_t>& observed) {
+  const auto& p = s.producers.front();
+  const model::RecordShape shape = record_shape(p);
   const std::int32_t cap = model::records_per_full_batch(p.config.batch_size_bytes, shape.payload_part());
   const double mean = p.workload.arrivals.records_per_second * p.config.linger.to_ms() / 1000.0;
   const auto pmf = poisson_batch_pmf(mean, cap);
@@ -51,6 +77,90 @@ TheoryReport poisson_batching_report(const model::Scenario& s, const std::vector
   json["chi_square"] = round_to(fit.chi_square, 4);
   json["degrees_of_freedom"] = fit.degrees_of_freedom;
   json["p_value"] = round_to(fit.p_value, 6);
+  return out;
+}
+
+ServiceMoments one_record_service(const model::Scenario& s, const model::BrokerConfig& broker) {
+  // BrokerService::service_time: request.ms + batch.ms per batch + bytes at byte.rate, plus
+  // the jitter; a one-record batch is its header and the first record (offset and time delta 0).
+  const std::int32_t record = model::record_size(0, 0, record_shape(s.producers.front()).payload_part());
+  const std::int32_t bytes = model::estimated_bytes_written(record, false, 1.0f);
+  double fixed_ms = broker.request_time.to_ms() + broker.batch_time.to_ms();
+  if (broker.bytes_per_second > 0) fixed_ms += static_cast<double>(bytes) * 1000.0 / broker.bytes_per_second;
+  const auto [j1, j2] = jitter_moments(broker.jitter);
+  return {fixed_ms + j1, fixed_ms * fixed_ms + 2 * fixed_ms * j1 + j2};
+}
+
+QueueSample queue_sample(const model::RunResult& r) {
+  QueueSample q;
+  for (const auto& b : r.brokers) {
+    if (b.requests == 0) continue;
+    q.broker = b.broker;
+    q.requests += b.requests;
+    q.records += b.records;
+    q.wait_ms_sum += b.queue_wait_ms_sum;
+  }
+  return q;
+}
+
+TheoryReport broker_queue_report(const model::Scenario& s, const std::vector<QueueSample>& samples) {
+  double per_second = 0;
+  for (const auto& p : s.producers) per_second += p.workload.arrivals.records_per_second;
+  // The one partition's leader (it does not move: no schedule, no failure).
+  const model::BrokerConfig* broker = &s.brokers.front();
+  for (const auto& q : samples)
+    for (const auto& b : s.brokers)
+      if (q.broker == b.id) broker = &b;
+  const ServiceMoments service = one_record_service(s, *broker);
+  const double per_ms = per_second / 1000.0;
+  const double rho = per_ms * service.mean_ms;
+  const double expected = mg1_mean_wait_ms(per_ms, service);
+  std::vector<double> waits;
+  std::int64_t requests = 0, records = 0;
+  for (const auto& q : samples) {
+    if (q.requests == 0) continue;
+    waits.push_back(q.wait_ms_sum / static_cast<double>(q.requests));
+    requests += q.requests;
+    records += q.records;
+  }
+  const MeanTest test = one_sample_t_test(waits, expected);
+  const double per_request = requests ? static_cast<double>(records) / static_cast<double>(requests) : 0.0;
+
+  TheoryReport out;
+  auto& json = out.json;
+  json["check"] = "broker-queue";
+  json["broker"] = broker->id;
+  json["arrival_rate_per_s"] = per_second;
+  json["service_mean_ms"] = round_to(service.mean_ms, 6);
+  json["service_second_moment_ms2"] = round_to(service.second_ms2, 6);
+  json["utilization"] = round_to(rho, 6);
+  json["records_per_request"] = round_to(per_request, 4);
+  json["theory_wait_ms"] = rho < 1 ? nlohmann::ordered_json(round_to(expected, 6)) : nlohmann::ordered_json(nullptr);
+  json["replications"] = waits.size();
+  json["simulated_wait_ms"] = waits.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(round_to(test.mean, 6));
+  out.text = "\nBroker queue check (M/G/1, Pollaczek-Khinchine): arrivals " + fixed(per_second, 1) + "/s, service mean " +
+             fixed(service.mean_ms, 4) + " ms, E[S^2] " + fixed(service.second_ms2, 4) + " ms^2, utilization " + fixed(rho, 4) + "\n";
+  if (rho >= 1) {
+    out.text += "utilization >= 1: the queue grows without bound, no steady state to test\n";
+    json["p_value"] = nullptr;
+    return out;
+  }
+  Table t({{"mean queue wait"}, {"ms"}});
+  t.add_row({"theory", fixed(expected, 4)});
+  if (!waits.empty()) t.add_row({"simulated", fixed(test.mean, 4) + (test.n >= 2 ? " +- " + fixed(1.96 * test.std_error, 4) : "")});
+  out.text += t.to_text();
+  out.text += "records per request " + fixed(per_request, 4) +
+              (per_request > 1.0001 ? " (the closed form assumes one: batching makes requests fewer and longer)\n" : "\n");
+  if (test.n < 2) {
+    out.text += "one replication: no test (the waits of one run are correlated); run with --replications 2 or more\n";
+    json["t"] = nullptr;
+    json["p_value"] = nullptr;
+    return out;
+  }
+  out.text += "t = " + fixed(test.t, 3) + " on " + std::to_string(test.n - 1) + " degrees of freedom: p = " + fixed(test.p_value, 4) + "\n";
+  json["simulated_wait_std_error_ms"] = round_to(test.std_error, 6);
+  json["t"] = round_to(test.t, 4);
+  json["p_value"] = round_to(test.p_value, 6);
   return out;
 }
 

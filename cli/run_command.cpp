@@ -126,15 +126,25 @@ int finish(bool partial, const std::string& what) {
   return kExitOk;
 }
 
+// run.check's report: the replications' batch counts (summed) or broker queue samples.
+std::optional<analysis::TheoryReport> theory_check(const model::Scenario& s, const std::vector<std::int64_t>& batch_records,
+                                                   const std::vector<analysis::QueueSample>& queue_samples) {
+  switch (s.run.check) {
+    case model::RunSpec::Check::kNone: break;
+    case model::RunSpec::Check::kPoissonBatching: return analysis::poisson_batching_report(s, batch_records);
+    case model::RunSpec::Check::kBrokerQueue: return analysis::broker_queue_report(s, queue_samples);
+  }
+  return std::nullopt;
+}
+
 int run_single(const RunSettings& rs) {
   auto r = model::run_scenario(rs.scenario, rs.scenario.run.seed, 0, rs.options);
   if (!analysis::measured_anything(r)) warn_unmeasured(rs, r);
   auto json = analysis::run_to_json(r);
   std::string theory;
-  if (rs.scenario.run.check == model::RunSpec::Check::kPoissonBatching) {
-    auto report = analysis::poisson_batching_report(rs.scenario, r.batch_records);
-    theory = std::move(report.text);
-    json["theory"] = std::move(report.json);
+  if (auto report = theory_check(rs.scenario, r.batch_records, {analysis::queue_sample(r)})) {
+    theory = std::move(report->text);
+    json["theory"] = std::move(report->json);
   }
   if (!rs.out_dir.empty() && !abandoned()) write_file_atomically(rs.out_dir + "/summary.json", analysis::dump_json(json));
   write_run_files(rs, r);
@@ -160,6 +170,7 @@ int run_replicated(const RunSettings& rs) {
   std::optional<analysis::ReplicationSummary> summary;
   std::optional<AtomicFile> summary_file;
   std::vector<std::int64_t> batch_records;  // summed over replications (run.check)
+  std::vector<analysis::QueueSample> queue_samples;  // one per replication (run.check)
   std::size_t done = 0;
   bool cut = false;  // a replication was cut short: the results are the ones before it
   const bool json_stdout = rs.format == OutputFormat::kJson;
@@ -190,6 +201,7 @@ int run_replicated(const RunSettings& rs) {
         summary->add(r);
         if (batch_records.size() < r.batch_records.size()) batch_records.resize(r.batch_records.size(), 0);
         for (std::size_t k = 0; k < r.batch_records.size(); ++k) batch_records[k] += r.batch_records[k];
+        queue_samples.push_back(analysis::queue_sample(r));
         emit(analysis::replicated_json_run(r, i, done == 0));
         ++done;
         if (!first) first = std::move(r);
@@ -205,10 +217,9 @@ int run_replicated(const RunSettings& rs) {
                  summary->unmeasured(), done);
   nlohmann::ordered_json extra = nlohmann::ordered_json::object();
   std::string theory;
-  if (rs.scenario.run.check == model::RunSpec::Check::kPoissonBatching) {
-    auto report = analysis::poisson_batching_report(rs.scenario, batch_records);
-    theory = std::move(report.text);
-    extra["theory"] = std::move(report.json);
+  if (auto report = theory_check(rs.scenario, batch_records, queue_samples)) {
+    theory = std::move(report->text);
+    extra["theory"] = std::move(report->json);
   }
   // The JSON has begun: it is finished even after a second Ctrl-C.
   emit(analysis::replicated_json_tail(*summary, count, extra));

@@ -193,7 +193,7 @@ struct RunSpec {
   SimTime window = SimTime::zero();       ///< records per broker per window of send time (0 = off)
   bool sorted_partition_order = false;    ///< list partitions sorted instead of HashMap order
   /// A closed-form check printed beside the results (the loader checks its assumptions).
-  enum class Check { kNone, kPoissonBatching } check = Check::kNone;
+  enum class Check { kNone, kPoissonBatching, kBrokerQueue } check = Check::kNone;
 };
 
 /// Controller settings that move leaders (Kafka's broker configs and defaults).

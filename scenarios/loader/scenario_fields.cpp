@@ -439,7 +439,8 @@ const Table<RunSpec>& run_table() {
       F::duration("warmup.ms", &RunSpec::warmup, kMs, 0, kMaxMs, "records sent before this are left out of the statistics"),
       F::integer("trace", &RunSpec::trace, 0, 1'000'000, "", "how many first partition choices to keep"),
       F::duration("window.ms", &RunSpec::window, kMs, 0, kMaxMs, "records per broker per window of send time (0 = off)"),
-      F::choice("check", &RunSpec::check, {"none", "poisson-batching"}, "a closed-form check printed beside the results"),
+      F::choice("check", &RunSpec::check, {"none", "poisson-batching", "broker-queue"},
+                "a closed-form check printed beside the results"),
       F::choice(
           "partition.order", {"hashmap", "sorted"}, [](const RunSpec& r) { return std::size_t{r.sorted_partition_order ? 1u : 0u}; },
           [](RunSpec& r, std::size_t i) { r.sorted_partition_order = i == 1; },

@@ -88,3 +88,25 @@ TEST_CASE("goodness of fit merges sparse bins and accepts an exact match") {
   const std::vector<std::int64_t> skewed{0, 700, 200, 80, 15, 5};
   CHECK(chi_square_goodness_of_fit(skewed, p).p_value < 1e-6);
 }
+
+TEST_CASE("Pollaczek-Khinchine: M/D/1 and M/M/1 mean waits") {
+  // M/D/1, lambda 0.5/ms, S = 1 ms: Wq = rho D / (2 (1 - rho)) = 0.5 ms.
+  CHECK(mg1_mean_wait_ms(0.5, {1.0, 1.0}) == doctest::Approx(0.5));
+  // M/M/1, mean 1 ms (E[S^2] = 2): Wq = rho / (mu - lambda) = 0.5 / 0.5 = 1 ms.
+  CHECK(mg1_mean_wait_ms(0.5, {1.0, 2.0}) == doctest::Approx(1.0));
+  CHECK(std::isinf(mg1_mean_wait_ms(1.0, {1.0, 1.0})));  // rho = 1: no steady state
+}
+
+TEST_CASE("one-sample t test against hand-computed values") {
+  const std::vector<double> v{1, 2, 3, 4, 5};
+  const auto same = one_sample_t_test(v, 3.0);
+  CHECK(same.t == doctest::Approx(0.0));
+  CHECK(same.p_value == doctest::Approx(1.0));
+  // mean 3, s = sqrt(2.5), standard error sqrt(0.5): t = 4.2426 on 4 degrees of freedom;
+  // two-sided p = 0.013236 (the t density integrated numerically).
+  const auto off = one_sample_t_test(v, 0.0);
+  CHECK(off.std_error == doctest::Approx(std::sqrt(0.5)));
+  CHECK(off.t == doctest::Approx(4.242641));
+  CHECK(off.p_value == doctest::Approx(0.013236).epsilon(1e-4));
+  CHECK(one_sample_t_test({2.0}, 0.0).p_value == 1.0);  // one value: no test
+}
