@@ -174,6 +174,7 @@ struct Workload {
 struct SenderCpu {
   SimTime per_request = SimTime::zero();  ///< sender.request.us: per produce request it builds and answers
   SimTime per_batch = SimTime::zero();    ///< sender.batch.us: per batch drained into a request
+  double per_byte_ns = 0;                 ///< sender.byte.ns: per byte of the requests it sends
 };
 
 struct ProducerSpec {

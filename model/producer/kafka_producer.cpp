@@ -1,6 +1,7 @@
 #include "model/producer/kafka_producer.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "model/partitioners/key_hash.hpp"
 #include "sim/check.hpp"
@@ -325,13 +326,15 @@ void KafkaProducer::on_sender_wake(std::uint64_t generation, SimTime now) {
 
 void KafkaProducer::run_sender(SimTime now) {
   now_ = now;
-  pass_requests_ = pass_batches_ = 0;
+  pass_requests_ = pass_batches_ = pass_bytes_ = 0;
   const SimTime next = sender_.run_once(now, node_up_, stopped_);
   // The sender thread's CPU time for what this pass sent (cpu.sender.request.us per
-  // request, cpu.sender.batch.us per batch; partsim's, not a Kafka config): its next pass
-  // comes no earlier. The requests leave at once; the time counts after them.
-  const SimTime cpu =
-      SimTime::ns(spec_.cpu.per_request.count_ns() * pass_requests_ + spec_.cpu.per_batch.count_ns() * pass_batches_);
+  // request, cpu.sender.batch.us per batch, cpu.sender.byte.ns per byte, rounded to the
+  // nanosecond; partsim's, not a Kafka config): its next pass comes no earlier. The requests
+  // leave at once; the time counts after them.
+  const auto byte_ns = static_cast<std::int64_t>(std::llround(spec_.cpu.per_byte_ns * static_cast<double>(pass_bytes_)));
+  const SimTime cpu = SimTime::ns(spec_.cpu.per_request.count_ns() * pass_requests_ +
+                                  spec_.cpu.per_batch.count_ns() * pass_batches_ + byte_ns);
   // From when the thread is free (on_sender_wake waits for it), on a host once a core is.
   const SimTime start = std::max(now, sender_free_at_);
   if (cpu > SimTime::zero()) sender_free_at_ = host_cores_ ? host_cores_->run(start, cpu) : start + cpu;
@@ -374,6 +377,7 @@ void KafkaProducer::on_metadata(std::span<const std::int32_t> leaders, SimTime n
 std::uint64_t KafkaProducer::request_sent(std::size_t node, std::span<const BatchId> batches, std::int64_t bytes,
                                           bool expects_response) {
   ++pass_requests_;
+  pass_bytes_ += bytes;
   pass_batches_ += static_cast<std::int64_t>(batches.size());
   return host_.send_request(index_, node, bytes, batches, expects_response);
 }

@@ -189,7 +189,7 @@ private:
   // The sender thread's wake-up, and its CPU time (cpu.sender.*): a pass that sent requests
   // keeps the thread busy until sender_free_at_.
   SimTime sender_free_at_ = SimTime::zero();
-  std::int64_t pass_requests_ = 0, pass_batches_ = 0;  // sent by the pass under way
+  std::int64_t pass_requests_ = 0, pass_batches_ = 0, pass_bytes_ = 0;  // sent by the pass under way
   SimTime app_free_at_ = SimTime::zero();  // when the last send()'s CPU time (send.cost.us) ends
   SimTime wake_at_ = kNever;
   std::uint64_t wake_generation_ = 0;  // a wake of an older generation is stale

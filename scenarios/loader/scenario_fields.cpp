@@ -410,6 +410,8 @@ const Table<SenderCpu>& cpu_table() {
       F::duration("sender.request.us", &SenderCpu::per_request, kUs, 0, 1e9,
                   "the sender thread's time per produce request it sends (0 = free); its next pass waits for it"),
       F::duration("sender.batch.us", &SenderCpu::per_batch, kUs, 0, 1e9, "the sender thread's time per batch in a request (0 = free)"),
+      F::number("sender.byte.ns", &SenderCpu::per_byte_ns, 0, 1e6, "ns",
+                "the sender thread's time per byte of the requests it sends (closing batches, writing them; 0 = free)"),
   });
   return table;
 }

@@ -72,6 +72,21 @@ TEST_CASE("the sender thread's CPU per request delays its next drain, so batches
   CHECK(per_batch.producer_metrics[0].batches == 4);
 }
 
+TEST_CASE("the sender thread's CPU per byte (cpu.sender.byte.ns) grows with the requests: fuller batches make longer passes") {
+  // The records of the case above at 100 bytes, null keys: a batch is 61 bytes of header
+  // plus 109 per record. At 14,706 ns per byte the pass of [r0] (170 bytes) takes 2.5 ms;
+  // the pass at 2.5 ms drains [r1 r2] (279 bytes, 4.1 ms), the one at 6.6 ms [r3 r4 r5 r6]:
+  // 3 batches, where 2.5 ms per batch made 4.
+  const std::string run =
+      "name: cpu\ncluster:\n  brokers: [{id: 0, rtt.ms: 0, request.ms: 0, replication.ms: 0}]\n"
+      "topics: [{name: t, partitions: 1}]\nrun: {records: 7}\nproducers:\n"
+      "  - config: {linger.ms: 0}\n    cpu: {sender.byte.ns: 14706}\n"
+      "    workload: {arrivals: {kind: constant, rate: 1000}, keys: {kind: none}, values: {kind: fixed, size: 100}}\n";
+  const auto r = model::run_scenario(scenarios::load_scenario_text(run, "byte"), 1);
+  CHECK(r.producer_metrics[0].batches == 3);
+  CHECK(r.producer_metrics[0].record_send_total == 7);
+}
+
 TEST_CASE("a host a broker or producer names must be listed under cluster.hosts") {
   const std::string bad = two_senders("  hosts: [{name: h1, cores: 1}]\n", ", host: h2", 1);
   const std::string e = testing::error_of([&] { scenarios::load_scenario_text(bad, "bad.yaml"); });

@@ -47,8 +47,10 @@ struct Host final : ProducerHost {
     log.push_back(str("second call #", send, " at ", at.to_ms()));
   }
   void schedule_request_deadline(std::uint32_t, SimTime at) override { log.push_back(str("deadline at ", at.to_ms())); }
-  std::uint64_t send_request(std::uint32_t, std::size_t node, std::int64_t, std::span<const BatchId> batches,
+  std::int64_t request_bytes = 0;  // summed over every request sent
+  std::uint64_t send_request(std::uint32_t, std::size_t node, std::int64_t bytes, std::span<const BatchId> batches,
                              bool) override {
+    request_bytes += bytes;
     log.push_back(str("request #", next_request, " to ", node, " (", batches.size(), " batches)"));
     return next_request++;
   }
@@ -458,6 +460,25 @@ TEST_CASE("a wake armed during a sender pass waits for that pass's CPU time: the
   f.now = SimTime::ms(2);
   f.wake();
   CHECK(f.host.take({"request", "sender at"}) == "request #2 to 0 (1 batches) | sender at 4");
+}
+
+TEST_CASE("cpu.sender.byte.ns: a pass's CPU time counts the bytes of its requests, beside the time per request and per batch") {
+  // One 100-byte null-key record: a batch of 61 bytes of header and a 109-byte record
+  // (length 2, attributes 1, timestamp and offset deltas 1 + 1, key length 1, value length
+  // 2, value 100, header count 1) = 170 bytes. At 1 ms per request, 0.1 ms per batch and
+  // 1,000 ns per byte, the pass keeps the thread busy 1 + 0.1 + 0.17 = 1.27 ms.
+  Fixture f;
+  f.spec.config.linger = SimTime::zero();
+  f.spec.workload.partition = 0;
+  f.spec.cpu.per_request = SimTime::ms(1);
+  f.spec.cpu.per_batch = SimTime::us(100);
+  f.spec.cpu.per_byte_ns = 1000;
+  f.make();
+  CHECK(f.send() == f.now);
+  f.host.log.clear();
+  f.wake();
+  CHECK(f.host.request_bytes == 170);
+  CHECK(f.host.take({"request", "sender at"}) == "request #1 to 0 (1 batches) | sender at 1.27");
 }
 
 TEST_CASE("an application thread busy with a send() calls the next one when it is done, even after an acknowledgement") {
