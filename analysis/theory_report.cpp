@@ -3,6 +3,10 @@
 #include <cmath>
 #include <utility>
 
+#include <string>
+
+#include <boost/math/distributions/students_t.hpp>
+
 #include "analysis/format.hpp"
 #include "analysis/table.hpp"
 #include "model/producer/record_size.hpp"
@@ -100,8 +104,34 @@ QueueSample queue_sample(const model::RunResult& r) {
     q.records += b.records;
     q.wait_ms_sum += b.queue_wait_ms_sum;
   }
+  q.retries = r.retries;
+  q.failed = r.failed.total();
   return q;
 }
+
+namespace {
+
+// Why the closed form does not describe these runs, or "" when it does: every request one
+// record (a producer holding records back batches them and cuts the longest waits short)
+// and none retried or lost (a request given up waits no service; its retry is one arrival more).
+std::string broken_assumption(const std::vector<QueueSample>& samples) {
+  std::int64_t requests = 0, records = 0, retries = 0, failed = 0;
+  for (const auto& q : samples) {
+    requests += q.requests;
+    records += q.records;
+    retries += q.retries;
+    failed += q.failed;
+  }
+  if (requests == 0) return "no requests measured";
+  if (retries > 0 || failed > 0)
+    return std::to_string(retries) + " batches retried and " + std::to_string(failed) + " records failed: requests were given up or repeated";
+  if (records != requests)
+    return std::to_string(records) + " records in " + std::to_string(requests) +
+           " requests: producers held records back and batched them (raise max.in.flight.requests.per.connection)";
+  return "";
+}
+
+}  // namespace
 
 TheoryReport broker_queue_report(const model::Scenario& s, const std::vector<QueueSample>& samples) {
   double per_second = 0;
@@ -114,7 +144,6 @@ TheoryReport broker_queue_report(const model::Scenario& s, const std::vector<Que
   const ServiceMoments service = one_record_service(s, *broker);
   const double per_ms = per_second / 1000.0;
   const double rho = per_ms * service.mean_ms;
-  const double expected = mg1_mean_wait_ms(per_ms, service);
   std::vector<double> waits;
   std::int64_t requests = 0, records = 0;
   for (const auto& q : samples) {
@@ -123,8 +152,8 @@ TheoryReport broker_queue_report(const model::Scenario& s, const std::vector<Que
     requests += q.requests;
     records += q.records;
   }
-  const MeanTest test = one_sample_t_test(waits, expected);
   const double per_request = requests ? static_cast<double>(records) / static_cast<double>(requests) : 0.0;
+  using Json = nlohmann::ordered_json;
 
   TheoryReport out;
   auto& json = out.json;
@@ -134,33 +163,49 @@ TheoryReport broker_queue_report(const model::Scenario& s, const std::vector<Que
   json["service_mean_ms"] = round_to(service.mean_ms, 6);
   json["service_second_moment_ms2"] = round_to(service.second_ms2, 6);
   json["utilization"] = round_to(rho, 6);
-  json["records_per_request"] = round_to(per_request, 4);
-  json["theory_wait_ms"] = rho < 1 ? nlohmann::ordered_json(round_to(expected, 6)) : nlohmann::ordered_json(nullptr);
+  json["records_per_request"] = requests ? Json(round_to(per_request, 4)) : Json(nullptr);
+  json["theory_wait_ms"] = nullptr;
   json["replications"] = waits.size();
-  json["simulated_wait_ms"] = waits.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(round_to(test.mean, 6));
+  json["simulated_wait_ms"] = nullptr;
+  json["simulated_wait_std_error_ms"] = nullptr;
+  json["t"] = nullptr;
+  json["p_value"] = nullptr;
   out.text = "\nBroker queue check (M/G/1, Pollaczek-Khinchine): arrivals " + fixed(per_second, 1) + "/s, service mean " +
              fixed(service.mean_ms, 4) + " ms, E[S^2] " + fixed(service.second_ms2, 4) + " ms^2, utilization " + fixed(rho, 4) + "\n";
   if (rho >= 1) {
     out.text += "utilization >= 1: the queue grows without bound, no steady state to test\n";
-    json["p_value"] = nullptr;
     return out;
   }
+  const double expected = mg1_mean_wait_ms(per_ms, service);
+  const MeanTest test = one_sample_t_test(waits, expected);
+  json["theory_wait_ms"] = round_to(expected, 6);
+  if (!waits.empty()) json["simulated_wait_ms"] = round_to(test.mean, 6);
   Table t({{"mean queue wait"}, {"ms"}});
   t.add_row({"theory", fixed(expected, 4)});
-  if (!waits.empty()) t.add_row({"simulated", fixed(test.mean, 4) + (test.n >= 2 ? " +- " + fixed(1.96 * test.std_error, 4) : "")});
+  if (!waits.empty()) {
+    // The 95% interval of the mean over replications (Student t, n - 1 degrees of freedom).
+    std::string interval;
+    if (test.n >= 2) {
+      const boost::math::students_t dist(static_cast<double>(test.n - 1));
+      interval = " +- " + fixed(boost::math::quantile(boost::math::complement(dist, 0.025)) * test.std_error, 4);
+    }
+    t.add_row({"simulated", fixed(test.mean, 4) + interval});
+  }
   out.text += t.to_text();
-  out.text += "records per request " + fixed(per_request, 4) +
-              (per_request > 1.0001 ? " (the closed form assumes one: batching makes requests fewer and longer)\n" : "\n");
-  if (test.n < 2) {
-    out.text += "one replication: no test (the waits of one run are correlated); run with --replications 2 or more\n";
-    json["t"] = nullptr;
-    json["p_value"] = nullptr;
+  if (requests) out.text += "records per request " + fixed(per_request, 4) + "\n";
+  if (const std::string broken = broken_assumption(samples); !broken.empty()) {
+    out.text += "no test: " + broken + "\n";
     return out;
   }
-  out.text += "t = " + fixed(test.t, 3) + " on " + std::to_string(test.n - 1) + " degrees of freedom: p = " + fixed(test.p_value, 4) + "\n";
+  if (test.n < 2) {
+    out.text += "one replication: no test (the waits of one run are correlated); run with --replications 2 or more\n";
+    return out;
+  }
   json["simulated_wait_std_error_ms"] = round_to(test.std_error, 6);
-  json["t"] = round_to(test.t, 4);
+  if (test.std_error > 0) json["t"] = round_to(test.t, 4);
   json["p_value"] = round_to(test.p_value, 6);
+  out.text += (test.std_error > 0 ? "t = " + fixed(test.t, 3) : std::string("no spread")) + " on " + std::to_string(test.n - 1) +
+              " degrees of freedom: p = " + fixed(test.p_value, 4) + "\n";
   return out;
 }
 

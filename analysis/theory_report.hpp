@@ -29,6 +29,8 @@ struct QueueSample {
   std::int64_t requests = 0;
   std::int64_t records = 0;
   double wait_ms_sum = 0;
+  std::int64_t retries = 0;  ///< batches re-enqueued (RunResult::retries)
+  std::int64_t failed = 0;   ///< records failed
 };
 /// The sample of a run (the broker that answered requests).
 QueueSample queue_sample(const model::RunResult& r);
@@ -37,7 +39,9 @@ QueueSample queue_sample(const model::RunResult& r);
 ServiceMoments one_record_service(const model::Scenario& s, const model::BrokerConfig& broker);
 
 /// `samples`: one per replication. The test needs 2 or more (a t test over replications;
-/// one run's waits are correlated, so one run gives no test).
+/// one run's waits are correlated, so one run gives no test), and none where the closed
+/// form's assumptions broke (a request of more than one record, a retry, a failed record):
+/// then the text says why and `p_value` is null.
 TheoryReport broker_queue_report(const model::Scenario& s, const std::vector<QueueSample>& samples);
 
 }  // namespace partsim::analysis

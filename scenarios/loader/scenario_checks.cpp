@@ -236,9 +236,10 @@ void check_scenario(MapReader& top, Scenario& s) {
     // as a Poisson process at one FIFO server whose service time is its fixed costs plus
     // the jitter; nothing else may delay, batch or drop requests.
     bool shape = !s.producers.empty() && s.topics.size() == 1 && s.topics[0].partitions == 1 && s.topics[0].schedule.empty() &&
-                 s.hosts.empty() && !s.replication.followers() && !s.migration;
+                 s.hosts.empty() && !s.replication.followers() && !s.migration && s.run.warmup == SimTime::zero();
     for (const auto& p : s.producers)
       shape = shape && p.workload.arrivals.kind == Arrivals::Kind::kPoisson && p.workload.arrivals.send_cost == SimTime::zero() &&
+              !p.workload.records &&
               p.workload.keys.kind == KeySpec::Kind::kNone && p.workload.values.kind == ValueSpec::Kind::kFixed &&
               p.workload.values.null_value == s.producers[0].workload.values.null_value &&
               p.workload.values.size_bytes == s.producers[0].workload.values.size_bytes && p.workload.header_count == 0 &&
@@ -246,9 +247,10 @@ void check_scenario(MapReader& top, Scenario& s) {
               p.config.linger == SimTime::zero() && p.cpu.per_request == SimTime::zero() && p.cpu.per_batch == SimTime::zero();
     for (const auto& b : s.brokers) shape = shape && !b.threaded() && b.schedule.empty() && b.error_rate == 0;
     if (!shape)
-      run.error("check", "broker-queue needs one topic with one partition (no schedule), Poisson arrivals without send.cost.us "
-                         "or sender cpu, null keys, one fixed value size without headers, no compression, linger.ms 0, the "
-                         "built-in partitioner, and brokers without threads, hosts, schedules, error.rate or followers");
+      run.error("check", "broker-queue needs one topic with one partition (no schedule), Poisson arrivals without send.cost.us, "
+                         "sender cpu or a records limit per producer, null keys, one fixed value size without headers, no "
+                         "compression, linger.ms 0, the built-in partitioner, no run.warmup.ms, and brokers without threads, "
+                         "hosts, schedules, error.rate or followers");
   }
 }
 

@@ -68,8 +68,30 @@ TEST_CASE("the broker's mean queue wait fits Pollaczek-Khinchine, and a wrong se
 
 TEST_CASE("the broker-queue check refuses a scenario its closed form does not describe") {
   for (const char* set : {"topics.0.partitions=2", "producers.0.config.linger.ms=5", "producers.0.workload.arrivals.kind=constant",
-                          "cluster.brokers.0.num.io.threads=2", "producers.0.workload.arrivals.send.cost.us=3"}) {
+                          "cluster.brokers.0.num.io.threads=2", "producers.0.workload.arrivals.send.cost.us=3",
+                          "producers.0.workload.records=100", "run.warmup.ms=1000"}) {
     CAPTURE(set);
     CHECK_THROWS_WITH(broker_queue({set}), doctest::Contains("broker-queue needs one topic with one partition"));
   }
+}
+
+TEST_CASE("the broker-queue check gives no test where its assumptions broke in the run") {
+  // Kafka's in-flight cap of 5 at utilization 0.855: producers hold records back and batch
+  // them, and the queue's longest waits are cut short (9.17 against 9.44 ms when tested).
+  const auto s = broker_queue({"run.duration.ms=60000", "cluster.brokers.0.byte.rate=200000",
+                               "producers.*.config.max.in.flight.requests.per.connection=5"});
+  const auto batched = analysis::broker_queue_report(s, replicate(s, 3));
+  CAPTURE(batched.text);
+  CHECK(batched.json["records_per_request"].get<double>() > 1.0);
+  CHECK(batched.json["p_value"].is_null());
+  CHECK(batched.text.find("no test: ") != std::string::npos);
+  // Requests given up (request.timeout.ms below the waits) and retried.
+  const auto timed_out = broker_queue({"run.duration.ms=20000", "producers.*.config.request.timeout.ms=4"});
+  const auto retried = analysis::broker_queue_report(timed_out, replicate(timed_out, 3));
+  CAPTURE(retried.text);
+  CHECK(retried.json["p_value"].is_null());
+  CHECK(retried.text.find("retried") != std::string::npos);
+  // One replication: the figures, no test; every test member null.
+  const auto one = analysis::broker_queue_report(s, replicate(broker_queue({"run.duration.ms=20000"}), 1));
+  for (const char* k : {"simulated_wait_std_error_ms", "t", "p_value"}) CHECK(one.json[k].is_null());
 }
