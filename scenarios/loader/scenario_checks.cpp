@@ -244,7 +244,8 @@ void check_scenario(MapReader& top, Scenario& s) {
               p.workload.values.null_value == s.producers[0].workload.values.null_value &&
               p.workload.values.size_bytes == s.producers[0].workload.values.size_bytes && p.workload.header_count == 0 &&
               p.config.partitioner.kind == PartitionerKind::kBuiltin && p.config.compression == Compression::kNone &&
-              p.config.linger == SimTime::zero() && p.cpu.per_request == SimTime::zero() && p.cpu.per_batch == SimTime::zero();
+              p.config.linger == SimTime::zero() && p.cpu.per_request == SimTime::zero() && p.cpu.per_batch == SimTime::zero() &&
+              p.cpu.per_byte_ns == 0;
     for (const auto& b : s.brokers) shape = shape && !b.threaded() && b.schedule.empty() && b.error_rate == 0;
     if (!shape)
       run.error("check", "broker-queue needs one topic with one partition (no schedule), Poisson arrivals without send.cost.us, "

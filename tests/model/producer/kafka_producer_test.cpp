@@ -481,6 +481,27 @@ TEST_CASE("cpu.sender.byte.ns: a pass's CPU time counts the bytes of its request
   CHECK(f.host.take({"request", "sender at"}) == "request #1 to 0 (1 batches) | sender at 1.27");
 }
 
+TEST_CASE("cpu.sender.byte.ns sums the bytes of every request and batch of a pass") {
+  // Records in p0, p2 (both led by node 0) and p1 (node 1), 170 bytes each as above: the
+  // pass sends two requests, one of two batches, one of one. 2 x 1 ms + 3 x 0.1 ms + 510
+  // bytes x 1,000 ns = 2.81 ms (counting only the last request's bytes gives 2.47, bytes
+  // per request times its batches 2.98).
+  Fixture f;
+  f.leaders = {0, 1, 0};
+  f.up = {1, 1};
+  f.spec.config.linger = SimTime::zero();
+  f.spec.cpu.per_request = SimTime::ms(1);
+  f.spec.cpu.per_batch = SimTime::us(100);
+  f.spec.cpu.per_byte_ns = 1000;
+  f.use_script({0, 0, 2, 2, 1, 1});  // partition(), then the same again after onNewBatch
+  f.make();
+  for (int i = 0; i < 3; ++i) CHECK(f.send() == f.now);
+  f.host.log.clear();
+  f.wake();
+  CHECK(f.host.request_bytes == 510);
+  CHECK(f.host.take({"request", "sender at"}) == "request #1 to 0 (2 batches) | request #2 to 1 (1 batches) | sender at 2.81");
+}
+
 TEST_CASE("an application thread busy with a send() calls the next one when it is done, even after an acknowledgement") {
   // Closed loop, one outstanding send, acks=0, 2 ms per send(): the acknowledgement comes
   // while the thread is still in its first send() (0 to 2 ms); the next starts at 2 ms.
