@@ -188,7 +188,7 @@ const Table<SenderCpu>& cpu_table() {
                   "the sender thread's time per produce request it sends (0 = free); its next pass waits for it"),
       F::duration("sender.batch.us", &SenderCpu::per_batch, kUs, 0, 1e9, "the sender thread's time per batch in a request (0 = free)"),
       F::number("sender.byte.ns", &SenderCpu::per_byte_ns, 0, 1e6, "ns",
-                "the sender thread's time per byte of the requests it sends (closing batches, writing them; 0 = free)"),
+                "the sender thread's time per byte of the requests it sends, as sent (compressed when compressed; 0 = free)"),
   });
   return table;
 }
