@@ -462,17 +462,27 @@ TEST_CASE("a wake armed during a sender pass waits for that pass's CPU time: the
   CHECK(f.host.take({"request", "sender at"}) == "request #2 to 0 (1 batches) | sender at 4");
 }
 
+namespace {
+
+// linger.ms 0 and a sender thread at 1 ms per request, 0.1 ms per batch, 1,000 ns per byte.
+Fixture sender_cpu_fixture() {
+  Fixture f;
+  f.spec.config.linger = SimTime::zero();
+  f.spec.cpu.per_request = SimTime::ms(1);
+  f.spec.cpu.per_batch = SimTime::us(100);
+  f.spec.cpu.per_byte_ns = 1000;
+  return f;
+}
+
+}  // namespace
+
 TEST_CASE("cpu.sender.byte.ns: a pass's CPU time counts the bytes of its requests, beside the time per request and per batch") {
   // One 100-byte null-key record: a batch of 61 bytes of header and a 109-byte record
   // (length 2, attributes 1, timestamp and offset deltas 1 + 1, key length 1, value length
   // 2, value 100, header count 1) = 170 bytes. At 1 ms per request, 0.1 ms per batch and
   // 1,000 ns per byte, the pass keeps the thread busy 1 + 0.1 + 0.17 = 1.27 ms.
-  Fixture f;
-  f.spec.config.linger = SimTime::zero();
+  Fixture f = sender_cpu_fixture();
   f.spec.workload.partition = 0;
-  f.spec.cpu.per_request = SimTime::ms(1);
-  f.spec.cpu.per_batch = SimTime::us(100);
-  f.spec.cpu.per_byte_ns = 1000;
   f.make();
   CHECK(f.send() == f.now);
   f.host.log.clear();
@@ -486,13 +496,9 @@ TEST_CASE("cpu.sender.byte.ns sums the bytes of every request and batch of a pas
   // pass sends two requests, one of two batches, one of one. 2 x 1 ms + 3 x 0.1 ms + 510
   // bytes x 1,000 ns = 2.81 ms (counting only the last request's bytes gives 2.47, bytes
   // per request times its batches 2.98).
-  Fixture f;
+  Fixture f = sender_cpu_fixture();
   f.leaders = {0, 1, 0};
   f.up = {1, 1};
-  f.spec.config.linger = SimTime::zero();
-  f.spec.cpu.per_request = SimTime::ms(1);
-  f.spec.cpu.per_batch = SimTime::us(100);
-  f.spec.cpu.per_byte_ns = 1000;
   f.use_script({0, 0, 2, 2, 1, 1});  // partition(), then the same again after onNewBatch
   f.make();
   for (int i = 0; i < 3; ++i) CHECK(f.send() == f.now);
