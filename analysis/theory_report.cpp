@@ -1,6 +1,5 @@
 #include "analysis/theory_report.hpp"
 
-#include <cmath>
 #include <utility>
 
 #include <string>
@@ -9,6 +8,7 @@
 
 #include "analysis/format.hpp"
 #include "analysis/table.hpp"
+#include "model/cluster/broker_service.hpp"
 #include "model/producer/record_size.hpp"
 
 namespace partsim::analysis {
@@ -22,21 +22,6 @@ model::RecordShape record_shape(const model::ProducerSpec& p) {
   shape.header_key_bytes = p.workload.header_key_bytes;
   shape.header_value_bytes = p.workload.header_value_bytes;
   return shape;
-}
-
-// E[J] and E[J^2] of a broker's jitter (scenario.hpp: exponential by its mean, uniform on
-// [0, max], lognormal by its median and sigma).
-std::pair<double, double> jitter_moments(const model::Jitter& j) {
-  switch (j.kind) {
-    case model::Jitter::Kind::kNone: break;
-    case model::Jitter::Kind::kExponential: return {j.mean_ms, 2 * j.mean_ms * j.mean_ms};
-    case model::Jitter::Kind::kUniform: return {j.max_ms / 2, j.max_ms * j.max_ms / 3};
-    case model::Jitter::Kind::kLognormal: {
-      const double v = j.sigma * j.sigma;
-      return {j.mean_ms * std::exp(v / 2), j.mean_ms * j.mean_ms * std::exp(2 * v)};
-    }
-  }
-  return {0.0, 0.0};
 }
 
 }  // namespace
@@ -85,14 +70,13 @@ TheoryReport poisson_batching_report(const model::Scenario& s, const std::vector
 }
 
 ServiceMoments one_record_service(const model::Scenario& s, const model::BrokerConfig& broker) {
-  // BrokerService::service_time: request.ms + batch.ms per batch + bytes at byte.rate, plus
-  // the jitter; a one-record batch is its header and the first record (offset and time delta 0).
+  // The broker's service of one batch plus its jitter; a one-record batch is its header and
+  // the first record (offset and time delta 0).
   const std::int32_t record = model::record_size(0, 0, record_shape(s.producers.front()).payload_part());
   const std::int32_t bytes = model::estimated_bytes_written(record, false, 1.0f);
-  double fixed_ms = broker.request_time.to_ms() + broker.batch_time.to_ms();
-  if (broker.bytes_per_second > 0) fixed_ms += static_cast<double>(bytes) * 1000.0 / broker.bytes_per_second;
-  const auto [j1, j2] = jitter_moments(broker.jitter);
-  return {fixed_ms + j1, fixed_ms * fixed_ms + 2 * fixed_ms * j1 + j2};
+  const double fixed_ms = model::service_ms(broker.request_time, broker.batch_time, broker.bytes_per_second, bytes, 1);
+  const model::JitterMoments j = model::jitter_moments(broker.jitter);
+  return {fixed_ms + j.mean_ms, fixed_ms * fixed_ms + 2 * fixed_ms * j.mean_ms + j.second_ms2};
 }
 
 QueueSample queue_sample(const model::RunResult& r) {

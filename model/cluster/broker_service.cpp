@@ -47,10 +47,27 @@ SimTime BrokerService::draw_jitter() {
   return SimTime::from_ms(ms);
 }
 
+double service_ms(SimTime request_time, SimTime batch_time, double bytes_per_second, std::int64_t bytes, std::int32_t batches) {
+  double ms = request_time.to_ms() + batch_time.to_ms() * static_cast<double>(batches);
+  if (bytes_per_second > 0) ms += static_cast<double>(bytes) * 1000.0 / bytes_per_second;
+  return ms;
+}
+
+JitterMoments jitter_moments(const Jitter& j) {
+  switch (j.kind) {
+    case Jitter::Kind::kNone: break;
+    case Jitter::Kind::kExponential: return {j.mean_ms, 2 * j.mean_ms * j.mean_ms};
+    case Jitter::Kind::kUniform: return {j.max_ms / 2, j.max_ms * j.max_ms / 3};
+    case Jitter::Kind::kLognormal: {
+      const double v = j.sigma * j.sigma;
+      return {j.mean_ms * std::exp(v / 2), j.mean_ms * j.mean_ms * std::exp(2 * v)};
+    }
+  }
+  return {};
+}
+
 SimTime BrokerService::service_time(std::int64_t bytes, std::int32_t batches) const {
-  double ms = request_time_.to_ms() + config_.batch_time.to_ms() * static_cast<double>(batches);
-  if (bytes_per_second_ > 0) ms += static_cast<double>(bytes) * 1000.0 / bytes_per_second_;
-  return SimTime::from_ms(ms);
+  return SimTime::from_ms(service_ms(request_time_, config_.batch_time, bytes_per_second_, bytes, batches));
 }
 
 BrokerService::Started BrokerService::start(const Queued& q, SimTime now) {

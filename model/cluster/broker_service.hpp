@@ -21,6 +21,19 @@
 
 namespace partsim::model {
 
+/// A request's service time before jitter, in ms: request.ms, plus batch.ms per batch, plus
+/// its bytes at byte.rate (0 = unlimited). BrokerService serves by it; the broker-queue
+/// check (analysis/theory_report.cpp) takes its moments from it.
+double service_ms(SimTime request_time, SimTime batch_time, double bytes_per_second, std::int64_t bytes, std::int32_t batches);
+
+/// The first two moments of the jitter BrokerService::draw_jitter draws (ms, ms^2):
+/// exponential by its mean, uniform on [0, max.ms], lognormal by its median and sigma.
+struct JitterMoments {
+  double mean_ms = 0;
+  double second_ms2 = 0;
+};
+JitterMoments jitter_moments(const Jitter& jitter);
+
 class BrokerService {
 public:
   /// `error_rng` draws which requests error.rate fails (a stream of its own, so that

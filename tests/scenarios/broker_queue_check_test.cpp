@@ -92,6 +92,7 @@ TEST_CASE("the broker-queue check gives no test where its assumptions broke in t
   CHECK(retried.json["p_value"].is_null());
   CHECK(retried.text.find("retried") != std::string::npos);
   // One replication: the figures, no test; every test member null.
-  const auto one = analysis::broker_queue_report(s, replicate(broker_queue({"run.duration.ms=20000"}), 1));
+  const auto short_run = broker_queue({"run.duration.ms=20000"});
+  const auto one = analysis::broker_queue_report(short_run, replicate(short_run, 1));
   for (const char* k : {"simulated_wait_std_error_ms", "t", "p_value"}) CHECK(one.json[k].is_null());
 }
