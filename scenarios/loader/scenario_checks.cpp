@@ -188,6 +188,22 @@ void check_scenario(MapReader& top, Scenario& s) {
       item(top, "topics", i).error("replication.factor", "must be <= the number of brokers (" + std::to_string(s.brokers.size()) +
                                                              "), got " + std::to_string(s.topics[i].replication_factor));
   for (std::size_t i = 0; i < s.producers.size(); ++i) check_producer_topic(top, s, i);
+  // A closed loop sends again as soon as a send completes. With acks=0 a send completes as
+  // its batch leaves, so where a batch is sendable at once (linger.ms 0, a partition's
+  // second batch) the application and the sender go round without end at one instant; with
+  // max.block.ms 0 a send fails at once while memory is used up, and the next one too.
+  // Time per send() lets the clock advance.
+  for (std::size_t i = 0; i < s.producers.size(); ++i) {
+    const ProducerSpec& p = s.producers[i];
+    if (p.workload.arrivals.kind != Arrivals::Kind::kClosedLoop || p.workload.arrivals.send_cost > SimTime::zero()) continue;
+    const char* why = p.config.acks == Acks::kNone                ? "acks 0 (each send completes as its batch leaves"
+                      : p.config.max_block <= SimTime::zero() ? "max.block.ms 0 (each send fails at once while memory is used up"
+                                                               : nullptr;
+    if (why)
+      item(top, "producers", i).map("workload").map("arrivals").error(
+          "send.cost.us", std::string("must be > 0 for closed-loop arrivals with ") + why +
+                              ": without time per send() the run may never advance)");
+  }
   // The followers' model sets when records become readable only through acks (the high
   // watermark is not written to the logs): consumers and migrations read those logs.
   if (s.replication.followers() && (!s.consumers.empty() || s.migration))
