@@ -112,7 +112,7 @@ const Table<Arrivals>& arrivals_table() {
       F::duration("on.ms", &Arrivals::on, kMs, 1e-3, kMaxMs, "on-off: Poisson bursts this long ..."),
       F::duration("off.ms", &Arrivals::off, kMs, 0, kMaxMs, "... then this long of silence"),
       F::integer("concurrency", &Arrivals::concurrency, 1, 1'000'000, "", "closed-loop: sends outstanding (1 = send().get())"),
-      F::duration("send.cost.us", &Arrivals::send_cost, kUs, 0, 1e9, "application time per send() (flat-out needs > 0)"),
+      F::duration("send.cost.us", &Arrivals::send_cost, kUs, 0, 1e9, "application time per send() (> 0 for flat-out, and for closed-loop with acks 0 or max.block.ms 0)"),
       F::integer("threads", &Arrivals::threads, 1, 10000, "", "application threads sharing the producer (and its partitioner)"),
       F::duration("partition.gap.us", &Arrivals::partition_gap, kUs, 0, 1e9,
                   "with a partitioner object: time between a send's first and second partition() call"),
