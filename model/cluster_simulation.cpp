@@ -210,6 +210,7 @@ std::uint64_t Engine::send_request(std::uint32_t p, std::size_t node, std::int64
   const std::uint64_t id =
       requests_.add(p, static_cast<std::uint32_t>(node), bytes, static_cast<std::int32_t>(batches.size()), expects_response);
   requests_.find(id)->connection = connection_of_[std::size_t{p} * brokers_.size() + node];
+  requests_.find(id)->batch_ids.assign(batches.begin(), batches.end());
   if (tag_records_ || s_.producers[p].config.idempotence || replication_) {
     // What the leader needs of each batch travels with the request: a batch's slot may be
     // reused before the leader appends it (acks=0 completes at send).
@@ -269,6 +270,9 @@ void Engine::start_service(std::uint32_t broker, const BrokerService::Started& s
     ++ts_wait_count_[broker];
   }
   sim_.schedule_at(s.done_at, BrokerDone{broker, brokers_[broker].epoch(), s.request, s.connection});
+  // The sequence check at BrokerDone reads each batch's producer state: ask for it now.
+  if (const Request* r = requests_.find(s.request); r && s_.producers[r->producer].config.idempotence)
+    for (const RequestBatch& rb : r->described) sequences_.prefetch(rb.log, r->producer);
 }
 
 void Engine::operator()(const BrokerDone& e) {
@@ -290,7 +294,7 @@ void Engine::operator()(const BrokerDone& e) {
       awaits_followers = true;  // answered by acks_settled
     } else {
       answered = true;
-      sim_.schedule_at(now() + b.one_way() + replicated, ResponseArrive{e.request});
+      schedule_response(e.request, *r, now() + b.one_way() + replicated);
     }
   }
   const auto live = [this](std::uint64_t id) { return requests_.find(id) != nullptr; };
@@ -306,6 +310,14 @@ void Engine::operator()(const BrokerDone& e) {
   } else if (const auto read = b.response_sent(e.connection, now(), live)) {
     start_service(e.broker, *read);
   }
+}
+
+// The response is on its way: the producer's batches it completes were drained a round trip
+// ago and are seldom in cache; they are asked for now, while other events run.
+void Engine::schedule_response(std::uint64_t id, const Request& r, SimTime at) {
+  sim_.schedule_at(at, ResponseArrive{id});
+  const RecordAccumulator& acc = producer(r.producer).accumulator();
+  for (const BatchId b : r.batch_ids) acc.prefetch_batch(b);
 }
 
 void Engine::operator()(const ResponseSent& e) {

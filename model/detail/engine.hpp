@@ -72,6 +72,7 @@ struct Request {
   std::int32_t batches = 0;
   bool live = true;         // false: acks=0, nobody waits for the response
   std::vector<RequestBatch> described;  // per batch, or empty (see RequestBatch)
+  std::vector<BatchId> batch_ids;       // the producer's ids of its batches (for prefetching only)
   std::vector<ProduceError> errors;     // the response's error per batch; empty: none
 };
 
@@ -98,6 +99,7 @@ public:
     r.live = live;
     r.described.clear();
     r.errors.clear();
+    r.batch_ids.clear();
     s.used = true;
     return (std::uint64_t{s.generation} << 32) | slot;
   }
@@ -186,6 +188,7 @@ private:
   enum Timer : std::size_t { kAppTimer, kSenderTimer, kDeadlineTimer, kMetadataTimer, kTimersPerProducer };
   static std::size_t timer_slot(std::uint32_t producer, Timer t) { return std::size_t{producer} * kTimersPerProducer + t; }
   void start_service(std::uint32_t broker, const BrokerService::Started& s);
+  void schedule_response(std::uint64_t id, const Request& r, SimTime at);
   void fail_broker(std::uint32_t b);
   void recover_broker(std::uint32_t b);
   void snapshot_leaders(const std::string& cause);

@@ -49,7 +49,7 @@ void Engine::acks_settled(std::uint64_t id) {
   }
   Request* r = requests_.find(id);
   if (!r) return;  // the producer gave it up
-  sim_.schedule_at(now() + brokers_[r->broker].one_way(), ResponseArrive{id});
+  schedule_response(id, *r, now() + brokers_[r->broker].one_way());
 }
 
 void Engine::ack_error(std::uint64_t id, std::size_t partition, ProduceError error) {

@@ -148,6 +148,7 @@ private:
   void stop(SimTime now);
   void return_tokens(std::int64_t records, SimTime now);
   void send_one(SimTime intended, SimTime now);
+  void look_ahead();
   void finish_append(PendingSend& send, SimTime now);
   void resume_after_memory(SimTime now);
   bool threads_busy() const;
@@ -212,6 +213,11 @@ private:
   std::map<std::uint64_t, std::pair<PendingSend, std::int32_t>> second_calls_;
   std::deque<std::uint64_t> second_calls_waiting_;  // due while memory was exhausted
   std::uint64_t next_send_id_ = 0;
+  // Records partitioned by their key's hash: the next one is made and hashed a send ahead,
+  // and its partition's state asked for (look_ahead).
+  bool hashes_keys_ = false;
+  std::int64_t ahead_index_ = -1;  // the send index whose key hash ahead_hash_ is
+  std::int32_t ahead_hash_ = 0;
 };
 
 }  // namespace partsim::model

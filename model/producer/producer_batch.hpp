@@ -4,6 +4,7 @@
 // the compression-ratio estimate it is built with. A batch lives in a BatchQueue (one per
 // partition) until the sender drains it, then in a request until it is done.
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -127,6 +128,16 @@ public:
   ProducerBatch& operator[](BatchId id) { return chunks_[id / kChunk][id % kChunk]; }
   const ProducerBatch& operator[](BatchId id) const { return chunks_[id / kChunk][id % kChunk]; }
 
+  /// The batch goes into a deque: a tag of this stay that queued_as() recognises until
+  /// unqueued() (a dense array beside the slots: the accumulator asks it about batches it
+  /// filed long ago, whose slots are seldom in cache).
+  std::uint64_t queued(BatchId id) {
+    if (tags_.size() <= id) tags_.resize(std::max<std::size_t>(id + 1, 2 * tags_.size()), 0);
+    return tags_[id] = ++last_tag_;
+  }
+  void unqueued(BatchId id) { tags_[id] = 0; }
+  bool queued_as(BatchId id, std::uint64_t tag) const { return id < tags_.size() && tags_[id] == tag; }
+
 private:
   // Chunks of slots that never move (a std::deque of batches this size keeps two per block,
   // and its block map is one more load per access).
@@ -134,6 +145,8 @@ private:
   std::vector<std::unique_ptr<ProducerBatch[]>> chunks_;
   BatchId size_ = 0;
   std::vector<BatchId> free_;
+  std::vector<std::uint64_t> tags_;  // per slot: the tag of its stay in a deque, 0 when not queued
+  std::uint64_t last_tag_ = 0;
 };
 
 /// One partition's deque of batches, linked through ProducerBatch::next (no allocation per

@@ -37,7 +37,6 @@ RecordAccumulator::RecordAccumulator(const AccumulatorConfig& config, std::int32
       drain_index_(num_nodes, 0),
       node_latency_(num_nodes),
       nonempty_(static_cast<std::size_t>(num_partitions)),
-      drainable_(num_nodes),
       use_index_(!(config.adaptive && config.sticky_records)),
       ready_index_(num_nodes),
       node_partitions_(num_nodes),
@@ -74,7 +73,7 @@ void RecordAccumulator::push_back(std::int32_t partition, BatchId id) {
   b.queued = true;
   // Entries of batches drained since go stale; pruned when the ring fills, so it holds the
   // batches alive rather than every batch the run created.
-  by_creation_.push_back_pruning(ExpiryEntry{b.created, partition, id, b.sequence},
+  by_creation_.push_back_pruning(ExpiryEntry{b.created, partition, id, b.sequence, batches_.queued(id)},
                                  [this](const ExpiryEntry& e) { return still_queued(e); });
   oldest_floor_ = std::min(oldest_floor_, b.created);
   if (q.empty()) {
@@ -93,6 +92,7 @@ BatchId RecordAccumulator::pop_front(std::int32_t partition) {
   q.head = batches_[id].next;
   batches_[id].next = kNoBatch;
   batches_[id].queued = false;
+  batches_.unqueued(id);
   if (--q.size == 0) {
     q.tail = kNoBatch;
     became_empty(partition);
@@ -105,7 +105,7 @@ void RecordAccumulator::became_nonempty(std::int32_t partition) {
   if (partition >= num_partitions_) return;
   nonempty_.set(static_cast<std::size_t>(partition));
   const PartitionState& ps = parts_[static_cast<std::size_t>(partition)];
-  if (ps.leader >= 0) drainable_[static_cast<std::size_t>(ps.leader)].set(static_cast<std::size_t>(ps.drain_position));
+  if (ps.leader >= 0) drainable_.set(static_cast<std::size_t>(ps.leader), static_cast<std::size_t>(ps.drain_position));
 }
 
 void RecordAccumulator::became_empty(std::int32_t partition) {
@@ -115,7 +115,7 @@ void RecordAccumulator::became_empty(std::int32_t partition) {
   }
   nonempty_.reset(static_cast<std::size_t>(partition));
   const PartitionState& ps = parts_[static_cast<std::size_t>(partition)];
-  if (ps.leader >= 0) drainable_[static_cast<std::size_t>(ps.leader)].reset(static_cast<std::size_t>(ps.drain_position));
+  if (ps.leader >= 0) drainable_.reset(static_cast<std::size_t>(ps.leader), static_cast<std::size_t>(ps.drain_position));
 }
 
 void RecordAccumulator::grow(std::int32_t num_partitions) {
@@ -138,10 +138,9 @@ void RecordAccumulator::after_metadata_update(const ProducerMetadata& metadata) 
     ps.leader = metadata.leader(p);
     ps.drain_position = metadata.position_on_node(p);
   }
-  for (std::size_t node = 0; node < drainable_.size(); ++node) {
-    drainable_[node].clear();
-    drainable_[node].resize(metadata.partitions_for_node(node).size());
-  }
+  std::vector<std::size_t> sizes(node_latency_.size());
+  for (std::size_t node = 0; node < sizes.size(); ++node) sizes[node] = metadata.partitions_for_node(node).size();
+  drainable_.reset(sizes);
   for (auto p = nonempty_.find_first(); p != boost::dynamic_bitset<>::npos; p = nonempty_.find_next(p))
     became_nonempty(static_cast<std::int32_t>(p));
   rebuild_ready_index();
@@ -165,7 +164,7 @@ void RecordAccumulator::reindex(std::int32_t partition) {
   const auto up = static_cast<std::size_t>(partition);
   const BatchQueue& q = parts_[up].queue;
   SimTime key = detail::MinTree::kNone;
-  parts_[up].backoff_key = 0;
+  bool backoff_key = false;
   if (!q.empty() && !parts_[up].muted) {
     const ProducerBatch& h = batches_[q.head];
     const bool retried = h.attempts > 0;
@@ -173,9 +172,10 @@ void RecordAccumulator::reindex(std::int32_t partition) {
     const bool full = q.size > 1 || h.is_full();
     SimTime ready_at = full ? SimTime::zero() : h.last_attempt + config_.linger;
     if (retried) ready_at = std::max(ready_at, backoff_end);
-    parts_[up].backoff_key = retried && backoff_end < ready_at;
-    key = parts_[up].backoff_key ? backoff_end : ready_at;
+    backoff_key = retried && backoff_end < ready_at;
+    key = backoff_key ? backoff_end : ready_at;
   }
+  set_backoff_key(parts_[up], backoff_key);
   detail::MinTree& tree = ready_index_[static_cast<std::size_t>(leader)];
   const std::uint32_t pos = parts_[up].tree_position;
   // The partition's own copy of its tree entry: the tree's leaf is seldom in cache, and a
@@ -456,14 +456,15 @@ void RecordAccumulator::judge(std::size_t node, SimTime now) {
     }
     const auto part = static_cast<std::size_t>(node_partitions_[node][pos]);
     SimTime delay;
-    if (!parts_[part].backoff_key || partition_ready(parts_[part].queue, now, false, false, delay)) {
+    // Its state is seldom in cache: looked at only when some partition's key is a backoff's end.
+    if (backoff_keys_ == 0 || !parts_[part].backoff_key || partition_ready(parts_[part].queue, now, false, false, delay)) {
       c.ready = true;
       c.first = pos;
       c.until = tree.prefix_min(pos);
       return;
     }
     // Its backoff ended, its linger has not: file it at its ready time.
-    parts_[part].backoff_key = 0;
+    set_backoff_key(parts_[part], false);
     parts_[part].ready_key = now + delay;
     tree.set(pos, now + delay);
   }
@@ -551,7 +552,6 @@ void RecordAccumulator::drain(const ProducerMetadata& metadata, std::size_t node
   // batch did not fit. Positions without batches are skipped by the bitset, which changes
   // nothing but the cost.
   std::size_t last = (start + n - 1) % n;
-  const auto& bits = drainable_[node];
   std::int64_t size = 0;
   auto visit = [&](std::size_t i) {  // false: stop draining this node
     const std::int32_t part = parts[i];
@@ -588,9 +588,9 @@ void RecordAccumulator::drain(const ProducerMetadata& metadata, std::size_t node
   // batches are asked for ahead of the visit (they are seldom in cache: a drain comes a
   // linger or a request's round trip after the appends).
   drain_positions_.clear();
-  for (auto i = start == 0 ? bits.find_first() : bits.find_next(start - 1); i != boost::dynamic_bitset<>::npos; i = bits.find_next(i))
+  for (auto i = drainable_.find_from(node, start); i != detail::NodeBits::npos; i = drainable_.find_from(node, i + 1))
     drain_positions_.push_back(i);
-  for (auto i = bits.find_first(); i != boost::dynamic_bitset<>::npos && i < start; i = bits.find_next(i))
+  for (auto i = drainable_.find_from(node, 0); i != detail::NodeBits::npos && i < start; i = drainable_.find_from(node, i + 1))
     drain_positions_.push_back(i);
   for (const std::size_t i : drain_positions_) __builtin_prefetch(&parts_[static_cast<std::size_t>(parts[i])]);
   for (const std::size_t i : drain_positions_) {
@@ -667,10 +667,11 @@ void RecordAccumulator::reenqueue(BatchId id, SimTime now, SimTime backoff) {
     ++q.size;
   }
   b.queued = true;
+  const std::uint64_t tag = batches_.queued(id);
   if (config_.idempotent && b.base_sequence >= 0 && b.partition < num_partitions_ &&
       sequenced_in_flight_.get(b.partition) > 0)
     hold_for_sequence(b.partition);
-  retried_.push_back(ExpiryEntry{b.created, b.partition, id, b.sequence});
+  retried_.push_back(ExpiryEntry{b.created, b.partition, id, b.sequence, tag});
   oldest_floor_ = std::min(oldest_floor_, b.created);
   std::push_heap(retried_.begin(), retried_.end(), std::greater<>());
   reindex(b.partition);

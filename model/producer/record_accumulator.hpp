@@ -15,6 +15,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -24,6 +25,7 @@
 #include "model/producer/buffer_pool.hpp"
 #include "model/producer/detail/count_map.hpp"
 #include "model/producer/detail/min_tree.hpp"
+#include "model/producer/detail/node_bits.hpp"
 #include "model/producer/detail/ring_queue.hpp"
 #include "model/producer/producer_batch.hpp"
 #include "model/producer/producer_metadata.hpp"
@@ -175,6 +177,10 @@ public:
   }
   bool muted(std::int32_t partition) const { return parts_[static_cast<std::size_t>(partition)].muted; }
 
+  /// A hint: a record for `partition` will be appended soon.
+  void prefetch_partition(std::int32_t partition) const {
+    if (partition >= 0 && partition < num_partitions_) __builtin_prefetch(&parts_[static_cast<std::size_t>(partition)]);
+  }
   /// A hint: batch `id` will be read soon.
   void prefetch_batch(BatchId id) const { __builtin_prefetch(&batches_[id]); }
   ProducerBatch& batch(BatchId id) { return batches_[id]; }
@@ -207,9 +213,10 @@ private:
     std::int32_t partition;
     BatchId id;
     std::uint64_t sequence;
+    std::uint64_t tag;  // of its stay in the deque (BatchArena::queued)
     bool operator>(const ExpiryEntry& o) const { return created != o.created ? created > o.created : sequence > o.sequence; }
   };
-  bool still_queued(const ExpiryEntry& e) const { return batches_[e.id].sequence == e.sequence && batches_[e.id].queued; }
+  bool still_queued(const ExpiryEntry& e) const { return batches_.queued_as(e.id, e.tag); }
 
   BatchQueue& queue_of(std::int32_t partition);
   const BatchQueue& queue_of(std::int32_t partition) const;
@@ -274,7 +281,7 @@ private:
 
   // The ready index: partitions with batches, by id; and by position on their leader.
   boost::dynamic_bitset<> nonempty_;
-  std::vector<boost::dynamic_bitset<>> drainable_;
+  detail::NodeBits drainable_;
   const ProducerMetadata* indexed_ = nullptr;  // the metadata drainable_ follows
   // Queued batches by creation time, for expiry: the oldest batch of a deque is its head
   // (retried batches go back to the head), so the oldest queued batch expires first.
@@ -312,6 +319,12 @@ private:
     stale_nodes_.push_back(node);
   }
   void judge(std::size_t node, SimTime now);
+  // Partitions whose tree key is the end of a backoff (PartitionState::backoff_key).
+  std::int32_t backoff_keys_ = 0;
+  void set_backoff_key(PartitionState& ps, bool on) {
+    backoff_keys_ += static_cast<std::int32_t>(on) - static_cast<std::int32_t>(ps.backoff_key);
+    ps.backoff_key = on;
+  }
 
   // Deques are created on first use and never removed (RA:733): the pass number at creation.
   std::int32_t deques_created_ = 0;

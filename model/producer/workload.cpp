@@ -9,6 +9,8 @@
 #include <boost/random/lognormal_distribution.hpp>
 #include <boost/random/uniform_int_distribution.hpp>
 
+#include "sim/check.hpp"
+
 namespace partsim::model {
 namespace {
 
@@ -73,6 +75,22 @@ std::int32_t WorkloadGenerator::template_length(const std::string&, std::int64_t
 }
 
 GeneratedRecord WorkloadGenerator::next_record(std::int64_t index) {
+  if (ahead_ < 0) return generate(index, key_buffers_[current_]);
+  PARTSIM_CHECK(ahead_ == index, "a record asked for out of order after a peek");
+  ahead_ = -1;
+  current_ ^= 1;
+  return ahead_record_;
+}
+
+const GeneratedRecord& WorkloadGenerator::peek(std::int64_t index) {
+  if (ahead_ == index) return ahead_record_;
+  PARTSIM_CHECK(ahead_ < 0, "a peek past a record already peeked");
+  ahead_record_ = generate(index, key_buffers_[current_ ^ 1]);
+  ahead_ = index;
+  return ahead_record_;
+}
+
+GeneratedRecord WorkloadGenerator::generate(std::int64_t index, std::string& key_buffer) {
   GeneratedRecord r;
   switch (keys_.kind) {
     case KeySpec::Kind::kNone: break;
@@ -80,32 +98,32 @@ GeneratedRecord WorkloadGenerator::next_record(std::int64_t index) {
       const KeyTemplate& templ =
           key_templates_.empty() ? key_template_
                                  : key_templates_[static_cast<std::size_t>(index % static_cast<std::int64_t>(key_templates_.size()))];
-      render(templ, keys_.cardinality > 0 ? index % keys_.cardinality : index, key_buffer_);
+      render(templ, keys_.cardinality > 0 ? index % keys_.cardinality : index, key_buffer);
       r.has_key = true;
       break;
     }
     case KeySpec::Kind::kZipf:
-      render(key_template_, (*zipf_)(key_rng_), key_buffer_);
+      render(key_template_, (*zipf_)(key_rng_), key_buffer);
       r.has_key = true;
       break;
     case KeySpec::Kind::kHot: {
       boost::random::bernoulli_distribution<double> hot(keys_.hot_share);
       if (hot(key_rng_)) {
-        key_buffer_ = keys_.hot_key;
+        key_buffer = keys_.hot_key;
       } else {
-        render(key_template_, index, key_buffer_);
+        render(key_template_, index, key_buffer);
       }
       r.has_key = true;
       break;
     }
     case KeySpec::Kind::kList:
-      key_buffer_ = keys_.list[static_cast<std::size_t>(index % static_cast<std::int64_t>(keys_.list.size()))];
+      key_buffer = keys_.list[static_cast<std::size_t>(index % static_cast<std::int64_t>(keys_.list.size()))];
       r.has_key = true;
       break;
   }
   if (r.has_key) {
-    r.key = key_buffer_;
-    r.shape.key_bytes = static_cast<std::int32_t>(key_buffer_.size());
+    r.key = key_buffer;
+    r.shape.key_bytes = static_cast<std::int32_t>(key_buffer.size());
   }
   switch (values_.kind) {
     case ValueSpec::Kind::kFixed: r.shape.value_bytes = values_.size_bytes; break;
