@@ -100,6 +100,7 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
         std::make_unique<KafkaProducer>(i, spec, orders_[topic].at(s.topics[topic].partitions), leadership_.leaders(topic), up_,
                                         streams_, budget, *this));
     producers_.back()->place_on(host_of(spec.host));
+    producers_.back()->skip_idle_passes(options.skip_idle_passes);
   }
   setup_repartition();
 }
@@ -139,7 +140,13 @@ RunResult Engine::run() {
       result_.partial = true;
       break;
     }
-    if (sim_.run(slice, [this](const Event& e) { std::visit(*this, e); }) != sim::StopReason::kEventLimit) break;
+    const auto handle = [this](const Event& e) {
+      std::visit(*this, e);
+      if (after_event_.empty()) return;
+      for (const std::uint32_t p : after_event_) producer(p).after_event(now());
+      after_event_.clear();
+    };
+    if (sim_.run(slice, handle) != sim::StopReason::kEventLimit) break;
   }
 
   gather_results();
@@ -157,7 +164,9 @@ void Engine::operator()(const AppSend& e) {
     if ((inline_sends & 4095) == 4095 && cancelled()) return;
     const std::optional<SimTime> next = p.send_next(now());
     if (!next) return;
-    if (!sim_.try_advance(*next)) {
+    // A wake-up left for after this event (an idle pass skipped) stands for a pass due now,
+    // which would have stopped the inline run: the next send is an event, as it was then.
+    if (p.rearm_pending() || !sim_.try_advance(*next)) {
       p.schedule_app(*next, now());
       return;
     }

@@ -23,6 +23,10 @@ struct RunOptions {
   /// When set (e.g. by Ctrl-C), the run stops within a few thousand events and returns
   /// what it has, marked partial.
   const std::atomic<bool>* cancel = nullptr;
+  /// Leave out the producers' idle sender passes (the same run, fewer events). Off, every
+  /// pass runs and each one the skip would have left out is checked to be idle and to set
+  /// the wake-up the skip sets (an internal error otherwise): tests run both ways.
+  bool skip_idle_passes = true;
 };
 
 /// Runs `scenario` with master seed `seed` and replication number `replication` until

@@ -174,6 +174,8 @@ public:
   void record_failed(std::uint32_t producer, FailureReason reason) override;
   bool keeps_records() const override { return tag_records_; }
   std::shared_ptr<BatchArena> batch_arena() override { return batch_arena_; }
+  bool event_due(SimTime t) override { return sim_.has_pending() && sim_.next_event_time() <= t; }
+  void call_after_event(std::uint32_t producer) override { after_event_.push_back(producer); }
   std::int32_t key_id(std::string_view key) override { return logs_->intern(key); }
   void batch_done(std::uint32_t producer, const ProducerBatch& batch, std::int32_t node,
                   std::optional<FailureReason> reason) override;
@@ -226,6 +228,7 @@ private:
   std::shared_ptr<BatchArena> batch_arena_ = std::make_shared<BatchArena>();  // the producers' batches
   std::vector<std::unique_ptr<KafkaProducer>> producers_;
   RequestTable requests_;
+  std::vector<std::uint32_t> after_event_;  // producers to call once the event is over
   std::int64_t total_sent_ = 0;
   SimTime last_completion_ = SimTime::zero();
   // Time-series accumulators since the last sample.

@@ -212,7 +212,10 @@ void KafkaProducer::finish_append(PendingSend& s, SimTime now) {
         if (keep_records_)
           accumulator_.batch(r.batch).tags.push_back(RecordTag{s.has_key ? host_.key_id(s.key) : -1, s.send_index});
         // Wake the sender when a batch became full or a new one was created (step 11).
-        if (r.batch_is_full || r.new_batch_created) wake_sender(now, now);
+        if (r.batch_is_full)
+          wake_sender(now, now);
+        else if (r.new_batch_created)
+          wake_for_new_batch(r.partition, now);
         return;
       case AppendResult::Status::kOverMemoryLimit:
         // BufferPool.allocate: "Attempt to allocate N bytes, but there is a hard limit of M
@@ -326,6 +329,41 @@ void KafkaProducer::wake_sender(SimTime t, SimTime now) {
   host_.schedule_sender(index_, ++wake_generation_, t);
 }
 
+// A new batch that is not full wakes the sender (KP doSend step 11), but the pass it
+// starts is often idle: the batch lingers, and the last pass found nothing it could send.
+// When the pass now would do nothing but set the next wake-up, it is left out and the
+// wake-up set instead, once the event being handled is over: where the pass, the next
+// event, would have set it, so events at equal times keep their order. The pass is idle
+// when none is due by now (nothing happened since the last that asked for one), that one
+// was quiet (Sender::quiet), the sender thread is free and not in a pass (a batch that
+// expires in it frees memory, and a waiting send() creates a batch), the producer is not
+// closing, and no other event is due now (it would run between the append and the pass). The
+// accumulator then tells when the new batch would first matter (new_batch_wake).
+// With the skip off, the pass runs and checks that it was idle and set what the skip
+// would have set.
+void KafkaProducer::wake_for_new_batch(std::int32_t partition, SimTime now) {
+  if (wake_at_ <= now) return;  // a pass is due at once anyway
+  std::optional<SimTime> wake;
+  if (!in_pass_ && !stopped_ && sender_free_at_ <= now && sender_.quiet() && !host_.event_due(now))
+    wake = accumulator_.new_batch_wake(partition, now);
+  if (wake && skip_idle_passes_) {
+    wake_at_ = std::min(wake_at_, *wake);
+    if (!rearm_after_event_) host_.call_after_event(index_);
+    rearm_after_event_ = true;
+    return;
+  }
+  if (wake) predicted_wake_ = std::min(wake_at_, *wake);
+  wake_sender(now, now);
+}
+
+void KafkaProducer::after_event(SimTime now) {
+  if (!rearm_after_event_) return;
+  rearm_after_event_ = false;
+  // The skipped pass would have replaced the pending wake-up by its own; unless a pass is
+  // due now (something since asked for one), set it as the pass would have.
+  if (wake_at_ > now && wake_at_ != kNever) host_.schedule_sender(index_, ++wake_generation_, wake_at_);
+}
+
 void KafkaProducer::on_sender_wake(std::uint64_t generation, SimTime now) {
   if (generation != wake_generation_) return;
   wake_at_ = kNever;
@@ -342,7 +380,9 @@ void KafkaProducer::on_sender_wake(std::uint64_t generation, SimTime now) {
 void KafkaProducer::run_sender(SimTime now) {
   now_ = now;
   pass_requests_ = pass_batches_ = pass_bytes_ = 0;
+  in_pass_ = true;  // what the pass causes (a failed batch frees memory, a send resumes) is not idle
   const SimTime next = sender_.run_once(now, node_up_, stopped_);
+  in_pass_ = false;
   // The sender thread's CPU time for what this pass sent (cpu.sender.request.us per
   // request, cpu.sender.batch.us per batch, cpu.sender.byte.ns per byte, rounded to the
   // nanosecond; partsim's, not a Kafka config): its next pass comes no earlier. The requests
@@ -354,6 +394,12 @@ void KafkaProducer::run_sender(SimTime now) {
   const SimTime start = std::max(now, sender_free_at_);
   if (cpu > SimTime::zero()) sender_free_at_ = host_cores_ ? host_cores_->run(start, cpu) : start + cpu;
   if (next != kNever) wake_sender(next, now);
+  if (predicted_wake_) {
+    // The skip would have left this pass out and set *predicted_wake_ (wake_for_new_batch).
+    PARTSIM_CHECK(sender_.quiet() && pass_requests_ == 0, "a pass the idle-pass skip would leave out did something");
+    PARTSIM_CHECK(next == *predicted_wake_, "a pass the idle-pass skip would leave out set another wake-up");
+    predicted_wake_.reset();
+  }
 }
 
 void KafkaProducer::on_response(std::uint64_t request, SimTime now, std::span<const ProduceError> errors) {

@@ -55,6 +55,11 @@ public:
   /// Whether batches carry a RecordTag per record (the run keeps the brokers' logs). Asked
   /// once, when the producer is built.
   virtual bool keeps_records() const { return false; }
+  /// Whether an event is due at `now` still to run (the one being handled is not).
+  virtual bool event_due(SimTime) { return true; }
+  /// Calls KafkaProducer::after_event once the event being handled is over (see
+  /// KafkaProducer::skip_idle_passes); a host that never does must not skip passes.
+  virtual void call_after_event(std::uint32_t) {}
   /// Where the producer keeps its batches: a run shares one arena among its producers (see
   /// BatchArena); null gives the producer its own. Asked once, when the producer is built.
   virtual std::shared_ptr<BatchArena> batch_arena() { return nullptr; }
@@ -113,6 +118,13 @@ public:
   /// Wakes the sender thread at `t` (one live wake: an earlier one supersedes a later one),
   /// or once it is done with the CPU time of its last pass, if later.
   void wake_sender(SimTime t, SimTime now);
+  /// Idle passes of the sender thread are left out (on by default; off, each runs and is
+  /// checked against what the skip would have done: see wake_for_new_batch).
+  void skip_idle_passes(bool on) { skip_idle_passes_ = on; }
+  /// The event being handled is over: a wake-up an idle pass would have set is set now.
+  void after_event(SimTime now);
+  /// A wake-up waits for after_event: the host must not run the next send() inline.
+  bool rearm_pending() const { return rearm_after_event_; }
   /// Runs the application and sender threads' CPU time on a host's shared cores.
   void place_on(HostCores* host) { host_cores_ = host; }
 
@@ -158,6 +170,7 @@ private:
   PartitionerView view() const { return PartitionerView{metadata_.available(), metadata_.num_partitions()}; }
   void settle(BatchId id, SimTime now);
   void run_sender(SimTime now);
+  void wake_for_new_batch(std::int32_t partition, SimTime now);
 
   // SenderListener
   std::uint64_t request_sent(std::size_t node, std::span<const BatchId> batches, std::int64_t bytes,
@@ -194,6 +207,12 @@ private:
   SimTime app_free_at_ = SimTime::zero();  // when the last send()'s CPU time (send.cost.us) ends
   SimTime wake_at_ = kNever;
   std::uint64_t wake_generation_ = 0;  // a wake of an older generation is stale
+  // Idle passes (wake_for_new_batch): skipped, the wake-up set after the event; or, when
+  // not skipped, the wake-up the skip would have set, checked by the pass.
+  bool skip_idle_passes_ = true;
+  bool rearm_after_event_ = false;
+  bool in_pass_ = false;  // run_sender is under way
+  std::optional<SimTime> predicted_wake_;
 
   // The application threads.
   std::int64_t sent_ = 0;

@@ -252,7 +252,12 @@ AppendResult RecordAccumulator::append(const AppendRequest& request, SimTime now
       appended = tail->try_append(request.shape, payload, tail_full, now, request.intended, result.appended_bytes,
                                   result.record_bytes);
       const bool now_full = tail->is_full();
-      if (now_full != tail_full && q.size == 1) reindex(eff);  // the deque's readiness changed
+      if (now_full != tail_full && q.size == 1) {
+        reindex(eff);  // the deque's readiness changed
+        // Sendable now; the sender is woken only if the result says so (not after an
+        // abort for a new batch, nor when the record goes to another partition).
+        full_since_pass_ = true;
+      }
       tail_full = now_full;
     }
     if (!appended) {
@@ -396,6 +401,7 @@ void RecordAccumulator::ready(const ProducerMetadata& metadata, SimTime now, boo
   out.next_ready_check_delay = kNever;
   out.delay_excludes_ready_nodes = false;
   ++pass_;
+  full_since_pass_ = false;
   const bool exhausted = pool_.has_waiter();  // free.queued() > 0
   if (config_.adaptive && config_.sticky_records) {
     stats_pending_ = true;
@@ -502,6 +508,24 @@ void RecordAccumulator::indexed_ready(SimTime now, ReadyCheckResult& r) {
   if (not_ready_until_ != kNever) r.next_ready_check_delay = not_ready_until_ - now;
 }
 
+// Only the indexed pass can tell without a pass: its verdicts per node are what the next
+// ready() would start from. Passes that make every partition sendable (a waiter for
+// memory) or record per-node latency (the availability timeout) are not skipped, nor one
+// after an append filled a batch that nothing woke the sender for.
+std::optional<SimTime> RecordAccumulator::new_batch_wake(std::int32_t partition, SimTime now) const {
+  if (!use_index_ || full_since_pass_ || pool_.has_waiter() || config_.availability_timeout > SimTime::zero()) return std::nullopt;
+  if (partition < 0 || partition >= num_partitions_) return std::nullopt;
+  const PartitionState& ps = parts_[static_cast<std::size_t>(partition)];
+  const SimTime expiry = now + config_.delivery_timeout;  // a pass also wakes for the batch's expiry
+  if (ps.leader < 0) return expiry;  // not in the index: a pass ignores it (ready() skips unknown leaders)
+  if (ps.ready_key == detail::MinTree::kNone) return expiry;  // muted
+  if (ps.ready_key <= now || ps.backoff_key) return std::nullopt;  // ready now, or a retry
+  const NodeReadiness& c = readiness_[static_cast<std::size_t>(ps.leader)];
+  if (!c.valid) return std::nullopt;
+  if (c.ready && ps.tree_position > c.first) return expiry;
+  return std::min(ps.ready_key, expiry);
+}
+
 SimTime RecordAccumulator::ready_nodes_check_delay(const ProducerMetadata&, SimTime now, std::span<const std::size_t>) {
   // Every position before a ready node's first ready one holds a time after `now`: when
   // that partition turns ready or its backoff ends, which is what batchReady adds.
@@ -552,6 +576,7 @@ void RecordAccumulator::drain(const ProducerMetadata& metadata, std::size_t node
   // batch did not fit. Positions without batches are skipped by the bitset, which changes
   // nothing but the cost.
   std::size_t last = (start + n - 1) % n;
+
   std::int64_t size = 0;
   auto visit = [&](std::size_t i) {  // false: stop draining this node
     const std::int32_t part = parts[i];

@@ -121,6 +121,15 @@ public:
   /// changes the deques).
   SimTime ready_nodes_check_delay(const ProducerMetadata& metadata, SimTime now, std::span<const std::size_t> ready_nodes);
 
+  /// A batch was just created for `partition`, not full, and the last pass was quiet
+  /// (Sender::quiet): the earliest time a pass would first find something new because of
+  /// it, or nothing when the index cannot tell (a pass must run to know). That is when it
+  /// expires, or earlier the time it turns ready (last attempt + linger.ms) when its node
+  /// is not ready or is ready from a later position on (ready() would count it in the
+  /// delay); a node ready from an earlier position never looks at it (batchReady is
+  /// skipped, RA:720).
+  std::optional<SimTime> new_batch_wake(std::int32_t partition, SimTime now) const;
+
   /// updateNodeLatencyStats (spec §3.7): called by the sender for every ready node.
   void update_node_latency(std::size_t node, SimTime now, bool can_send);
 
@@ -325,6 +334,9 @@ private:
     backoff_keys_ += static_cast<std::int32_t>(on) - static_cast<std::int32_t>(ps.backoff_key);
     ps.backoff_key = on;
   }
+
+  // An append filled the only batch of a deque since the last ready() (new_batch_wake).
+  bool full_since_pass_ = false;
 
   // Deques are created on first use and never removed (RA:733): the pass number at creation.
   std::int32_t deques_created_ = 0;

@@ -35,12 +35,13 @@ Sender::Sender(const SenderConfig& config, RecordAccumulator& accumulator, const
 SimTime Sender::run_once(SimTime now, std::span<const char> node_up, bool closing) {
   ReadyCheckResult& ready = ready_;
   accumulator_.ready(metadata_, now, closing, ready);
-  bool sent_any = false;
+  bool sent_any = false, could_send = false;
   for (const std::size_t node : ready.ready_nodes) {
     // NetworkClient.ready (spec §4.2): connection up and room for another request.
     const bool can_send = node_up[node] && in_flight_[node] < config_.max_in_flight;
     accumulator_.update_node_latency(node, now, can_send);  // spec §3.7
     if (!can_send) continue;
+    could_send = true;
     accumulator_.drain(metadata_, node, now, config_.max_request_size_bytes, drained_);
     if (drained_.empty()) {
       // RecordAccumulator.drain answers every ready node, with an empty list when nothing
@@ -63,6 +64,7 @@ SimTime Sender::run_once(SimTime now, std::span<const char> node_up, bool closin
   const SimTime check = ready.next_ready_check_delay == kNever ? kNever : now + ready.next_ready_check_delay;
   const bool exact = !sent_any && accumulator_.expiry_floor() < check;
   const SimTime next_expiry = expire(now, exact);
+  quiet_ = !could_send && expired_.empty();
   if (sent_any) return now;  // poll(0): another pass may drain more
   return std::min(next_expiry, check);
 }
@@ -134,6 +136,7 @@ SimTime Sender::expire(SimTime now, bool exact) {
 void Sender::on_response(std::uint64_t request, SimTime now, std::span<const ProduceError> errors) {
   InFlight* found = find_live(request);
   if (!found) return;
+  quiet_ = false;
   found->live = false;
   --live_count_;
   --in_flight_[found->node];
@@ -174,6 +177,7 @@ void Sender::drop_dead_front() {
 }
 
 void Sender::on_request_deadline(SimTime now) {
+  quiet_ = false;
   deadline_watched_ = false;
   // The requests in flight past their deadline, oldest first (the front of live_ is in
   // flight: answered ones are dropped from it as they reach the front). request.timeout.ms
@@ -188,6 +192,7 @@ void Sender::on_request_deadline(SimTime now) {
 }
 
 void Sender::disconnect(std::size_t node, SimTime now) {
+  quiet_ = false;
   std::vector<InFlight> failed;
   for (std::size_t i = 0; i < live_.size(); ++i) {
     InFlight& r = live_[i];

@@ -74,6 +74,11 @@ public:
   /// retriable error (NETWORK_EXCEPTION).
   void disconnect(std::size_t node, SimTime now);
 
+  /// The last pass sent nothing, failed nothing and found no ready node it could send to,
+  /// and no response or closed connection came since: a pass now would do the same, but for
+  /// what the batches created since change (KafkaProducer's skip of idle passes).
+  bool quiet() const { return quiet_; }
+
   std::int32_t in_flight(std::size_t node) const { return in_flight_[node]; }
   bool has_in_flight() const { return live_count_ > 0; }
   /// What SenderMetrics has recorded so far (kafka-consumer-spec §10.1).
@@ -106,6 +111,7 @@ private:
   detail::RingQueue<InFlight> live_;  // send order, with answered ones not yet dropped
   std::size_t live_count_ = 0;
   bool deadline_watched_ = false;
+  bool quiet_ = false;
   SimTime next_inflight_expiry_ = kNever;
   std::vector<BatchId> drained_, expired_;
   ReadyCheckResult ready_;
