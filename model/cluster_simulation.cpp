@@ -219,7 +219,6 @@ std::uint64_t Engine::send_request(std::uint32_t p, std::size_t node, std::int64
   const std::uint64_t id =
       requests_.add(p, static_cast<std::uint32_t>(node), bytes, static_cast<std::int32_t>(batches.size()), expects_response);
   requests_.find(id)->connection = connection_of_[std::size_t{p} * brokers_.size() + node];
-  requests_.find(id)->batch_ids.assign(batches.begin(), batches.end());
   if (tag_records_ || s_.producers[p].config.idempotence || replication_) {
     // What the leader needs of each batch travels with the request: a batch's slot may be
     // reused before the leader appends it (acks=0 completes at send).
@@ -234,6 +233,7 @@ std::uint64_t Engine::send_request(std::uint32_t p, std::size_t node, std::int64
       rb.base_sequence = b.base_sequence;
       rb.records = b.records;
       rb.bytes = b.estimated_bytes();
+      rb.id = batches[k];
       rb.tagged.clear();
       if (!tag_records_) continue;
       PARTSIM_CHECK(b.tags.size() == b.send_times.size(), "a batch without a tag per record in a run that tags records");
@@ -242,6 +242,7 @@ std::uint64_t Engine::send_request(std::uint32_t p, std::size_t node, std::int64
         rb.tagged.push_back(LogRecord{b.tags[i].key, static_cast<std::int32_t>(p), b.tags[i].send_index, b.send_times[i], SimTime::zero()});
     }
   }
+  if (requests_.find(id)->described.empty()) requests_.find(id)->batch_ids.assign(batches.begin(), batches.end());
   sim_.schedule_at(now() + brokers_[node].one_way(), RequestArrive{id});
   return id;
 }
@@ -326,6 +327,7 @@ void Engine::operator()(const BrokerDone& e) {
 void Engine::schedule_response(std::uint64_t id, const Request& r, SimTime at) {
   sim_.schedule_at(at, ResponseArrive{id});
   const RecordAccumulator& acc = producer(r.producer).accumulator();
+  for (const RequestBatch& rb : r.described) acc.prefetch_batch(rb.id);
   for (const BatchId b : r.batch_ids) acc.prefetch_batch(b);
 }
 

@@ -60,6 +60,7 @@ struct RequestBatch {
   std::int32_t base_sequence = -1;     // the idempotent producer's, or -1
   std::int32_t records = 0;
   std::int64_t bytes = 0;              // the batch's bytes (the followers' model's offsets)
+  BatchId id = kNoBatch;               // the producer's id of it (for prefetching only)
   std::vector<LogRecord> tagged;       // the records, when tagged (readable is set at the append)
 };
 
@@ -72,7 +73,7 @@ struct Request {
   std::int32_t batches = 0;
   bool live = true;         // false: acks=0, nobody waits for the response
   std::vector<RequestBatch> described;  // per batch, or empty (see RequestBatch)
-  std::vector<BatchId> batch_ids;       // the producer's ids of its batches (for prefetching only)
+  std::vector<BatchId> batch_ids;       // without `described`: the producer's ids of its batches (prefetching)
   std::vector<ProduceError> errors;     // the response's error per batch; empty: none
 };
 

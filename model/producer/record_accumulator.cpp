@@ -41,6 +41,7 @@ RecordAccumulator::RecordAccumulator(const AccumulatorConfig& config, std::int32
       ready_index_(num_nodes),
       node_partitions_(num_nodes),
       readiness_(num_nodes),
+      created_pass_(config.adaptive && config.sticky_records ? static_cast<std::size_t>(num_partitions) : 0, kNotCreated),
       pass_excluded_(num_nodes, 0),
       ready_scratch_(num_nodes, 0) {}
 
@@ -123,6 +124,7 @@ void RecordAccumulator::grow(std::int32_t num_partitions) {
   const std::int32_t old = num_partitions_;
   num_partitions_ = num_partitions;
   parts_.resize(static_cast<std::size_t>(num_partitions));
+  if (!created_pass_.empty()) created_pass_.resize(static_cast<std::size_t>(num_partitions), kNotCreated);
   nonempty_.resize(static_cast<std::size_t>(num_partitions));
   // Batches filed under a partition the metadata did not list (limbo) join its state.
   for (auto it = limbo_.lower_bound(old); it != limbo_.end() && it->first < num_partitions; it = limbo_.erase(it)) {
@@ -237,8 +239,9 @@ AppendResult RecordAccumulator::append(const AppendRequest& request, SimTime now
   for (;;) {
     const std::int32_t eff = sticky ? sticky_partition(metadata) : request.partition;
     result.partition = eff;
-    if (eff < num_partitions_ && parts_[static_cast<std::size_t>(eff)].created_pass == kNotCreated) {
-      parts_[static_cast<std::size_t>(eff)].created_pass = pass_;
+    if (eff < num_partitions_ && !parts_[static_cast<std::size_t>(eff)].created) {
+      parts_[static_cast<std::size_t>(eff)].created = true;
+      if (!created_pass_.empty()) created_pass_[static_cast<std::size_t>(eff)] = pass_;
       ++deques_created_;
     }
     BatchQueue& q = queue_of(eff);
@@ -347,7 +350,7 @@ void RecordAccumulator::materialize_load_stats() {
   std::int32_t idx = -1;
   std::size_t k = 0;  // next entry of pass_sizes_
   for (std::int32_t part = 0; part < num_partitions_; ++part) {
-    if (parts_[static_cast<std::size_t>(part)].created_pass >= pass_) continue;  // no deque at the pass
+    if (created_pass_[static_cast<std::size_t>(part)] >= pass_) continue;  // no deque at the pass
     const std::int32_t leader = stats_metadata_->leader(part);
     if (leader >= 0) table_ids_[static_cast<std::size_t>(++idx)] = part;
     std::int32_t size = 0;

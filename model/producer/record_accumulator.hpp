@@ -266,9 +266,9 @@ private:
     std::int32_t leader = -1;             // as the indexed metadata says
     std::int32_t drain_position = -1;     // in partitions_for_node(leader)
     std::uint32_t tree_position = 0;      // in its leader's ready tree
-    std::uint64_t created_pass = kNotCreated;  // the pass number when its deque was created (RA:733: never removed)
     SimTime ready_key = detail::MinTree::kNone;  // its entry in its leader's ready tree
     bool muted = false;
+    bool created = false;                 // its deque exists (RA:733: created on first use, never removed)
     bool backoff_key = false;             // its tree time is the end of a backoff, not its ready time
     bool sequence_wait = false;           // muted until sequenced_in_flight is 0 (idempotence)
     std::int32_t next_sequence = 0;       // the idempotent producer's next sequence (RA:920-941)
@@ -338,7 +338,10 @@ private:
   // An append filled the only batch of a deque since the last ready() (new_batch_wake).
   bool full_since_pass_ = false;
 
-  // Deques are created on first use and never removed (RA:733): the pass number at creation.
+  // Per partition, the pass number when its deque was created, kNotCreated before; kept
+  // only where the adaptive table is (it leaves out deques created after the pass).
+  std::vector<std::uint64_t> created_pass_;
+  // Deques are created on first use and never removed (RA:733).
   std::int32_t deques_created_ = 0;
 
   // The last ready() pass as the adaptive table needs it (spec §2.5, RA:665-762).
