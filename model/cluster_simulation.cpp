@@ -141,6 +141,10 @@ RunResult Engine::run() {
       break;
     }
     const auto handle = [this](const Event& e) {
+      // The next event's first cache miss, asked for while this one runs: a send() whose
+      // record's partition state a fleet of producers seldom finds in cache.
+      if (const Event* next = sim_.next_payload())
+        if (const auto* send = std::get_if<AppSend>(next)) producer(send->producer).prefetch_next_send();
       std::visit(*this, e);
       if (after_event_.empty()) return;
       for (const std::uint32_t p : after_event_) producer(p).after_event(now());
@@ -195,10 +199,11 @@ void Engine::operator()(const Disconnect& e) {
   producer(e.producer).on_disconnect(e.broker, now());
 }
 
-// A producer keeps one pending send(), one sender wake-up and one request deadline: each
-// is a timer slot, so a wake-up superseded by an earlier one is replaced, not left to
-// surface stale.
-void Engine::schedule_app(std::uint32_t p, SimTime at) { sim_.emplace_timer<AppSend>(timer_slot(p, kAppTimer), at, AppSend{p}); }
+// A producer's next send() is scheduled once and never replaced (KafkaProducer keeps at most
+// one pending): an event in the store. Its sender wake-up and its request deadline are
+// timer slots, so a wake-up superseded by an earlier one is replaced, not left to surface
+// stale.
+void Engine::schedule_app(std::uint32_t p, SimTime at) { sim_.schedule_at(at, AppSend{p}); }
 void Engine::schedule_sender(std::uint32_t p, std::uint64_t generation, SimTime at) {
   sim_.emplace_timer<SenderWake>(timer_slot(p, kSenderTimer), at, SenderWake{p, generation});
 }

@@ -89,6 +89,12 @@ public:
     return bottom_[head_].key;
   }
 
+  /// The smallest's payload; requires !empty().
+  const Payload& top_payload() {
+    if (bottom_.empty()) refill();
+    return bottom_[head_].payload;
+  }
+
   /// Removes the smallest; requires !empty().
   Node pop() {
     if (bottom_.empty()) refill();

@@ -81,6 +81,13 @@ public:
     return detail::key_time(timer_first() ? timers_.top_key() : store_.top_key());
   }
 
+  /// The next live event's payload, or null when none is pending (a look ahead, e.g. to
+  /// prefetch what it will touch; the queue's order is not changed).
+  const Payload* next_payload() {
+    if (empty()) return nullptr;
+    return timer_first() ? &timers_.top_payload() : &store_.top_payload();
+  }
+
   /// Removes and returns the next live event; requires !empty().
   Entry pop() {
     drop_cancelled_top();

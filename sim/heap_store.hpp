@@ -24,6 +24,7 @@ public:
   void reserve(std::size_t n) { heap_.reserve(n); }
   /// The smallest key; requires !empty().
   detail::EventKey top_key() { return heap_.front().key; }
+  const Payload& top_payload() { return heap_.front().payload; }
 
   /// Removes the smallest. The hole left by the root descends along the smaller children
   /// to a leaf, then the last node rises from there: the last node usually belongs near

@@ -67,6 +67,8 @@ public:
     return true;
   }
   SimTime next_event_time() { return queue_.next_time(); }
+  /// The next event's payload, or null (EventQueue::next_payload).
+  const Payload* next_payload() { return queue_.next_payload(); }
 
   /// Runs events in (time, sequence) order, calling handler(payload) for each, until a
   /// limit of `rule` is reached or no event remains. The clock never goes backwards; when

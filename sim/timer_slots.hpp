@@ -52,6 +52,8 @@ public:
 
   /// The smallest key; requires !empty().
   detail::EventKey top_key() const { return heap_.front().key; }
+  /// The earliest timer's payload; requires !empty().
+  const Payload& top_payload() const { return payloads_[heap_.front().slot]; }
 
   /// Removes the earliest timer; requires !empty(). The hole left at the root descends
   /// along the smaller children to a leaf and the last entry rises from there: the last

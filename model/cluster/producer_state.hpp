@@ -34,7 +34,10 @@ public:
   /// serving a request a service time before it appends: asked then, the state (seldom in
   /// cache for a fleet of producers writing every partition) is there when it is needed.
   void prefetch(std::size_t partition, std::uint32_t producer) const {
-    if (producer < states_.size() && partition < states_[producer].size()) __builtin_prefetch(&states_[producer][partition]);
+    if (producer >= states_.size() || partition >= states_[producer].size()) return;
+    const State* s = &states_[producer][partition];
+    __builtin_prefetch(s);
+    __builtin_prefetch(reinterpret_cast<const char*>(s + 1) - 1);  // it may end on the next line
   }
 
 private:

@@ -188,7 +188,7 @@ private:
   SimTime now() const { return sim_.now(); }
   bool cancelled() const { return options_.cancel && options_.cancel->load(std::memory_order_relaxed); }
   KafkaProducer& producer(std::uint32_t i) { return *producers_[i]; }
-  enum Timer : std::size_t { kAppTimer, kSenderTimer, kDeadlineTimer, kMetadataTimer, kTimersPerProducer };
+  enum Timer : std::size_t { kSenderTimer, kDeadlineTimer, kMetadataTimer, kTimersPerProducer };
   static std::size_t timer_slot(std::uint32_t producer, Timer t) { return std::size_t{producer} * kTimersPerProducer + t; }
   void start_service(std::uint32_t broker, const BrokerService::Started& s);
   void schedule_response(std::uint64_t id, const Request& r, SimTime at);

@@ -116,7 +116,8 @@ void KafkaProducer::look_ahead() {
   if (!next.has_key) return;
   ahead_index_ = sent_;
   ahead_hash_ = murmur2(next.key);
-  accumulator_.prefetch_partition(to_positive(ahead_hash_) % metadata_.num_partitions());
+  ahead_partition_ = to_positive(ahead_hash_) % metadata_.num_partitions();
+  accumulator_.prefetch_partition(ahead_partition_);
 }
 
 // When the application calls send() next; false if it waits for acknowledgements (closed

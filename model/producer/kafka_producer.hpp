@@ -101,6 +101,10 @@ public:
   std::optional<SimTime> send_next(SimTime now);
   /// The host could not run the next send inline: schedule it.
   void schedule_app(SimTime at, SimTime now);
+  /// A hint: the next send() comes soon (its record's partition state is prefetched).
+  void prefetch_next_send() const {
+    if (ahead_index_ == sent_ && ahead_partition_ >= 0) accumulator_.prefetch_partition(ahead_partition_);
+  }
   /// The host's app event fired.
   void app_event_fired() { app_event_pending_ = false; }
   void on_second_call(std::uint64_t send, SimTime now);
@@ -237,6 +241,7 @@ private:
   bool hashes_keys_ = false;
   std::int64_t ahead_index_ = -1;  // the send index whose key hash ahead_hash_ is
   std::int32_t ahead_hash_ = 0;
+  std::int32_t ahead_partition_ = -1;  // where ahead_hash_ sends the record, as the metadata was then
 };
 
 }  // namespace partsim::model

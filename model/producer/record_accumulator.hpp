@@ -188,7 +188,10 @@ public:
 
   /// A hint: a record for `partition` will be appended soon.
   void prefetch_partition(std::int32_t partition) const {
-    if (partition >= 0 && partition < num_partitions_) __builtin_prefetch(&parts_[static_cast<std::size_t>(partition)]);
+    if (partition < 0 || partition >= num_partitions_) return;
+    const PartitionState* ps = &parts_[static_cast<std::size_t>(partition)];
+    __builtin_prefetch(ps);
+    __builtin_prefetch(reinterpret_cast<const char*>(ps + 1) - 1);  // it may end on the next line
   }
   /// A hint: batch `id` will be read soon.
   void prefetch_batch(BatchId id) const { __builtin_prefetch(&batches_[id]); }

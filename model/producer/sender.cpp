@@ -104,6 +104,7 @@ void Sender::send(std::size_t node, std::vector<BatchId>& batches, SimTime now) 
   for (const BatchId b : batches) oldest = std::min(oldest, accumulator_.batch(b).created);
   next_inflight_expiry_ = std::min(next_inflight_expiry_, oldest + config_.delivery_timeout);
   live_.push_back(InFlight{id, node, std::vector<BatchId>(batches.begin(), batches.end()), now});
+  live_ids_.push_back(id);
   ++live_count_;
 }
 
@@ -134,10 +135,12 @@ SimTime Sender::expire(SimTime now, bool exact) {
 }
 
 void Sender::on_response(std::uint64_t request, SimTime now, std::span<const ProduceError> errors) {
-  InFlight* found = find_live(request);
-  if (!found) return;
+  const std::size_t at = find_live(request);
+  if (at == kNotFound) return;
+  InFlight* found = &live_[at];
   quiet_ = false;
   found->live = false;
+  live_ids_[at] = kGone;
   --live_count_;
   --in_flight_[found->node];
   const std::size_t node = found->node;
@@ -166,14 +169,17 @@ void Sender::on_response(std::uint64_t request, SimTime now, std::span<const Pro
   if (invalid_metadata) listener_.metadata_invalid(node);
 }
 
-Sender::InFlight* Sender::find_live(std::uint64_t id) {
-  for (std::size_t i = 0; i < live_.size(); ++i)
-    if (live_[i].live && live_[i].id == id) return &live_[i];
-  return nullptr;
+std::size_t Sender::find_live(std::uint64_t id) const {
+  for (std::size_t i = 0; i < live_ids_.size(); ++i)
+    if (live_ids_[i] == id) return i;
+  return kNotFound;
 }
 
 void Sender::drop_dead_front() {
-  while (!live_.empty() && !live_.front().live) live_.pop_front();
+  while (!live_.empty() && !live_.front().live) {
+    live_.pop_front();
+    live_ids_.pop_front();
+  }
 }
 
 void Sender::on_request_deadline(SimTime now) {
@@ -199,6 +205,7 @@ void Sender::disconnect(std::size_t node, SimTime now) {
     if (!r.live || r.node != node) continue;
     failed.push_back(std::move(r));
     r.live = false;
+    live_ids_[i] = kGone;
     --live_count_;
   }
   drop_dead_front();

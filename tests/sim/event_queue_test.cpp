@@ -106,3 +106,26 @@ TEST_CASE("both stores pop the same sequence for the same schedule") {
   }
   for (int i = 0; i < 2000; ++i) CHECK(heap.pop().payload == calendar.pop().payload);
 }
+
+TEST_CASE_TEMPLATE("next_payload shows what pop will return, timers and cancelled events included", Q, QUEUE_TYPES) {
+  Q q;
+  CHECK(q.next_payload() == nullptr);
+  q.resize_timers(4);
+  boost::random::mt19937 rng(11);
+  boost::random::uniform_int_distribution<int> d(0, 50);
+  std::vector<partsim::sim::EventId> ids;
+  for (int i = 0; i < 300; ++i) {
+    if (i % 3 == 0)
+      q.set_timer(static_cast<std::size_t>(i % 4), SimTime::ms(d(rng)), 1000 + i);
+    else
+      ids.push_back(q.schedule(SimTime::ms(d(rng)), i));
+    if (i % 7 == 0 && !ids.empty()) q.cancel(ids[ids.size() / 2]);
+  }
+  while (!q.empty()) {
+    const int* next = q.next_payload();
+    REQUIRE(next != nullptr);
+    const int want = *next;
+    CHECK(q.pop().payload == want);
+  }
+  CHECK(q.next_payload() == nullptr);
+}
