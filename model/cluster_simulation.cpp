@@ -103,6 +103,12 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
     producers_.back()->skip_idle_passes(options.skip_idle_passes);
   }
   setup_repartition();
+  // The look-ahead of sends (KafkaProducer::look_ahead, prefetch_next_send) pays where the
+  // producers' partition states do not stay in cache; a few thousand do.
+  std::size_t states = 0;
+  for (std::uint32_t p = 0; p < producers_.size(); ++p) states += static_cast<std::size_t>(s.topics[topic_of_[p]].final_partitions());
+  prefetch_sends_ = states >= kPrefetchStates;
+  for (auto& p : producers_) p->look_ahead_sends(prefetch_sends_);
 }
 
 RunResult Engine::run() {
@@ -143,8 +149,9 @@ RunResult Engine::run() {
     const auto handle = [this](const Event& e) {
       // The next event's first cache miss, asked for while this one runs: a send() whose
       // record's partition state a fleet of producers seldom finds in cache.
-      if (const Event* next = sim_.next_payload())
-        if (const auto* send = std::get_if<AppSend>(next)) producer(send->producer).prefetch_next_send();
+      if (prefetch_sends_)
+        if (const Event* next = sim_.next_payload())
+          if (const auto* send = std::get_if<AppSend>(next)) producer(send->producer).prefetch_next_send();
       std::visit(*this, e);
       if (after_event_.empty()) return;
       for (const std::uint32_t p : after_event_) producer(p).after_event(now());

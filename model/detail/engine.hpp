@@ -230,6 +230,8 @@ private:
   std::vector<std::unique_ptr<KafkaProducer>> producers_;
   RequestTable requests_;
   std::vector<std::uint32_t> after_event_;  // producers to call once the event is over
+  bool prefetch_sends_ = false;  // many partition states: the next send's is prefetched
+  static constexpr std::size_t kPrefetchStates = 4096;
   std::int64_t total_sent_ = 0;
   SimTime last_completion_ = SimTime::zero();
   // Time-series accumulators since the last sample.

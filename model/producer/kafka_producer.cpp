@@ -111,7 +111,7 @@ std::optional<SimTime> KafkaProducer::send_next(SimTime now) {
 // producers over many partitions, is asked for meanwhile. The peek makes the same draws in
 // the same order as without it.
 void KafkaProducer::look_ahead() {
-  if (!hashes_keys_) return;
+  if (!look_ahead_) return;
   const GeneratedRecord& next = workload_.peek(sent_);
   if (!next.has_key) return;
   ahead_index_ = sent_;

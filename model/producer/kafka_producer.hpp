@@ -101,6 +101,9 @@ public:
   std::optional<SimTime> send_next(SimTime now);
   /// The host could not run the next send inline: schedule it.
   void schedule_app(SimTime at, SimTime now);
+  /// Whether the next record is made and hashed a send ahead and its partition's state
+  /// prefetched (off by default: it pays only where the states do not stay in cache).
+  void look_ahead_sends(bool on) { look_ahead_ = on && hashes_keys_; }
   /// A hint: the next send() comes soon (its record's partition state is prefetched).
   void prefetch_next_send() const {
     if (ahead_index_ == sent_ && ahead_partition_ >= 0) accumulator_.prefetch_partition(ahead_partition_);
@@ -239,6 +242,7 @@ private:
   // Records partitioned by their key's hash: the next one is made and hashed a send ahead,
   // and its partition's state asked for (look_ahead).
   bool hashes_keys_ = false;
+  bool look_ahead_ = false;
   std::int64_t ahead_index_ = -1;  // the send index whose key hash ahead_hash_ is
   std::int32_t ahead_hash_ = 0;
   std::int32_t ahead_partition_ = -1;  // where ahead_hash_ sends the record, as the metadata was then

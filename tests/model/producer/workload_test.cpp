@@ -329,3 +329,45 @@ TEST_CASE("the first draws of each workload stream of seed 1 are pinned") {
   // lognormal(median 100, sigma 0.5) sizes.
   CHECK(got == "145845 1701893 7818721 key-612 key-0 key-784 111 79 90 ");
 }
+
+TEST_CASE("a peek makes the record next_record then returns, with the same draws as without peeks") {
+  // Drawn keys (zipf, hot) and drawn sizes (uniform, lognormal): a peek must take the
+  // streams' next draws, not extra ones, and the record must not change when it is taken.
+  std::vector<Workload> kinds;
+  Workload zipf = base();
+  zipf.keys.kind = KeySpec::Kind::kZipf;
+  zipf.keys.cardinality = 1000;
+  zipf.values.kind = ValueSpec::Kind::kUniform;
+  zipf.values.min_bytes = 1;
+  zipf.values.max_bytes = 5000;
+  kinds.push_back(zipf);
+  Workload hot = base();
+  hot.keys.kind = KeySpec::Kind::kHot;
+  hot.keys.hot_key = "hot";
+  hot.keys.hot_share = 0.3;
+  hot.values.kind = ValueSpec::Kind::kLognormal;
+  kinds.push_back(hot);
+  Workload templ = base();
+  templ.keys.kind = KeySpec::Kind::kTemplate;
+  templ.keys.key_template = "k{i}";
+  templ.keys.cardinality = 100;
+  kinds.push_back(templ);
+  for (const Workload& w : kinds) {
+    WorkloadGenerator plain(w, kStreams, "p"), peeked(w, kStreams, "p");
+    for (std::int64_t i = 0; i < 5000; ++i) {
+      const bool peek = i % 3 != 0;  // peek most records, some twice, some not at all
+      std::string seen;
+      if (peek) {
+        seen = std::string(peeked.peek(i).key);
+        if (i % 5 == 0) CHECK(std::string(peeked.peek(i).key) == seen);
+      }
+      const GeneratedRecord a = plain.next_record(i);
+      const GeneratedRecord b = peeked.next_record(i);
+      REQUIRE(a.has_key == b.has_key);
+      REQUIRE(std::string(a.key) == std::string(b.key));
+      REQUIRE(a.shape.value_bytes == b.shape.value_bytes);
+      REQUIRE(a.shape.key_bytes == b.shape.key_bytes);
+      if (peek) REQUIRE(std::string(b.key) == seen);
+    }
+  }
+}
