@@ -588,7 +588,7 @@ void RecordAccumulator::drain(const ProducerMetadata& metadata, std::size_t node
     ProducerBatch& first = batches_[q.head];
     if (first.attempts > 0 && now - first.last_attempt < first.backoff) return true;  // backing off
     PartitionState& ps = parts_[static_cast<std::size_t>(part)];
-    if (config_.idempotent && first.base_sequence >= 0 && sequenced_in_flight_.get(part) > 0) return true;  // RA:858-864
+    if (config_.idempotent && first.base_sequence >= 0 && sequence_blocked(part, ps)) return true;  // RA:858-864
     if (size + first.estimated_bytes() > max_request_size && !out.empty()) {
       last = i;
       return false;
@@ -607,8 +607,9 @@ void RecordAccumulator::drain(const ProducerMetadata& metadata, std::size_t node
         b.base_sequence = ps.next_sequence;
         ps.next_sequence = static_cast<std::int32_t>((std::int64_t{ps.next_sequence} + b.records) % (std::int64_t{INT32_MAX} + 1));
       }
-      sequenced_in_flight_.add(part, 1);
-      if (!q.empty() && batches_[q.head].base_sequence >= 0) hold_for_sequence(part);  // the next retry waits
+      if (ps.sequence_wait) wait_in_flight_.add(part, 1);  // a waiting partition unmuted by guarantee_order
+      // The next retry waits for this batch (about to join a request) and any before it.
+      if (!q.empty() && batches_[q.head].base_sequence >= 0) hold_for_sequence(part, sequenced_in_flight(part) + 1);
     }
     return true;
   };
@@ -697,35 +698,53 @@ void RecordAccumulator::reenqueue(BatchId id, SimTime now, SimTime backoff) {
   b.queued = true;
   const std::uint64_t tag = batches_.queued(id);
   if (config_.idempotent && b.base_sequence >= 0 && b.partition < num_partitions_ &&
-      sequenced_in_flight_.get(b.partition) > 0)
-    hold_for_sequence(b.partition);
+      !parts_[static_cast<std::size_t>(b.partition)].sequence_wait) {
+    const std::int32_t in_flight = sequenced_in_flight(b.partition);
+    if (in_flight > 0) hold_for_sequence(b.partition, in_flight);
+  }
   retried_.push_back(ExpiryEntry{b.created, b.partition, id, b.sequence, tag});
   oldest_floor_ = std::min(oldest_floor_, b.created);
   std::push_heap(retried_.begin(), retried_.end(), std::greater<>());
   reindex(b.partition);
 }
 
-void RecordAccumulator::hold_for_sequence(std::int32_t partition) {
+std::int32_t RecordAccumulator::sequenced_in_flight(std::int32_t partition) const {
+  if (!config_.idempotent || requests_ == nullptr) return 0;
+  std::int32_t n = 0;
+  requests_->visit_requested([&](BatchId id) {
+    const ProducerBatch& b = batches_[id];
+    n += b.in_request && b.partition == partition && b.base_sequence >= 0;
+  });
+  return n;
+}
+
+bool RecordAccumulator::sequence_blocked(std::int32_t partition, const PartitionState& ps) const {
+  // A waiting partition is muted, unless guarantee_order's release unmuted it: its count is
+  // kept. Otherwise the requests are looked through (a retried batch, seldom).
+  return ps.sequence_wait ? wait_in_flight_.get(partition) > 0 : sequenced_in_flight(partition) > 0;
+}
+
+void RecordAccumulator::hold_for_sequence(std::int32_t partition, std::int32_t in_flight) {
   PartitionState& ps = parts_[static_cast<std::size_t>(partition)];
   if (ps.sequence_wait) return;
   ps.sequence_wait = true;
   ++sequence_waits_;
+  wait_in_flight_.add(partition, in_flight);
   if (!ps.muted) mute(partition);
 }
 
 bool RecordAccumulator::leave_request(BatchId id) {
   ProducerBatch& b = batches_[id];
   b.in_request = false;
-  // The partition's state is looked at only when some partition waits: it is seldom in
-  // cache a round trip after the drain.
-  if (config_.idempotent && b.base_sequence >= 0 && b.partition < num_partitions_ &&
-      sequenced_in_flight_.add(b.partition, -1) == 0 && sequence_waits_ > 0) {
+  // Only a waiting partition counts its batches in flight: the table is looked at only when
+  // some partition waits, and the partition's state (seldom in cache a round trip after the
+  // drain) only when the last of its batches comes back.
+  if (sequence_waits_ > 0 && config_.idempotent && b.base_sequence >= 0 && b.partition < num_partitions_ &&
+      wait_in_flight_.get(b.partition) > 0 && wait_in_flight_.add(b.partition, -1) == 0) {
     PartitionState& ps = parts_[static_cast<std::size_t>(b.partition)];
-    if (ps.sequence_wait) {
-      ps.sequence_wait = false;
-      --sequence_waits_;
-      unmute(b.partition);
-    }
+    ps.sequence_wait = false;
+    --sequence_waits_;
+    unmute(b.partition);
   }
   if (!b.done) return true;
   batches_.free(id);  // it expired while in flight

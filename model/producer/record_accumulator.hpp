@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -83,6 +84,18 @@ struct AppendResult {
   std::int32_t record_bytes = 0;     ///< the record's exact size in the batch
   std::int32_t need_bytes = 0;       ///< the new batch's buffer: max(batch.size, upper bound)
   BatchId batch = kNoBatch;          ///< kAppended: the batch that took the record
+};
+
+/// The batches that requests in flight carry: the sender's. The idempotent producer's count
+/// of a partition's batches in flight (RA:858-864) is read from them when a retry needs it,
+/// not kept per partition at every drain and response: in a fleet of producers over many
+/// partitions that count was a cache miss at both.
+class RequestedBatches {
+public:
+  virtual ~RequestedBatches() = default;
+  /// Calls `visit` with every batch a request in flight may still carry. A batch whose
+  /// `in_request` is false has left its request already (a response being worked through).
+  virtual void visit_requested(const std::function<void(BatchId)>& visit) const = 0;
 };
 
 /// ReadyCheckResult (RA:1196-1206).
@@ -156,10 +169,11 @@ public:
   /// is already done (it expired in flight): its slot is free now. An idempotent
   /// partition's retried batch waiting for its in-flight batches may go once none is left.
   bool leave_request(BatchId id);
-  /// The idempotent producer's batches of `partition` in requests (drained, not yet back).
-  std::int32_t sequenced_in_flight(std::int32_t partition) const {
-    return sequenced_in_flight_.get(partition);
-  }
+  /// The idempotent producer's batches of `partition` in requests (drained, not yet back),
+  /// counted over what `requests` lists (none before set_requests).
+  std::int32_t sequenced_in_flight(std::int32_t partition) const;
+  /// Where the batches in requests are listed (the sender, which outlives no accumulator).
+  void set_requests(const RequestedBatches* requests) { requests_ = requests; }
   /// The batch is done (acknowledged or failed): unmute its partition, free its slot unless
   /// a request still refers to it, and return its memory. True when that memory went to
   /// the waiting send, which must now call append again with reserved_bytes = its need.
@@ -278,11 +292,16 @@ private:
   };
   // Idempotence (RA:858-864): a batch that already has a sequence (a retry) is drained only
   // when it is the first in flight of its partition; partsim waits until none is in flight,
-  // muting the partition meanwhile so that ready() does not report it.
-  void hold_for_sequence(std::int32_t partition);
-  // Per partition, the idempotent producer's batches in requests (drained, not yet back);
-  // and how many partitions wait for theirs to come back (sequence_wait).
-  detail::CountMap sequenced_in_flight_;
+  // muting the partition meanwhile so that ready() does not report it. `in_flight` > 0: the
+  // partition's batches in requests now.
+  void hold_for_sequence(std::int32_t partition, std::int32_t in_flight);
+  // Whether a retried batch at the head of `partition` must wait for batches in flight.
+  bool sequence_blocked(std::int32_t partition, const PartitionState& ps) const;
+  const RequestedBatches* requests_ = nullptr;
+  // Per partition that waits (sequence_wait), its batches still in requests; and how many
+  // partitions wait. Kept only while they wait: a count per partition at every drain and
+  // response is what this saves.
+  detail::CountMap wait_in_flight_;
   std::int32_t sequence_waits_ = 0;
   std::vector<PartitionState> parts_;
   // Deques of partitions the metadata does not know (a partitioner answered too large):

@@ -30,6 +30,18 @@ Sender::Sender(const SenderConfig& config, RecordAccumulator& accumulator, const
       in_flight_(metadata.num_nodes(), 0) {
   metrics_.node_latency_ns.resize(metadata.num_nodes());
   metrics_.node_requests.resize(metadata.num_nodes(), 0);
+  accumulator_.set_requests(this);
+}
+
+Sender::~Sender() { accumulator_.set_requests(nullptr); }
+
+void Sender::visit_requested(const std::function<void(BatchId)>& visit) const {
+  for (std::size_t i = 0; i < live_.size(); ++i)
+    if (live_[i].live)
+      for (const BatchId b : live_[i].batches) visit(b);
+  for (const BatchId b : answering_) visit(b);
+  for (const InFlight& r : abandoned_)
+    for (const BatchId b : r.batches) visit(b);
 }
 
 SimTime Sender::run_once(SimTime now, std::span<const char> node_up, bool closing) {
@@ -149,7 +161,8 @@ void Sender::on_response(std::uint64_t request, SimTime now, std::span<const Pro
   const std::int64_t latency_ns = (now - found->sent).count_ns();
   metrics_.request_latency_ns.record(latency_ns);
   metrics_.node_latency_ns[node].record(latency_ns);
-  const std::vector<BatchId> batches = std::move(found->batches);
+  std::vector<BatchId>& batches = answering_;
+  batches = std::move(found->batches);
   drop_dead_front();
   for (const BatchId b : batches) accumulator_.prefetch_batch(b);  // drained a round trip ago: seldom in cache
   bool invalid_metadata = false;
@@ -166,6 +179,7 @@ void Sender::on_response(std::uint64_t request, SimTime now, std::span<const Pro
     invalid_metadata = invalid_metadata || produce_error_info(error).invalid_metadata;
     retry_or_fail(b, now);
   }
+  batches.clear();
   if (invalid_metadata) listener_.metadata_invalid(node);
 }
 
@@ -199,7 +213,8 @@ void Sender::on_request_deadline(SimTime now) {
 
 void Sender::disconnect(std::size_t node, SimTime now) {
   quiet_ = false;
-  std::vector<InFlight> failed;
+  std::vector<InFlight>& failed = abandoned_;
+  failed.clear();
   for (std::size_t i = 0; i < live_.size(); ++i) {
     InFlight& r = live_[i];
     if (!r.live || r.node != node) continue;
@@ -215,6 +230,7 @@ void Sender::disconnect(std::size_t node, SimTime now) {
     for (const BatchId b : r.batches)
       if (accumulator_.leave_request(b)) retry_or_fail(b, now);
   }
+  failed.clear();
   listener_.connection_closed(node);
 }
 

@@ -52,10 +52,13 @@ public:
   virtual void batch_retried(BatchId batch) = 0;
 };
 
-class Sender {
+class Sender : public RequestedBatches {
 public:
   Sender(const SenderConfig& config, RecordAccumulator& accumulator, const ProducerMetadata& metadata, SenderListener& listener,
          sim::RandomEngine backoff_rng);
+  ~Sender() override;
+  Sender(const Sender&) = delete;  // the accumulator keeps a pointer to it
+  Sender& operator=(const Sender&) = delete;
 
   /// runOnce / sendProducerData (spec §4.1). `node_up[node]`: the connection can be used;
   /// `closing`: the producer is closing and flushes. Returns when the next pass is due:
@@ -86,6 +89,9 @@ public:
   /// ExponentialBackoff.backoff(attempt_index) (spec §4.6): min(max, U(0.8, 1.2) x initial x
   /// 2^min(k, log2(max / initial))), in whole milliseconds.
   SimTime draw_backoff(std::int32_t attempt_index);
+
+  /// The batches of the requests in flight, and of those being answered or given up now.
+  void visit_requested(const std::function<void(BatchId)>& visit) const override;
 
 private:
   struct InFlight {
@@ -120,6 +126,10 @@ private:
   bool quiet_ = false;
   SimTime next_inflight_expiry_ = kNever;
   std::vector<BatchId> drained_, expired_;
+  // A response's batches while they are worked through, and the requests a closed
+  // connection gave up (visit_requested lists them: some have not left their request yet).
+  std::vector<BatchId> answering_;
+  std::vector<InFlight> abandoned_;
   ReadyCheckResult ready_;
   SenderMetrics metrics_;
 };

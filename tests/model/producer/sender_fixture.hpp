@@ -55,7 +55,12 @@ struct Recorder final : SenderListener {
     log.push_back(str("failed p", acc->batch(b).partition, ": ", failure_name(reason)));
     settle(b);
   }
-  void batch_retried(BatchId b) override { log.push_back(str("retried p", acc->batch(b).partition)); }
+  void batch_retried(BatchId b) override {
+    const std::int32_t p = acc->batch(b).partition;
+    log.push_back(note_in_flight ? str("retried p", p, " (", acc->sequenced_in_flight(p), " in flight", acc->muted(p) ? ", muted)" : ")")
+                                 : str("retried p", p));
+  }
+  bool note_in_flight = false;  // retries also say what the accumulator counts in flight then
 
   void settle(BatchId b) {
     REQUIRE_FALSE(acc->batch(b).done);  // the sender reports a batch done once

@@ -372,3 +372,26 @@ TEST_CASE("idempotence: sequences are assigned at the first drain and a retry wa
   CHECK(f.rec.take() == lines({"acked p0 by 0", "sent #4 to 0: p0"}));
   CHECK(f.acc.batch(second).base_sequence == 1);
 }
+
+// The count of a partition's batches in flight is read from the sender's requests when a
+// retry needs it. A closed connection gives up every request to its node at once: while the
+// first is worked through, the batches of the others have not left their requests yet.
+TEST_CASE("idempotence: a retry after a disconnect waits for the batches of the other requests given up") {
+  Fixture f;
+  f.rec.note_in_flight = true;
+  f.append(0);
+  f.run();
+  f.now = SimTime::ms(1);
+  f.append(0);
+  f.append(1);
+  f.run();
+  CHECK(f.rec.take() == lines({"sent #1 to 0: p0", "watch 1000 ms", "sent #2 to 0: p1,p0"}));
+  CHECK(f.acc.sequenced_in_flight(0) == 2);
+  CHECK(f.acc.sequenced_in_flight(1) == 1);
+  f.sender.disconnect(kNode0, f.now);
+  // p0's first batch waits for its second, still in request #2; p1's has nothing to wait for.
+  CHECK(f.rec.take() == lines({"abandoned #1", "retried p0 (1 in flight, muted)", "abandoned #2", "retried p1 (0 in flight)",
+                               "retried p0 (0 in flight)", "closed 0"}));
+  CHECK_FALSE(f.acc.muted(0));
+  CHECK(f.acc.sequenced_in_flight(0) == 0);
+}
