@@ -23,6 +23,7 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
   result_.scenario = s.name;
   result_.seed = seed;
   result_.window_ms = s.run.window.to_ms();
+  batch_arena_->keep_sent(options.batches);  // only batches.csv reads drain times
   hosts_.reserve(s.hosts.size());
   for (const auto& h : s.hosts) hosts_.emplace_back(h.cores);
   const auto host_of = [&](const std::string& name) -> HostCores* {
@@ -248,10 +249,14 @@ std::uint64_t Engine::send_request(std::uint32_t p, std::size_t node, std::int64
       rb.id = batches[k];
       rb.tagged.clear();
       if (!tag_records_) continue;
-      PARTSIM_CHECK(b.tags.size() == b.send_times.size(), "a batch without a tag per record in a run that tags records");
-      rb.tagged.reserve(b.tags.size());
-      for (std::size_t i = 0; i < b.tags.size(); ++i)
-        rb.tagged.push_back(LogRecord{b.tags[i].key, static_cast<std::int32_t>(p), b.tags[i].send_index, b.send_times[i], SimTime::zero()});
+      const std::span<const RecordTag> tags = acc.batches().tags(batches[k]);
+      PARTSIM_CHECK(tags.size() == static_cast<std::size_t>(b.records), "a batch without a tag per record in a run that tags records");
+      rb.tagged.reserve(tags.size());
+      std::size_t i = 0;
+      acc.batches().for_each_send_time(batches[k], [&](SimTime t) {
+        rb.tagged.push_back(LogRecord{tags[i].key, static_cast<std::int32_t>(p), tags[i].send_index, t, SimTime::zero()});
+        ++i;
+      });
     }
   }
   if (requests_.find(id)->described.empty()) requests_.find(id)->batch_ids.assign(batches.begin(), batches.end());

@@ -28,9 +28,9 @@ constexpr double kBytesPerTraceEntry = 4;
 constexpr double kRunResultBytes = 200e3;         // two 58 KB histograms, hot keys, vectors
 constexpr double kProcessBytes = 8e6;             // the program, its libraries and allocator (RSS of a tiny run)
 constexpr double kReportBytesPerMetric = 700;    // registry entry, summary, JSON and CSV row
-// Batches in memory: a ProducerBatch slot (144 bytes) in the producer's deque, which keeps
-// as many slots as batches were ever alive at once; and per record the send() time it was
-// meant for (8 bytes; the first two inline in the slot).
+// Batches in memory: a slot in the run's batch arena, which keeps as many slots as batches
+// were ever alive at once (a 64-byte ProducerBatch and an 80-byte BatchDetail beside it);
+// and per record after the first the send() time it was meant for (8 bytes).
 constexpr double kBytesPerBatch = 150;
 constexpr double kBytesPerBufferedRecord = 8;
 // The smallest v2 record (spec §3.3): attributes, timestamp and offset deltas, key and

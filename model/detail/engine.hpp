@@ -178,7 +178,7 @@ public:
   bool event_due(SimTime t) override { return sim_.has_pending() && sim_.next_event_time() <= t; }
   void call_after_event(std::uint32_t producer) override { after_event_.push_back(producer); }
   std::int32_t key_id(std::string_view key) override { return logs_->intern(key); }
-  void batch_done(std::uint32_t producer, const ProducerBatch& batch, std::int32_t node,
+  void batch_done(std::uint32_t producer, const BatchArena& batches, BatchId id, std::int32_t node,
                   std::optional<FailureReason> reason) override;
   void batch_retried(std::uint32_t producer) override;
   void sequence_gap(std::uint32_t producer, std::int32_t partition) override;
@@ -195,7 +195,7 @@ private:
   void fail_broker(std::uint32_t b);
   void recover_broker(std::uint32_t b);
   void snapshot_leaders(const std::string& cause);
-  void record_batch(std::uint32_t producer, const ProducerBatch& b, std::int32_t broker, bool acked);
+  void record_batch(std::uint32_t producer, const BatchArena& batches, BatchId id, std::int32_t broker, bool acked);
   void serve_batches(std::uint64_t id, Request& r, ProduceError injected, SimTime readable);
   void refuse_for_followers(Request& r, bool acks_all);
   bool refused(const Request& r, std::size_t k) const;

@@ -25,12 +25,14 @@ void Engine::record_failed(std::uint32_t, FailureReason reason) { ++result_.fail
 void Engine::batch_retried(std::uint32_t) { ++result_.retries; }
 void Engine::send_blocked(std::uint32_t, SimTime waited) { result_.buffer_full_ms += waited.to_ms(); }
 
-void Engine::batch_done(std::uint32_t p, const ProducerBatch& b, std::int32_t broker, std::optional<FailureReason> reason) {
+void Engine::batch_done(std::uint32_t p, const BatchArena& batches, BatchId id, std::int32_t broker,
+                        std::optional<FailureReason> reason) {
+  const ProducerBatch& b = batches[id];
   last_completion_ = now();
   result_.bytes_completed += b.record_bytes;
   if (reason) {
     result_.failed[*reason] += b.records;
-    if (options_.batches) record_batch(p, b, -1, false);
+    if (options_.batches) record_batch(p, batches, id, -1, false);
     return;
   }
   result_.records_acked += b.records;
@@ -38,22 +40,22 @@ void Engine::batch_done(std::uint32_t p, const ProducerBatch& b, std::int32_t br
   std::int64_t measured = 0;
   const std::int64_t window = s_.run.window.count_ns();
   const auto ub = static_cast<std::size_t>(broker);
-  for (const SimTime t : b.send_times) {
+  batches.for_each_send_time(id, [&](SimTime t) {
     if (window > 0) {
       const auto w = static_cast<std::size_t>(t.count_ns() / window);
       if (w >= result_.windows.size()) result_.windows.resize(w + 1, std::vector<std::int64_t>(brokers_.size(), 0));
       ++result_.windows[w][ub];
     }
-    if (t < warmup) continue;
+    if (t < warmup) return;
     ++measured;
     result_.latency.record((now() - t).count_ns());
-  }
+  });
   result_.records_measured += measured;
   PartitionStats& ps = result_.partitions[stats_offset_[topic_of_[p]] + static_cast<std::size_t>(b.partition)];
   BrokerStats& bs = result_.brokers[ub];
   ps.records += measured;
   bs.records += measured;
-  if (options_.batches) record_batch(p, b, broker, true);
+  if (options_.batches) record_batch(p, batches, id, broker, true);
   if (b.created >= warmup) {
     result_.batch_bytes.record(b.built_bytes);
     constexpr std::size_t kMaxBin = 65536;
@@ -67,7 +69,8 @@ void Engine::batch_done(std::uint32_t p, const ProducerBatch& b, std::int32_t br
   }
 }
 
-void Engine::record_batch(std::uint32_t p, const ProducerBatch& b, std::int32_t broker, bool acked) {
+void Engine::record_batch(std::uint32_t p, const BatchArena& batches, BatchId id, std::int32_t broker, bool acked) {
+  const ProducerBatch& b = batches[id];
   BatchRecord row;
   row.topic = s_.topics[topic_of_[p]].name;
   row.partition = b.partition;
@@ -75,7 +78,7 @@ void Engine::record_batch(std::uint32_t p, const ProducerBatch& b, std::int32_t 
   row.records = b.records;
   row.bytes = b.estimated_bytes();
   row.created_ms = b.created.to_ms();
-  row.sent_ms = b.built ? b.sent.to_ms() : -1;
+  row.sent_ms = b.built ? batches.sent(id).to_ms() : -1;
   row.done_ms = now().to_ms();
   row.acked = acked;
   result_.batches.push_back(std::move(row));

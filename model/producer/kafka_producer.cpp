@@ -211,7 +211,7 @@ void KafkaProducer::finish_append(PendingSend& s, SimTime now) {
       case AppendResult::Status::kAppended:
         host_.record_appended(index_, r.partition, r.record_bytes, key_of(s), s.key_hash, s.request.intended);
         if (keep_records_)
-          accumulator_.batch(r.batch).tags.push_back(RecordTag{s.has_key ? host_.key_id(s.key) : -1, s.send_index});
+          accumulator_.batches().add_tag(r.batch, RecordTag{s.has_key ? host_.key_id(s.key) : -1, s.send_index});
         // Wake the sender when a batch became full or a new one was created (step 11).
         if (r.batch_is_full)
           wake_sender(now, now);
@@ -464,7 +464,7 @@ void KafkaProducer::batch_acknowledged(BatchId id, std::size_t node) {
   ProducerBatch& b = accumulator_.batch(id);
   if (b.done) return;
   b.done = true;
-  host_.batch_done(index_, b, static_cast<std::int32_t>(node), std::nullopt);
+  host_.batch_done(index_, accumulator_.batches(), id, static_cast<std::int32_t>(node), std::nullopt);
   settle(id, now_);
 }
 
@@ -473,7 +473,7 @@ void KafkaProducer::batch_failed(BatchId id, FailureReason reason) {
   if (b.done) return;
   b.done = true;
   if (b.base_sequence >= 0) host_.sequence_gap(index_, b.partition);
-  host_.batch_done(index_, b, -1, reason);
+  host_.batch_done(index_, accumulator_.batches(), id, -1, reason);
   settle(id, now_);
 }
 

@@ -65,8 +65,9 @@ public:
   virtual std::shared_ptr<BatchArena> batch_arena() { return nullptr; }
   /// The run's id for `key` (asked per keyed record when keeps_records()).
   virtual std::int32_t key_id(std::string_view) { return -1; }
-  /// A batch is done: acknowledged by `node` (no reason), or failed (node -1) for `reason`.
-  virtual void batch_done(std::uint32_t producer, const ProducerBatch& batch, std::int32_t node,
+  /// Batch `id` of `batches` is done: acknowledged by `node` (no reason), or failed (node -1)
+  /// for `reason`.
+  virtual void batch_done(std::uint32_t producer, const BatchArena& batches, BatchId id, std::int32_t node,
                           std::optional<FailureReason> reason) = 0;
   virtual void batch_retried(std::uint32_t producer) = 0;
   /// An idempotent batch with a sequence failed for good: the partition's sequences have a

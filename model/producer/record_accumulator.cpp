@@ -169,13 +169,17 @@ void RecordAccumulator::reindex(std::int32_t partition) {
   bool backoff_key = false;
   if (!q.empty() && !parts_[up].muted) {
     const ProducerBatch& h = batches_[q.head];
-    const bool retried = h.attempts > 0;
-    const SimTime backoff_end = h.last_attempt + h.backoff;
     const bool full = q.size > 1 || h.is_full();
-    SimTime ready_at = full ? SimTime::zero() : h.last_attempt + config_.linger;
-    if (retried) ready_at = std::max(ready_at, backoff_end);
-    backoff_key = retried && backoff_end < ready_at;
-    key = backoff_key ? backoff_end : ready_at;
+    SimTime ready_at = full ? SimTime::zero() : h.created + config_.linger;
+    if (h.retried) {  // its retry state is read only then (seldom in cache)
+      const RetryState r = batches_.retry(q.head);
+      const SimTime backoff_end = r.last_attempt + r.backoff;
+      if (!full) ready_at = r.last_attempt + config_.linger;
+      ready_at = std::max(ready_at, backoff_end);
+      backoff_key = backoff_end < ready_at;
+      if (backoff_key) ready_at = backoff_end;
+    }
+    key = ready_at;
   }
   set_backoff_key(parts_[up], backoff_key);
   detail::MinTree& tree = ready_index_[static_cast<std::size_t>(leader)];
@@ -252,8 +256,8 @@ AppendResult RecordAccumulator::append(const AppendRequest& request, SimTime now
     if (sticky && (!tail || tail_full) && update_sticky(0, true, metadata)) continue;
     bool appended = false;
     if (tail) {
-      appended = tail->try_append(request.shape, payload, tail_full, now, request.intended, result.appended_bytes,
-                                  result.record_bytes);
+      appended = tail->try_append(payload, tail_full, now, result.appended_bytes, result.record_bytes);
+      if (appended) batches_.add_send_time(q.tail, request.intended);
       const bool now_full = tail->is_full();
       if (now_full != tail_full && q.size == 1) {
         reindex(eff);  // the deque's readiness changed
@@ -283,13 +287,13 @@ AppendResult RecordAccumulator::append(const AppendRequest& request, SimTime now
       ProducerBatch& b = batches_[id];
       b.partition = eff;
       b.sequence = next_sequence_++;
-      b.created = b.last_attempt = now;
+      b.created = now;
       b.capacity = reserved;
       b.ratio_estimate = ratio_estimate_;
       b.compressed = config_.compressed;
-      b.base_timestamp_ms = now.whole_ms();
       reserved = 0;
-      b.try_append(request.shape, payload, false, now, request.intended, result.appended_bytes, result.record_bytes);
+      b.try_append(payload, false, now, result.appended_bytes, result.record_bytes);
+      batches_.add_send_time(id, request.intended);
       result.appended_bytes = b.estimated_bytes();  // a new batch charges its whole estimate (spec §3.3)
       push_back(eff, id);
       result.new_batch_created = true;
@@ -388,10 +392,11 @@ void RecordAccumulator::before_metadata_update(const ProducerMetadata&) { materi
 
 bool RecordAccumulator::partition_ready(const BatchQueue& q, SimTime now, bool exhausted, bool closing, SimTime& delay) const {
   const ProducerBatch& first = batches_[q.head];
-  const SimTime waited = now - first.last_attempt;
-  const bool backing_off = first.attempts > 0 && waited < first.backoff;
+  const RetryState r = batches_.retry(q.head);
+  const SimTime waited = now - r.last_attempt;
+  const bool backing_off = r.attempts > 0 && waited < r.backoff;
   const bool full = q.size > 1 || first.is_full();
-  const SimTime time_to_wait = backing_off ? first.backoff : config_.linger;
+  const SimTime time_to_wait = backing_off ? r.backoff : config_.linger;
   const bool expired = waited >= time_to_wait;
   const bool sendable = full || expired || exhausted || closing;
   if (sendable && !backing_off) return true;
@@ -586,7 +591,10 @@ void RecordAccumulator::drain(const ProducerMetadata& metadata, std::size_t node
     if (parts_[static_cast<std::size_t>(part)].muted) return true;
     BatchQueue& q = parts_[static_cast<std::size_t>(part)].queue;
     ProducerBatch& first = batches_[q.head];
-    if (first.attempts > 0 && now - first.last_attempt < first.backoff) return true;  // backing off
+    if (first.retried) {  // backing off?
+      const RetryState r = batches_.retry(q.head);
+      if (now - r.last_attempt < r.backoff) return true;
+    }
     PartitionState& ps = parts_[static_cast<std::size_t>(part)];
     if (config_.idempotent && first.base_sequence >= 0 && sequence_blocked(part, ps)) return true;  // RA:858-864
     if (size + first.estimated_bytes() > max_request_size && !out.empty()) {
@@ -596,7 +604,7 @@ void RecordAccumulator::drain(const ProducerMetadata& metadata, std::size_t node
     const BatchId id = pop_front(part);
     ProducerBatch& b = batches_[id];
     close(b);
-    b.sent = now;
+    batches_.set_sent(id, now);
     size += b.built_bytes;
     out.push_back(id);
     if (config_.guarantee_order) mute(part);
@@ -672,15 +680,13 @@ SimTime RecordAccumulator::next_expiry() {
 }
 
 void RecordAccumulator::reenqueue(BatchId id, SimTime now, SimTime backoff) {
+  batches_.begin_retry(id, now, backoff);
   ProducerBatch& b = batches_[id];
-  ++b.attempts;
-  b.last_attempt = now;
-  b.backoff = backoff;
   // Back at the head, after the retried batches created before it (RA:518-527).
   BatchQueue& q = queue_of(b.partition);
   BatchId prev = kNoBatch;
   BatchId at = q.head;
-  while (at != kNoBatch && batches_[at].attempts > 0 && batches_[at].sequence < b.sequence) {
+  while (at != kNoBatch && batches_[at].retried && batches_[at].sequence < b.sequence) {
     prev = at;
     at = batches_[at].next;
   }

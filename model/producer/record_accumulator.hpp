@@ -211,6 +211,9 @@ public:
   void prefetch_batch(BatchId id) const { __builtin_prefetch(&batches_[id]); }
   ProducerBatch& batch(BatchId id) { return batches_[id]; }
   const ProducerBatch& batch(BatchId id) const { return batches_[id]; }
+  /// Where the batches are, with what they keep beside their slots (send times, tags, retries).
+  BatchArena& batches() { return batches_; }
+  const BatchArena& batches() const { return batches_; }
   /// The batches in `partition`'s deque, head first.
   std::vector<BatchId> deque(std::int32_t partition) const;
   std::int32_t deque_size(std::int32_t partition) const { return queue_of(partition).size; }

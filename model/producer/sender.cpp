@@ -242,13 +242,14 @@ void Sender::retry_or_fail(BatchId id, SimTime now) {
     fail(id, FailureReason::kDeliveryTimeout);
     return;
   }
-  if (b.attempts >= config_.retries) {
+  const std::int32_t attempts = accumulator_.batches().retry(id).attempts;
+  if (attempts >= config_.retries) {
     fail(id, FailureReason::kRetriesExhausted);
     return;
   }
   // This attempt waits backoff(attempts) (the attempt index before re-enqueue counts it).
   metrics_.record_retry_total += b.records;  // recordRetries (kafka-consumer-spec §10.1)
-  accumulator_.reenqueue(id, now, draw_backoff(b.attempts));
+  accumulator_.reenqueue(id, now, draw_backoff(attempts));
   listener_.batch_retried(id);
 }
 

@@ -61,7 +61,9 @@ struct Host final : ProducerHost {
     log.push_back(str("appended p", partition));
   }
   void record_failed(std::uint32_t, FailureReason reason) override { log.push_back(str("failed: ", failure_name(reason))); }
-  void batch_done(std::uint32_t, const ProducerBatch& b, std::int32_t node, std::optional<FailureReason> reason) override {
+  void batch_done(std::uint32_t, const BatchArena& batches, BatchId id, std::int32_t node,
+                  std::optional<FailureReason> reason) override {
+    const ProducerBatch& b = batches[id];
     if (reason)
       log.push_back(str("batch p", b.partition, " failed: ", failure_name(*reason)));
     else

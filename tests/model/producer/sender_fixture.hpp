@@ -63,7 +63,7 @@ struct Recorder final : SenderListener {
   bool note_in_flight = false;  // retries also say what the accumulator counts in flight then
 
   void settle(BatchId b) {
-    REQUIRE_FALSE(acc->batch(b).done);  // the sender reports a batch done once
+    REQUIRE_FALSE(static_cast<bool>(acc->batch(b).done));  // the sender reports a batch done once
     acc->batch(b).done = true;
     acc->release(b);
   }

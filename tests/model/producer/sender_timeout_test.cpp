@@ -41,7 +41,7 @@ TEST_CASE("a request past request.timeout.ms closes its connection: every reques
   for (const std::int32_t p : {0, 1}) {
     CAPTURE(p);
     REQUIRE(f.acc.deque_size(p) == 1);
-    const ProducerBatch& b = f.acc.batch(f.acc.deque(p).front());
+    const RetryState b = f.acc.batches().retry(f.acc.deque(p).front());
     CHECK(b.attempts == 1);
     CHECK(b.last_attempt == f.now);
     // Attempt 1 waits backoff(0) = floor(U(0.8, 1.2) x 100) ms (spec §4.6).
@@ -94,8 +94,7 @@ TEST_CASE("a retried batch waits its backoff, then goes again; the pass wakes at
   f.run();
   f.now = SimTime::ms(1000);
   f.sender.on_request_deadline(f.now);
-  const ProducerBatch& b = f.acc.batch(f.acc.deque(0).front());
-  const SimTime backoff = b.backoff;
+  const SimTime backoff = f.acc.batches().retry(f.acc.deque(0).front()).backoff;
   f.rec.take();
   CHECK(f.run() == f.now + backoff);
   CHECK(f.rec.take().empty());
@@ -162,7 +161,7 @@ TEST_CASE("the retry backoff doubles with every attempt: attempt n waits backoff
   for (std::int32_t attempt = 1; attempt <= 6; ++attempt) {
     CAPTURE(attempt);
     f.sender.disconnect(kNode0, f.now);
-    const ProducerBatch& b = f.acc.batch(f.acc.deque(0).front());
+    const RetryState b = f.acc.batches().retry(f.acc.deque(0).front());
     CHECK(b.attempts == attempt);
     CHECK(b.backoff.to_ms() >= lower[attempt - 1]);
     CHECK(b.backoff.to_ms() <= upper[attempt - 1]);
