@@ -31,16 +31,23 @@ ProducerStateTable::Verdict ProducerStateTable::append(std::size_t partition, st
     s = State{};
     s.used = true;
   }
+  const std::int32_t after = next_sequence(last);
   if (!fresh) {
     // A retry of a batch already appended (its response was lost or an error followed the
     // append): success with the original offsets, nothing written (UnifiedLog.scala:893-898).
-    for (const Batch& b : s.recent)
-      if (b.first == first_sequence && b.last == last) return Verdict::kDuplicate;
-    if (first_sequence != next_sequence(s.last_sequence)) return Verdict::kOutOfOrder;
+    // Batch i spans starts[i] up to the sequence before the next one's start.
+    for (std::size_t i = 0; i < s.count; ++i) {
+      const std::int32_t next_start = i + 1 < s.count ? s.starts[i + 1] : s.end;
+      if (s.starts[i] == first_sequence && next_start == after) return Verdict::kDuplicate;
+    }
+    if (first_sequence != s.end) return Verdict::kOutOfOrder;
   }
-  s.last_sequence = last;
-  s.recent[s.next] = Batch{first_sequence, last};
-  s.next = static_cast<std::uint8_t>((s.next + 1) % kRemembered);
+  if (s.count == kRemembered) {  // the oldest is forgotten (PSE:36)
+    std::copy(s.starts.begin() + 1, s.starts.end(), s.starts.begin());
+    --s.count;
+  }
+  s.starts[s.count++] = first_sequence;
+  s.end = after;
   return Verdict::kAppend;
 }
 

@@ -35,21 +35,20 @@ public:
   /// cache for a fleet of producers writing every partition) is there when it is needed.
   void prefetch(std::size_t partition, std::uint32_t producer) const {
     if (producer >= states_.size() || partition >= states_[producer].size()) return;
-    const State* s = &states_[producer][partition];
-    __builtin_prefetch(s);
-    __builtin_prefetch(reinterpret_cast<const char*>(s + 1) - 1);  // it may end on the next line
+    __builtin_prefetch(&states_[producer][partition]);
   }
 
 private:
-  struct Batch {
-    std::int32_t first = -1, last = -1;
+  // The batches a partition appended from a producer follow each other in sequence (each
+  // starts right after the last), so the last five are their five first sequences and the
+  // sequence after the last: half a cache line, and never across two.
+  struct alignas(32) State {
+    std::array<std::int32_t, kRemembered> starts{};  // the remembered batches' first sequences, oldest first
+    std::int32_t end = 0;                            // the sequence after the last appended
+    std::uint8_t count = 0;                          // batches remembered
+    bool used = false;                               // the producer has state on the partition
   };
-  struct State {
-    std::int32_t last_sequence = -1;
-    std::uint8_t next = 0;
-    bool used = false;  // the producer has state on the partition
-    std::array<Batch, kRemembered> recent{};  // a ring, the oldest at `next`
-  };
+  static_assert(sizeof(State) == 32);
   // Per producer, per partition, in place: the sequence check reads one line per batch. (An
   // index into a shared state vector cost a second cache miss per batch for a fleet of
   // producers writing every partition; a hash map's node chase, a quarter of such a run.)

@@ -42,6 +42,11 @@ TEST_CASE("sequences wrap to 0 after Int.MAX") {
   constexpr std::int32_t kMax = std::numeric_limits<std::int32_t>::max();
   CHECK(t.append(0, 0, kMax - 1, 2) == V::kAppend);  // kMax-1, kMax
   CHECK(t.append(0, 0, 0, 1) == V::kAppend);
+  // A batch across the wrap, then its retry.
+  CHECK(t.append(1, 0, kMax - 1, 3) == V::kAppend);  // kMax-1, kMax, 0
+  CHECK(t.append(1, 0, kMax - 1, 3) == V::kDuplicate);
+  CHECK(t.append(1, 0, kMax - 1, 2) == V::kOutOfOrder);
+  CHECK(t.append(1, 0, 1, 1) == V::kAppend);
 }
 
 TEST_CASE("reset forgets the producer's state on the partition (partsim's stand-in for the epoch bump)") {
