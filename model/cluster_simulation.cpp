@@ -239,22 +239,24 @@ std::uint64_t Engine::send_request(std::uint32_t p, std::size_t node, std::int64
     const RecordAccumulator& acc = producer(p).accumulator();
     const std::size_t base = stats_offset_[topic_of_[p]];
     r.described.resize(batches.size());
+    if (tag_records_) r.tagged.resize(batches.size());
     for (std::size_t k = 0; k < batches.size(); ++k) {
       const ProducerBatch& b = acc.batch(batches[k]);
       RequestBatch& rb = r.described[k];
-      rb.log = base + static_cast<std::size_t>(b.partition);
+      rb.log = static_cast<std::uint32_t>(base + static_cast<std::size_t>(b.partition));
       rb.base_sequence = b.base_sequence;
       rb.records = b.records;
       rb.bytes = b.estimated_bytes();
       rb.id = batches[k];
-      rb.tagged.clear();
       if (!tag_records_) continue;
+      std::vector<LogRecord>& tagged = r.tagged[k];
+      tagged.clear();
       const std::span<const RecordTag> tags = acc.batches().tags(batches[k]);
       PARTSIM_CHECK(tags.size() == static_cast<std::size_t>(b.records), "a batch without a tag per record in a run that tags records");
-      rb.tagged.reserve(tags.size());
+      tagged.reserve(tags.size());
       std::size_t i = 0;
       acc.batches().for_each_send_time(batches[k], [&](SimTime t) {
-        rb.tagged.push_back(LogRecord{tags[i].key, static_cast<std::int32_t>(p), tags[i].send_index, t, SimTime::zero()});
+        tagged.push_back(LogRecord{tags[i].key, static_cast<std::int32_t>(p), tags[i].send_index, t, SimTime::zero()});
         ++i;
       });
     }

@@ -56,13 +56,12 @@ using Event = std::variant<AppSend, SenderWake, RequestArrive, BrokerDone, Respo
 /// A batch in a request as the leader sees it (described when the producer is idempotent
 /// or the run tags records).
 struct RequestBatch {
-  std::size_t log = 0;                 // partition index (RunResult::partitions, BrokerLogs::partitions)
+  std::uint32_t log = 0;               // partition index (RunResult::partitions, BrokerLogs::partitions)
   std::int32_t base_sequence = -1;     // the idempotent producer's, or -1
   std::int32_t records = 0;
-  std::int64_t bytes = 0;              // the batch's bytes (the followers' model's offsets)
+  std::int32_t bytes = 0;              // the batch's bytes (the followers' model's offsets)
   BatchId id = kNoBatch;               // the producer's id of it (for prefetching only)
-  std::vector<LogRecord> tagged;       // the records, when tagged (readable is set at the append)
-};
+};  // 20 bytes: a request of ten batches is read from a few lines when the broker takes it up
 
 /// A produce request on its way: what the network and the broker need of it.
 struct Request {
@@ -73,6 +72,8 @@ struct Request {
   std::int32_t batches = 0;
   bool live = true;         // false: acks=0, nobody waits for the response
   std::vector<RequestBatch> described;  // per batch, or empty (see RequestBatch)
+  std::vector<std::vector<LogRecord>> tagged;  // beside described when records are tagged: each batch's records
+                                               // (readable is set at the append)
   std::vector<BatchId> batch_ids;       // without `described`: the producer's ids of its batches (prefetching)
   std::vector<ProduceError> errors;     // the response's error per batch; empty: none
 };
@@ -202,7 +203,7 @@ private:
   void gather_results();  // once the run has stopped
   void refresh_metadata();
   bool quiet() const;  // no producer will send or wait again
-  void append_records(RequestBatch& rb, SimTime readable);
+  void append_records(std::size_t log, const std::vector<LogRecord>& tagged, SimTime readable);
   // Partition increases (a topic's schedule).
   void setup_repartition();
   void arm_metadata_refresh(std::uint32_t producer);

@@ -48,7 +48,7 @@ void Engine::serve_batches(std::uint64_t id, Request& r, ProduceError injected, 
           continue;
       }
     }
-    if (tag_records_) append_records(rb, readable);
+    if (tag_records_) append_records(rb.log, r.tagged[k], readable);
     // Followers: the leader's log grows; an acks=all batch answered without error waits
     // for the high watermark.
     if (replication_) {
@@ -61,10 +61,10 @@ void Engine::serve_batches(std::uint64_t id, Request& r, ProduceError injected, 
 // The leader appends a batch's records; a record is readable once the high watermark passes
 // it. The watermark only advances, so a record appended behind one readable later (another
 // producer's acks=all) waits for it. The order check sees each record as it lands.
-void Engine::append_records(RequestBatch& rb, SimTime readable) {
-  auto& latest = order_max_[rb.log];
+void Engine::append_records(std::size_t log_index, const std::vector<LogRecord>& tagged, SimTime readable) {
+  auto& latest = order_max_[log_index];
   LogOrder& order = result_.log_order;
-  for (const LogRecord& rec : rb.tagged) {
+  for (const LogRecord& rec : tagged) {
     auto& seen = appended_[static_cast<std::size_t>(rec.producer)];
     const auto index = static_cast<std::size_t>(rec.send_index);
     if (index >= seen.size()) seen.resize(std::max(index + 1, seen.size() * 2), false);
@@ -90,9 +90,9 @@ void Engine::append_records(RequestBatch& rb, SimTime readable) {
     }
   }
   if (!keep_logs_) return;
-  PartitionLog& log = logs_->partitions[rb.log];
+  PartitionLog& log = logs_->partitions[log_index];
   const SimTime at = log.records.empty() ? readable : std::max(readable, log.records.back().readable);
-  for (LogRecord rec : rb.tagged) {
+  for (LogRecord rec : tagged) {
     rec.readable = at;
     log.records.push_back(rec);
   }
