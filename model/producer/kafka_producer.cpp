@@ -180,7 +180,8 @@ void KafkaProducer::send_one(SimTime intended, SimTime now) {
     partition = to_positive(key_hash) % metadata_.num_partitions();  // partitionForKey (spec §2.6)
   }
   // Size check of doSend (spec §1.2 step 5): RecordTooLargeException to the callback.
-  const std::int32_t upper = batch_size_upper_bound(rec.shape.payload_part());
+  const std::int32_t payload = payload_part(rec.shape);
+  const std::int32_t upper = batch_size_upper_bound(payload);
   if (upper > config_.max_request_size_bytes || upper > config_.buffer_memory_bytes) {
     host_.record_failed(index_, FailureReason::kRecordTooLarge);
     ++send_errors_;  // an ApiException: record-error-total (kafka-consumer-spec §10.1)
@@ -196,6 +197,7 @@ void KafkaProducer::send_one(SimTime intended, SimTime now) {
   s.send_index = sent_ - 1;
   s.request.partition = partition;
   s.request.shape = rec.shape;
+  s.request.payload_part = payload;
   s.request.intended = intended;
   s.request.abort_on_new_batch = abort;
   s.request.reserved_bytes = 0;

@@ -168,6 +168,17 @@ private:
   void stop(SimTime now);
   void return_tokens(std::int64_t records, SimTime now);
   void send_one(SimTime intended, SimTime now);
+  // The payload part of the last record's shape (spec §5.2): a workload's records mostly
+  // share one shape, and its varints are a good part of what a send costs.
+  std::int32_t payload_part(const RecordShape& shape) {
+    if (!(shape == payload_shape_)) {
+      payload_shape_ = shape;
+      payload_part_ = shape.payload_part();
+    }
+    return payload_part_;
+  }
+  RecordShape payload_shape_;
+  std::int32_t payload_part_ = RecordShape{}.payload_part();
   void look_ahead();
   void finish_append(PendingSend& send, SimTime now);
   void resume_after_memory(SimTime now);

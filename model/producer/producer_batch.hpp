@@ -47,12 +47,13 @@ struct alignas(64) ProducerBatch {
   std::int32_t capacity = 0;        ///< write limit: the buffer, max(batch.size, first record's upper bound)
   std::int32_t built_bytes = 0;     ///< set when closed for sending (drained)
   float ratio_estimate = 1.0f;      ///< CompressionRatioEstimator value when the batch was created
-  bool closed : 1 = false;          ///< closed for appends (no room, or drained)
-  bool built : 1 = false;           ///< close(): the final bytes are known
+  // The flags an append reads are whole bytes (a bit-field costs a mask at every look).
+  bool closed = false;              ///< closed for appends (no room, or drained)
+  bool built = false;               ///< close(): the final bytes are known
+  bool compressed = false;
   bool done : 1 = false;            ///< acknowledged or failed
   bool in_request : 1 = false;      ///< a live request carries it: its slot must not be reused
   bool queued : 1 = false;          ///< in its partition's deque
-  bool compressed : 1 = false;
   bool retried : 1 = false;         ///< re-enqueued at least once: its BatchDetail holds the attempts
 
   /// estimatedSizeInBytes (MRB:899): the built size once closed, else the estimate.
@@ -115,10 +116,7 @@ public:
   /// A fresh batch (a reused slot keeps its detail's buffers' memory).
   BatchId allocate() {
     if (free_.empty()) {
-      if (size_ % kChunk == 0) {
-        chunks_.push_back(std::make_unique<ProducerBatch[]>(kChunk));
-        details_.push_back(std::make_unique<BatchDetail[]>(kChunk));
-      }
+      if (size_ % kChunk == 0) chunks_.push_back(std::make_unique<Chunk>());
       return size_++;
     }
     const BatchId id = free_.back();
@@ -127,16 +125,12 @@ public:
     return id;
   }
   void free(BatchId id) { free_.push_back(id); }
-  ProducerBatch& operator[](BatchId id) { return chunks_[id / kChunk][id % kChunk]; }
-  const ProducerBatch& operator[](BatchId id) const { return chunks_[id / kChunk][id % kChunk]; }
+  ProducerBatch& operator[](BatchId id) { return chunks_[id / kChunk]->batches[id % kChunk]; }
+  const ProducerBatch& operator[](BatchId id) const { return chunks_[id / kChunk]->batches[id % kChunk]; }
 
-  /// The send() time of the record just appended (records already counts it).
-  void add_send_time(BatchId id, SimTime t) {
-    ProducerBatch& b = (*this)[id];
-    if (b.records == 1) {
-      b.first_send_time = t;
-      return;
-    }
+  /// The send() time of a record appended to batch `id` (`b`) after its first (whose time
+  /// is its first_send_time); records already counts it.
+  void add_later_send_time(BatchId id, const ProducerBatch& b, SimTime t) {
     std::vector<SimTime>& more = detail(id).more_send_times;
     if (b.records == 2) more.clear();  // left from the slot's last batch
     more.push_back(t);
@@ -196,14 +190,17 @@ public:
   bool queued_as(BatchId id, std::uint64_t tag) const { return id < tags_.size() && tags_[id] == tag; }
 
 private:
-  BatchDetail& detail(BatchId id) { return details_[id / kChunk][id % kChunk]; }
-  const BatchDetail& detail(BatchId id) const { return details_[id / kChunk][id % kChunk]; }
+  BatchDetail& detail(BatchId id) { return chunks_[id / kChunk]->details[id % kChunk]; }
+  const BatchDetail& detail(BatchId id) const { return chunks_[id / kChunk]->details[id % kChunk]; }
 
   // Chunks of slots that never move (a std::deque of batches this size keeps two per block,
-  // and its block map is one more load per access), and their details beside them.
+  // and its block map is one more load per access), their details in the same block.
   static constexpr BatchId kChunk = 256;
-  std::vector<std::unique_ptr<ProducerBatch[]>> chunks_;
-  std::vector<std::unique_ptr<BatchDetail[]>> details_;
+  struct Chunk {
+    ProducerBatch batches[kChunk];
+    BatchDetail details[kChunk];
+  };
+  std::vector<std::unique_ptr<Chunk>> chunks_;
   BatchId size_ = 0;
   std::vector<BatchId> free_;
   std::vector<std::uint64_t> tags_;  // per slot: the tag of its stay in a deque, 0 when not queued

@@ -237,7 +237,7 @@ void RecordAccumulator::rebuild_ready_index() {
 AppendResult RecordAccumulator::append(const AppendRequest& request, SimTime now, const ProducerMetadata& metadata) {
   AppendResult result;
   std::int32_t reserved = request.reserved_bytes;
-  const std::int32_t payload = request.shape.payload_part();
+  const std::int32_t payload = request.payload_part >= 0 ? request.payload_part : request.shape.payload_part();
   result.need_bytes = std::max(config_.batch_size_bytes, batch_size_upper_bound(payload));
   const bool sticky = request.partition < 0;
   for (;;) {
@@ -257,7 +257,7 @@ AppendResult RecordAccumulator::append(const AppendRequest& request, SimTime now
     bool appended = false;
     if (tail) {
       appended = tail->try_append(payload, tail_full, now, result.appended_bytes, result.record_bytes);
-      if (appended) batches_.add_send_time(q.tail, request.intended);
+      if (appended) batches_.add_later_send_time(q.tail, *tail, request.intended);  // the tail had a record
       const bool now_full = tail->is_full();
       if (now_full != tail_full && q.size == 1) {
         reindex(eff);  // the deque's readiness changed
@@ -293,7 +293,7 @@ AppendResult RecordAccumulator::append(const AppendRequest& request, SimTime now
       b.compressed = config_.compressed;
       reserved = 0;
       b.try_append(payload, false, now, result.appended_bytes, result.record_bytes);
-      batches_.add_send_time(id, request.intended);
+      b.first_send_time = request.intended;
       result.appended_bytes = b.estimated_bytes();  // a new batch charges its whole estimate (spec §3.3)
       push_back(eff, id);
       result.new_batch_created = true;
@@ -392,7 +392,7 @@ void RecordAccumulator::before_metadata_update(const ProducerMetadata&) { materi
 
 bool RecordAccumulator::partition_ready(const BatchQueue& q, SimTime now, bool exhausted, bool closing, SimTime& delay) const {
   const ProducerBatch& first = batches_[q.head];
-  const RetryState r = batches_.retry(q.head);
+  const RetryState r = first.retried ? batches_.retry(q.head) : RetryState{0, first.created, SimTime::zero()};
   const SimTime waited = now - r.last_attempt;
   const bool backing_off = r.attempts > 0 && waited < r.backoff;
   const bool full = q.size > 1 || first.is_full();

@@ -64,6 +64,7 @@ struct AccumulatorConfig {
 struct AppendRequest {
   std::int32_t partition = -1;       ///< -1: the built-in partitioner chooses (UNKNOWN_PARTITION)
   RecordShape shape;
+  std::int32_t payload_part = -1;    ///< shape.payload_part() when the caller knows it (-1: append computes it)
   SimTime intended;                  ///< when the application meant to send it (latency)
   bool abort_on_new_batch = false;   ///< a partitioner object is set (KP:1068)
   std::int32_t reserved_bytes = 0;   ///< memory already granted for a new batch (after waiting)

@@ -45,6 +45,8 @@ struct RecordShape {
   std::int32_t header_key_bytes = 0;
   std::int32_t header_value_bytes = 0;
 
+  constexpr bool operator==(const RecordShape&) const = default;
+
   /// keyPart + valuePart + headers part (spec §5.2), the part independent of the deltas.
   constexpr std::int32_t payload_part() const {
     const std::int32_t key_part = key_bytes < 0 ? 1 : varint_size(key_bytes) + key_bytes;

@@ -2,6 +2,9 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdint>
+#include <initializer_list>
+
 using namespace partsim::model;
 
 TEST_CASE("zig-zag varint sizes") {
@@ -15,6 +18,36 @@ TEST_CASE("zig-zag varint sizes") {
   CHECK(varlong_size(0) == 1);
   CHECK(varlong_size(64) == 2);
   CHECK(varlong_size(-1) == 1);
+}
+
+namespace {
+// The bytes an unsigned LEB128 encoder writes for the zig-zag of v: an encoder, not a count.
+std::int32_t encoded_bytes(std::int64_t v) {
+  std::uint64_t z = (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
+  std::uint8_t out[10];
+  std::int32_t n = 0;
+  do {
+    out[n++] = static_cast<std::uint8_t>((z & 0x7f) | (z > 0x7f ? 0x80 : 0));
+    z >>= 7;
+  } while (z != 0);
+  return n;
+}
+}  // namespace
+
+TEST_CASE("zig-zag varint sizes at every 7-bit boundary and the extremes, against an encoder") {
+  for (int bits = 0; bits <= 62; ++bits) {
+    for (const std::int64_t base : {std::int64_t{1} << bits, -(std::int64_t{1} << bits)}) {
+      for (const std::int64_t v : {base - 1, base, base + 1}) {
+        CAPTURE(v);
+        CHECK(varlong_size(v) == encoded_bytes(v));
+        if (v >= INT32_MIN && v <= INT32_MAX) CHECK(varint_size(static_cast<std::int32_t>(v)) == encoded_bytes(v));
+      }
+    }
+  }
+  CHECK(varint_size(INT32_MAX) == 5);
+  CHECK(varint_size(INT32_MIN) == 5);
+  CHECK(varlong_size(INT64_MAX) == 10);
+  CHECK(varlong_size(INT64_MIN) == 10);
 }
 
 TEST_CASE("spec §5.4: a null-key record with value 'value-book-7'") {
