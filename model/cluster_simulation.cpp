@@ -23,7 +23,22 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
   result_.scenario = s.name;
   result_.seed = seed;
   result_.window_ms = s.run.window.to_ms();
+  // A run whose producers keep many partition states reads them, their batches and the
+  // leaders' sequence states at random: those go where huge pages may back them.
+  std::size_t states = 0;  // producer x partition states, every topic at its final count
+  for (const auto& spec : s.producers) {
+    std::int32_t partitions = 0;
+    for (const auto& tc : s.topics)
+      if (tc.name == spec.workload.topic) partitions = tc.final_partitions();
+    states += static_cast<std::size_t>(partitions);
+  }
+  if (states >= kHugePageStates) {
+    huge_pages_ = std::make_unique<sim::HugePageResource>();
+    memory_ = huge_pages_.get();
+  }
+  batch_arena_ = std::make_shared<BatchArena>(memory_);
   batch_arena_->keep_sent(options.batches);  // only batches.csv reads drain times
+  sequences_ = ProducerStateTable(memory_);
   hosts_.reserve(s.hosts.size());
   for (const auto& h : s.hosts) hosts_.emplace_back(h.cores);
   const auto host_of = [&](const std::string& name) -> HostCores* {
@@ -97,17 +112,16 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
     for (std::size_t t = 0; t < s.topics.size(); ++t)
       if (s.topics[t].name == spec.workload.topic) topic = t;
     topic_of_.push_back(topic);
-    producers_.push_back(
-        std::make_unique<KafkaProducer>(i, spec, orders_[topic].at(s.topics[topic].partitions), leadership_.leaders(topic), up_,
-                                        streams_, budget, *this));
+    void* place = memory_->allocate(sizeof(KafkaProducer), alignof(KafkaProducer));
+    producers_.emplace_back(new (place) KafkaProducer(i, spec, orders_[topic].at(s.topics[topic].partitions),
+                                                      leadership_.leaders(topic), up_, streams_, budget, *this),
+                            ProducerDeleter{memory_});
     producers_.back()->place_on(host_of(spec.host));
     producers_.back()->skip_idle_passes(options.skip_idle_passes);
   }
   setup_repartition();
   // The look-ahead of sends (KafkaProducer::look_ahead, prefetch_next_send) pays where the
   // producers' partition states do not stay in cache; a few thousand do.
-  std::size_t states = 0;
-  for (std::uint32_t p = 0; p < producers_.size(); ++p) states += static_cast<std::size_t>(s.topics[topic_of_[p]].final_partitions());
   prefetch_sends_ = states >= kPrefetchStates;
   for (auto& p : producers_) p->look_ahead_sends(prefetch_sends_);
 }

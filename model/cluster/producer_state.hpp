@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory_resource>
 #include <vector>
 
 namespace partsim::model {
@@ -19,6 +20,9 @@ public:
   static constexpr std::size_t kRemembered = 5;
 
   enum class Verdict { kAppend, kDuplicate, kOutOfOrder };
+
+  /// `memory`: where the states live.
+  explicit ProducerStateTable(std::pmr::memory_resource* memory = std::pmr::new_delete_resource()) : memory_(memory) {}
 
   /// The broker's verdict for a batch of `records` records from `producer` starting at
   /// `first_sequence` on `partition` (any index the caller uses for partitions); kAppend
@@ -52,7 +56,8 @@ private:
   // Per producer, per partition, in place: the sequence check reads one line per batch. (An
   // index into a shared state vector cost a second cache miss per batch for a fleet of
   // producers writing every partition; a hash map's node chase, a quarter of such a run.)
-  std::vector<std::vector<State>> states_;
+  std::pmr::memory_resource* memory_;
+  std::vector<std::pmr::vector<State>> states_;
 };
 
 }  // namespace partsim::model

@@ -23,6 +23,7 @@
 #include "model/cluster_simulation.hpp"
 #include "model/producer/hot_keys.hpp"
 #include "model/producer/kafka_producer.hpp"
+#include "sim/huge_pages.hpp"
 #include "sim/random_streams.hpp"
 #include "sim/simulation.hpp"
 
@@ -176,6 +177,7 @@ public:
   void record_failed(std::uint32_t producer, FailureReason reason) override;
   bool keeps_records() const override { return tag_records_; }
   std::shared_ptr<BatchArena> batch_arena() override { return batch_arena_; }
+  std::pmr::memory_resource* memory() override { return memory_; }
   bool event_due(SimTime t) override { return sim_.has_pending() && sim_.next_event_time() <= t; }
   void call_after_event(std::uint32_t producer) override { after_event_.push_back(producer); }
   std::int32_t key_id(std::string_view key) override { return logs_->intern(key); }
@@ -214,6 +216,12 @@ private:
 
   const Scenario& s_;
   RunOptions options_;
+  // Where the state a large run reads at random lives (producers, their partitions and
+  // batches, the leaders' idempotence state): huge pages where the kernel grants them.
+  // Declared before everything that uses it, so it goes last.
+  std::unique_ptr<sim::HugePageResource> huge_pages_;
+  std::pmr::memory_resource* memory_ = std::pmr::new_delete_resource();
+  static constexpr std::size_t kHugePageStates = 65536;  // producer x partition states
   bool track_leaders_ = false;  // the scenario fails brokers: keep leader counts over time
   sim::RandomStreams streams_;
   sim::Simulation<Event, sim::CalendarStore<Event>> sim_;
@@ -227,8 +235,15 @@ private:
   std::optional<Replication> replication_;  // cluster.replication: followers
   std::vector<std::size_t> topic_of_;      // per producer
   std::vector<std::size_t> stats_offset_;  // per topic: its first row in RunResult::partitions
-  std::shared_ptr<BatchArena> batch_arena_ = std::make_shared<BatchArena>();  // the producers' batches
-  std::vector<std::unique_ptr<KafkaProducer>> producers_;
+  std::shared_ptr<BatchArena> batch_arena_;  // the producers' batches
+  struct ProducerDeleter {  // a producer lives in memory_
+    std::pmr::memory_resource* memory;
+    void operator()(KafkaProducer* p) const {
+      p->~KafkaProducer();
+      memory->deallocate(p, sizeof(KafkaProducer), alignof(KafkaProducer));
+    }
+  };
+  std::vector<std::unique_ptr<KafkaProducer, ProducerDeleter>> producers_;
   RequestTable requests_;
   std::vector<std::uint32_t> after_event_;  // producers to call once the event is over
   bool prefetch_sends_ = false;  // many partition states: the next send's is prefetched

@@ -39,7 +39,7 @@ KafkaProducer::KafkaProducer(std::uint32_t index, const ProducerSpec& spec, std:
       metadata_(std::move(client_order), node_up.size()),
       draw_(partition_draw(streams, spec.name)),
       accumulator_(AccumulatorConfig::from(spec.config, spec.config.partitioner.kind != PartitionerKind::kBuiltin, sticky_records(spec)),
-                   static_cast<std::int32_t>(leaders.size()), node_up.size(), draw_, host.batch_arena()),
+                   static_cast<std::int32_t>(leaders.size()), node_up.size(), draw_, host.batch_arena(), host.memory()),
       sender_(SenderConfig::from(spec.config), accumulator_, metadata_, *this,
               streams.stream("producer/" + spec.name + "/sender/backoff")),
       keep_records_(host.keeps_records()),

@@ -63,6 +63,8 @@ public:
   /// Where the producer keeps its batches: a run shares one arena among its producers (see
   /// BatchArena); null gives the producer its own. Asked once, when the producer is built.
   virtual std::shared_ptr<BatchArena> batch_arena() { return nullptr; }
+  /// Where the producer keeps its per-partition state (sim::HugePageResource in a large run).
+  virtual std::pmr::memory_resource* memory() { return std::pmr::new_delete_resource(); }
   /// The run's id for `key` (asked per keyed record when keeps_records()).
   virtual std::int32_t key_id(std::string_view) { return -1; }
   /// Batch `id` of `batches` is done: acknowledged by `node` (no reason), or failed (node -1)

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <memory_resource>
+#include <new>
 #include <span>
 #include <vector>
 
@@ -113,10 +115,13 @@ struct BatchDetail {
 /// run went to cache misses on batch slots). Ids are an arena's own; they order nothing.
 class BatchArena {
 public:
+  /// `memory`: where the slots live.
+  explicit BatchArena(std::pmr::memory_resource* memory = std::pmr::new_delete_resource()) : memory_(memory), tags_(memory) {}
+
   /// A fresh batch (a reused slot keeps its detail's buffers' memory).
   BatchId allocate() {
     if (free_.empty()) {
-      if (size_ % kChunk == 0) chunks_.push_back(std::make_unique<Chunk>());
+      if (size_ % kChunk == 0) chunks_.emplace_back(new (memory_->allocate(sizeof(Chunk), alignof(Chunk))) Chunk(), ChunkDeleter{memory_});
       return size_++;
     }
     const BatchId id = free_.back();
@@ -200,10 +205,18 @@ private:
     ProducerBatch batches[kChunk];
     BatchDetail details[kChunk];
   };
-  std::vector<std::unique_ptr<Chunk>> chunks_;
+  struct ChunkDeleter {
+    std::pmr::memory_resource* memory;
+    void operator()(Chunk* c) const {
+      c->~Chunk();
+      memory->deallocate(c, sizeof(Chunk), alignof(Chunk));
+    }
+  };
+  std::pmr::memory_resource* memory_;
+  std::vector<std::unique_ptr<Chunk, ChunkDeleter>> chunks_;
   BatchId size_ = 0;
   std::vector<BatchId> free_;
-  std::vector<std::uint64_t> tags_;  // per slot: the tag of its stay in a deque, 0 when not queued
+  std::pmr::vector<std::uint64_t> tags_;  // per slot: the tag of its stay in a deque, 0 when not queued
   std::uint64_t last_tag_ = 0;
   bool keep_sent_ = true;
 };

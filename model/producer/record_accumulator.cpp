@@ -26,24 +26,27 @@ AccumulatorConfig AccumulatorConfig::from(const ProducerConfig& c, bool partitio
 }
 
 RecordAccumulator::RecordAccumulator(const AccumulatorConfig& config, std::int32_t num_partitions, std::size_t num_nodes,
-                                     PartitionDraw draw, std::shared_ptr<BatchArena> arena)
+                                     PartitionDraw draw, std::shared_ptr<BatchArena> arena, std::pmr::memory_resource* memory)
     : config_(config),
       num_partitions_(num_partitions),
       partitioner_(config.batch_size_bytes, std::move(draw)),
       pool_(config.buffer_memory_bytes),
       arena_(arena ? std::move(arena) : std::make_shared<BatchArena>()),
       batches_(*arena_),
-      parts_(static_cast<std::size_t>(num_partitions)),
+      parts_(static_cast<std::size_t>(num_partitions), memory),
       drain_index_(num_nodes, 0),
       node_latency_(num_nodes),
       nonempty_(static_cast<std::size_t>(num_partitions)),
       use_index_(!(config.adaptive && config.sticky_records)),
-      ready_index_(num_nodes),
+
       node_partitions_(num_nodes),
       readiness_(num_nodes),
       created_pass_(config.adaptive && config.sticky_records ? static_cast<std::size_t>(num_partitions) : 0, kNotCreated),
       pass_excluded_(num_nodes, 0),
-      ready_scratch_(num_nodes, 0) {}
+      ready_scratch_(num_nodes, 0) {
+  ready_index_.reserve(num_nodes);
+  for (std::size_t node = 0; node < num_nodes; ++node) ready_index_.emplace_back(memory);  // each with its own groups there
+}
 
 // ---- deques ------------------------------------------------------------------------------------
 

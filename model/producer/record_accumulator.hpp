@@ -16,6 +16,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <memory_resource>
 #include <optional>
 #include <span>
 #include <vector>
@@ -112,9 +113,11 @@ struct ReadyCheckResult {
 class RecordAccumulator {
 public:
   /// `draw` gives the built-in partitioner its random ints (spec §2.1); `arena` holds the
-  /// batches (shared by a run's producers; a new one when null).
+  /// batches (shared by a run's producers; a new one when null); `memory` the per-partition
+  /// state and the ready index.
   RecordAccumulator(const AccumulatorConfig& config, std::int32_t num_partitions, std::size_t num_nodes, PartitionDraw draw,
-                    std::shared_ptr<BatchArena> arena = nullptr);
+                    std::shared_ptr<BatchArena> arena = nullptr,
+                    std::pmr::memory_resource* memory = std::pmr::new_delete_resource());
 
   /// append (spec §3.2): the record goes into the last batch of its partition or a new one.
   AppendResult append(const AppendRequest& request, SimTime now, const ProducerMetadata& metadata);
@@ -307,7 +310,7 @@ private:
   // response is what this saves.
   detail::CountMap wait_in_flight_;
   std::int32_t sequence_waits_ = 0;
-  std::vector<PartitionState> parts_;
+  std::pmr::vector<PartitionState> parts_;
   // Deques of partitions the metadata does not know (a partitioner answered too large):
   // never drained, their batches expire (spec §1.4).
   std::map<std::int32_t, BatchQueue> limbo_;

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory_resource>
 #include <vector>
 
 #include "sim/sim_time.hpp"
@@ -22,6 +23,9 @@ class MinTree {
 public:
   static constexpr sim::SimTime kNone = sim::SimTime::max();
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+  /// `memory`: where the groups live.
+  explicit MinTree(std::pmr::memory_resource* memory = std::pmr::new_delete_resource()) : groups_(memory) {}
 
   /// n positions, all kNone.
   void reset(std::size_t n) {
@@ -128,7 +132,7 @@ private:
   // tree itself, not behind another pointer to chase.
   std::uint32_t first_[kMaxLevels] = {};
   std::size_t levels_ = 0;
-  std::vector<Group> groups_;
+  std::pmr::vector<Group> groups_;
   sim::SimTime root_ = kNone;
 };
 
