@@ -38,9 +38,9 @@ RecordAccumulator::RecordAccumulator(const AccumulatorConfig& config, std::int32
       node_latency_(num_nodes),
       nonempty_(static_cast<std::size_t>(num_partitions)),
       use_index_(!(config.adaptive && config.sticky_records)),
-
-      node_partitions_(num_nodes),
-      readiness_(num_nodes),
+      ready_index_(memory),
+      node_partitions_(num_nodes, memory),
+      readiness_(num_nodes, memory),
       created_pass_(config.adaptive && config.sticky_records ? static_cast<std::size_t>(num_partitions) : 0, kNotCreated),
       pass_excluded_(num_nodes, 0),
       ready_scratch_(num_nodes, 0) {
@@ -471,9 +471,10 @@ void RecordAccumulator::judge(std::size_t node, SimTime now) {
       c.until = tree.min();
       return;
     }
-    const auto part = static_cast<std::size_t>(node_partitions_[node][pos]);
     SimTime delay;
-    // Its state is seldom in cache: looked at only when some partition's key is a backoff's end.
+    // Which partition it is, and its state (seldom in cache), are looked at only when some
+    // partition's key is a backoff's end.
+    const auto part = backoff_keys_ == 0 ? std::size_t{0} : static_cast<std::size_t>(node_partitions_[node][pos]);
     if (backoff_keys_ == 0 || !parts_[part].backoff_key || partition_ready(parts_[part].queue, now, false, false, delay)) {
       c.ready = true;
       c.first = pos;

@@ -332,8 +332,8 @@ private:
   // end of its backoff, else its ready time; none without batches or when muted). Kept
   // when !sticky_records.
   bool use_index_ = false;
-  std::vector<detail::MinTree> ready_index_;
-  std::vector<std::vector<std::int32_t>> node_partitions_;  // per node, ascending
+  std::pmr::vector<detail::MinTree> ready_index_;
+  std::pmr::vector<std::pmr::vector<std::int32_t>> node_partitions_;  // per node, ascending
   // Per node, what its tree said at the last look, valid until the tree changes or the
   // time reaches `until`: ready from position `first` on (until = the earliest time before
   // it, which could move `first`), or not ready (until = its earliest time).
@@ -343,7 +343,7 @@ private:
     std::size_t first = 0;
     SimTime until = kNever;
   };
-  std::vector<NodeReadiness> readiness_;
+  std::pmr::vector<NodeReadiness> readiness_;
   // Over all nodes, kept as verdicts change: the ready ones (ascending), the earliest time
   // a non-ready one may turn ready, the earliest `until` of the ready ones, and when some
   // verdict runs out.
