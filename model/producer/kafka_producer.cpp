@@ -36,7 +36,7 @@ KafkaProducer::KafkaProducer(std::uint32_t index, const ProducerSpec& spec, std:
       budget_(budget),
       node_up_(node_up),
       workload_(spec.workload, streams, spec.name),
-      metadata_(std::move(client_order), node_up.size()),
+      metadata_(client_order, node_up.size(), host.memory()),
       draw_(partition_draw(streams, spec.name)),
       accumulator_(AccumulatorConfig::from(spec.config, spec.config.partitioner.kind != PartitionerKind::kBuiltin, sticky_records(spec)),
                    static_cast<std::int32_t>(leaders.size()), node_up.size(), draw_, host.batch_arena(), host.memory()),
@@ -428,7 +428,7 @@ void KafkaProducer::on_metadata(std::span<const std::int32_t> leaders, SimTime n
     // New partitions (kafka-consumer-spec §6.2: seen at this refresh, not before): from now
     // on keys hash over the new count and the sticky partitioner may pick them.
     PARTSIM_CHECK(client_order.size() == leaders.size(), "new partitions without their client order");
-    metadata_.grow(std::vector<std::int32_t>(client_order.begin(), client_order.end()));
+    metadata_.grow(client_order);
     accumulator_.grow(static_cast<std::int32_t>(leaders.size()));
   }
   metadata_.update(leaders);

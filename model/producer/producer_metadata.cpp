@@ -4,11 +4,13 @@
 
 namespace partsim::model {
 
-ProducerMetadata::ProducerMetadata(std::vector<std::int32_t> client_order, std::size_t nodes)
-    : client_order_(std::move(client_order)),
-      leaders_(client_order_.size(), -1),
-      for_node_(nodes),
-      position_(client_order_.size(), -1) {}
+ProducerMetadata::ProducerMetadata(const std::vector<std::int32_t>& client_order, std::size_t nodes,
+                                   std::pmr::memory_resource* memory)
+    : client_order_(client_order.begin(), client_order.end(), memory),
+      leaders_(client_order_.size(), -1, memory),
+      available_(memory),
+      for_node_(nodes, memory),
+      position_(client_order_.size(), -1, memory) {}
 
 void ProducerMetadata::update(std::span<const std::int32_t> leaders) {
   PARTSIM_CHECK(leaders.size() == leaders_.size(), "a metadata update must cover every partition");
@@ -27,9 +29,9 @@ void ProducerMetadata::update(std::span<const std::int32_t> leaders) {
   ++version_;
 }
 
-void ProducerMetadata::grow(std::vector<std::int32_t> client_order) {
+void ProducerMetadata::grow(std::span<const std::int32_t> client_order) {
   PARTSIM_CHECK(client_order.size() >= client_order_.size(), "a topic's partitions only grow");
-  client_order_ = std::move(client_order);
+  client_order_.assign(client_order.begin(), client_order.end());
   leaders_.resize(client_order_.size(), -1);
   position_.resize(client_order_.size(), -1);
 }

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory_resource>
 #include <span>
 #include <vector>
 
@@ -17,13 +18,14 @@ class ProducerMetadata {
 public:
   /// `client_order`: the topic's partitions in the order the client lists them (Java
   /// HashMap order, producer/partition_order.hpp, or sorted); `nodes`: the brokers.
-  ProducerMetadata(std::vector<std::int32_t> client_order, std::size_t nodes);
+  ProducerMetadata(const std::vector<std::int32_t>& client_order, std::size_t nodes,
+                   std::pmr::memory_resource* memory = std::pmr::new_delete_resource());
 
   /// A metadata response: `leaders[p]` is partition p's leader (broker index) or -1.
   void update(std::span<const std::int32_t> leaders);
   /// The topic gained partitions (kafka-consumer-spec §7): `client_order` lists all of them
   /// in the client's order; the new ones have no leader until the next update().
-  void grow(std::vector<std::int32_t> client_order);
+  void grow(std::span<const std::int32_t> client_order);
 
   std::int32_t num_partitions() const { return static_cast<std::int32_t>(leaders_.size()); }
   std::size_t num_nodes() const { return for_node_.size(); }
@@ -42,11 +44,12 @@ public:
   std::uint64_t version() const { return version_; }
 
 private:
-  std::vector<std::int32_t> client_order_;
-  std::vector<std::int32_t> leaders_;
-  std::vector<std::int32_t> available_;
-  std::vector<std::vector<std::int32_t>> for_node_;
-  std::vector<std::int32_t> position_;
+  // In the run's memory: drain() walks a node's list and the accumulator reads positions.
+  std::pmr::vector<std::int32_t> client_order_;
+  std::pmr::vector<std::int32_t> leaders_;
+  std::pmr::vector<std::int32_t> available_;
+  std::pmr::vector<std::pmr::vector<std::int32_t>> for_node_;
+  std::pmr::vector<std::int32_t> position_;
   std::uint64_t version_ = 0;
 };
 
