@@ -112,10 +112,8 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
     for (std::size_t t = 0; t < s.topics.size(); ++t)
       if (s.topics[t].name == spec.workload.topic) topic = t;
     topic_of_.push_back(topic);
-    void* place = memory_->allocate(sizeof(KafkaProducer), alignof(KafkaProducer));
-    producers_.emplace_back(new (place) KafkaProducer(i, spec, orders_[topic].at(s.topics[topic].partitions),
-                                                      leadership_.leaders(topic), up_, streams_, budget, *this),
-                            ProducerDeleter{memory_});
+    producers_.push_back(sim::make_in<KafkaProducer>(memory_, i, spec, orders_[topic].at(s.topics[topic].partitions),
+                                                     leadership_.leaders(topic), up_, streams_, budget, *this));
     producers_.back()->place_on(host_of(spec.host));
     producers_.back()->skip_idle_passes(options.skip_idle_passes);
   }

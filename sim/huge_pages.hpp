@@ -13,8 +13,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <memory_resource>
 #include <new>
+#include <utility>
 #include <vector>
 
 #include <sys/mman.h>
@@ -40,8 +42,8 @@ private:
   void* do_allocate(std::size_t bytes, std::size_t align) override {
     std::size_t at = (used_ + align - 1) & ~(align - 1);
     if (current_ == nullptr || at + bytes > capacity_) {
-      // A request of more than a quarter block gets a block of its own; the current one
-      // keeps serving the small ones.
+      // A request that does not fit: of more than a quarter block, it gets a block of its
+      // own and the current one keeps serving; else a new block becomes the current one.
       if (bytes + align > kBlock / 4) return new_block(bytes + align, align);
       current_ = static_cast<std::byte*>(new_block(kBlock, kHugePage));
       capacity_ = kBlock;
@@ -57,11 +59,14 @@ private:
   // with them), aligned to `align` at its start.
   void* new_block(std::size_t bytes, std::size_t align) {
     const std::size_t size = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+    blocks_.reserve(blocks_.size() + 1);  // before the block: no throw once it is taken
     void* p = std::aligned_alloc(std::max(kHugePage, align), size);
     if (p == nullptr) throw std::bad_alloc();
     blocks_.push_back(p);
     reserved_ += size;
+#ifdef MADV_HUGEPAGE
     ::madvise(p, size, MADV_HUGEPAGE);  // a request: refused (THP off), the block is still memory
+#endif
     return p;
   }
 
@@ -69,5 +74,27 @@ private:
   std::byte* current_ = nullptr;
   std::size_t capacity_ = 0, used_ = 0, reserved_ = 0;
 };
+
+/// Deletes a T made by make_in back into its memory.
+template <class T>
+struct MemoryDelete {
+  std::pmr::memory_resource* memory;
+  void operator()(T* p) const {
+    p->~T();
+    memory->deallocate(p, sizeof(T), alignof(T));
+  }
+};
+
+/// A T made in `memory` (given back if its constructor throws).
+template <class T, class... Args>
+std::unique_ptr<T, MemoryDelete<T>> make_in(std::pmr::memory_resource* memory, Args&&... args) {
+  void* place = memory->allocate(sizeof(T), alignof(T));
+  try {
+    return std::unique_ptr<T, MemoryDelete<T>>(new (place) T(std::forward<Args>(args)...), MemoryDelete<T>{memory});
+  } catch (...) {
+    memory->deallocate(place, sizeof(T), alignof(T));
+    throw;
+  }
+}
 
 }  // namespace partsim::sim

@@ -54,15 +54,17 @@ using Event = std::variant<AppSend, SenderWake, RequestArrive, BrokerDone, Respo
                            BufferTimeout, MetadataRefresh, BrokerScheduleStep, SecondCall, Sample, LeaderCheck, ResponseSent,
                            TopicStep, PeriodicRefresh, FetchStep, IsrCheck, Fence>;
 
-/// A batch in a request as the leader sees it (described when the producer is idempotent
-/// or the run tags records).
+/// A batch in a request as the leader sees it (described when the producer is idempotent,
+/// the run tags records or has followers).
 struct RequestBatch {
   std::uint32_t log = 0;               // partition index (RunResult::partitions, BrokerLogs::partitions)
   std::int32_t base_sequence = -1;     // the idempotent producer's, or -1
   std::int32_t records = 0;
   std::int32_t bytes = 0;              // the batch's bytes (the followers' model's offsets)
   BatchId id = kNoBatch;               // the producer's id of it (for prefetching only)
-};  // 20 bytes: a request of ten batches is read from a few lines when the broker takes it up
+};
+// A request of ten batches is read from a few lines when the broker takes it up.
+static_assert(sizeof(RequestBatch) == 20);
 
 /// A produce request on its way: what the network and the broker need of it.
 struct Request {
@@ -83,7 +85,8 @@ struct Request {
 /// so that an event about a request that is gone finds nothing.
 class RequestTable {
 public:
-  /// A new request; its vectors come empty (their memory kept from the slot's last use).
+  /// A new request; its vectors come empty (their memory kept from the slot's last use), but
+  /// `tagged`, which send_request sizes and clears batch by batch.
   std::uint64_t add(std::uint32_t producer, std::uint32_t broker, std::int64_t bytes, std::int32_t batches, bool live) {
     std::uint32_t slot;
     if (!free_.empty()) {
@@ -236,14 +239,7 @@ private:
   std::vector<std::size_t> topic_of_;      // per producer
   std::vector<std::size_t> stats_offset_;  // per topic: its first row in RunResult::partitions
   std::shared_ptr<BatchArena> batch_arena_;  // the producers' batches
-  struct ProducerDeleter {  // a producer lives in memory_
-    std::pmr::memory_resource* memory;
-    void operator()(KafkaProducer* p) const {
-      p->~KafkaProducer();
-      memory->deallocate(p, sizeof(KafkaProducer), alignof(KafkaProducer));
-    }
-  };
-  std::vector<std::unique_ptr<KafkaProducer, ProducerDeleter>> producers_;
+  std::vector<std::unique_ptr<KafkaProducer, sim::MemoryDelete<KafkaProducer>>> producers_;  // in memory_
   RequestTable requests_;
   std::vector<std::uint32_t> after_event_;  // producers to call once the event is over
   bool prefetch_sends_ = false;  // many partition states: the next send's is prefetched

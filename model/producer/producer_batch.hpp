@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "model/producer/record_size.hpp"
+#include "sim/huge_pages.hpp"
 #include "sim/sim_time.hpp"
 
 namespace partsim::model {
@@ -26,7 +27,7 @@ struct RecordTag {
   std::int64_t send_index = 0;  ///< the producer's send() count before this record: its send order
 };
 
-/// Index of a batch in its producer's batch store.
+/// Index of a batch in its arena (BatchArena, shared by a run's producers).
 using BatchId = std::uint32_t;
 inline constexpr BatchId kNoBatch = UINT32_MAX;
 
@@ -71,7 +72,8 @@ struct alignas(64) ProducerBatch {
   /// estimate plus this record's exact size must stay within the write limit. No room
   /// closes the batch and returns false. On success `record_bytes_out` is the record's
   /// exact size and `appended` the increase of the estimate (spec §3.3). `full`: is_full()
-  /// already known. The record's send() time is the arena's to keep (BatchArena::add_send_time).
+  /// already known. The record's send() time is the caller's to keep: the first record's in
+  /// first_send_time, the later ones with BatchArena::add_later_send_time.
   bool try_append(std::int32_t payload_part, bool full, SimTime now, std::int32_t& appended, std::int32_t& record_bytes_out) {
     const std::int64_t ts_delta = now.whole_ms() - created.whole_ms();  // from the base timestamp, set at creation
     const std::int32_t size = record_size(records, ts_delta, payload_part);
@@ -98,9 +100,10 @@ struct RetryState {
 };
 
 /// What a batch keeps beside its slot, read seldom. Never reset with the slot: each part is
-/// valid only as its slot says (retry state once `retried`; `more_send_times` holds records
-/// - 1 entries; `tags` one per record where the run keeps them; `sent` once `built`, where
-/// the arena keeps drain times).
+/// valid only as its slot says, and otherwise holds what the slot's last batch left (retry
+/// state once `retried`; `more_send_times` records - 1 entries once records >= 2, cleared
+/// when the second record comes; `tags` one per record where the run keeps them, cleared
+/// at the first; `sent` once `built`, where the arena keeps drain times).
 struct BatchDetail {
   RetryState retry;
   SimTime sent;                        ///< when the sender last drained it
@@ -121,7 +124,7 @@ public:
   /// A fresh batch (a reused slot keeps its detail's buffers' memory).
   BatchId allocate() {
     if (free_.empty()) {
-      if (size_ % kChunk == 0) chunks_.emplace_back(new (memory_->allocate(sizeof(Chunk), alignof(Chunk))) Chunk(), ChunkDeleter{memory_});
+      if (size_ % kChunk == 0) chunks_.push_back(sim::make_in<Chunk>(memory_));
       return size_++;
     }
     const BatchId id = free_.back();
@@ -205,15 +208,8 @@ private:
     ProducerBatch batches[kChunk];
     BatchDetail details[kChunk];
   };
-  struct ChunkDeleter {
-    std::pmr::memory_resource* memory;
-    void operator()(Chunk* c) const {
-      c->~Chunk();
-      memory->deallocate(c, sizeof(Chunk), alignof(Chunk));
-    }
-  };
   std::pmr::memory_resource* memory_;
-  std::vector<std::unique_ptr<Chunk, ChunkDeleter>> chunks_;
+  std::vector<std::unique_ptr<Chunk, sim::MemoryDelete<Chunk>>> chunks_;
   BatchId size_ = 0;
   std::vector<BatchId> free_;
   std::pmr::vector<std::uint64_t> tags_;  // per slot: the tag of its stay in a deque, 0 when not queued

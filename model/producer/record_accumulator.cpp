@@ -621,7 +621,8 @@ void RecordAccumulator::drain(const ProducerMetadata& metadata, std::size_t node
       }
       if (ps.sequence_wait) wait_in_flight_.add(part, 1);  // a waiting partition unmuted by guarantee_order
       // The next retry waits for this batch (about to join a request) and any before it.
-      if (!q.empty() && batches_[q.head].base_sequence >= 0) hold_for_sequence(part, sequenced_in_flight(part) + 1);
+      if (!ps.sequence_wait && !q.empty() && batches_[q.head].base_sequence >= 0)
+        hold_for_sequence(part, sequenced_in_flight(part) + 1);
     }
     return true;
   };

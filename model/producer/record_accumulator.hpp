@@ -173,8 +173,9 @@ public:
   /// is already done (it expired in flight): its slot is free now. An idempotent
   /// partition's retried batch waiting for its in-flight batches may go once none is left.
   bool leave_request(BatchId id);
-  /// The idempotent producer's batches of `partition` in requests (drained, not yet back),
-  /// counted over what `requests` lists (none before set_requests).
+  /// The idempotent producer's batches of `partition` in requests (sent, not yet back),
+  /// counted over what `requests` lists (none before set_requests). A batch drain() just
+  /// took is not in a request until the sender sends it.
   std::int32_t sequenced_in_flight(std::int32_t partition) const;
   /// Where the batches in requests are listed (the sender, which outlives no accumulator).
   void set_requests(const RequestedBatches* requests) { requests_ = requests; }
@@ -294,13 +295,14 @@ private:
     bool muted = false;
     bool created = false;                 // its deque exists (RA:733: created on first use, never removed)
     bool backoff_key = false;             // its tree time is the end of a backoff, not its ready time
-    bool sequence_wait = false;           // muted until sequenced_in_flight is 0 (idempotence)
+    bool sequence_wait = false;           // waits until its batches in requests are back (wait_in_flight_), muted
+                                          // meanwhile (guarantee_order's release may unmute it earlier)
     std::int32_t next_sequence = 0;       // the idempotent producer's next sequence (RA:920-941)
   };
   // Idempotence (RA:858-864): a batch that already has a sequence (a retry) is drained only
   // when it is the first in flight of its partition; partsim waits until none is in flight,
   // muting the partition meanwhile so that ready() does not report it. `in_flight` > 0: the
-  // partition's batches in requests now.
+  // partition's batches in requests now, and the one drain() is handing the sender.
   void hold_for_sequence(std::int32_t partition, std::int32_t in_flight);
   // Whether a retried batch at the head of `partition` must wait for batches in flight.
   bool sequence_blocked(std::int32_t partition, const PartitionState& ps) const;

@@ -5,6 +5,8 @@
 
 #include <boost/random/uniform_real_distribution.hpp>
 
+#include "sim/check.hpp"
+
 namespace partsim::model {
 
 SenderConfig SenderConfig::from(const ProducerConfig& c) {
@@ -161,6 +163,9 @@ void Sender::on_response(std::uint64_t request, SimTime now, std::span<const Pro
   const std::int64_t latency_ns = (now - found->sent).count_ns();
   metrics_.request_latency_ns.record(latency_ns);
   metrics_.node_latency_ns[node].record(latency_ns);
+  // answering_ lists the batches for visit_requested until each has left its request:
+  // nothing the listener does calls back into the sender meanwhile.
+  PARTSIM_CHECK(answering_.empty(), "a response handled while another is");
   std::vector<BatchId>& batches = answering_;
   batches = std::move(found->batches);
   drop_dead_front();
@@ -213,8 +218,8 @@ void Sender::on_request_deadline(SimTime now) {
 
 void Sender::disconnect(std::size_t node, SimTime now) {
   quiet_ = false;
+  PARTSIM_CHECK(abandoned_.empty(), "a connection closed while another closing is handled");
   std::vector<InFlight>& failed = abandoned_;
-  failed.clear();
   for (std::size_t i = 0; i < live_.size(); ++i) {
     InFlight& r = live_[i];
     if (!r.live || r.node != node) continue;

@@ -1,10 +1,8 @@
 #pragma once
 // Counts by non-negative int key, holding only the keys whose count is not zero, in an
 // open-addressing table (linear probing, backward-shift deletion: no tombstones). The
-// idempotent producer counts its batches in flight per partition: a handful of partitions
-// at a time out of possibly millions, touched at every drain and response. A count kept in
-// the partition's own state was a cache miss per response in a fleet over many partitions;
-// this table stays small and warm.
+// idempotent producer counts the batches in flight of the partitions that wait for them
+// (a retry): a handful at a time out of possibly millions.
 
 #include <cstddef>
 #include <cstdint>

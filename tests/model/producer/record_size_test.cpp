@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <vector>
 
 using namespace partsim::model;
 
@@ -24,13 +25,12 @@ namespace {
 // The bytes an unsigned LEB128 encoder writes for the zig-zag of v: an encoder, not a count.
 std::int32_t encoded_bytes(std::int64_t v) {
   std::uint64_t z = (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
-  std::uint8_t out[10];
-  std::int32_t n = 0;
+  std::vector<std::uint8_t> out;
   do {
-    out[n++] = static_cast<std::uint8_t>((z & 0x7f) | (z > 0x7f ? 0x80 : 0));
+    out.push_back(static_cast<std::uint8_t>((z & 0x7f) | (z > 0x7f ? 0x80 : 0)));
     z >>= 7;
   } while (z != 0);
-  return n;
+  return static_cast<std::int32_t>(out.size());
 }
 }  // namespace
 
