@@ -27,10 +27,11 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
   // leaders' sequence states at random: those go where huge pages may back them.
   std::size_t states = 0;  // producer x partition states, every topic at its final count
   for (const auto& spec : s.producers) {
-    std::int32_t partitions = 0;
-    for (const auto& tc : s.topics)
-      if (tc.name == spec.workload.topic) partitions = tc.final_partitions();
-    states += static_cast<std::size_t>(partitions);
+    std::size_t topic = 0;
+    for (std::size_t t = 0; t < s.topics.size(); ++t)
+      if (s.topics[t].name == spec.workload.topic) topic = t;
+    topic_of_.push_back(topic);
+    states += static_cast<std::size_t>(s.topics[topic].final_partitions());
   }
   if (states >= kHugePageStates) {
     huge_pages_ = std::make_unique<sim::HugePageResource>();
@@ -108,10 +109,7 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
     std::optional<SimTime> stop = s.run.duration;
     if (stop_replay && spec.workload.topic == s.migration->from) stop = stop ? std::min(*stop, s.migration->at) : s.migration->at;
     const SendBudget budget{s.run.records, stop, &total_sent_};
-    std::size_t topic = 0;
-    for (std::size_t t = 0; t < s.topics.size(); ++t)
-      if (s.topics[t].name == spec.workload.topic) topic = t;
-    topic_of_.push_back(topic);
+    const std::size_t topic = topic_of_[i];
     producers_.push_back(sim::make_in<KafkaProducer>(memory_, i, spec, orders_[topic].at(s.topics[topic].partitions),
                                                      leadership_.leaders(topic), up_, streams_, budget, *this));
     producers_.back()->place_on(host_of(spec.host));

@@ -179,8 +179,6 @@ private:
     }
     return payload_part_;
   }
-  RecordShape payload_shape_;
-  std::int32_t payload_part_ = RecordShape{}.payload_part();
   void look_ahead();
   void finish_append(PendingSend& send, SimTime now);
   void resume_after_memory(SimTime now);
@@ -260,6 +258,9 @@ private:
   std::int64_t ahead_index_ = -1;  // the send index whose key hash ahead_hash_ is
   std::int32_t ahead_hash_ = 0;
   std::int32_t ahead_partition_ = -1;  // where ahead_hash_ sends the record, as the metadata was then
+  // payload_part(): the last shape asked about and its payload part.
+  RecordShape payload_shape_;
+  std::int32_t payload_part_ = RecordShape{}.payload_part();
 };
 
 }  // namespace partsim::model

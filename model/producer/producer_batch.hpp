@@ -165,7 +165,10 @@ public:
   }
   std::span<const RecordTag> tags(BatchId id) const { return detail(id).tags; }
 
-  RetryState retry(BatchId id) const { return (*this)[id].retried ? detail(id).retry : RetryState{0, (*this)[id].created, {}}; }
+  /// Batch `id`'s retry state; its detail is read only once it has been retried (`b` is the
+  /// batch, for a caller that holds it).
+  RetryState retry(BatchId id, const ProducerBatch& b) const { return b.retried ? detail(id).retry : RetryState{0, b.created, {}}; }
+  RetryState retry(BatchId id) const { return retry(id, (*this)[id]); }
   /// Another attempt begins at `now`, after `backoff`.
   void begin_retry(BatchId id, SimTime now, SimTime backoff) {
     ProducerBatch& b = (*this)[id];
