@@ -202,9 +202,9 @@ private:
   void batch_failed(BatchId batch, FailureReason reason) override;
   void batch_retried(BatchId batch) override;
 
-  // payload_part(): the last shape asked about and its payload part. Every send reads it:
-  // first in the object, beside the identity and config a send reads too, not past the
-  // accumulator and sender (the place the benchmark figures in the README were measured with).
+  // payload_part(): the last shape asked about and its payload part. Every send reads it, so
+  // it leads the object, beside the identity and config a send reads too (the layout the
+  // README's benchmark figures were measured with).
   RecordShape payload_shape_;
   std::int32_t payload_part_ = RecordShape{}.payload_part();
   std::uint32_t index_;

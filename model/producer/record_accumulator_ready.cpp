@@ -4,9 +4,11 @@
 // table, made of the last pass's queue sizes (spec §2.5). Appends, drains and expiry are in
 // record_accumulator.cpp.
 
+#include "model/producer/record_accumulator.hpp"
+
 #include <algorithm>
 
-#include "model/producer/record_accumulator.hpp"
+#include "sim/check.hpp"
 
 namespace partsim::model {
 
