@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <limits>
 #include <set>
+#include <utility>
 
 #include "cli/cli_error.hpp"
 #include "model/run_estimate.hpp"
@@ -40,10 +41,20 @@ OutputFormat parse_format(const std::string& text, bool csv) {
   throw UsageError(std::string("--format: must be ") + (csv ? "table, csv or json" : "table or json") + ", got '" + text + "'");
 }
 
+namespace {
+std::string& help_example() {
+  static std::string example;
+  return example;
+}
+}  // namespace
+
+void set_help_example(std::string example) { help_example() = std::move(example); }
+
 bool help_requested(const std::vector<std::string>& args, const std::string& usage, const boost::program_options::options_description& desc) {
   for (const auto& a : args)
     if (a == "--help" || a == "-h") {
       std::cout << usage << desc;
+      if (!help_example().empty()) std::cout << "\nexample:\n  " << help_example() << '\n';
       return true;
     }
   return false;

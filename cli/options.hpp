@@ -36,7 +36,12 @@ void refuse_if_too_large(const model::Scenario& s, const std::string& path, bool
 /// Parses "table", "csv" or "json" ("table" or "json" when a command has no CSV form).
 OutputFormat parse_format(const std::string& text, bool csv = true);
 
-/// True (after printing `usage` and the options) when the arguments ask for --help / -h.
+/// The example the command being run shows at the end of its --help (set by run_app from
+/// its command table).
+void set_help_example(std::string example);
+
+/// True (after printing `usage`, the options and the command's example) when the arguments
+/// ask for --help / -h.
 bool help_requested(const std::vector<std::string>& args, const std::string& usage,
                     const boost::program_options::options_description& desc);
 
