@@ -1,9 +1,11 @@
 #pragma once
 // Order as a consumer group sees it: every record processed, in processing order, checked
-// per key against the records of that key processed before it. A record is an order
-// violation when a record of its key sent later was processed before it (sent time, then
-// producer and send index decide "later"). A record processed again (a duplicate: after a
-// crash or a revoke without a commit) is neither checked nor counted as a violation.
+// per key and producer against the records of that key and producer processed before it
+// (Kafka orders one producer's records of a key in one partition, nothing across
+// producers; the engine's log_order checks the logs the same way). A record is an order
+// violation when a record of its key from its producer sent later (a higher send index)
+// was processed before it. A record processed again (a duplicate: after a crash or a
+// revoke without a commit) is neither checked nor counted as a violation.
 
 #include <cstdint>
 #include <vector>
@@ -28,7 +30,7 @@ struct OrderSummary {
 };
 
 /// Sorts `processed` into processing order (time, then the order the records were handed
-/// out) and counts the order violations per key.
+/// out) and counts the order violations per key and producer.
 OrderSummary check_order(std::vector<Processed>& processed, const BrokerLogs& logs);
 
 }  // namespace partsim::model::consumer
