@@ -39,11 +39,23 @@ OrderSummary check_order(std::vector<Processed>& processed, const BrokerLogs& lo
   std::size_t producers = 0;
   for (const Processed& p : processed) producers = std::max(producers, static_cast<std::size_t>(record(p).producer) + 1);
   LatestSend latest(logs.keys.size(), producers);
+  std::vector<std::vector<bool>> consumed(producers);  ///< per producer, by send index: processed once already
   std::vector<bool> key_violated(logs.keys.size(), false);
   OrderSummary s;
   for (Processed& p : processed) {
     if (p.duplicate) continue;  // an offset processed again: its first processing was checked
     const LogRecord& r = record(p);
+    // The same send() at a second offset (a retry of a batch the leader had appended,
+    // kafka-consumer-spec §8): the copy processed second is a duplicate.
+    auto& seen = consumed[static_cast<std::size_t>(r.producer)];
+    const auto index = static_cast<std::size_t>(r.send_index);
+    if (index >= seen.size()) seen.resize(std::max(index + 1, seen.size() * 2), false);
+    if (seen[index]) {
+      p.duplicate = true;
+      ++s.written_twice;
+      continue;
+    }
+    seen[index] = true;
     if (r.key == LogRecord::kNullKey) continue;
     // Kafka orders one producer's records of a key in one partition, nothing across
     // producers: each producer's send order is checked on its own (as log_order does).

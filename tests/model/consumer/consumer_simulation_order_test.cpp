@@ -1,5 +1,6 @@
-// A group over hand-made logs, for what the run reports of order: order per key and
-// producer.
+// A group over hand-made logs, for what the run reports of order and duplicates:
+// order per key and producer, a record the log holds twice counted once as a duplicate
+// (records_consumed = distinct records + duplicates).
 
 #include <doctest/doctest.h>
 
@@ -63,5 +64,23 @@ TEST_CASE("one member reading one key from two producers sees no violation when 
   CHECK(run.result.order_violations == 0);
   CHECK(run.result.keys_out_of_order == 0);
   CHECK(run.result.duplicates == 0);
+}
+
+TEST_CASE("a record a producer's retry wrote twice is processed twice: one duplicate, no violation") {
+  Fixture f(1);
+  // Sends 0..9 of key k; the batch holding send 3 was appended, timed out and was retried
+  // after sends 4 and 5 had landed: offsets 0..5 = sends 0..5, offset 6 = send 3 again.
+  for (int i = 0; i < 6; ++i) f.add(0, "k", 0, i, i, i + 1);
+  f.add(0, "k", 0, 3, 3, 7);
+  for (int i = 6; i < 10; ++i) f.add(0, "k", 0, i, i, i + 2);
+  const auto run = simulate_group(group(1, 100), {}, f.in);
+  CHECK(run.result.records_consumed == 11);
+  CHECK(run.result.duplicates == 1);
+  CHECK(run.result.order_violations == 0);
+  CHECK(run.result.keys_out_of_order == 0);
+  // records_consumed = distinct records (10 sends) + duplicates; latency counts first processings.
+  CHECK(run.result.records_consumed - run.result.duplicates == 10);
+  CHECK(run.result.e2e_latency.count() == 10);
+  CHECK(run.result.records_unconsumed == 0);
 }
 
