@@ -1,6 +1,6 @@
-// A group over hand-made logs, for what the run reports of order and duplicates:
+// A group over hand-made logs, for what the run reports of order, duplicates and lag:
 // order per key and producer, a record the log holds twice counted once as a duplicate
-// (records_consumed = distinct records + duplicates).
+// (records_consumed = distinct records + duplicates), and the lag of a known backlog.
 
 #include <doctest/doctest.h>
 
@@ -84,3 +84,21 @@ TEST_CASE("a record a producer's retry wrote twice is processed twice: one dupli
   CHECK(run.result.records_unconsumed == 0);
 }
 
+TEST_CASE("lag on a known backlog: 100 readable, 40 returned by poll(), lag 60") {
+  Fixture f(1);
+  for (int i = 0; i < 100; ++i) f.add(0, "", 0, i, 0, 0);
+  auto g = group(1, 10'000);  // 10 ms per record
+  g.config.max_poll_records = 40;
+  f.in.sample_interval = SimTime::ms(100);
+  const auto run = simulate_group(g, {}, f.in);
+  // One fetch (1 ms) brings all 100; the first poll returns 40 (processed until 401 ms), the
+  // next one at 401 ms 40 more, the last 20 at 801 ms.
+  REQUIRE(run.result.lag.size() >= 6);
+  CHECK(run.result.lag_time_ms[0] == doctest::Approx(0));
+  CHECK(run.result.lag[0] == std::vector<std::int64_t>{100});
+  CHECK(run.result.lag_time_ms[1] == doctest::Approx(100));
+  CHECK(run.result.lag[1] == std::vector<std::int64_t>{60});
+  CHECK(run.result.lag[4] == std::vector<std::int64_t>{60});
+  CHECK(run.result.lag[5] == std::vector<std::int64_t>{20});
+  CHECK(run.result.lag_max == 100);
+}

@@ -38,6 +38,23 @@ struct Log {
 
 }  // namespace
 
+TEST_CASE("two records of one key logged in reverse order in one partition: one violation") {
+  Log l;
+  l.add("k", 0, 1, 1.0);  // offset 0: the later send
+  l.add("k", 0, 0, 0.0);  // offset 1: the earlier one
+  auto p = l.process({0, 1});
+  const OrderSummary s = check_order(p, l.logs);
+  CHECK(s.violations == 1);
+  CHECK(s.keys_affected == 1);
+  CHECK(s.written_twice == 0);
+  // Logged in send order: none.
+  Log ok;
+  ok.add("k", 0, 0, 0.0);
+  ok.add("k", 0, 1, 1.0);
+  auto q = ok.process({0, 1});
+  CHECK(check_order(q, ok.logs).violations == 0);
+}
+
 TEST_CASE("records of one key from two producers are not ordered against each other") {
   Log l;
   // Producer 1 sent k at 5 ms, producer 0 at 0 ms; the log holds producer 1's first.
