@@ -1,8 +1,10 @@
 #include "analysis/consumer_groups_report.hpp"
 
-#include "analysis/format.hpp"
 #include <algorithm>
+#include <numeric>
 
+#include "analysis/format.hpp"
+#include "analysis/run_report.hpp"
 #include "analysis/table.hpp"
 
 namespace partsim::analysis {
@@ -22,6 +24,31 @@ std::string join(const std::vector<std::string>& items) {
   for (const auto& s : items) out += (out.empty() ? "" : " ") + s;
   return out;
 }
+
+// The first kTablePartitionsShown items, then how many more there are (the text's lists;
+// JSON keeps every item).
+std::string join_capped(const std::vector<std::string>& items) {
+  if (items.size() <= kTablePartitionsShown) return join(items);
+  const std::vector<std::string> head(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(kTablePartitionsShown));
+  return join(head) + " and " + std::to_string(items.size() - kTablePartitionsShown) + " more";
+}
+
+// Indexes of the `n` items that rank first by `before`, in their original order.
+template <class Before>
+std::vector<std::size_t> first_by(std::size_t size, std::size_t n, Before before) {
+  std::vector<std::size_t> order(size);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  n = std::min(n, size);
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(),
+                    [&](std::size_t a, std::size_t b) { return before(a, b) || (!before(b, a) && a < b); });
+  order.resize(n);
+  std::sort(order.begin(), order.end());
+  return order;
+}
+
+// Rebalances after the group's start (the start moves nothing): what compare's
+// group.<name>.rebalances and consumer_groups.csv count.
+std::size_t rebalances_after_start(const model::GroupResult& g) { return g.rebalances.empty() ? 0 : g.rebalances.size() - 1; }
 
 }  // namespace
 
@@ -88,16 +115,41 @@ std::string consumer_groups_to_text(const model::RunResult& r) {
       out += "no member ever joined\n";
       continue;
     }
+    // A big group shows its busiest members and its rebalances with the longest pauses, like
+    // the partition table (kTableMaxPartitions); JSON keeps every row.
+    const bool many_members = g.members.size() > kTableMaxPartitions;
+    const std::vector<std::size_t> shown_members =
+        first_by(g.members.size(), many_members ? kTablePartitionsShown : g.members.size(),
+                 [&](std::size_t a, std::size_t b) { return g.members[a].records > g.members[b].records; });
     Table members({{"member", Align::kLeft}, {"records"}, {"partitions at the end", Align::kLeft}});
-    for (const auto& m : g.members)
-      members.add_row({m.member, std::to_string(m.records), m.crashed ? "(crashed)" : m.left ? "(left)" : m.partitions.empty() ? "(idle)" : join(m.partitions)});
+    for (const std::size_t i : shown_members) {
+      const auto& m = g.members[i];
+      members.add_row(
+          {m.member, std::to_string(m.records), m.crashed ? "(crashed)" : m.left ? "(left)" : m.partitions.empty() ? "(idle)" : join_capped(m.partitions)});
+    }
     out += members.to_text();
-    if (!g.idle_members.empty()) out += "idle members: " + join(g.idle_members) + "\n";
+    if (many_members) {
+      const auto none = std::count_if(g.members.begin(), g.members.end(), [](const auto& m) { return m.records == 0; });
+      out += "(the " + std::to_string(kTablePartitionsShown) + " busiest of " + std::to_string(g.members.size()) + " members; " +
+             std::to_string(none) + " processed no records; every member: --format json)\n";
+    }
+    if (!g.idle_members.empty())
+      out += g.idle_members.size() <= kTablePartitionsShown ? "idle members: " + join(g.idle_members) + "\n"
+                                                            : "idle members (" + std::to_string(g.idle_members.size()) + "): " + join_capped(g.idle_members) + "\n";
+    const bool many_rebalances = g.rebalances.size() > kTableMaxPartitions;
+    const std::vector<std::size_t> shown_rebalances =
+        first_by(g.rebalances.size(), many_rebalances ? kTablePartitionsShown : g.rebalances.size(),
+                 [&](std::size_t a, std::size_t b) { return g.rebalances[a].pause_sum_ms > g.rebalances[b].pause_sum_ms; });
     Table rebalances({{"at ms"}, {"kind", Align::kLeft}, {"cause", Align::kLeft}, {"rounds"}, {"done ms"}, {"paused"}, {"pause max ms"}, {"pause sum ms"}});
-    for (const auto& rb : g.rebalances)
+    for (const std::size_t i : shown_rebalances) {
+      const auto& rb = g.rebalances[i];
       rebalances.add_row({fixed(rb.at_ms, 1), rb.kind, rb.cause, std::to_string(rb.rounds), fixed(rb.done_ms, 1), std::to_string(rb.paused),
                           fixed(rb.pause_max_ms, 1), fixed(rb.pause_sum_ms, 1)});
+    }
     out += "rebalances:\n" + rebalances.to_text();
+    if (many_rebalances)
+      out += "(the " + std::to_string(kTablePartitionsShown) + " of " + std::to_string(g.rebalances.size()) +
+             " rebalances with the longest pause sum; every rebalance: --format json)\n";
   }
   return out;
 }
@@ -118,10 +170,8 @@ std::string consumer_groups_to_csv(const model::RunResult& r) {
            std::to_string(g.duplicates) + "," + std::to_string(g.order_violations) + "," + std::to_string(g.keys_out_of_order) + "," +
            std::to_string(g.records_unconsumed) + "," + std::to_string(g.lag_max) + "," +
            (lat ? fixed(ms(g.e2e_latency.quantile(0.5)), 3) : "") + "," + (lat ? fixed(ms(g.e2e_latency.quantile(0.99)), 3) : "") + "," +
-           (lat ? fixed(ms(g.e2e_latency.max()), 3) : "") + "," + std::to_string(g.rebalances.size()) + "," + fixed(pause_max, 3) + "," +
-           fixed(pause_sum, 3) + ",";
-    append_csv_cell(out, join(g.idle_members));
-    out += "\n";
+           (lat ? fixed(ms(g.e2e_latency.max()), 3) : "") + "," + std::to_string(rebalances_after_start(g)) + "," + fixed(pause_max, 3) + "," +
+           fixed(pause_sum, 3) + "," + std::to_string(g.idle_members.size()) + "\n";
   }
   return out;
 }

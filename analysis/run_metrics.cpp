@@ -170,8 +170,8 @@ double pause(const model::GroupResult& g, bool sum) {
 // Per consumer group, after the run-wide statistics: "group.readers.pause_max_ms".
 const Spec<double (*)(const model::GroupResult&)> kGroup[] = {
     {"records_consumed", "records consumed (duplicates included)", "records", 0, true, [](const auto& g) { return d(g.records_consumed); }},
-    {"duplicates", "records processed again", "records", 0, true, [](const auto& g) { return d(g.duplicates); }},
-    {"order_violations", "records processed after a later one of their key", "records", 0, true,
+    {"duplicates", "records processed again (an offset again or a second copy)", "records", 0, true, [](const auto& g) { return d(g.duplicates); }},
+    {"order_violations", "records processed after a later one of their key and producer", "records", 0, true,
      [](const auto& g) { return d(g.order_violations); }},
     {"keys_out_of_order", "keys with an order violation", "keys", 0, true, [](const auto& g) { return d(g.keys_out_of_order); }},
     {"records_unconsumed", "records never consumed", "records", 0, false, [](const auto& g) { return d(g.records_unconsumed); }},

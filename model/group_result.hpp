@@ -46,7 +46,10 @@ struct GroupResult {
   std::string assignor;  ///< the assignor the group used (AssignorKind name)
   std::vector<GroupMemberResult> members;
   std::int64_t records_consumed = 0;   ///< records processed, duplicates included
-  std::int64_t duplicates = 0;         ///< records processed again (after a crash or an uncommitted revoke)
+  /// Records processed again: an offset processed again (after a crash or an uncommitted
+  /// revoke) and the second copy of a record the log holds twice (a producer's retry of an
+  /// appended batch); records_consumed = distinct records + duplicates.
+  std::int64_t duplicates = 0;
   std::int64_t order_violations = 0;   ///< records processed after one of the same key sent later
   std::int64_t keys_out_of_order = 0;  ///< keys with at least one order violation
   std::int64_t records_unconsumed = 0; ///< records in the subscribed partitions never processed

@@ -438,6 +438,16 @@ GroupRun GroupSimulation::run() {
   const OrderSummary order = check_order(processed_, logs_);
   result_.order_violations = order.violations;
   result_.keys_out_of_order = order.keys_affected;
+  // A record the log holds twice (a producer's retry) is a duplicate when its second copy is
+  // processed: `duplicates` counts every record processed again, so records_consumed =
+  // distinct records + duplicates. The latency counts first processings only.
+  if (order.written_twice > 0) {
+    result_.duplicates += order.written_twice;
+    result_.e2e_latency = LatencyHistogram{};
+    for (const Processed& p : processed_)
+      if (!p.duplicate)
+        result_.e2e_latency.record((p.at - logs_.partitions[static_cast<std::size_t>(p.log)].records[static_cast<std::size_t>(p.offset)].sent).count_ns());
+  }
   result_.records_consumed = static_cast<std::int64_t>(processed_.size());
   for (const auto& s : parts_) result_.records_unconsumed += log_end(s.log) - s.processed_first;
   if (!processed_.empty()) result_.end_ms = processed_.back().at.to_ms();
