@@ -130,3 +130,30 @@ TEST_CASE("the same scenario and seed give the same errors, retries and order co
   const auto c = model::run_scenario(s, 10);
   CHECK(a.produce_errors.injected != c.produce_errors.injected);  // the draws follow the seed
 }
+
+TEST_CASE("a consumer group agrees with log_order: records written twice are duplicates, reordered records are violations") {
+  // One member reading from earliest processes every partition in offset order, as the
+  // leader appended it: its order check (per key and producer) and its duplicates must
+  // match the engine's log_order, computed independently as the records land.
+  for (const auto error : {model::ProduceError::kRequestTimedOut, model::ProduceError::kNotLeaderOrFollower}) {
+    auto s = example("retry-reorder");
+    s.brokers[0].error_code = error;
+    model::ConsumerGroupSpec g;
+    g.group = "g";
+    g.topics = {"orders"};
+    g.config.auto_offset_reset = model::ConsumerConfig::OffsetReset::kEarliest;
+    s.consumers.push_back(g);
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+      CAPTURE(seed);
+      const auto r = run_with_logs(s, seed);
+      REQUIRE(r.consumer_groups.size() == 1);
+      const auto& c = r.consumer_groups[0];
+      CHECK(c.records_unconsumed == 0);
+      CHECK(c.duplicates == r.log_order.duplicated_records);
+      CHECK(c.records_consumed - c.duplicates == r.records_acked);
+      CHECK(c.order_violations == r.log_order.reordered_records);
+      CHECK(c.keys_out_of_order == r.log_order.reordered_keys);
+    }
+    if (error == model::ProduceError::kRequestTimedOut) CHECK(run_with_logs(s, 1).log_order.duplicated_records > 0);
+  }
+}
