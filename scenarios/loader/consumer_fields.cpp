@@ -89,8 +89,8 @@ Field<ConsumerConfig> offset_reset_field() {
             c.auto_offset_reset_by = *d;
             return;
           }
-          m.error(key, "'" + v + "': by_duration takes a non-negative ISO-8601 duration P[nD][T[nH][nM][n[.f]S]] of at most " +
-                           number_text(kMaxMs) + " ms, e.g. by_duration:PT10S, by_duration:P1DT12H");
+          m.error(key, "'" + v + "': by_duration takes a non-negative ISO-8601 duration P[nD][T[nH][nM][n[.f]S]] of at most "
+                           "10^12 ms, e.g. by_duration:PT10S, by_duration:P1DT12H");
           return;
         }
         m.error(key, "must be latest, earliest, none or by_duration:<ISO-8601 duration> (e.g. by_duration:PT10S), got '" + v + "'");
@@ -123,7 +123,7 @@ const Table<MemberChange>& change_table() {
       F::selects(F::integer("join", &MemberChange::count, 1, 10000, "members", "action: this many new members join (ids continue the numbering)"),
                  kind, K::kJoin)
           .example("1"),
-      F::selects(F::text("leave", &MemberChange::member, 255, "action: this member closes (commits, then LeaveGroup: an immediate rebalance)"),
+      F::selects(F::text("leave", &MemberChange::member, 255, "action: this member closes (commits, then LeaveGroup: an immediate rebalance; a static member sends none)"),
                  kind, K::kLeave)
           .example("c1"),
       F::selects(F::text("crash", &MemberChange::member, 255,
