@@ -222,3 +222,31 @@ TEST_CASE("steps after the run's end are not played once every record is process
   CHECK(late.result.steps_not_played == 0);
   CHECK(late.result.records_unconsumed == 0);
 }
+
+TEST_CASE("KIP-848: a static member's restart within group.consumer.session.timeout.ms keeps its assignment too") {
+  Fixture f(4);
+  for (int i = 0; i < 4000; ++i) f.add(i % 4, i * 5, i * 5 + 1);  // 20 s of records
+  auto g = group(2, 0.1);
+  g.config.protocol = ConsumerConfig::Protocol::kConsumer;
+  g.config.group_instance_id = "i";
+  g.schedule.push_back({SimTime::ms(7000), MemberChange::Kind::kCrash, 1, "c1"});
+  g.schedule.push_back({SimTime::ms(12000), MemberChange::Kind::kRestart, 1, "c1"});
+  // A join at 13 s while c1 is back: the rebalance it starts completes with c1 in it.
+  g.schedule.push_back({SimTime::ms(13000), MemberChange::Kind::kJoin, 1, ""});
+  const auto run = simulate_group(g, {}, f.in);
+  REQUIRE(run.result.rebalances.size() == 2);
+  CHECK(run.result.rebalances[1].cause == "join c2");
+  CHECK(run.result.records_unconsumed == 0);
+  CHECK(run.result.order_violations == 0);
+  for (const auto& m : run.result.members) CHECK(m.partitions.size() >= 1);
+  // Classic eager: a join while c1 is down waits for it (a crashed member holds the join);
+  // its restart joins the round, which then completes without waiting for its session.
+  g.config.protocol = ConsumerConfig::Protocol::kClassic;
+  g.schedule[2].at = SimTime::ms(9000);
+  const auto eager = simulate_group(g, {}, f.in);
+  REQUIRE(eager.result.rebalances.size() == 2);
+  CHECK(eager.result.rebalances[1].cause == "join c2");
+  CHECK(eager.result.rebalances[1].done_ms < 20000);
+  CHECK(eager.result.records_unconsumed == 0);
+  for (const auto& m : eager.result.members) CHECK(m.partitions.size() >= 1);
+}
