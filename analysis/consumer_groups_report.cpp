@@ -83,6 +83,7 @@ nlohmann::ordered_json consumer_groups_to_json(const model::RunResult& r) {
                       {"idle_members", g.idle_members},
                       {"end_ms", round_to(g.end_ms, 3)}});
     if (g.stalled) groups.back()["stalled"] = true;
+    if (g.steps_not_played > 0) groups.back()["steps_not_played"] = g.steps_not_played;
     if (!g.lag_time_ms.empty())
       groups.back()["lag_timeseries"] = {{"partitions", g.lag_partitions}, {"time_ms", g.lag_time_ms}, {"lag", g.lag}};
   }
@@ -107,6 +108,8 @@ std::string consumer_groups_to_text(const model::RunResult& r) {
            std::to_string(g.lag_max) + "\n";
     if (g.stalled)
       out += "STALLED: no record processed for the first time in 10 x max(max.poll.interval.ms, session timeout); the group was stopped\n";
+    if (g.steps_not_played > 0)
+      out += std::to_string(g.steps_not_played) + " schedule step(s) not played: after the run's end, with every record processed\n";
     if (g.e2e_latency.count() > 0)
       out += "latency send->processed ms: p50 " + fixed(ms(g.e2e_latency.quantile(0.5)), 3) + ", p99 " +
              fixed(ms(g.e2e_latency.quantile(0.99)), 3) + ", max " + fixed(ms(g.e2e_latency.max()), 3) + "; last processed at " +

@@ -18,9 +18,11 @@ using sim::SimTime;
 /// A change to a group's membership at a simulated time.
 struct MemberChange {
   SimTime at;
-  enum class Kind { kJoin, kLeave, kCrash } kind = Kind::kJoin;
+  /// kRestart: a static member's process starts again (after a crash or a leave), under its
+  /// group.instance.id (kafka-consumer-spec §1.5).
+  enum class Kind { kJoin, kLeave, kCrash, kRestart } kind = Kind::kJoin;
   std::int32_t count = 1;  ///< kJoin: members that join
-  std::string member;      ///< kLeave, kCrash: the member id
+  std::string member;      ///< kLeave, kCrash, kRestart: the member id
 };
 
 /// ConsumerConfig with Kafka's names and 4.x defaults.
@@ -31,12 +33,19 @@ struct ConsumerConfig {
   std::int32_t max_partition_fetch_bytes = 1048576;       ///< max.partition.fetch.bytes
   std::int32_t fetch_max_bytes = 52428800;                ///< fetch.max.bytes
   std::int32_t max_poll_records = 500;                    ///< max.poll.records
-  enum class OffsetReset { kLatest, kEarliest, kNone } auto_offset_reset = OffsetReset::kLatest;  ///< auto.offset.reset (§5.2)
+  /// auto.offset.reset (§5.2). kNone: poll() throws NoOffsetForPartitionException for a
+  /// partition without a committed offset; kByDuration (Kafka 4.0, KIP-1106): the first offset
+  /// whose timestamp is at or after the lookup time minus auto_offset_reset_by.
+  enum class OffsetReset { kLatest, kEarliest, kNone, kByDuration } auto_offset_reset = OffsetReset::kLatest;
+  SimTime auto_offset_reset_by = SimTime::zero();         ///< by_duration:<ISO-8601 duration>
   bool enable_auto_commit = true;                         ///< enable.auto.commit (§5.1)
   SimTime auto_commit_interval = SimTime::ms(5000);       ///< auto.commit.interval.ms
   SimTime max_poll_interval = SimTime::ms(300000);        ///< max.poll.interval.ms
   SimTime metadata_max_age = SimTime::ms(300000);         ///< metadata.max.age.ms (§6.1)
   std::string client_rack;                                ///< client.rack ("" = none)
+  /// group.instance.id (§1.5): set, the members are static, member i with this prefix and
+  /// the index its member id has ("i" -> i0, i1, ...); "" = dynamic members.
+  std::string group_instance_id;
   /// partition.assignment.strategy (classic only): the group uses the first entry (every
   /// member has the same list, so every member votes for it, §1.3).
   std::vector<std::string> assignment_strategy{"range", "cooperative-sticky"};
@@ -53,6 +62,10 @@ struct ConsumerGroupSpec {
   std::int32_t members = 1;           ///< members at the start
   std::string member_prefix = "c";    ///< member ids: prefix + zero-padded index
   SimTime processing = SimTime::zero();  ///< processing.us: application time per record
+  /// How the application commits (its own commitSync/commitAsync calls, beside any auto
+  /// commit): after each poll's records, synchronously (the member waits a round trip to the
+  /// coordinator) or asynchronously, after each record (synchronously), or never.
+  enum class Commit { kNone, kSyncPerPoll, kAsyncPerPoll, kPerRecord } commit = Commit::kNone;
   /// Member racks, member i gets racks[i mod n]; empty: every member has config.client_rack.
   std::vector<std::string> racks;
   std::vector<MemberChange> schedule;

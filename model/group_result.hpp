@@ -65,6 +65,9 @@ struct GroupResult {
   /// longest of max.poll.interval.ms and the session timeout after the last record became
   /// readable, e.g. members late for poll() in a rebalance storm, and the run stopped it.
   bool stalled = false;
+  /// Schedule steps not played: they fall after the run's end and the last record's
+  /// readable time, when every record had been processed (nothing more to consume).
+  std::int32_t steps_not_played = 0;
   /// Lag per subscribed partition, sampled every RunOptions::timeseries (empty when off).
   std::vector<std::string> lag_partitions;
   std::vector<double> lag_time_ms;

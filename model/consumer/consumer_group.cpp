@@ -130,6 +130,7 @@ void ConsumerGroup::join(const std::vector<NewMember>& joining, SimTime now, std
   for (const auto& j : joining) {
     Member m;
     m.id = j.id;
+    m.instance_id = j.instance_id;
     m.rack = j.rack;
     m.joined = now;
     m.beat = now + j.heartbeat_offset;
@@ -185,6 +186,32 @@ void ConsumerGroup::crash(std::int32_t member, SimTime now) {
   for (const std::int32_t p : m.owned) unowned_since_[static_cast<std::size_t>(p)] = now;
 }
 
+void ConsumerGroup::close_static(std::int32_t member, SimTime now) {
+  crash(member, now);
+  members_[static_cast<std::size_t>(member)].closed = true;
+}
+
+void ConsumerGroup::restart(std::int32_t member, SimTime now, std::vector<OwnershipChange>& out) {
+  Member& m = members_[static_cast<std::size_t>(member)];
+  assert(m.crashed && m.instance_id);
+  m.crashed = false;
+  m.closed = false;
+  if (!m.in_group) {  // its session expired: removed, it joins afresh (§1.5: only a known instance id skips the rebalance)
+    rejoin(member, now, out);
+    return;
+  }
+  // GMM:5125-5160: the new member id replaces the old, the stored assignment is returned.
+  // Its JoinGroup counts as a heartbeat; it heartbeats from now on.
+  m.joined = now;
+  m.beat = now;
+  for (const std::int32_t p : m.owned) {
+    unowned_since_[static_cast<std::size_t>(p)].reset();  // no rebalance: the pause is no rebalance's
+    out.push_back({OwnershipChange::Kind::kAssign, member, p});
+  }
+  // A rebalance under way waits for its JoinGroup (classic) or its reconciliation (KIP-848).
+  if (rebalance_open_ && (settings_.mode == GroupSettings::Mode::kConsumer || !m.rejoined)) m.due = now;
+}
+
 void ConsumerGroup::expire(SimTime now, std::vector<OwnershipChange>& out) {
   for (std::size_t i = 0; i < members_.size(); ++i) {
     Member& m = members_[i];
@@ -194,7 +221,7 @@ void ConsumerGroup::expire(SimTime now, std::vector<OwnershipChange>& out) {
     m.previous.clear();
     m.target.clear();
     m.in_group = false;
-    membership_changed(now, "crash " + m.id, out);
+    membership_changed(now, (m.closed ? "session expired " : "crash ") + m.id, out);
   }
 }
 
@@ -239,6 +266,7 @@ GroupSpec ConsumerGroup::spec(bool eager_previous, bool targets) const {
     if (!m.in_group) continue;
     GroupMember g;
     g.id = m.id;
+    g.instance_id = m.instance_id;  // the assignors order static members by it (§2.1)
     g.topics = subscription_;
     g.rack = m.rack;
     const auto& owned = targets ? m.target : eager_previous ? m.previous : m.owned;

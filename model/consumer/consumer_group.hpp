@@ -67,6 +67,7 @@ struct NewMember {
   /// When its heartbeats fall: every heartbeat interval from its join plus this (members
   /// that start together do not heartbeat in step in practice).
   SimTime heartbeat_offset = SimTime::zero();
+  std::optional<std::string> instance_id = std::nullopt;  ///< group.instance.id: a static member (§1.5)
 };
 
 class ConsumerGroup {
@@ -93,6 +94,16 @@ public:
   void rejoin(std::int32_t member, SimTime now, std::vector<OwnershipChange>& out);
   /// A member stops without a word; its partitions stay its own until its session expires.
   void crash(std::int32_t member, SimTime now);
+  /// A static member closes (§1.2 step 5, §1.5): after close()'s commit (the caller's) it
+  /// sends no LeaveGroup, so the group keeps its partitions, unconsumed, until its session
+  /// expires, as after a crash.
+  void close_static(std::int32_t member, SimTime now);
+  /// A static member's process starts again (after crash() or close_static()) and joins
+  /// with its group.instance.id (§1.5). Within its session, the coordinator replaces the
+  /// member id and returns the stored assignment, with no rebalance: `out` assigns its
+  /// partitions again (from their committed offsets). After its session expired it was
+  /// removed: it joins as a new member would, and the group rebalances.
+  void restart(std::int32_t member, SimTime now, std::vector<OwnershipChange>& out);
 
   /// When `member` has a coordinator step to run (SimTime::max() when none).
   SimTime due(std::int32_t member) const;
@@ -107,7 +118,11 @@ public:
   const std::string& member_id(std::int32_t m) const { return members_[static_cast<std::size_t>(m)].id; }
   std::optional<std::int32_t> find(const std::string& id) const;
   bool in_group(std::int32_t m) const { return members_[static_cast<std::size_t>(m)].in_group; }
+  /// Stopped (crashed, or a static member closed) and not restarted since.
   bool crashed(std::int32_t m) const { return members_[static_cast<std::size_t>(m)].crashed; }
+  /// A static member that closed (rather than crashed) and has not restarted since.
+  bool closed(std::int32_t m) const { return members_[static_cast<std::size_t>(m)].closed; }
+  bool is_static(std::int32_t m) const { return members_[static_cast<std::size_t>(m)].instance_id.has_value(); }
   /// The partitions `member` consumes (indices, ascending).
   const std::vector<std::int32_t>& owned(std::int32_t member) const { return members_[static_cast<std::size_t>(member)].owned; }
   /// The member consuming `partition`, or -1.
@@ -119,11 +134,13 @@ public:
 private:
   struct Member {
     std::string id;
+    std::optional<std::string> instance_id;
     std::string rack;
     SimTime joined;
     SimTime beat;  ///< a heartbeat time: its heartbeats fall every interval from here
     bool in_group = true;
     bool crashed = false;
+    bool closed = false;  ///< a static member's close(): stopped like a crash, after a commit
     SimTime crashed_at;
     bool rejoined = false;              ///< classic: has rejoined in the current round
     SimTime due = SimTime::max();

@@ -2,13 +2,17 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstdlib>
 #include <deque>
+#include <limits>
 #include <optional>
 #include <variant>
 
 #include "model/consumer/consumer_group.hpp"
 #include "model/consumer/fetch_answer.hpp"
 #include "model/consumer/order_check.hpp"
+#include "model/partitioners/key_hash.hpp"
+#include "sim/check.hpp"
 #include "sim/event_queue.hpp"
 
 namespace partsim::model::consumer {
@@ -22,7 +26,9 @@ struct Step { std::size_t index; };
 struct Sample {};
 struct PollTimeout { std::int32_t member; std::uint64_t poll; };
 struct Grow { std::size_t index; };  ///< the group learns of ConsumeInputs::partitions_added[index]
-using Event = std::variant<PollAt, FetchDone, GroupDue, Expiry, Step, Sample, PollTimeout, Grow>;
+/// An application's OffsetCommit of one partition reaches the coordinator.
+struct CommitArrives { std::int32_t member; std::int32_t part; std::int64_t offset; std::uint32_t assigned; };
+using Event = std::variant<PollAt, FetchDone, GroupDue, Expiry, Step, Sample, PollTimeout, Grow, CommitArrives>;
 
 /// Per partition of the group (one owner at a time).
 struct PartState {
@@ -34,6 +40,7 @@ struct PartState {
   std::int64_t processed_first = 0; ///< records processed for the first time (skipped ones are not)
   std::int64_t skipped_high = 0;   ///< one past the last record a reset to latest jumped over
   std::uint32_t epoch = 0;         ///< bumped at every assign and revoke: stale responses are dropped
+  std::uint32_t assigned = 0;      ///< bumped at every assign: a commit sent before is of an older generation
 };
 
 struct FetchedRange {
@@ -73,6 +80,13 @@ public:
       if (c.kind == MemberChange::Kind::kJoin) total += c.count;
     total_members_ = total;
     queue_.resize_timers(static_cast<std::size_t>(total) + 1);
+    // The coordinator: leader of __consumer_offsets partition abs(hashCode) % 50 (Utils.abs
+    // maps MIN_VALUE to 0), partition p on broker p mod n.
+    if (!in.broker_rtt.empty()) {
+      const std::int32_t h = java_string_hash(spec.group);
+      const std::int64_t offsets_partition = (h == std::numeric_limits<std::int32_t>::min() ? 0 : std::abs(static_cast<std::int64_t>(h))) % 50;
+      coordinator_rtt_ = in.broker_rtt[static_cast<std::size_t>(offsets_partition % static_cast<std::int64_t>(in.broker_rtt.size()))];
+    }
     // A topic that grows starts with the count it had before its first increase.
     std::vector<OwnershipChange> none;
     for (std::size_t t = 0; t < in.start_partitions.size(); ++t)
@@ -96,6 +110,7 @@ private:
     if (spec_.config.enable_auto_commit) parts_[static_cast<std::size_t>(part)].committed = parts_[static_cast<std::size_t>(part)].position;
   }
   void drop(std::int32_t member, std::int32_t part);
+  void restart(std::int32_t member, SimTime now, std::size_t step);
   void reschedule_group();
   void poll(std::int32_t member, SimTime now);
   void send_fetches(std::int32_t member, SimTime now);
@@ -106,6 +121,23 @@ private:
     result_.lag_max = std::max(result_.lag_max, high_watermark(s.log, now) - s.position);
   }
   bool alive(std::int32_t m) const { return group_.in_group(m) && !group_.crashed(m); }
+  /// The first crash of member `id` in the schedule at or after `from` (the steps at `from`
+  /// from index `first` on, as the queue runs equal times in schedule order).
+  std::optional<SimTime> next_crash(const std::string& id, SimTime from, std::size_t first) const;
+  /// The member closes (close(): auto commit, then LeaveGroup; a static member sends none).
+  void close_member(std::int32_t member, SimTime now);
+  /// The application commits `part` at `offset` at `now`: it takes effect at the coordinator
+  /// half a round trip later.
+  void send_commit(std::int32_t member, std::int32_t part, std::int64_t offset, SimTime now) {
+    queue_.schedule(now + SimTime::ns(coordinator_rtt_.count_ns() / 2),
+                    CommitArrives{member, part, offset, parts_[static_cast<std::size_t>(part)].assigned});
+  }
+  /// Every record of every partition processed, or jumped over by a reset: nothing more to consume.
+  bool all_consumed() const {
+    for (const auto& s : parts_)
+      if (std::max(s.processed_high, s.skipped_high) < log_end(s.log)) return false;
+    return true;
+  }
 
   const ConsumerGroupSpec& spec_;
   const ConsumeInputs& in_;
@@ -115,6 +147,8 @@ private:
   std::vector<MemberState> members_;
   std::int32_t total_members_ = 0;
   std::int32_t joined_ = 0;
+  SimTime coordinator_rtt_ = SimTime::zero();
+  bool ended_ = false;  ///< the run has ended and nothing more can be consumed
   sim::EventQueue<Event> queue_;
   std::vector<Processed> processed_;
   GroupResult result_;
@@ -127,6 +161,7 @@ void GroupSimulation::add_members(std::int32_t count, SimTime now) {
   for (std::int32_t i = 0; i < count; ++i, ++joined_) {
     NewMember m;
     m.id = member_id(spec_.member_prefix, joined_, total_members_);
+    if (!spec_.config.group_instance_id.empty()) m.instance_id = member_id(spec_.config.group_instance_id, joined_, total_members_);
     m.rack = spec_.racks.empty() ? spec_.config.client_rack : spec_.racks[static_cast<std::size_t>(joined_) % spec_.racks.size()];
     // Members that join together heartbeat out of step: spread evenly over the interval.
     m.heartbeat_offset = SimTime::ns(group_.settings().heartbeat_interval.count_ns() * i / count);
@@ -136,14 +171,35 @@ void GroupSimulation::add_members(std::int32_t count, SimTime now) {
     s.session.resize(in_.broker_rtt.size());
     s.next_commit = now + spec_.config.auto_commit_interval;
     s.busy_until = now;
-    for (const auto& c : spec_.schedule)
-      if (c.kind == MemberChange::Kind::kCrash && c.member == m.id && c.at >= now && !s.crash_at) s.crash_at = c.at;
+    s.crash_at = next_crash(m.id, now, 0);
     members_.push_back(std::move(s));
   }
   std::vector<OwnershipChange> out;
   group_.join(joining, now, out);
   apply(out, now);
   for (std::int32_t m = joined_ - count; m < joined_; ++m) queue_.schedule(now, PollAt{m});
+}
+
+std::optional<SimTime> GroupSimulation::next_crash(const std::string& id, SimTime from, std::size_t first) const {
+  std::optional<SimTime> at;
+  for (std::size_t i = 0; i < spec_.schedule.size(); ++i) {
+    const MemberChange& c = spec_.schedule[i];
+    if (c.kind == MemberChange::Kind::kCrash && c.member == id && (c.at > from || (c.at == from && i >= first)) && (!at || c.at < *at)) at = c.at;
+  }
+  return at;
+}
+
+void GroupSimulation::close_member(std::int32_t member, SimTime now) {
+  std::vector<OwnershipChange> out;
+  if (group_.is_static(member)) {
+    // close(): the auto commit (when enabled), and no LeaveGroup (§1.2 step 5, §1.5).
+    for (const std::int32_t p : group_.owned(member)) commit(p);
+    group_.close_static(member, now);
+    reschedule_group();
+    return;
+  }
+  group_.leave(member, now, out);
+  apply(out, now);
 }
 
 void GroupSimulation::drop(std::int32_t member, std::int32_t part) {
@@ -172,19 +228,39 @@ void GroupSimulation::apply(const std::vector<OwnershipChange>& changes, SimTime
         break;
       case OwnershipChange::Kind::kAssign: {
         auto& s = parts_[static_cast<std::size_t>(c.partition)];
-        if (!s.committed && spec_.config.auto_offset_reset == ConsumerConfig::OffsetReset::kLatest) {
+        const auto reset = spec_.config.auto_offset_reset;
+        using Reset = ConsumerConfig::OffsetReset;
+        if (!s.committed && reset == Reset::kLatest) {
           // §5.2: the records below the high watermark the group never processed nor jumped
           // over before (an owner without commits, or an earlier reset) are skipped now.
           const std::int64_t hw = high_watermark(s.log, now);
           result_.records_skipped_latest += std::max<std::int64_t>(0, hw - std::max(s.processed_high, s.skipped_high));
           s.skipped_high = std::max(s.skipped_high, hw);
         }
+        // §5.2: none throws NoOffsetForPartitionException from poll(); the loader refuses it
+        // for a scenario's group, which starts without committed offsets.
+        PARTSIM_CHECK(s.committed || reset != Reset::kNone, "auto.offset.reset none for a partition without a committed offset");
         // §5.2: the committed offset, else auto.offset.reset (latest: the high watermark now).
-        s.position = s.committed ? *s.committed
-                     : spec_.config.auto_offset_reset == ConsumerConfig::OffsetReset::kEarliest ? 0
-                                                                                               : high_watermark(s.log, now);
+        if (s.committed) {
+          s.position = *s.committed;
+        } else if (reset == Reset::kEarliest) {
+          s.position = 0;
+        } else if (reset == Reset::kByDuration) {
+          // KIP-1106: ListOffsets by timestamp now - duration: the first offset below the high
+          // watermark whose timestamp (CreateTime, the send) is at or after it; none: latest.
+          const std::int64_t hw = high_watermark(s.log, now);
+          const SimTime from = now - spec_.config.auto_offset_reset_by;
+          const auto& records = logs_.partitions[static_cast<std::size_t>(s.log)].records;
+          std::int64_t o = 0;
+          while (o < hw && records[static_cast<std::size_t>(o)].sent < from) ++o;
+          s.position = o;
+          s.skipped_high = std::max(s.skipped_high, o);
+        } else {
+          s.position = high_watermark(s.log, now);
+        }
         s.fetched = s.position;
         ++s.epoch;
+        ++s.assigned;
         ms.session[static_cast<std::size_t>(broker_of(c.partition))].push_back(c.partition);
         // A member blocked in poll() wakes to fetch its new partition.
         if (ms.idle && alive(c.member)) queue_.schedule(now, PollAt{c.member});
@@ -193,6 +269,23 @@ void GroupSimulation::apply(const std::vector<OwnershipChange>& changes, SimTime
     }
   }
   reschedule_group();
+}
+
+void GroupSimulation::restart(std::int32_t member, SimTime now, std::size_t step) {
+  // A new process: nothing buffered, new fetch sessions, positions from the committed offsets.
+  auto& ms = members_[static_cast<std::size_t>(member)];
+  for (const std::int32_t p : std::vector<std::int32_t>(group_.owned(member))) drop(member, p);
+  for (auto& order : ms.session) order.clear();
+  ms.ready.clear();
+  ms.crash_at = next_crash(group_.member_id(member), now, step + 1);
+  ms.leave_pending = false;
+  ms.busy_until = now;
+  ms.idle = true;
+  ms.next_commit = now + spec_.config.auto_commit_interval;
+  std::vector<OwnershipChange> out;
+  group_.restart(member, now, out);
+  apply(out, now);
+  queue_.schedule(now, PollAt{member});
 }
 
 void GroupSimulation::reschedule_group() {
@@ -222,9 +315,7 @@ void GroupSimulation::poll(std::int32_t member, SimTime now) {
   if (ms.crash_at && now >= *ms.crash_at) return;
   if (ms.leave_pending) {
     ms.leave_pending = false;
-    std::vector<OwnershipChange> out;
-    group_.leave(member, now, out);
-    apply(out, now);
+    close_member(member, now);
     return;
   }
   // The coordinator step (§1.2): rejoin or reconcile when the group asked for it.
@@ -243,6 +334,7 @@ void GroupSimulation::poll(std::int32_t member, SimTime now) {
   std::int64_t taken = 0;
   SimTime t = now;
   bool dies = false;
+  using Commit = ConsumerGroupSpec::Commit;
   while (budget > 0 && !ms.ready.empty() && !dies) {
     const std::int32_t part = ms.ready.front();
     auto& s = parts_[static_cast<std::size_t>(part)];
@@ -268,8 +360,19 @@ void GroupSimulation::poll(std::int32_t member, SimTime now) {
       ++s.position;
       ++taken;
       --budget;
+      if (spec_.commit == Commit::kPerRecord) {
+        // commitSync({tp: offset + 1}) after each record: it waits for the answer.
+        send_commit(member, part, s.position, t);
+        t += coordinator_rtt_;
+      }
     }
     if (s.position >= s.fetched) ms.ready.pop_front();
+  }
+  // commitSync() / commitAsync() after the poll's records: the positions of every partition
+  // it owns; the synchronous one waits for the answer.
+  if (taken > 0 && !dies && (spec_.commit == Commit::kSyncPerPoll || spec_.commit == Commit::kAsyncPerPoll)) {
+    for (const std::int32_t p : group_.owned(member)) send_commit(member, p, parts_[static_cast<std::size_t>(p)].position, t);
+    if (spec_.commit == Commit::kSyncPerPoll) t += coordinator_rtt_;
   }
   // Pipelining: the next fetches go out before the records are processed (§4.2).
   send_fetches(member, now);
@@ -378,9 +481,18 @@ GroupRun GroupSimulation::run() {
         break;
       }
     }
+    // The run has ended and every record is processed: no more steps nor samples.
+    if (!ended_ && (std::holds_alternative<Step>(e.payload) || std::holds_alternative<Sample>(e.payload)) &&
+        now > std::max(in_.run_end, last_readable) && all_consumed())
+      ended_ = true;
     if (std::holds_alternative<Sample>(e.payload)) {
+      if (ended_) continue;
       sample(now);
       if (!queue_.empty()) queue_.schedule(now + in_.sample_interval, Sample{});
+      continue;
+    }
+    if (ended_ && std::holds_alternative<Step>(e.payload)) {
+      ++result_.steps_not_played;
       continue;
     }
     std::visit(
@@ -401,6 +513,12 @@ GroupRun GroupSimulation::run() {
             std::vector<OwnershipChange> out;
             group_.expel(ev.member, now, out);
             apply(out, now);
+          } else if constexpr (std::is_same_v<T, CommitArrives>) {
+            // Taken unless the member lost the partition to a later generation meanwhile
+            // (reassigned since, or the member was expelled: the commit fails).
+            auto& s = parts_[static_cast<std::size_t>(ev.part)];
+            if (s.assigned != ev.assigned || members_[static_cast<std::size_t>(ev.member)].expelled) return;
+            if (!s.committed || *s.committed < ev.offset) s.committed = ev.offset;
           } else if constexpr (std::is_same_v<T, Grow>) {
             const PartitionsAdded& a = in_.partitions_added[ev.index];
             std::vector<OwnershipChange> out;
@@ -417,15 +535,19 @@ GroupRun GroupSimulation::run() {
               return;
             }
             const auto m = group_.find(c.member);
-            if (!m || !alive(*m)) return;  // the loader checks names; one already gone does nothing
+            // The loader refuses impossible steps (a member that left, crashed, or restarts
+            // while running); one expelled meanwhile does nothing.
+            if (c.kind == MemberChange::Kind::kRestart) {
+              if (m && group_.crashed(*m) && group_.is_static(*m)) restart(*m, now, ev.index);
+              return;
+            }
+            if (!m || !alive(*m)) return;
             auto& ms = members_[static_cast<std::size_t>(*m)];
             if (c.kind == MemberChange::Kind::kCrash) {
               group_.crash(*m, now);
               reschedule_group();
             } else if (ms.idle) {
-              std::vector<OwnershipChange> out;
-              group_.leave(*m, now, out);
-              apply(out, now);
+              close_member(*m, now);
             } else {
               ms.leave_pending = true;  // close() after the batch in hand
             }
@@ -456,8 +578,8 @@ GroupRun GroupSimulation::run() {
     r.member = group_.member_id(m);
     for (const std::int32_t p : group_.owned(m)) r.partitions.push_back(result_.lag_partitions[static_cast<std::size_t>(p)]);
     r.records = members_[static_cast<std::size_t>(m)].records;
-    r.crashed = group_.crashed(m);
-    r.left = !group_.in_group(m) && !r.crashed;
+    r.crashed = group_.crashed(m) && !group_.closed(m);
+    r.left = group_.closed(m) || (!group_.in_group(m) && !group_.crashed(m));
     if (alive(m) && r.partitions.empty()) result_.idle_members.push_back(r.member);
     result_.members.push_back(std::move(r));
   }

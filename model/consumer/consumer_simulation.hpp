@@ -51,6 +51,12 @@ struct ConsumeInputs {
   std::vector<double> record_bytes;           ///< per log partition: wire bytes per record (>= 1)
   std::vector<SimTime> broker_rtt;            ///< per broker: consumer <-> broker round trip
   SimTime sample_interval = SimTime::zero();  ///< lag sampled this often (0 = not kept)
+  /// When the producers' run ends (run.duration.ms; 0 for a run that stops by records).
+  /// After it and the last record's readable time, once every record has been processed
+  /// (or skipped by a reset), the group plays no more schedule steps and takes no more lag
+  /// samples: nothing more can be consumed. What is under way (a rebalance, a crashed
+  /// member's session expiry) still completes.
+  SimTime run_end = SimTime::zero();
   std::int32_t trace = 0;                     ///< records processed kept in the trace
 };
 
@@ -61,7 +67,12 @@ struct GroupRun {
 };
 
 /// Runs one group over the logs until every record of its partitions has been processed by
-/// a live owner, or nothing more can happen (no owner left).
+/// a live owner, or nothing more can happen (no owner left). The application's commits
+/// (ConsumerGroupSpec::commit) go to the group coordinator, the leader of the group's
+/// __consumer_offsets partition (abs(group.id.hashCode()) % 50), taken as the broker that
+/// partition's index picks in broker order (p mod brokers, as partitions are striped): a
+/// commit takes effect half that broker's rtt.ms after it is sent, a synchronous one
+/// blocks the member a whole rtt.ms.
 GroupRun simulate_group(const ConsumerGroupSpec& spec, const GroupCoordinatorConfig& coordinator, const ConsumeInputs& in);
 
 }  // namespace partsim::model::consumer

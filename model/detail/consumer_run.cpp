@@ -50,6 +50,7 @@ void run_consumers(const Scenario& s, const RunOptions& options, RunResult& resu
     in.record_bytes.push_back(ps.records > 0 ? std::max(1.0, static_cast<double>(ps.bytes) / static_cast<double>(ps.records)) : 1.0);
   }
   in.sample_interval = options.timeseries;
+  in.run_end = s.run.duration.value_or(SimTime::zero());
   in.trace = s.run.trace;
   for (const auto& g : s.consumers) {
     consumer::GroupRun run = consumer::simulate_group(g, s.group_coordinator, in);
