@@ -348,15 +348,18 @@ std::string indexed_job_manifest(const IndexedJob& job) {
   e << YAML::Key << "restartPolicy" << YAML::Value << "OnFailure";
   e << YAML::Key << "containers" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
   e << YAML::Key << "name" << YAML::Value << "partsim";
-  e << YAML::Key << "image" << YAML::Value << job.image;
+  // Strings the user gives are double-quoted: plain, `4` or `on` would be an integer or (in
+  // the YAML 1.1 that Kubernetes reads) a boolean, and the API server refuses a command
+  // whose items are not strings.
+  e << YAML::Key << "image" << YAML::Value << YAML::DoubleQuoted << job.image;
   e << YAML::Key << "command" << YAML::Value << YAML::BeginSeq;
-  for (const auto& w : job.command) e << w;
+  for (const auto& w : job.command) e << YAML::DoubleQuoted << w;
   e << YAML::EndSeq;
   e << YAML::Key << "volumeMounts" << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "name" << YAML::Value << "stores"
-    << YAML::Key << "mountPath" << YAML::Value << job.mount << YAML::EndMap << YAML::EndSeq;
+    << YAML::Key << "mountPath" << YAML::Value << YAML::DoubleQuoted << job.mount << YAML::EndMap << YAML::EndSeq;
   e << YAML::EndMap << YAML::EndSeq;
   e << YAML::Key << "volumes" << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "name" << YAML::Value << "stores"
-    << YAML::Key << "persistentVolumeClaim" << YAML::Value << YAML::BeginMap << YAML::Key << "claimName" << YAML::Value << job.claim
+    << YAML::Key << "persistentVolumeClaim" << YAML::Value << YAML::BeginMap << YAML::Key << "claimName" << YAML::Value << YAML::DoubleQuoted << job.claim
     << YAML::EndMap << YAML::EndMap << YAML::EndSeq;
   e << YAML::EndMap << YAML::EndMap << YAML::EndMap << YAML::EndMap;
   if (!e.good()) throw std::runtime_error("Kubernetes manifest: " + e.GetLastError());
