@@ -83,7 +83,7 @@ int run_book_command(const Args& args) {
       return analysis::book::LoadedScenario{std::nullopt, message};
     }
   };
-  Progress progress("book replications");
+  Progress progress("book replications", true);  // the whole book runs for minutes: a log gets lines too
   analysis::book::BookResult result;
   try {
     result = analysis::book::run_book(options, source, [&](std::size_t done, std::size_t total) { progress.update(done, total); });

@@ -23,6 +23,7 @@
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/output.hpp"
+#include "cli/progress.hpp"
 #include "cli/sweep_store.hpp"
 
 namespace partsim::cli {
@@ -57,7 +58,7 @@ std::vector<std::string> split_list(const std::string& text) {
 
 // The stores' rows as the report's plain data: points in store order, the metrics in the
 // order the rows hold them.
-analysis::SweepData read_stores(std::vector<SweepStore>& stores) {
+analysis::SweepData read_stores(std::vector<SweepStore>& stores, Progress& progress) {
   analysis::SweepData d;
   const StoreMeta meta = stores.front().meta();
   d.name = meta.sweep_name;
@@ -95,7 +96,9 @@ analysis::SweepData read_stores(std::vector<SweepStore>& stores) {
   for (std::size_t i = 0; i < stores.size(); ++i)
     for (const auto& row : stores[i].done()) owner.emplace(row, i);  // a shard given twice: its rows once
   std::map<std::string, std::size_t> metric_index;
+  std::size_t read = 0;
   for (const auto& [row, i] : owner) {
+    progress.update(read++, owner.size());
     const auto it = index.find(row.first);
     if (it == index.end()) throw UsageError("store " + stores[i].path() + ": a done row of point " + std::to_string(row.first) + ", which it does not list");
     auto& pd = d.points[it->second];
@@ -109,6 +112,7 @@ analysis::SweepData read_stores(std::vector<SweepStore>& stores) {
     }
   }
   d.rows_done = owner.size();
+  progress.update(read, owner.size());
   return d;
 }
 
@@ -173,7 +177,9 @@ int run_report_command(const Args& args) {
   if (std::filesystem::exists(s.out) && !std::filesystem::is_directory(s.out)) throw UsageError("--out: '" + s.out + "' exists and is not a folder");
 
   auto stores = open_same_sweep(s.stores, "not reported together");
-  analysis::SweepData data = read_stores(stores);
+  // A large store takes minutes: progress on stderr, also in a log (a line every few seconds).
+  Progress progress("partsim report: rows read", true);
+  analysis::SweepData data = read_stores(stores, progress);
   if (data.rows_done == 0) throw UsageError("store " + data.source + ": no row is done yet: nothing to report (run partsim sweep first)");
   analysis::SweepReportOptions options;
   options.x = s.x;
@@ -201,6 +207,9 @@ int run_report_command(const Args& args) {
   std::map<std::size_t, std::string> svg;
   std::vector<std::string> written;
   std::set<std::string> names;
+  progress.rename("partsim report: charts drawn");
+  std::size_t charts_total = 0;
+  for (std::size_t m : report->metrics()) charts_total += report->has_chart(m) ? 1 : 0;
   for (std::size_t m : report->metrics()) {
     if (!report->has_chart(m)) continue;
     const std::string name = chart_name(report->data().metrics[m], names);
@@ -212,6 +221,7 @@ int run_report_command(const Args& args) {
                                                                               "\ndatafile = " + analysis::gnuplot_quoted(name + ".dat") + "\n" + chart.script);
     svg[m] = read_whole(path);
     for (const char* ext : {".svg", ".gp", ".dat"}) written.push_back(name + ext);
+    progress.update(svg.size(), charts_total);
   }
   write_file_atomically((scratch / "report.html").string(), report->html(svg));
 

@@ -30,6 +30,7 @@
 #include "cli/interrupt.hpp"
 #include "cli/options.hpp"
 #include "cli/output.hpp"
+#include "cli/progress.hpp"
 #include "cli/sweep_store.hpp"
 #include "model/cluster_simulation.hpp"
 #include "model/run_estimate.hpp"
@@ -168,15 +169,34 @@ std::string json_of(const std::vector<scenarios::SweepAssignment>& sets) {
   return j.dump();
 }
 
+// The assignment a loader's message is about ("--set PATH=VALUE: ..."), if any.
+const scenarios::SweepAssignment* assignment_of(const std::string& message, const std::vector<const std::vector<scenarios::SweepAssignment>*>& lists) {
+  for (const auto* list : lists)
+    for (const auto& a : *list)
+      if (message.rfind("--set " + a.set() + ":", 0) == 0) return &a;
+  return nullptr;
+}
+
+std::string located(const scenarios::SweepDefinition& d, const scenarios::SweepAssignment* a) {
+  return d.file + (a ? ":" + std::to_string(a->line) + ":" + std::to_string(a->column) : "");
+}
+
 // Every point (workload-major, arms inner), its scenario loaded and checked before anything
-// runs; an error in a point names the sweep file's line of its first assignment.
+// runs. An error names the sweep file's line of the assignment it is about (set:, the arm's
+// or the point's), else of the point's first assignment. The size limits apply to what a
+// sweep holds: its points, and `--threads` runs at once whose rows go to the store as they
+// come (nothing of a run is kept, unlike compare's side-by-side results).
 std::vector<Point> load_points(const scenarios::SweepDefinition& d, const SweepSettings& s) {
   std::vector<Point> points;
   std::set<std::string> warned;
+  const std::size_t count = d.workloads.size() * d.arms.size();
   model::RunPlan plan;
-  plan.replications = d.replications;
-  plan.concurrent = sim::replication_threads(s.threads, d.replications * d.workloads.size() * d.arms.size());
-  plan.runs = d.workloads.size() * d.arms.size();
+  plan.sweep = true;
+  plan.sweep_points = count;
+  plan.concurrent = sim::replication_threads(s.threads, d.replications * count);
+  // Checking a large sweep takes a while (100,000 points: about half a minute): progress.
+  Progress progress("partsim sweep " + d.name + ": checking " + std::to_string(count) + " points", true);
+  points.reserve(count);
   for (const auto& w : d.workloads) {
     const std::string key = scenarios::workload_key(w);
     // The workload's seed: the sweep's seed mixed with its assignments, not with the arm,
@@ -197,25 +217,34 @@ std::vector<Point> load_points(const scenarios::SweepDefinition& d, const SweepS
       p.stored.variant_params = json_of(arm.sets);
       p.stored.label = arm.name + (params_label.empty() ? "" : " @ " + params_label);
       p.stored.seed = seed;
+      const auto* first = !w.empty() ? &w.front() : !arm.sets.empty() ? &arm.sets.front() : nullptr;
+      const std::string what = "point " + std::to_string(p.stored.point) + " (" + p.stored.label + ")";
       try {
-        p.scenario = load_scenario_with_warnings("sweep", d.scenario_path, sets, &warned);
+        p.scenario = load_scenario_with_warnings("sweep", d.scenario_path, sets, &warned, &d.scenario_text);
       } catch (const scenarios::InputError& e) {
-        const auto* where = !w.empty() ? &w.front() : !arm.sets.empty() ? &arm.sets.front() : nullptr;
         std::vector<std::string> msgs;
-        const std::string prefix = d.file + (where ? ":" + std::to_string(where->line) + ":" + std::to_string(where->column) : "") +
-                                   ": point " + std::to_string(p.stored.point) + " (" + p.stored.label + ") does not load: ";
-        for (const auto& m : e.messages()) msgs.push_back(prefix + m);
+        for (const auto& m : e.messages()) {
+          // set: is every point's: its error is the sweep file's, not a point's.
+          if (const auto* a = assignment_of(m, {&d.sets}))
+            msgs.push_back(located(d, a) + ": set." + a->path + ": " + m);
+          else
+            msgs.push_back(located(d, assignment_of(m, {&arm.sets, &w}) ? assignment_of(m, {&arm.sets, &w}) : first) + ": " + what +
+                           " does not load: " + m);
+        }
         throw scenarios::InputError(msgs);
       }
-      refuse_if_too_large(p.scenario, d.scenario_path, s.allow_large, plan);
+      if (!s.allow_large)
+        if (const std::string why = model::check_run_limits(p.scenario, plan); !why.empty())
+          throw UsageError(located(d, first) + ": " + what + ": refused: " + why + ", or pass --allow-large");
       points.push_back(std::move(p));
+      progress.update(points.size(), count);
     }
   }
   return points;
 }
 
 // done/total, rate and ETA on stderr: a line updated in place on a terminal, a line every
-// 10 s otherwise (a batch job's log), and a summary at the end.
+// 10 s otherwise (a batch job's log; PARTSIM_PROGRESS_SECONDS sets it), and a summary at the end.
 class SweepProgress {
 public:
   SweepProgress(std::string what, std::size_t total, std::size_t already)
@@ -223,7 +252,7 @@ public:
 
   void update(std::size_t run) {
     const double t = elapsed();
-    if (!tty_ && t - last_ < 10.0) return;
+    if (!tty_ && t - last_ < every_) return;
     last_ = t;
     std::fprintf(stderr, "%s%s   ", tty_ ? "\r" : "", line(run, t).c_str());
     if (!tty_) std::fputc('\n', stderr);
@@ -249,6 +278,7 @@ private:
   std::string what_;
   std::size_t total_, already_;
   bool tty_, shown_ = false;
+  double every_ = progress_seconds(10.0);
   double last_ = -1e9;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
@@ -429,6 +459,14 @@ int run_sweep_command(const Args& args) {
   StoreMeta meta{scenarios::sweep_hash(def), partsim_version(), def.text, shard.text(), def.name, def.scenario_path, def.replications};
   std::vector<StorePoint> stored;
   for (const auto& p : points) stored.push_back(p.stored);
+  // The store's folder is made (a shard's `stores/shard-%a.sqlite` in a fresh folder), and
+  // the store locked before it is opened or made: two sweeps never write one store.
+  if (const auto dir = std::filesystem::path(path).parent_path(); !dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw UsageError("--store: cannot create the folder '" + dir.string() + "' for " + path + ": " + ec.message());
+  }
+  const StoreLock lock(path);
   SweepStore store = SweepStore::open_for(path, meta, stored);
 
   // Rows r = point * replications + replication; shard I of N owns r mod N == I.

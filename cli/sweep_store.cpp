@@ -5,6 +5,12 @@
 #include <stdexcept>
 
 #include <sqlite3.h>
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli_error.hpp"
@@ -81,6 +87,47 @@ std::string format_shard_mismatch(const std::string& path, const std::string& ha
 }
 
 }  // namespace
+
+StoreLock::StoreLock(const std::string& store_path) : path_(store_path + ".lock") {
+  for (;;) {
+    const int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) throw UsageError("store " + store_path + ": cannot make its lock file " + path_ + ": " + std::strerror(errno));
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      const int err = errno;
+      std::string holder(200, '\0');
+      const ssize_t n = err == EWOULDBLOCK ? ::pread(fd, holder.data(), holder.size(), 0) : 0;
+      ::close(fd);
+      if (err != EWOULDBLOCK) throw UsageError("store " + store_path + ": cannot lock " + path_ + ": " + std::strerror(err));
+      holder.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+      while (!holder.empty() && (holder.back() == '\n' || holder.back() == '\0')) holder.pop_back();
+      throw UsageError("store " + store_path + " is being written by another partsim (" + (holder.empty() ? "pid unknown" : holder) +
+                       "): one sweep writes a store at a time; wait for it to end (or stop it), or give another --store");
+    }
+    // Locked; but a holder that was ending may have removed the file after this one opened
+    // it: the lock counts only on the file that is still at the path.
+    struct stat held {}, now {};
+    if (::fstat(fd, &held) == 0 && ::stat(path_.c_str(), &now) == 0 && held.st_ino == now.st_ino && held.st_dev == now.st_dev) {
+      fd_ = fd;
+      break;
+    }
+    ::close(fd);
+  }
+  char host[256] = "";
+  ::gethostname(host, sizeof host - 1);
+  const std::time_t t = std::time(nullptr);
+  char since[32] = "";
+  std::strftime(since, sizeof since, "%Y-%m-%d %H:%M:%S UTC", std::gmtime(&t));
+  const std::string who = "pid " + std::to_string(::getpid()) + " on " + host + ", since " + since + "\n";
+  // Without the note the lock holds all the same (a refused writer then reads "pid unknown").
+  const bool noted = ::ftruncate(fd_, 0) == 0 && ::pwrite(fd_, who.data(), who.size(), 0) == static_cast<ssize_t>(who.size());
+  (void)noted;
+}
+
+StoreLock::~StoreLock() {
+  if (fd_ < 0) return;
+  ::unlink(path_.c_str());  // while still locked: a waiter that opened it sees it gone and retries
+  ::close(fd_);
+}
 
 SweepStore::SweepStore(std::string path, sqlite3* db) : path_(std::move(path)), db_(db) {}
 SweepStore::SweepStore(SweepStore&& o) noexcept : path_(std::move(o.path_)), db_(o.db_), in_transaction_(o.in_transaction_) { o.db_ = nullptr; }

@@ -87,6 +87,24 @@ private:
   bool in_transaction_ = false;
 };
 
+/// One writer per store: an exclusive lock (flock) on STORE.lock, which holds the writer's
+/// pid and host, taken before the store is opened or made and let go (the file removed) by
+/// the destructor. The kernel lets it go when the process dies, even by SIGKILL: a stale
+/// file locks nothing. Readers (report, status, merge's inputs) take no lock.
+class StoreLock {
+public:
+  /// Takes the lock of `store_path`; UsageError naming the holder (pid, host, since when)
+  /// when another process has it.
+  explicit StoreLock(const std::string& store_path);
+  ~StoreLock();
+  StoreLock(const StoreLock&) = delete;
+  StoreLock& operator=(const StoreLock&) = delete;
+
+private:
+  std::string path_;
+  int fd_ = -1;
+};
+
 /// Opens the stores of one sweep (its shards) to read; UsageError when one is not a store,
 /// or holds another sweep or was made by another partsim version (the message ends with
 /// `consequence`, e.g. "not merged").

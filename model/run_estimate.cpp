@@ -26,6 +26,13 @@ constexpr double kBytesPerReplicaSlot = 16;       // replica lists per partition
 constexpr double kBytesPerZipfKey = 24;           // cumulative weights and the key text
 constexpr double kBytesPerTraceEntry = 4;
 constexpr double kRunResultBytes = 200e3;         // two 58 KB histograms, hot keys, vectors
+// A finished run's row per partition (model::PartitionStats: 64 bytes, a topic name past
+// 15 characters on the heap besides).
+constexpr double kResultBytesPerPartition = 80;
+// A sweep's point as it waits for its rows: its loaded Scenario, its label, assignments and
+// seed (measured: 2.8 KB a point, peak RSS of `sweep --emit k8s` at 5,000 and 20,000 points
+// of slow-broker.yaml: 22.2 and 63.5 MB).
+constexpr double kBytesPerSweepPoint = 3000;
 constexpr double kProcessBytes = 8e6;             // the program, its libraries and allocator (RSS of a tiny run)
 constexpr double kReportBytesPerMetric = 700;    // registry entry, summary, JSON and CSV row
 // Batches in memory: a slot in the run's batch arena, which keeps as many slots as batches
@@ -141,7 +148,9 @@ RunEstimate estimate_run(const Scenario& s, const RunPlan& plan) {
   }
   const double brokers = static_cast<double>(s.brokers.size());
 
-  const double concurrent = std::max(1.0, std::min<double>(plan.concurrent, static_cast<double>(plan.replications)));
+  // A sweep runs `concurrent` rows at once whatever its replications.
+  const double concurrent =
+      std::max(1.0, plan.sweep ? static_cast<double>(plan.concurrent) : std::min<double>(plan.concurrent, static_cast<double>(plan.replications)));
   auto add = [&e](std::string what, double count, double bytes, std::string remedy) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.3g", count);
@@ -156,7 +165,18 @@ RunEstimate estimate_run(const Scenario& s, const RunPlan& plan) {
       "lower the partitions" + std::string(producers.empty() ? "" : " or producers") + or_threads);
   add("batches under buffer.memory: # bytes" + times, buffer_bytes, buffered * concurrent, "lower buffer.memory" + or_threads);
   if (zipf_keys > 0) add("Zipf keys: #" + times, zipf_keys, zipf * concurrent, "lower keys.cardinality" + or_threads);
-  add("report rows: # partitions", partitions, kProcessBytes + partitions * kReportBytesPerPartition, "lower the partitions");
+  if (plan.sweep) {
+    // A sweep's row is its run-wide metrics, written to the store as it comes: no report
+    // rows. Finished runs wait, at most two per thread, for an earlier row to be written
+    // (sim::replication_window); the points' loaded scenarios are kept for the whole sweep.
+    const double waiting = 2 * concurrent;
+    add("finished runs waiting their turn to be stored (2 per thread): #", waiting,
+        kProcessBytes + waiting * (kRunResultBytes + partitions * kResultBytesPerPartition), "lower the partitions, or lower --threads");
+    add("the sweep's points: # loaded scenarios", static_cast<double>(plan.sweep_points),
+        static_cast<double>(plan.sweep_points) * kBytesPerSweepPoint, "split the sweep into several files");
+  } else {
+    add("report rows: # partitions", partitions, kProcessBytes + partitions * kReportBytesPerPartition, "lower the partitions");
+  }
   if (plan.timeseries > SimTime::zero()) {
     const double samples = std::floor(e.simulated_s / plan.timeseries.to_sec()) + 1;
     add("--timeseries: # samples", samples, samples * bytes_per_sample(partitions, brokers), "raise --timeseries MS or shorten the run");
@@ -171,7 +191,9 @@ RunEstimate estimate_run(const Scenario& s, const RunPlan& plan) {
   }
   if (plan.batches)  // at most one batch per record (linger.ms 0 on a fast broker comes close)
     add("batches.csv: up to # rows", e.records, e.records * kBytesPerBatchRow, "lower run.records or run.duration.ms, or drop --out");
-  if (plan.replications > 1) {
+  if (plan.sweep) {
+    // nothing kept per run: each row goes to the store
+  } else if (plan.replications > 1) {
     // Per metric: one double per replication, and its name, label and summary in the report.
     const double metrics = static_cast<double>(plan.runs) * replication_metrics(partitions, brokers, static_cast<double>(s.producers.size()));
     const double values = static_cast<double>(plan.replications) * metrics;

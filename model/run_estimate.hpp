@@ -29,6 +29,10 @@ struct RunPlan {
   std::size_t replications = 1;
   unsigned concurrent = 1;               ///< simulations in memory at once (threads)
   std::size_t runs = 1;                  ///< compare: runs whose results are kept side by side
+  /// A sweep: `concurrent` runs at once whatever `replications`, each run's row written to
+  /// its store as it comes (nothing kept per run), and `sweep_points` loaded scenarios held.
+  bool sweep = false;
+  std::size_t sweep_points = 0;
 };
 
 /// One part of the memory estimate.

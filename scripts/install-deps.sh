@@ -14,13 +14,31 @@ packages=(
 )
 
 # `install-deps.sh test` (make test) adds Debian's Chromium, which renders partsim
-# report's page in the test suite; `make run` does not need it.
-if [ "${1:-}" = "test" ]; then packages+=(chromium); fi
+# report's page in the test suite, and Node.js with npm, which check `sweep --emit k8s`
+# against Kubernetes' schema (tests/emit: kubernetes-models, yaml, pinned by its
+# package-lock.json, installed into tests/emit/node_modules below); `make run` needs
+# neither. A node and npm already on the PATH (another packaging) are used as they are.
+if [ "${1:-}" = "test" ]; then
+  packages+=(chromium)
+  command -v node >/dev/null 2>&1 || packages+=(nodejs)
+  command -v npm >/dev/null 2>&1 || packages+=(npm)
+fi
 # `install-deps.sh slurm` (make slurm-test) adds MUNGE, Slurm's daemons and client and the
 # sqlite3 shell, for scripts/slurm-test.sh: a real Slurm runs a sweep's array script.
 if [ "${1:-}" = "slurm" ]; then packages+=(munge slurmctld slurmd slurm-client sqlite3); fi
 # `install-deps.sh fuzz` adds clang and its sanitizer runtimes for the libFuzzer targets.
 if [ "${1:-}" = "fuzz" ]; then packages+=(clang libclang-rt-14-dev); fi
+
+# The npm packages of tests/emit, as its lock file pins them (npm ci), once per lock file.
+npm_packages() {
+  [ "${1:-}" = "test" ] || return 0
+  local dir
+  dir="$(cd "$(dirname "$0")/.." && pwd)/tests/emit"
+  cmp -s "$dir/package-lock.json" "$dir/node_modules/.partsim-lock" && return 0
+  echo "install-deps: installing the npm packages of tests/emit (npm ci)" >&2
+  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+  cp "$dir/package-lock.json" "$dir/node_modules/.partsim-lock"
+}
 
 missing=()
 for p in "${packages[@]}"; do
@@ -28,7 +46,10 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -eq 0 ]; then
+  npm_packages "${1:-}"
+  exit 0
+fi
 
 if [ ! -r /etc/os-release ] || ! grep -qiE '^(ID|ID_LIKE)=.*(debian|ubuntu)' /etc/os-release; then
   echo "install-deps: partsim's setup supports Debian/Ubuntu only; install these yourself: ${missing[*]}" >&2
@@ -43,3 +64,4 @@ echo "install-deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+npm_packages "${1:-}"

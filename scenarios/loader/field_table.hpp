@@ -125,17 +125,20 @@ public:
   }
 
   /// Reads `m` into `out`: the kafka-3.x defaults first when the file asks for them, every
-  /// key (missing required keys are errors), the check, then unknown keys are refused.
+  /// key (missing required keys are errors), the check, then unknown keys are refused. The
+  /// check runs only when every key read without error: a refused value leaves its default
+  /// in `out`, and a check would judge that default (a second, spurious error).
   void read(MapReader& m, S& out) const {
     if (m.context()->kafka3_defaults)
       for (const auto& f : fields_)
         if (f.kafka3) f.kafka3(out);
+    const std::size_t errors_before = m.context()->errors.size();
     for (const auto& f : fields_) {
       if (f.info.required && !m.has(f.info.key))
         m.error(f.info.key, "is required" + (f.info.required_hint.empty() ? std::string() : " " + f.info.required_hint));
       f.read(m, out);
     }
-    if (check_) check_(m, out);
+    if (check_ && m.context()->errors.size() == errors_before) check_(m, out);
     m.finish();
   }
 
@@ -347,7 +350,9 @@ struct Fields {
     f.info = field_info(FieldInfo::Shape::kList, key, "list", "", "", std::move(doc));
     f.info.sub = &table.schema();
     f.read = [key, acc, &table, rules](MapReader& m, S& s) {
+      const std::size_t errors_before = m.context()->errors.size();
       const auto items = m.sequence(key);
+      if (m.context()->errors.size() != errors_before) return;  // not a list: said once
       auto& out = std::invoke(acc, s);
       if (items.size() > rules.max_items) {
         m.error(key, "must list at most " + std::to_string(rules.max_items) + " " + rules.noun + "s");

@@ -93,6 +93,19 @@ Field<Scenario> migration_field() {
 
 const Table<Scenario>& scenario_table() {
   using F = Fields<Scenario>;
+  // cluster: has no default (it lists the brokers): a file without it gets one error for
+  // it, not one for each list it would hold.
+  const auto cluster_section = [] {
+    Field<Scenario> f = F::section("cluster", [](auto& s) -> auto& { return s; }, cluster_table(), "brokers and the controller");
+    f.read = [read = f.read](MapReader& m, Scenario& s) {
+      if (!m.has("cluster")) {
+        m.error("cluster", "is required (at least one broker)");
+        return;
+      }
+      read(m, s);
+    };
+    return f;
+  };
   FieldInfo client = field_info(FieldInfo::Shape::kValue, "client", "choice", "", "kafka-4.x | kafka-3.x",
                    "whose defaults apply: kafka-4.x, or kafka-3.x (linger.ms 0)");
   client.default_text = "kafka-4.x";
@@ -107,7 +120,7 @@ const Table<Scenario>& scenario_table() {
           },
           [](const Scenario&) { return YAML::Node(YAML::NodeType::Undefined); }),
       F::section("run", &Scenario::run, run_table(), "the run: seed, stop rule, statistics"),
-      F::section("cluster", [](auto& s) -> auto& { return s; }, cluster_table(), "brokers and the controller"),
+      cluster_section(),
       F::list("topics", &Scenario::topics, topic_table(), ListRules<TopicConfig>("topic").at_least(1).unique("name", "topic"),
               "the topics, at least one"),
       F::list("producers", &Scenario::producers, producer_table(),

@@ -4,8 +4,10 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -28,6 +30,17 @@ constexpr std::size_t kMaxPoints = 1'000'000;  // workloads x arms; rows are thi
 
 std::size_t line_of(const YAML::Node& n) { return static_cast<std::size_t>(n.Mark().line + 1); }
 std::size_t column_of(const YAML::Node& n) { return static_cast<std::size_t>(n.Mark().column + 1); }
+
+// A value as --set applies it: a number in one canonical form (1000 and 1e3 are one
+// value), anything else as written.
+std::string number_form(const std::string& value) {
+  char* end = nullptr;
+  const double v = std::strtod(value.c_str(), &end);
+  if (value.empty() || end != value.c_str() + value.size() || !std::isfinite(v)) return value;
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
 
 // One PATH: VALUE of a sweep file, its path checked against the scenario's field table
 // (an unknown key is an error here, at the sweep file's line, not at the first run).
@@ -134,13 +147,23 @@ void read_grid(ReadContext& ctx, const YAML::Node& grid, SweepDefinition& d) {
     const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "?";
     if (!kv.second.IsSequence() || kv.second.size() == 0) {
       ctx.error(kv.second.IsDefined() && !kv.second.IsNull() ? kv.second : kv.first, join_path("grid", key),
-                "must be a non-empty list of values ([100, 1000]), got " + shown(kv.second));
+                "must be a non-empty list of values ([100, 1000]), got " + (kv.second.IsSequence() ? "an empty list" : shown(kv.second)));
       continue;
     }
     std::vector<SweepAssignment> axis;
+    std::map<std::string, std::size_t> values;  // number_form(value) -> its index in axis
     for (const auto& v : kv.second) {
       SweepAssignment a;
-      if (read_assignment(ctx, kv.first, v, "grid", a)) axis.push_back(std::move(a));
+      if (!read_assignment(ctx, kv.first, v, "grid", a)) continue;
+      // A value given twice would run the same points twice (the same seed: the same rows).
+      const auto [same, fresh] = values.emplace(number_form(a.value), axis.size());
+      if (!fresh) {
+        const SweepAssignment& first = axis[same->second];
+        ctx.error(v, join_path("grid", key), a.value + " is listed twice (first at " + std::to_string(first.line) + ":" +
+                                                  std::to_string(first.column) + "): the same point would run twice");
+        continue;
+      }
+      axis.push_back(std::move(a));
     }
     if (axis.empty()) continue;
     if (!seen.insert(axis.front().full_path).second) {
@@ -181,7 +204,22 @@ void read_points(ReadContext& ctx, const YAML::Node& points, SweepDefinition& d)
     ctx.error(points, "points", "makes more than " + std::to_string(kMaxPoints) + " points; split the sweep");
     return;
   }
-  for (std::size_t i = 0; i < points.size(); ++i) d.workloads.push_back(read_assignments(ctx, points[i], "points." + std::to_string(i)));
+  std::map<std::string, std::size_t> seen;  // a point's assignments, in path order -> its index
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    auto w = read_assignments(ctx, points[i], "points." + std::to_string(i));
+    std::vector<SweepAssignment> sorted = w;
+    std::sort(sorted.begin(), sorted.end(), [](const SweepAssignment& a, const SweepAssignment& b) { return a.full_path < b.full_path; });
+    std::string key;
+    for (const auto& a : sorted) key += a.full_path + "=" + number_form(a.value) + "\n";
+    const auto [it, fresh] = seen.emplace(key, i);
+    if (!fresh && !w.empty()) {
+      ctx.error(points[i], "points." + std::to_string(i), "is the same point as points." + std::to_string(it->second) + " (" +
+                                                              std::to_string(line_of(points[it->second])) + ":" +
+                                                              std::to_string(column_of(points[it->second])) + "): it would run twice");
+      continue;
+    }
+    d.workloads.push_back(std::move(w));
+  }
 }
 
 std::string format_sample(double v, bool integer) {
@@ -348,15 +386,18 @@ std::string indexed_job_manifest(const IndexedJob& job) {
   e << YAML::Key << "restartPolicy" << YAML::Value << "OnFailure";
   e << YAML::Key << "containers" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
   e << YAML::Key << "name" << YAML::Value << "partsim";
-  e << YAML::Key << "image" << YAML::Value << job.image;
+  // Strings the user gives are double-quoted: plain, `4` or `on` would be an integer or (in
+  // the YAML 1.1 that Kubernetes reads) a boolean, and the API server refuses a command
+  // whose items are not strings.
+  e << YAML::Key << "image" << YAML::Value << YAML::DoubleQuoted << job.image;
   e << YAML::Key << "command" << YAML::Value << YAML::BeginSeq;
-  for (const auto& w : job.command) e << w;
+  for (const auto& w : job.command) e << YAML::DoubleQuoted << w;
   e << YAML::EndSeq;
   e << YAML::Key << "volumeMounts" << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "name" << YAML::Value << "stores"
-    << YAML::Key << "mountPath" << YAML::Value << job.mount << YAML::EndMap << YAML::EndSeq;
+    << YAML::Key << "mountPath" << YAML::Value << YAML::DoubleQuoted << job.mount << YAML::EndMap << YAML::EndSeq;
   e << YAML::EndMap << YAML::EndSeq;
   e << YAML::Key << "volumes" << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "name" << YAML::Value << "stores"
-    << YAML::Key << "persistentVolumeClaim" << YAML::Value << YAML::BeginMap << YAML::Key << "claimName" << YAML::Value << job.claim
+    << YAML::Key << "persistentVolumeClaim" << YAML::Value << YAML::BeginMap << YAML::Key << "claimName" << YAML::Value << YAML::DoubleQuoted << job.claim
     << YAML::EndMap << YAML::EndMap << YAML::EndSeq;
   e << YAML::EndMap << YAML::EndMap << YAML::EndMap << YAML::EndMap;
   if (!e.good()) throw std::runtime_error("Kubernetes manifest: " + e.GetLastError());

@@ -191,19 +191,24 @@ bool MapReader::has(const std::string& key) {
   return n.IsDefined() && !n.IsNull();
 }
 
-void MapReader::error(const std::string& key, const std::string& message) {
-  YAML::Node at = node_.IsMap() ? get(key) : node_;
-  if (!at.IsDefined()) at = node_;
-  if (!at.IsDefined() || at.IsNull()) at = parent_;
-  ctx_.error(at, join_path(path_, key), message);
+// Where a message about `key` points: its value, else this mapping, else (an absent
+// section, or a key without a value) the parent mapping. Chosen without assigning one
+// YAML::Node to another: yaml-cpp's assignment writes through to the node assigned to (a
+// copy of node_ assigned parent_ turned node_ itself into parent_, and finish() then
+// reported the parent's keys as this section's unknown ones: cluster.topics, ...).
+YAML::Node MapReader::where(const std::string& key) {
+  if (node_.IsMap()) {
+    const YAML::Node at = get(key);
+    if (at.IsDefined() && !at.IsNull()) return at;
+    if (at.IsDefined()) return parent_;  // `key:` with no value
+  }
+  if (node_.IsDefined() && !node_.IsNull()) return node_;
+  return parent_;
 }
 
-void MapReader::warn(const std::string& key, const std::string& message) {
-  YAML::Node at = node_.IsMap() ? get(key) : node_;
-  if (!at.IsDefined()) at = node_;
-  if (!at.IsDefined() || at.IsNull()) at = parent_;
-  ctx_.warn(at, join_path(path_, key), message);
-}
+void MapReader::error(const std::string& key, const std::string& message) { ctx_.error(where(key), join_path(path_, key), message); }
+
+void MapReader::warn(const std::string& key, const std::string& message) { ctx_.warn(where(key), join_path(path_, key), message); }
 
 template <class T>
 bool MapReader::scalar(const std::string& key, T& out, const char* what) {

@@ -100,6 +100,7 @@ public:
 
 private:
   YAML::Node get(const std::string& key);
+  YAML::Node where(const std::string& key);
   YAML::Node locate(const std::string& key);
   template <class T>
   bool scalar(const std::string& key, T& out, const char* what);

@@ -377,3 +377,15 @@ TEST_CASE("T10: the migrations are exact, and fail when the new topic's routing 
   j = book_json("--only T10 --set migration.dual.write.failure.rate=0.1", 1);
   CHECK(j.at("exact").at(5).at("verdict") != "exact");
 }
+
+TEST_CASE("partsim book shows its progress on stderr also in a log (not a terminal)") {
+  // A line every PARTSIM_PROGRESS_SECONDS (default 5 s; 0: every step) when stderr is a file.
+  ::setenv("PARTSIM_PROGRESS_SECONDS", "0", 1);
+  const auto r = run_cli("book --only R1 --replications 20 --outcome-replications 100");
+  ::unsetenv("PARTSIM_PROGRESS_SECONDS");
+  CHECK(r.exit_code == 0);
+  CHECK_MESSAGE(r.err.find("book replications 1/") != std::string::npos, r.err);
+  CHECK(r.err.find('\r') == std::string::npos);
+  const auto quiet = run_cli("book --only R1 --replications 20 --outcome-replications 100");
+  CHECK(quiet.err.find("book replications") == std::string::npos);
+}

@@ -189,3 +189,22 @@ TEST_CASE("partsim report: errors name the option or the store, and write nothin
   CHECK_FALSE(std::filesystem::exists("PWNED"));
   CHECK_FALSE(std::filesystem::exists(dir.path / "PWNED"));
 }
+
+TEST_CASE("partsim report shows its progress on stderr also in a log (not a terminal)") {
+  ScratchDir dir;
+  const auto sweep = dir.write("r.yaml", sweep_file());
+  const auto store = dir.path / "r.sqlite";
+  REQUIRE(run_cli("sweep " + q(sweep) + " --store " + q(store)).exit_code == 0);
+  // A line every PARTSIM_PROGRESS_SECONDS (default 5 s; 0: every step) when stderr is a file.
+  ::setenv("PARTSIM_PROGRESS_SECONDS", "0", 1);
+  const auto r = run_cli("report " + q(store) + " --out " + q(dir.path / "rep"));
+  ::unsetenv("PARTSIM_PROGRESS_SECONDS");
+  REQUIRE(r.exit_code == 0);
+  CHECK_MESSAGE(r.err.find("partsim report: rows read 12/12") != std::string::npos, r.err);
+  CHECK_MESSAGE(r.err.find("partsim report: charts drawn 1/") != std::string::npos, r.err);
+  CHECK(r.err.find('\r') == std::string::npos);  // lines, not a line redrawn in place
+  // The default interval: a report this small writes its last line only.
+  const auto quiet = run_cli("report " + q(store) + " --out " + q(dir.path / "rep"));
+  REQUIRE(quiet.exit_code == 0);
+  CHECK(quiet.err.find("rows read") == std::string::npos);
+}

@@ -446,3 +446,108 @@ TEST_CASE("partsim sweep: errors in the sweep file name file:line:col") {
   check(s + "sample: {n: 3, ranges: {linger.ms: {min: 5, max: 1}}}\n", "2:", "min must be below max");
   check(s + "replications: 0\ngrid: {linger.ms: [0]}\n", "2:15", "replications");
 }
+
+TEST_CASE("partsim sweep: a sweep streams to its store: its estimate is one run at a time per thread and the points it holds") {
+  ScratchDir dir;
+  // 1,000 points of a 10,000-partition topic: as compared results kept side by side they
+  // would be 10 GB; a sweep writes each row to its store and keeps nothing of it.
+  std::string rates;
+  for (int i = 0; i < 1000; ++i) rates += (i ? ", " : "") + std::to_string(100 + i);
+  const auto big = dir.write("big.yaml", "scenario: " + base_scenario() + "\nset: {topics.*.partitions: 10000, run.records: 1000}\n"
+                                         "grid:\n  workload.arrivals.rate: [" + rates + "]\n");
+  // Checking the points shows its progress, in a log too (there a line every
+  // PARTSIM_PROGRESS_SECONDS, default 5 s; 0: a line a point).
+  ::setenv("PARTSIM_PROGRESS_SECONDS", "0", 1);
+  const auto r = run_cli("sweep " + q(big) + " --emit k8s --shards 2 --image i --volume v");
+  ::unsetenv("PARTSIM_PROGRESS_SECONDS");
+  CHECK_MESSAGE(r.exit_code == 0, r.err);
+  CHECK_MESSAGE(r.err.find("partsim sweep big: checking 1000 points 1000/1000") != std::string::npos, r.err.substr(0, 2000));
+
+  // What does not fit is refused naming the sweep file and the point, with the sweep's own
+  // remedy: 32 runs at once of a million partitions.
+  const auto huge = dir.write("huge.yaml", "scenario: " + base_scenario() + "\nreplications: 32\nset:\n  topics.*.partitions: 1000000\n"
+                                           "grid:\n  workload.arrivals.rate: [100, 200]\n");
+  const auto h = run_cli("sweep " + q(huge) + " --threads 32 --store " + q(dir.path / "huge.sqlite"));
+  CHECK(h.exit_code == 2);
+  CHECK_MESSAGE(h.err.find(huge.string() + ":6:28: point 0 (scenario @ workload.arrivals.rate=100): refused: estimated") != std::string::npos, h.err);
+  CHECK_MESSAGE(h.err.find("1e+06 partitions x 32 runs at once") != std::string::npos, h.err);
+  CHECK_MESSAGE(h.err.find("lower --threads, or pass --allow-large") != std::string::npos, h.err);
+  CHECK_FALSE(std::filesystem::exists(dir.path / "huge.sqlite"));
+}
+
+TEST_CASE("partsim sweep: a store's missing folder is made; two sweeps on one store: the second is refused naming the first's pid") {
+  ScratchDir dir;
+  const auto sweep = dir.write("s.yaml", small_sweep(1));
+  const auto made = run_cli("sweep " + q(sweep) + " --shard 1/2 --store " + q(dir.path / "stores/deeper/shard-%a.sqlite"));
+  CHECK_MESSAGE(made.exit_code == 0, made.err);
+  CHECK(done_rows(dir.path / "stores/deeper/shard-1.sqlite") == 3);
+  // A folder that cannot be made is named.
+  dir.write("file", "not a folder");
+  const auto blocked = run_cli("sweep " + q(sweep) + " --store " + q(dir.path / "file/s.sqlite"));
+  CHECK(blocked.exit_code == 2);
+  CHECK_MESSAGE(blocked.err.find("--store: cannot create the folder '" + (dir.path / "file").string() + "'") != std::string::npos, blocked.err);
+
+  // A sweep of 60 rows, stopped (SIGSTOP) once its store exists: a second sweep on the
+  // store is refused at once, naming the first; the first then finishes alone.
+  const auto slow = dir.write("slow.yaml", small_sweep(10, "[1000, 3000]", "30000"));
+  const auto store = dir.path / "one.sqlite";
+  const pid_t first = ::fork();
+  REQUIRE(first >= 0);
+  if (first == 0) {
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, STDERR_FILENO);
+    ::execl(PARTSIM_BINARY, PARTSIM_BINARY, "sweep", slow.c_str(), "--store", store.c_str(), "--threads", "1", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!std::filesystem::exists(store) && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ::kill(first, SIGSTOP);
+  const auto second = run_cli("sweep " + q(slow) + " --store " + q(store) + " --threads 1");
+  ::kill(first, SIGCONT);
+  int status = 0;
+  REQUIRE(::waitpid(first, &status, 0) == first);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(second.exit_code == 2);
+  CHECK_MESSAGE(second.err.find("store " + store.string() + " is being written by another partsim (pid " + std::to_string(first)) != std::string::npos,
+                second.err);
+  CHECK(second.err.find("UNIQUE") == std::string::npos);
+  CHECK(second.err.find("readonly") == std::string::npos);
+  CHECK(done_rows(store) == 60);
+  // The lock goes with its holder: the store is free again.
+  CHECK_FALSE(std::filesystem::exists(store.string() + ".lock"));
+  const auto again = run_cli("sweep " + q(slow) + " --store " + q(store));
+  CHECK(again.exit_code == 0);
+  CHECK(again.err.find("(0 this time, 60 before)") != std::string::npos);
+}
+
+TEST_CASE("partsim sweep: an empty list, a repeated grid value or point, and a set: that does not load are one located error each") {
+  ScratchDir dir;
+  const auto errors = [&](const std::string& body) {
+    const auto f = dir.write("bad.yaml", body);
+    const auto r = run_cli("sweep " + q(f) + " --store " + q(dir.path / "bad.sqlite"));
+    CHECK(r.exit_code == 2);
+    CHECK_FALSE(std::filesystem::exists(dir.path / "bad.sqlite"));
+    std::vector<std::string> lines;
+    for (std::size_t at = 0, end; at < r.err.size(); at = end + 1) lines.push_back(r.err.substr(at, (end = r.err.find('\n', at)) - at));
+    for (auto& l : lines) {
+      if (l.rfind("partsim sweep: " + f.string() + ":", 0) == 0) l = l.substr(std::string("partsim sweep: ").size() + f.string().size());
+    }
+    return lines;
+  };
+  const std::string s = "scenario: " + base_scenario() + "\n";
+  CHECK(errors(s + "grid:\n  linger.ms: []\n") ==
+        std::vector<std::string>{":3:14: grid.linger.ms: must be a non-empty list of values ([100, 1000]), got an empty list"});
+  CHECK(errors(s + "grid:\n  linger.ms: [0, 5, 0]\n") ==
+        std::vector<std::string>{":3:21: grid.linger.ms: 0 is listed twice (first at 3:15): the same point would run twice"});
+  CHECK(errors(s + "grid:\n  workload.arrivals.rate: [1000, 300, 1e3]\n") ==
+        std::vector<std::string>{":3:39: grid.workload.arrivals.rate: 1e3 is listed twice (first at 3:28): the same point would run twice"});
+  CHECK(errors(s + "points:\n  - {linger.ms: 5, batch.size: 100}\n  - {linger.ms: 1}\n  - {batch.size: 100, linger.ms: 5}\n") ==
+        std::vector<std::string>{":5:5: points.2: is the same point as points.0 (3:5): it would run twice"});
+  // A value of set: that the scenario refuses: one error, at set:'s line (every point has
+  // it), not a second one from a check that read the value's default instead.
+  const std::string theory = std::string(PARTSIM_SOURCE_DIR) + "/scenarios/theory/poisson-batching.yaml";
+  const auto one = errors("scenario: " + theory + "\nset:\n  topics.*.partitions: 1e9\ngrid:\n  linger.ms: [0, 5]\n");
+  REQUIRE(one.size() == 1);
+  CHECK_MESSAGE(one[0].rfind(":3:24: set.topics.*.partitions: --set topics.*.partitions=1e9: topics.0.partitions: must be an integer", 0) == 0, one[0]);
+}
