@@ -58,4 +58,28 @@ DistributionStats distribution_stats(std::span<const std::int64_t> counts, std::
   return d;
 }
 
+DistributionStats distribution_stats_exposed(std::span<const std::int64_t> counts, std::span<const double> exposure) {
+  if (counts.empty() || exposure.size() != counts.size()) return {};
+  if (std::all_of(exposure.begin(), exposure.end(), [&](double e) { return e == exposure.front(); })) return distribution_stats(counts);
+  DistributionStats d = distribution_stats(counts, exposure);  // chi-square, p, KL against the time-weighted shares
+  std::vector<double> rates;
+  rates.reserve(counts.size());
+  for (std::size_t i = 0; i < counts.size(); ++i) rates.push_back(static_cast<double>(counts[i]) / exposure[i]);
+  const auto [mn, mx] = std::minmax_element(rates.begin(), rates.end());
+  d.max_over_min = *mn == 0 ? std::numeric_limits<double>::infinity() : *mx / *mn;
+  double total = 0, sum_sq = 0;
+  for (double r : rates) {
+    total += r;
+    sum_sq += r * r;
+  }
+  const double k = static_cast<double>(rates.size());
+  const double mean = total / k;
+  if (mean <= 0) return d;
+  double ss = 0;
+  for (double r : rates) ss += (r - mean) * (r - mean);
+  d.cv = std::sqrt(ss / k) / mean;
+  d.jain = total * total / (k * sum_sq);
+  return d;
+}
+
 }  // namespace partsim::analysis

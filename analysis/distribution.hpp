@@ -23,5 +23,9 @@ DistributionStats distribution_stats(std::span<const std::int64_t> counts);
 /// Against expected shares proportional to `weights` (same length as counts, > 0 where
 /// anything is expected; bins with weight 0 must be empty).
 DistributionStats distribution_stats(std::span<const std::int64_t> counts, std::span<const double> weights);
+/// Over bins that existed for different times (`exposure`, > 0; partitions a topic's
+/// schedule added): max/min, cv and Jain are of the rates count / exposure, chi-square and
+/// KL against shares proportional to exposure. Equal exposures give distribution_stats(counts).
+DistributionStats distribution_stats_exposed(std::span<const std::int64_t> counts, std::span<const double> exposure);
 
 }  // namespace partsim::analysis

@@ -8,6 +8,7 @@
 #include "analysis/distribution.hpp"
 #include "analysis/format.hpp"
 #include "analysis/isr_report.hpp"
+#include "analysis/repartition_report.hpp"
 #include "analysis/run_producer_metrics.hpp"
 
 namespace partsim::analysis {
@@ -30,10 +31,7 @@ Totals totals_of(const model::RunResult& r) {
     t.batches += b.batches;
   }
   t.measured = r.records_measured > 0 && t.records > 0;
-  std::vector<std::int64_t> counts;
-  counts.reserve(r.partitions.size());
-  for (const auto& p : r.partitions) counts.push_back(p.records);
-  t.dist = distribution_stats(counts);
+  t.dist = partition_distribution(r);
   return t;
 }
 

@@ -21,11 +21,15 @@ namespace {
 double per(std::int64_t a, std::int64_t b) { return b == 0 ? 0.0 : static_cast<double>(a) / static_cast<double>(b); }
 double ms(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
 
-std::vector<std::int64_t> partition_counts(const model::RunResult& r) {
-  std::vector<std::int64_t> c;
-  c.reserve(r.partitions.size());
-  for (const auto& p : r.partitions) c.push_back(p.records);
-  return c;
+// Partitions that existed for different times (a topic's schedule): the statistics weigh them.
+bool time_weighted(const model::RunResult& r) {
+  double first = 0;
+  for (const auto& p : r.partitions) {
+    if (p.existed_ms <= 0) continue;
+    if (first > 0 && p.existed_ms != first) return true;
+    first = p.existed_ms;
+  }
+  return false;
 }
 
 using Json = nlohmann::ordered_json;
@@ -89,8 +93,7 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
                        {"records_per_batch", stat(measured, round_to(per(b.records, b.batches), 3))},
                        {"mean_queue_wait_ms", round_to(b.requests ? b.queue_wait_ms_sum / static_cast<double>(b.requests) : 0.0, 4)}});
   }
-  const auto counts = partition_counts(r);
-  const auto d = distribution_stats(counts);
+  const auto d = partition_distribution(r);
   j["distribution"] = {{"max_over_min", stat(measured && !d.has_empty_bin, round_to(d.max_over_min, 4))},
                        {"cv", stat(measured, round_to(d.cv, 4))},
                        {"jain", stat(measured, round_to(d.jain, 4))},
@@ -212,10 +215,10 @@ std::string run_to_text(const model::RunResult& r) {
   out += brokers.to_text() + "\n";
 
   if (measured) {
-    const auto d = distribution_stats(partition_counts(r));
+    const auto d = partition_distribution(r);
     out += "records per partition: max/min " + (d.has_empty_bin ? std::string("inf (an idle partition)") : fixed(d.max_over_min, 3)) +
            ", cv " + fixed(d.cv, 4) + ", Jain " + fixed(d.jain, 4) + ", chi-square " + fixed(d.chi_square, 2) + " (p = " + fixed(d.p_value, 4) +
-           " vs uniform)\n";
+           (time_weighted(r) ? " vs shares by the time each partition existed)\n" : " vs uniform)\n");
     out += "latency send->ack ms: p50 " + fixed(ms(r.latency.quantile(0.5)), 3) + ", p99 " + fixed(ms(r.latency.quantile(0.99)), 3) +
            ", p99.9 " + fixed(ms(r.latency.quantile(0.999)), 3) + ", max " + fixed(ms(r.latency.max()), 3) + "\n";
   } else {

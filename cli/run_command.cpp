@@ -140,11 +140,14 @@ std::optional<analysis::TheoryReport> theory_check(const model::Scenario& s, con
 int run_single(const RunSettings& rs) {
   auto r = model::run_scenario(rs.scenario, rs.scenario.run.seed, 0, rs.options);
   if (!analysis::measured_anything(r)) warn_unmeasured(rs, r);
-  auto json = analysis::run_to_json(r);
+  // The JSON only where it is written (a million partitions' rows cost seconds).
+  const bool wants_json = rs.format == OutputFormat::kJson || !rs.out_dir.empty();
+  nlohmann::ordered_json json;
+  if (wants_json) json = analysis::run_to_json(r);
   std::string theory;
   if (auto report = theory_check(rs.scenario, r.batch_records, {analysis::queue_sample(r)})) {
     theory = std::move(report->text);
-    json["theory"] = std::move(report->json);
+    if (wants_json) json["theory"] = std::move(report->json);
   }
   if (!rs.out_dir.empty() && !abandoned()) write_file_atomically(rs.out_dir + "/summary.json", analysis::dump_json(json));
   write_run_files(rs, r);

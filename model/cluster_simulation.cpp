@@ -26,13 +26,13 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
   result_.window_ms = s.run.window.to_ms();
   // A run whose producers keep many partition states reads them, their batches and the
   // leaders' sequence states at random: those go where huge pages may back them.
-  std::size_t states = 0;  // producer x partition states, every topic at its final count
+  std::size_t states = 0;  // producer x partition states, every topic at the count it reaches
   for (const auto& spec : s.producers) {
     std::size_t topic = 0;
     for (std::size_t t = 0; t < s.topics.size(); ++t)
       if (s.topics[t].name == spec.workload.topic) topic = t;
     topic_of_.push_back(topic);
-    states += static_cast<std::size_t>(s.topics[topic].final_partitions());
+    states += static_cast<std::size_t>(s.topics[topic].partitions_before(s.run.duration));
   }
   if (states >= kHugePageStates) {
     huge_pages_ = std::make_unique<sim::HugePageResource>();
@@ -72,8 +72,8 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
   result_.log_order.checked = options.keep_logs || injects_errors;
   for (const auto& tc : s.topics) {
     stats_offset_.push_back(result_.partitions.size());
-    // A topic that grows has a row for every partition it will have.
-    for (std::int32_t p = 0; p < tc.final_partitions(); ++p) {
+    // A topic that grows has a row for every partition it will have (by the run's end).
+    for (std::int32_t p = 0; p < tc.partitions_before(s.run.duration); ++p) {
       PartitionStats ps;
       ps.topic = tc.name;
       ps.partition = p;
@@ -90,7 +90,8 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
   for (const auto& tc : s.topics) {
     auto& orders = orders_.emplace_back();
     std::vector<std::int32_t> counts{tc.partitions};
-    for (const auto& c : tc.schedule) counts.push_back(c.partitions);
+    for (const auto& c : tc.schedule)
+      if (!s.run.duration || c.at < *s.run.duration) counts.push_back(c.partitions);
     for (const std::int32_t n : counts) {
       auto& order = orders[n];
       if (!order.empty()) continue;
@@ -125,8 +126,10 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
 
 RunResult Engine::run() {
   // A topic's steps go first in the queue: a refresh due at the same time sees the change.
+  // Steps at 0 ms are made below, before anything runs.
   for (std::uint32_t t = 0; t < topic_steps_.size(); ++t)
-    for (std::uint32_t i = 0; i < topic_steps_[t].size(); ++i) sim_.schedule_at(topic_steps_[t][i].at, TopicStep{t, i});
+    for (std::uint32_t i = 0; i < topic_steps_[t].size(); ++i)
+      if (topic_steps_[t][i].at > SimTime::zero()) sim_.schedule_at(topic_steps_[t][i].at, TopicStep{t, i});
   for (auto& p : producers_) p->start(now());
   if (result_.repartition)
     for (std::uint32_t p = 0; p < producers_.size(); ++p) arm_metadata_refresh(p);
@@ -143,6 +146,7 @@ RunResult Engine::run() {
     snapshot_leaders("start");
     if (s_.controller.auto_leader_rebalance) sim_.schedule_in(s_.controller.imbalance_check_interval, LeaderCheck{});
   }
+  start_repartition();
   if (options_.timeseries > SimTime::zero()) {
     result_.timeseries.interval_ms = options_.timeseries.to_ms();
     ts_records_.assign(result_.partitions.size(), 0);

@@ -25,6 +25,7 @@ constexpr double kReportBytesPerPartition = 1000;
 constexpr double kBytesPerReplicaSlot = 16;       // replica lists per partition
 constexpr double kBytesPerZipfKey = 24;           // cumulative weights and the key text
 constexpr double kBytesPerTraceEntry = 4;
+constexpr double kBytesPerGroupPartition = 150;  // a consumer group's state per partition
 constexpr double kRunResultBytes = 200e3;         // two 58 KB histograms, hot keys, vectors
 // A finished run's row per partition (model::PartitionStats: 64 bytes, a topic name past
 // 15 characters on the heap besides).
@@ -125,9 +126,9 @@ RunEstimate estimate_run(const Scenario& s, const RunPlan& plan) {
     if (p.workload.records) n = std::min(n, static_cast<double>(*p.workload.records));
     by_producers += n;
     // Its topic's partitions (the engine takes the first topic when none has the name).
-    double topic_partitions = s.topics.empty() ? 0 : s.topics.front().final_partitions();
+    double topic_partitions = s.topics.empty() ? 0 : s.topics.front().partitions_before(s.run.duration);
     for (const auto& t : s.topics)
-      if (t.name == p.workload.topic) topic_partitions = t.final_partitions();
+      if (t.name == p.workload.topic) topic_partitions = t.partitions_before(s.run.duration);
     producer_partitions += topic_partitions;
     buffer_bytes += static_cast<double>(p.config.buffer_memory_bytes);
     buffered += batch_bytes(p.config, min_record_bytes(p.workload), std::min(n, run_records));
@@ -143,8 +144,8 @@ RunEstimate estimate_run(const Scenario& s, const RunPlan& plan) {
   double state = kRunResultBytes + static_cast<double>(s.run.trace) * kBytesPerTraceEntry +
                  static_cast<double>(s.producers.size()) * kBytesPerProducer + producer_partitions * kBytesPerProducerPartition;
   for (const auto& t : s.topics) {
-    partitions += t.final_partitions();  // every partition the topic will have
-    state += static_cast<double>(t.final_partitions()) * (kRunBytesPerPartition + kBytesPerReplicaSlot * t.replication_factor);
+    partitions += t.partitions_before(s.run.duration);  // every partition the topic will have
+    state += static_cast<double>(t.partitions_before(s.run.duration)) * (kRunBytesPerPartition + kBytesPerReplicaSlot * t.replication_factor);
   }
   const double brokers = static_cast<double>(s.brokers.size());
 
@@ -188,6 +189,11 @@ RunEstimate estimate_run(const Scenario& s, const RunPlan& plan) {
     const double groups = static_cast<double>(s.consumers.size());
     add("brokers' logs and records processed by # consumer groups" + times, groups, e.records * (80.0 + 64.0 * groups) * concurrent,
         "lower run.records or run.duration.ms" + or_threads);
+    // Per partition and group: its state, its name in the lag table, owner and assignment
+    // (a 20 s run whose topic grows to 10^6 partitions, read by one group, peaks 78 MB
+    // (table) to 292 MB (JSON, the group's rows included) above the same run without it).
+    add("consumer groups' partition state: # partitions x groups" + times, partitions * groups,
+        partitions * groups * kBytesPerGroupPartition * concurrent, "lower the partitions" + or_threads);
   }
   if (plan.batches)  // at most one batch per record (linger.ms 0 on a fast broker comes close)
     add("batches.csv: up to # rows", e.records, e.records * kBytesPerBatchRow, "lower run.records or run.duration.ms, or drop --out");

@@ -24,6 +24,10 @@ struct PartitionStats {
   std::int64_t records = 0;       ///< records acknowledged
   std::int64_t bytes = 0;         ///< batch bytes on the wire (headers included)
   std::int64_t batches = 0;
+  /// How long the partition existed while the records counted here were sent (from the
+  /// warm-up or its creation, whichever is later, to the run's last send), in ms: the same
+  /// for every partition of a topic without a schedule; 0 for one a step never made.
+  double existed_ms = 0;
 };
 
 struct BrokerStats {

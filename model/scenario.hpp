@@ -83,9 +83,13 @@ struct TopicConfig {
   std::int32_t min_insync = 0;  ///< min.insync.replicas (topic config); 0: the brokers' default
 
   /// The count after every change (the loader refuses decreases, so the largest).
-  std::int32_t final_partitions() const {
+  std::int32_t final_partitions() const { return partitions_before(std::nullopt); }
+  /// The count after the changes before `end` (the run's end, run.duration.ms): a step at
+  /// or after it is never made (the loader warns).
+  std::int32_t partitions_before(std::optional<SimTime> end) const {
     std::int32_t n = partitions;
-    for (const auto& c : schedule) n = std::max(n, c.partitions);
+    for (const auto& c : schedule)
+      if (!end || c.at < *end) n = std::max(n, c.partitions);
     return n;
   }
 };

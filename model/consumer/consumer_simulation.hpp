@@ -18,6 +18,7 @@
 // (the logs carry no sizes); fetches go to the leader each partition had at the end of the
 // producers' run; the network between consumer and broker is the broker's rtt.ms.
 
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -58,12 +59,15 @@ struct ConsumeInputs {
   /// member's session expiry) still completes.
   SimTime run_end = SimTime::zero();
   std::int32_t trace = 0;                     ///< records processed kept in the trace
+  /// Set (Ctrl-C): the group stops within a few thousand events, its result so far kept.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct GroupRun {
   GroupResult result;
   std::vector<ConsumeTraceRow> trace;  ///< the first `trace` records processed
   std::uint64_t events = 0;
+  bool cancelled = false;  ///< stopped by ConsumeInputs::cancel: the result is partial
 };
 
 /// Runs one group over the logs until every record of its partitions has been processed by

@@ -106,7 +106,14 @@ private:
   void give(std::size_t consumer, const std::vector<std::int32_t>& partitions, TopicState& s) {
     for (auto p : partitions) result_[consumer].push_back({s.topic->name, p});
     if ((s.assigned_count[consumer] += static_cast<std::int32_t>(partitions.size())) > s.per_consumer) --s.extra_left;
-    std::erase_if(s.unassigned, [&](std::int32_t p) { return std::find(partitions.begin(), partitions.end(), p) != partitions.end(); });
+    // `partitions` is a subsequence of `unassigned` (both ascending): one merging pass, not
+    // a search per partition (quadratic: a topic of 10^6 partitions never finished).
+    std::size_t next = 0;
+    std::erase_if(s.unassigned, [&](std::int32_t p) {
+      if (next == partitions.size() || partitions[next] != p) return false;
+      ++next;
+      return true;
+    });
   }
 
   // RangeAssignor.assignRanges: each subscriber in turn takes, from the partitions still

@@ -25,7 +25,7 @@ void run_consumers(const Scenario& s, const RunOptions& options, RunResult& resu
   for (const auto& t : s.topics) {
     consumer::TopicMetadata meta;
     meta.name = t.name;
-    meta.partitions = t.final_partitions();
+    meta.partitions = t.partitions_before(s.run.duration);  // the steps made before the run's end
     // Replicas as the cluster places them (p -> brokers p, p+1, ...): KIP-881 matches racks.
     if (any_rack) meta.replica_racks = consumer::striped_replica_racks(meta.partitions, broker_racks, t.replication_factor);
     in.topics.push_back(std::move(meta));
@@ -52,8 +52,14 @@ void run_consumers(const Scenario& s, const RunOptions& options, RunResult& resu
   in.sample_interval = options.timeseries;
   in.run_end = s.run.duration.value_or(SimTime::zero());
   in.trace = s.run.trace;
+  in.cancel = options.cancel;
   for (const auto& g : s.consumers) {
+    if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
+      result.partial = true;  // the groups not begun are left out
+      break;
+    }
     consumer::GroupRun run = consumer::simulate_group(g, s.group_coordinator, in);
+    result.partial = result.partial || run.cancelled;
     if (result.repartition) {
       auto& r = *result.repartition;
       r.records_skipped_latest += run.result.records_skipped_latest;

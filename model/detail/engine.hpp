@@ -201,6 +201,7 @@ private:
   void fail_broker(std::uint32_t b);
   void recover_broker(std::uint32_t b);
   void snapshot_leaders(const std::string& cause);
+  void start_repartition();
   void record_batch(std::uint32_t producer, const BatchArena& batches, BatchId id, std::int32_t broker, bool acked);
   void serve_batches(std::uint64_t id, Request& r, ProduceError injected, SimTime readable);
   void refuse_for_followers(Request& r, bool acks_all);
@@ -214,6 +215,7 @@ private:
   void arm_metadata_refresh(std::uint32_t producer);
   void note_repartition_record(std::uint32_t producer, std::int32_t partition, std::optional<std::string_view> key);
   void finish_repartition();
+  void note_existence();
   // Threaded brokers: connections muted until the followers settle their request's acks.
   std::map<std::uint64_t, ResponseSent> muted_until_settled_;
 
@@ -267,6 +269,8 @@ private:
   std::vector<std::int32_t> topic_count_;
   std::vector<std::vector<TopicChange>> topic_steps_;
   std::vector<std::size_t> steps_done_;
+  std::vector<SimTime> created_;  // per row of RunResult::partitions: when it was made (max: never)
+  SimTime last_append_ = SimTime::zero();  // the run's last record appended
   std::vector<std::map<std::int32_t, std::vector<std::int32_t>>> orders_;
   std::vector<SimTime> last_refresh_;                  // per producer: its last metadata refresh
   std::vector<std::optional<double>> saw_new_count_;   // per producer: when its count last grew

@@ -11,11 +11,19 @@ namespace partsim::model::detail {
 
 void Engine::setup_repartition() {
   bool any = false;
-  for (const auto& tc : s_.topics) {
+  for (std::size_t t = 0; t < s_.topics.size(); ++t) {
+    const TopicConfig& tc = s_.topics[t];
     topic_count_.push_back(tc.partitions);
-    auto& steps = topic_steps_.emplace_back(tc.schedule);
+    // A step at or after the run's end is never made (the loader warns): its partitions do
+    // not exist, in the rows, the statistics or the consumer groups.
+    auto& steps = topic_steps_.emplace_back();
+    for (const TopicChange& c : tc.schedule)
+      if (!s_.run.duration || c.at < *s_.run.duration) steps.push_back(c);
     std::stable_sort(steps.begin(), steps.end(), [](const TopicChange& a, const TopicChange& b) { return a.at < b.at; });
     any = any || !steps.empty();
+    // The partitions the topic starts with exist from 0 ms; the others from their step.
+    for (std::int32_t p = 0; p < tc.partitions_before(s_.run.duration); ++p)
+      created_.push_back(p < tc.partitions ? SimTime::zero() : SimTime::max());
   }
   steps_done_.assign(s_.topics.size(), 0);
   if (!any) return;
@@ -25,11 +33,27 @@ void Engine::setup_repartition() {
   key_partition_.resize(s_.topics.size());
 }
 
+// A step at 0 ms is made at the start, and each producer's first refresh (at its start,
+// kafka-consumer-spec §6.2) sees it: no record, not even one sent at 0 ms, is partitioned
+// by the old count. (Queued, the step would come after the producers' first refresh.)
+void Engine::start_repartition() {
+  if (!result_.repartition) return;
+  for (std::uint32_t t = 0; t < topic_steps_.size(); ++t)
+    for (std::uint32_t i = 0; i < topic_steps_[t].size(); ++i)
+      if (topic_steps_[t][i].at <= SimTime::zero()) (*this)(TopicStep{t, i});
+  for (std::uint32_t p = 0; p < producers_.size(); ++p)
+    if (producer(p).metadata().num_partitions() < topic_count_[topic_of_[p]]) (*this)(MetadataRefresh{p});
+}
+
 // The partitions appear at once in the controller's metadata; a KIP-848 group coordinator
 // learns of them too (the consumer groups run after the producers, model/consumer/).
 void Engine::operator()(const TopicStep& e) {
   const TopicChange& c = topic_steps_[e.topic][e.index];
   ++steps_done_[e.topic];
+  // Once every producer has stopped sending the run is over (a run stopped by its records):
+  // a step then is not made, as one after run.duration.ms.
+  if (std::all_of(producers_.begin(), producers_.end(), [](const auto& p) { return p->stopped(); })) return;
+  for (std::int32_t p = topic_count_[e.topic]; p < c.partitions; ++p) created_[stats_offset_[e.topic] + static_cast<std::size_t>(p)] = now();
   PartitionIncrease change;
   change.topic = s_.topics[e.topic].name;
   change.at_ms = now().to_ms();
@@ -87,6 +111,15 @@ void Engine::note_repartition_record(std::uint32_t p, std::int32_t partition, st
     keys.emplace(std::string(*key), partition);
   else if (it->second != partition)
     it->second = -1;
+}
+
+// How long each partition existed while the records counted were sent (the statistics
+// weigh a partition's expected share by it, analysis/repartition_report.hpp).
+void Engine::note_existence() {
+  for (std::size_t i = 0; i < result_.partitions.size(); ++i) {
+    const SimTime from = std::max(created_[i], s_.run.warmup);
+    result_.partitions[i].existed_ms = created_[i] == SimTime::max() || from >= last_append_ ? 0.0 : (last_append_ - from).to_ms();
+  }
 }
 
 void Engine::finish_repartition() {

@@ -12,6 +12,7 @@ namespace partsim::model::detail {
 void Engine::record_appended(std::uint32_t p, std::int32_t partition, std::int32_t record_bytes,
                              std::optional<std::string_view> key, std::int32_t key_hash, SimTime intended) {
   result_.bytes_appended += record_bytes;
+  last_append_ = now();
   if (result_.repartition) note_repartition_record(p, partition, key);
   const std::int32_t rows = topic_count_[topic_of_[p]];  // the partitions the topic has now
   if (key && partition < rows && intended >= s_.run.warmup)
@@ -124,6 +125,7 @@ void Engine::gather_results() {
   result_.events = sim_.events_processed();
   result_.hot_keys = hot_keys_.result();
   finish_repartition();
+  note_existence();
   // Up to the last completion (the controller's and the leaders' periodic checks run on).
   if (replication_) result_.replication = replication_->finish(last_completion_);
   if (keep_logs_) result_.logs = logs_;

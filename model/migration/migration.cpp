@@ -30,7 +30,7 @@ std::size_t topic_index(const Scenario& s, const std::string& name) {
 /// The old topic's records, partition by partition in offset order.
 std::vector<Source> old_topic(const Scenario& s, const BrokerLogs& logs, std::size_t topic) {
   std::size_t first = 0;
-  for (std::size_t t = 0; t < topic; ++t) first += static_cast<std::size_t>(s.topics[t].final_partitions());
+  for (std::size_t t = 0; t < topic; ++t) first += static_cast<std::size_t>(s.topics[t].partitions_before(s.run.duration));
   std::vector<Source> out;
   for (std::int32_t p = 0; p < s.topics[topic].partitions; ++p)
     for (const LogRecord& r : logs.partitions[first + static_cast<std::size_t>(p)].records)

@@ -116,6 +116,15 @@ MapReader item(MapReader& parent, const std::string& key, std::size_t i) {
   return MapReader(*parent.context(), parent.sequence(key).at(i), join_path(parent.path(), key + "." + std::to_string(i)));
 }
 
+// A time in ms as a scenario writes it: 320000, 0.5.
+std::string fixed_ms(SimTime t) {
+  const std::int64_t ns = t.count_ns();
+  if (ns % 1'000'000 == 0) return std::to_string(ns / 1'000'000);
+  std::string s = std::to_string(ns / 1'000'000) + "." + std::to_string(1'000'000 + ns % 1'000'000).substr(1);
+  while (s.back() == '0') s.pop_back();
+  return s;
+}
+
 std::string topic_names(const Scenario& s) {
   std::string names;
   for (const auto& t : s.topics) names += (names.empty() ? "" : ", ") + t.name;
@@ -228,6 +237,22 @@ void check_scenario(MapReader& top, Scenario& s) {
                                                     std::to_string(b.id) + ")");
         return;
       }
+  // A topic step at or after the run's end is never made (the engine leaves it out): say so.
+  if (s.run.duration)
+    for (std::size_t i = 0; i < s.topics.size(); ++i) {
+      const TopicConfig& t = s.topics[i];
+      if (t.schedule.empty()) continue;
+      MapReader topic = item(top, "topics", i);
+      const std::vector<YAML::Node> steps = topic.sequence("schedule");
+      for (std::size_t k = 0; k < t.schedule.size() && k < steps.size(); ++k) {
+        if (t.schedule[k].at < *s.run.duration) continue;
+        MapReader step(*top.context(), steps[k], join_path(topic.path(), "schedule." + std::to_string(k)));
+        step.warn("at.ms", "the step to " + std::to_string(t.schedule[k].partitions) + " partitions at " + fixed_ms(t.schedule[k].at) +
+                               " ms is at or after the run's end (run.duration.ms " + fixed_ms(*s.run.duration) +
+                               "): it is never made, the topic keeps " + std::to_string(t.partitions_before(s.run.duration)) +
+                               " partitions");
+      }
+    }
   MapReader run = top.map("run");
   if (!s.run.records && !s.run.duration && !run.has("records") && !run.has("duration.ms")) {
     bool all_bounded = !s.producers.empty();

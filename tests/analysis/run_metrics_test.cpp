@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 
+#include "analysis/repartition_report.hpp"
 #include "analysis/replication_summary.hpp"
 #include "model/run_estimate.hpp"
 
@@ -132,4 +133,36 @@ TEST_CASE("repartition metrics: the two-rule window runs from the first change t
   r.repartition->producers[1].saw_new_count_at_ms.reset();
   v = reg.values(r);
   CHECK(std::isnan(v[reg.find("repartition.window_ms")]));
+}
+
+TEST_CASE("partition statistics cover the partitions that existed, each weighted by the time it existed") {
+  // 4 -> 8 partitions half-way: partitions 4-7 existed half as long and got half the records.
+  RunResult r;
+  r.records_sent = r.records_acked = r.records_measured = 600;
+  for (std::int32_t p = 0; p < 8; ++p) r.partitions.push_back({"t", p, 0, p < 4 ? 100 : 50, 0, 1, p < 4 ? 10000.0 : 5000.0});
+  r.brokers = {{0, 600, 0, 8, 8, 0.0}};
+  auto d = partition_distribution(r);
+  CHECK(d.max_over_min == doctest::Approx(1.0));
+  CHECK(d.cv == doctest::Approx(0.0));
+  CHECK(d.chi_square == doctest::Approx(0.0));
+  CHECK(d.p_value == doctest::Approx(1.0));
+  const MetricRegistry reg(r);
+  const auto v = reg.values(r);
+  CHECK(v[reg.find("distribution.max_over_min")] == doctest::Approx(1.0));
+  CHECK(v[reg.find("distribution.p_value")] == doctest::Approx(1.0));
+  // Against uniform the same counts would be refuted: max/min 2, p ~ 0.
+  CHECK(distribution_stats(std::vector<std::int64_t>{100, 100, 100, 100, 50, 50, 50, 50}).p_value < 1e-6);
+  // Partitions a step never made (existed 0 ms) are left out, not empty bins (max/min inf).
+  r.partitions.push_back({"t", 8, -1, 0, 0, 0, 0.0});
+  d = partition_distribution(r);
+  CHECK_FALSE(d.has_empty_bin);
+  CHECK(d.max_over_min == doctest::Approx(1.0));
+  CHECK(d.p_value == doctest::Approx(1.0));
+  // Equal times: exactly the uniform statistics.
+  for (auto& p : r.partitions) p.existed_ms = 7000;
+  const auto u = partition_distribution(r);
+  const auto plain = distribution_stats(std::vector<std::int64_t>{100, 100, 100, 100, 50, 50, 50, 50, 0});
+  CHECK(u.chi_square == plain.chi_square);
+  CHECK(u.p_value == plain.p_value);
+  CHECK(u.has_empty_bin);
 }

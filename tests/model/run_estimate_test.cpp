@@ -237,8 +237,20 @@ TEST_CASE("consumer groups cost the logs per record and what each group processe
   const double without = estimate_run(s).memory_bytes;
   s.consumers.resize(2);
   const auto e = estimate_run(s);
-  CHECK(e.memory_bytes - without == doctest::Approx(300000.0 * (80 + 64 * 2)));
+  // ... and 150 bytes per partition and group.
+  CHECK(e.memory_bytes - without == doctest::Approx(300000.0 * (80 + 64 * 2) + 6 * 2 * 150.0));
   bool named = false;
   for (const auto& part : e.parts) named = named || part.what == "brokers' logs and records processed by 2 consumer groups";
   CHECK(named);
+}
+
+TEST_CASE("a topic's schedule counts the partitions its steps add before the run's end") {
+  auto s = scenario(6, 100);
+  s.consumers.resize(1);
+  const double before = estimate_run(s).memory_bytes;
+  s.topics[0].schedule = {{SimTime::ms(5000), 1'000'000}};
+  // Per partition at least the report's row, the run's state, the producer's and the group's.
+  CHECK(estimate_run(s).memory_bytes - before > 999'994 * (1000.0 + 150 + 100 + 150));
+  s.topics[0].schedule[0].at = *s.run.duration;  // at the run's end: never made
+  CHECK(estimate_run(s).memory_bytes == doctest::Approx(before));
 }

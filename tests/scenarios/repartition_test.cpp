@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "model/cluster/partition_log.hpp"
 #include "model/cluster_simulation.hpp"
@@ -205,4 +206,67 @@ migration: {strategy: bridge, from: events, to: events-v2, at.ms: 1000}
   CHECK(events > 0);
   CHECK(r.migration->keys == 50);
   CHECK(r.migration->new_records == events);
+}
+
+TEST_CASE("a step at 0 ms is seen by the producers' first refresh, at their start") {
+  // The README: the first refresh is at the start (0 ms) and a step at the same time comes
+  // first. At Kafka's default max age the next refresh would be at 300 s, after the run.
+  std::string text = one_producer("300000");
+  text.replace(text.find("{at.ms: 5000, set.partitions: 8}"), 32, "{at.ms: 0, set.partitions: 8}");
+  const auto r = run_text(text);
+  REQUIRE(r.repartition);
+  REQUIRE(r.repartition->changes.size() == 1);
+  CHECK(r.repartition->changes[0].at_ms == 0);
+  REQUIRE(r.repartition->producers.size() == 1);
+  CHECK(r.repartition->producers[0].saw_new_count_at_ms == 0);
+  CHECK(r.repartition->records_old_rule_after_change == 0);
+  // Every record, the one sent at 0 ms included, hashes over 8 partitions.
+  REQUIRE(r.logs);
+  std::int64_t records = 0;
+  for (std::size_t p = 0; p < r.logs->partitions.size(); ++p)
+    for (const auto& rec : r.logs->partitions[p].records) {
+      ++records;
+      CHECK(static_cast<std::int32_t>(p) == partition_of(r.logs->keys[static_cast<std::size_t>(rec.key)], 8));
+    }
+  CHECK(records == 10000);
+}
+
+TEST_CASE("a step after the run's end is warned about and never made: no rows, no statistics, no rebalance") {
+  std::string text = one_producer("1000", R"(consumers:
+  - group: readers
+    topics: [events]
+    members: 2
+    config: {auto.offset.reset: earliest}
+)");
+  text.replace(text.find("{at.ms: 5000, set.partitions: 8}"), 32, "{at.ms: 1200000, set.partitions: 8}");
+  std::vector<std::string> warnings;
+  const auto s = scenarios::load_scenario_text(text, "inline", {}, &warnings);
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0] == "inline:7:24: topics.0.schedule.0.at.ms: the step to 8 partitions at 1200000 ms is at or after the run's end "
+                       "(run.duration.ms 10000): it is never made, the topic keeps 4 partitions");
+  const auto r = run_with_logs(s, 1);
+  CHECK(r.partitions.size() == 4);
+  CHECK_FALSE(r.repartition);
+  REQUIRE(r.consumer_groups.size() == 1);
+  for (const auto& rb : r.consumer_groups[0].rebalances) {  // the joins; none for new partitions at 1,200 s
+    CHECK(rb.at_ms < 10000);
+    CHECK(rb.cause.find("metadata") == std::string::npos);
+  }
+  for (const auto& p : r.partitions) CHECK(p.existed_ms == doctest::Approx(9999.0));
+  // A run stopped by its records: the step comes once every producer has stopped, and is
+  // not made either (its rows stay, existing 0 ms, out of the statistics).
+  std::string counted = one_producer("1000");
+  counted.replace(counted.find("duration.ms: 10000"), 18, "records: 1000");
+  const auto c = run_text(counted);
+  REQUIRE(c.repartition);
+  CHECK(c.repartition->changes.empty());
+  CHECK(c.simulated_ms < 5000);
+  REQUIRE(c.partitions.size() == 8);
+  for (std::size_t p = 0; p < 8; ++p) CHECK((p < 4 ? c.partitions[p].existed_ms > 0 : c.partitions[p].existed_ms == 0));
+}
+
+TEST_CASE("each partition's time in existence: from its step to the run's last send") {
+  const auto r = run_text(one_producer("1000"));  // sends at 0 ... 9999 ms, 4 -> 8 at 5000
+  REQUIRE(r.partitions.size() == 8);
+  for (std::size_t p = 0; p < 8; ++p) CHECK(r.partitions[p].existed_ms == doctest::Approx(p < 4 ? 9999.0 : 4999.0));
 }
