@@ -12,6 +12,7 @@
 #include "analysis/format.hpp"
 #include "analysis/hot_keys_report.hpp"
 #include "analysis/isr_report.hpp"
+#include "analysis/run_metrics.hpp"
 #include "analysis/run_producer_metrics.hpp"
 #include "analysis/table.hpp"
 
@@ -20,13 +21,6 @@ namespace {
 
 double per(std::int64_t a, std::int64_t b) { return b == 0 ? 0.0 : static_cast<double>(a) / static_cast<double>(b); }
 double ms(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
-
-std::vector<std::int64_t> partition_counts(const model::RunResult& r) {
-  std::vector<std::int64_t> c;
-  c.reserve(r.partitions.size());
-  for (const auto& p : r.partitions) c.push_back(p.records);
-  return c;
-}
 
 using Json = nlohmann::ordered_json;
 
@@ -89,14 +83,24 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
                        {"records_per_batch", stat(measured, round_to(per(b.records, b.batches), 3))},
                        {"mean_queue_wait_ms", round_to(b.requests ? b.queue_wait_ms_sum / static_cast<double>(b.requests) : 0.0, 4)}});
   }
-  const auto counts = partition_counts(r);
-  const auto d = distribution_stats(counts);
-  j["distribution"] = {{"max_over_min", stat(measured && !d.has_empty_bin, round_to(d.max_over_min, 4))},
-                       {"cv", stat(measured, round_to(d.cv, 4))},
-                       {"jain", stat(measured, round_to(d.jain, 4))},
-                       {"kl_divergence", stat(measured, round_to(d.kl_divergence, 6))},
-                       {"chi_square", stat(measured, round_to(d.chi_square, 4))},
-                       {"p_value", stat(measured, round_to(d.p_value, 6))}};
+  // Per topic: one topic's statistics directly under "distribution", several under their names.
+  const auto topics = topic_distributions(r);
+  auto distribution_json = [&](const TopicDistribution& t) {
+    const bool m = measured && t.records > 0;
+    const auto& d = t.stats;
+    return Json{{"max_over_min", stat(m && !d.has_empty_bin, round_to(d.max_over_min, 4))},
+                {"cv", stat(m, round_to(d.cv, 4))},
+                {"jain", stat(m, round_to(d.jain, 4))},
+                {"kl_divergence", stat(m, round_to(d.kl_divergence, 6))},
+                {"chi_square", stat(m, round_to(d.chi_square, 4))},
+                {"p_value", stat(m, round_to(d.p_value, 6))}};
+  };
+  if (topics.size() == 1) {
+    j["distribution"] = distribution_json(topics.front());
+  } else {
+    auto& dist = j["distribution"] = Json::object();
+    for (const auto& t : topics) dist[t.topic] = distribution_json(t);
+  }
   const bool latencies = r.latency.count() > 0;
   j["latency_ms"] = {{"p50", stat(latencies, round_to(ms(r.latency.quantile(0.5)), 3))},
                      {"p99", stat(latencies, round_to(ms(r.latency.quantile(0.99)), 3))},
@@ -212,10 +216,19 @@ std::string run_to_text(const model::RunResult& r) {
   out += brokers.to_text() + "\n";
 
   if (measured) {
-    const auto d = distribution_stats(partition_counts(r));
-    out += "records per partition: max/min " + (d.has_empty_bin ? std::string("inf (an idle partition)") : fixed(d.max_over_min, 3)) +
-           ", cv " + fixed(d.cv, 4) + ", Jain " + fixed(d.jain, 4) + ", chi-square " + fixed(d.chi_square, 2) + " (p = " + fixed(d.p_value, 4) +
-           " vs uniform)\n";
+    // Per topic: a topic's records spread over its own partitions (a migration's new topic,
+    // which the producers never write, has none and says so).
+    const auto topics = topic_distributions(r);
+    for (const auto& t : topics) {
+      const auto& d = t.stats;
+      out += "records per partition" + (topics.size() == 1 ? std::string() : ", topic " + t.topic) + ": ";
+      if (t.records == 0) {
+        out += "no records measured\n";
+        continue;
+      }
+      out += "max/min " + (d.has_empty_bin ? std::string("inf (an idle partition)") : fixed(d.max_over_min, 3)) + ", cv " + fixed(d.cv, 4) +
+             ", Jain " + fixed(d.jain, 4) + ", chi-square " + fixed(d.chi_square, 2) + " (p = " + fixed(d.p_value, 4) + " vs uniform)\n";
+    }
     out += "latency send->ack ms: p50 " + fixed(ms(r.latency.quantile(0.5)), 3) + ", p99 " + fixed(ms(r.latency.quantile(0.99)), 3) +
            ", p99.9 " + fixed(ms(r.latency.quantile(0.999)), 3) + ", max " + fixed(ms(r.latency.max()), 3) + "\n";
   } else {
