@@ -28,7 +28,8 @@ struct TopicDistribution {
 /// The run's topics in the order of their partitions' rows, each with its distribution. A
 /// run of one topic has one entry, whose statistics keep the run-wide names
 /// (`distribution.cv`, JSON "distribution": {"cv"}); a run of several names them per topic
-/// (`distribution.<topic>.cv`, JSON "distribution": {"<topic>": {"cv"}}).
+/// (`distribution.<topic>.cv`, JSON "distribution": {"<topic>": {"cv"}}). A run without
+/// partitions has one unnamed entry without records (the run-wide names, undefined).
 std::vector<TopicDistribution> topic_distributions(const model::RunResult& r);
 
 enum class MetricScope { kRun, kPartition, kBroker, kGroup, kProducer };
