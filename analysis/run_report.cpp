@@ -116,10 +116,13 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
   j["peak_buffer_bytes"] = r.peak_buffer_bytes;
   j["retries"] = r.retries;
   // Only in runs that inject errors or check order: every other run's JSON stays as it was.
-  if (r.log_order.checked || r.produce_errors.total() > 0)
+  if (r.log_order.checked || r.produce_errors.total() > 0) {
     j["produce_errors"] = {{"injected", r.produce_errors.injected},
                            {"out_of_order_sequence", r.produce_errors.out_of_order},
                            {"duplicates", r.produce_errors.duplicates}};
+    // Replication fixed with min.insync.replicas above 1: only once some batch was refused.
+    if (r.produce_errors.not_enough_replicas > 0) j["produce_errors"]["not_enough_replicas"] = r.produce_errors.not_enough_replicas;
+  }
   if (r.log_order.checked)
     j["log_order"] = {{"reordered_records", r.log_order.reordered_records},
                       {"reordered_keys", r.log_order.reordered_keys},
@@ -244,7 +247,12 @@ std::string run_to_text(const model::RunResult& r) {
   if (r.log_order.checked || r.produce_errors.total() > 0)
     out += "produce errors (batches): " + std::to_string(r.produce_errors.injected) + " answered with error.code, " +
            std::to_string(r.produce_errors.out_of_order) + " out of sequence, " + std::to_string(r.produce_errors.duplicates) +
-           " duplicates not appended again\n";
+           " duplicates not appended again" +
+           (r.produce_errors.not_enough_replicas > 0
+                ? ", " + std::to_string(r.produce_errors.not_enough_replicas) +
+                      " refused NOT_ENOUGH_REPLICAS (acks=all with fewer replicas on live brokers than min.insync.replicas)"
+                : std::string()) +
+           "\n";
   if (r.log_order.checked)
     out += "per-key order in the logs: " + std::to_string(r.log_order.reordered_records) + " records behind a later-sent record of their key (" +
            std::to_string(r.log_order.reordered_keys) + " keys), " + std::to_string(r.log_order.duplicated_records) + " records written twice\n";
