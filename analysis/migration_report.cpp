@@ -29,6 +29,7 @@ nlohmann::ordered_json migration_to_json(const model::RunResult& r) {
          {"downtime_ms", round_to(m.downtime_ms, 3)},
          {"duplicates", m.duplicates},
          {"inconsistent_keys", m.inconsistent_keys}};
+  if (m.strategy == "stop-replay") j["records_after_resume"] = m.records_after_resume;
   if (m.sample_old >= 0) j["sample"] = {{"key", m.sample_key}, {"old", m.sample_old}, {"new", m.sample_new}};
   if (m.has_bridge) {
     const auto& b = m.bridge;
@@ -58,6 +59,7 @@ std::string migration_to_text(const model::RunResult& r) {
   row("keys with all events", num(m.keys_with_all_events));
   row("each key in one new partition", m.stable ? "yes" : "no");
   row("downtime ms", fixed(m.downtime_ms, 3));
+  if (m.strategy == "stop-replay") row("records sent to the new topic after the resume", num(m.records_after_resume));
   row("duplicates", num(m.duplicates));
   row("inconsistent keys", num(m.inconsistent_keys));
   if (m.has_bridge) {

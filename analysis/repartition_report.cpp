@@ -7,23 +7,6 @@ namespace partsim::analysis {
 
 using Json = nlohmann::ordered_json;
 
-DistributionStats partition_distribution(const model::RunResult& r) {
-  std::vector<std::int64_t> counts;
-  std::vector<double> exposure;
-  counts.reserve(r.partitions.size());
-  exposure.reserve(r.partitions.size());
-  for (const auto& p : r.partitions)
-    if (p.existed_ms > 0) {
-      counts.push_back(p.records);
-      exposure.push_back(p.existed_ms);
-    }
-  if (counts.empty()) {  // no existence times: every partition alike
-    for (const auto& p : r.partitions) counts.push_back(p.records);
-    return distribution_stats(counts);
-  }
-  return distribution_stats_exposed(counts, exposure);
-}
-
 nlohmann::ordered_json repartition_to_json(const model::RunResult& r) {
   if (!r.repartition) return nullptr;
   const auto& rp = *r.repartition;

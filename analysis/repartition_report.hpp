@@ -13,12 +13,6 @@
 
 namespace partsim::analysis {
 
-/// How evenly the records spread over the partitions that existed (PartitionStats::
-/// existed_ms > 0), each expected to take a share in proportion to the time it existed (a
-/// topic's schedule adds partitions during the run). A run without a schedule: every
-/// partition, uniform. A result without existence times (all 0): every partition, uniform.
-DistributionStats partition_distribution(const model::RunResult& r);
-
 /// {"changes": [{"topic", "at_ms", "from", "to"}], "producers": [{"producer",
 /// "saw_new_count_at_ms"}], "records_old_rule_after_change", "keys_split", "keys_out_of_order",
 /// "records_skipped_latest"}; null without a schedule. "saw_new_count_at_ms" is null for a

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <iterator>
 #include <limits>
+#include <stdexcept>
 
 #include "analysis/distribution.hpp"
 #include "analysis/format.hpp"
@@ -20,7 +21,7 @@ constexpr double kUndefined = std::numeric_limits<double>::quiet_NaN();
 struct Totals {
   std::int64_t records = 0, bytes = 0, batches = 0;  // measured, over brokers
   bool measured = false;                             // any record measured after the warm-up
-  DistributionStats dist;
+  std::vector<TopicDistribution> topics;             // the distribution, per topic
 };
 
 Totals totals_of(const model::RunResult& r) {
@@ -31,7 +32,7 @@ Totals totals_of(const model::RunResult& r) {
     t.batches += b.batches;
   }
   t.measured = r.records_measured > 0 && t.records > 0;
-  t.dist = partition_distribution(r);
+  t.topics = topic_distributions(r);
   return t;
 }
 
@@ -44,7 +45,6 @@ double ratio(std::int64_t a, std::int64_t b, const Totals& t) {
 double ms(std::int64_t ns) { return d(ns) / 1e6; }
 double latency(const model::RunResult& r, double q) { return r.latency.count() ? ms(r.latency.quantile(q)) : kUndefined; }
 double batch_bytes(const model::RunResult& r, double q) { return r.batch_bytes.count() ? d(r.batch_bytes.quantile(q)) : kUndefined; }
-double stat(double v, const Totals& t) { return t.measured ? v : kUndefined; }
 std::int64_t replication_errors(const model::ReplicationResult& r, const char* code) {
   const auto it = r.errors.find(code);
   return it == r.errors.end() ? 0 : it->second;
@@ -110,7 +110,8 @@ const Spec<BrokerValue> kBroker[] = {
      [](const auto& b, const auto&) { return b.requests ? b.queue_wait_ms_sum / d(b.requests) : 0.0; }},
 };
 
-// Run-wide statistics, after the per-broker metrics.
+// Run-wide statistics, after the per-broker metrics: these, then the distribution (kDistribution),
+// then kTailAfter.
 const Spec<RunValue> kTail[] = {
     {"batches", "batches", "batches", 0, true, [](const auto&, const auto& t) { return d(t.batches); }},
     {"records_per_batch", "records per batch", "records", 2, true,
@@ -128,18 +129,20 @@ const Spec<RunValue> kTail[] = {
      [](const auto& r, const auto&) { return r.latency.count() ? r.latency.mean() / 1e6 : kUndefined; }},
     {"buffer_full_ms", "time buffer.memory was full", "ms", 1, true, [](const auto& r, const auto&) { return r.buffer_full_ms; }},
     {"peak_buffer_bytes", "peak buffer memory in use", "bytes", 0, false, [](const auto& r, const auto&) { return d(r.peak_buffer_bytes); }},
-    {"distribution.max_over_min", "partition records max/min", "", 3, true,
-     [](const auto&, const auto& t) { return stat(t.dist.max_over_min, t); }},
-    {"distribution.cv", "partition records coefficient of variation", "", 4, true,
-     [](const auto&, const auto& t) { return stat(t.dist.cv, t); }},
-    {"distribution.jain", "partition records Jain's fairness index", "", 4, false,
-     [](const auto&, const auto& t) { return stat(t.dist.jain, t); }},
-    {"distribution.chi_square", "partition records chi-square vs uniform", "", 2, false,
-     [](const auto&, const auto& t) { return stat(t.dist.chi_square, t); }},
-    {"distribution.p_value", "partition records chi-square p-value", "", 4, true,
-     [](const auto&, const auto& t) { return stat(t.dist.p_value, t); }},
-    {"distribution.kl_divergence", "partition records KL divergence from uniform", "nats", 6, false,
-     [](const auto&, const auto& t) { return stat(t.dist.kl_divergence, t); }},
+};
+
+// Records per partition against uniform, per topic ("distribution.cv" in a run of one topic,
+// "distribution.<topic>.cv" in a run of several); undefined for a topic without records.
+const Spec<double (*)(const DistributionStats&)> kDistribution[] = {
+    {"max_over_min", "partition records max/min", "", 3, true, [](const auto& s) { return s.max_over_min; }},
+    {"cv", "partition records coefficient of variation", "", 4, true, [](const auto& s) { return s.cv; }},
+    {"jain", "partition records Jain's fairness index", "", 4, false, [](const auto& s) { return s.jain; }},
+    {"chi_square", "partition records chi-square vs uniform", "", 2, false, [](const auto& s) { return s.chi_square; }},
+    {"p_value", "partition records chi-square p-value", "", 4, true, [](const auto& s) { return s.p_value; }},
+    {"kl_divergence", "partition records KL divergence from uniform", "nats", 6, false, [](const auto& s) { return s.kl_divergence; }},
+};
+
+const Spec<RunValue> kTailAfter[] = {
     {"retries", "batches retried", "batches", 0, false, [](const auto& r, const auto&) { return d(r.retries); }},
     {"produce_errors.injected", "batches answered with error.code", "batches", 0, false,
      [](const auto& r, const auto&) { return d(r.produce_errors.injected); }},
@@ -254,12 +257,60 @@ const Spec<double (*)(const model::RepartitionResult&)> kRepartition[] = {
      [](const auto& r) { return d(r.records_skipped_latest); }},
 };
 
+/// The distribution metrics' name and label prefixes for the topic at `t` (none in a run of one topic).
+std::string distribution_name(const std::vector<TopicDistribution>& topics, std::size_t t) {
+  return topics.size() == 1 ? "distribution." : "distribution." + topics[t].topic + ".";
+}
+std::string distribution_label(const std::vector<TopicDistribution>& topics, std::size_t t) {
+  return topics.size() == 1 ? "" : "topic " + topics[t].topic + " ";
+}
+
 template <class S>
 MetricInfo info(const S& s, std::string name, std::string label, MetricScope scope, std::size_t index) {
   return {std::move(name), std::move(label), s.unit, s.decimals, s.headline, scope, index};
 }
 
 }  // namespace
+
+std::vector<TopicDistribution> topic_distributions(const model::RunResult& r) {
+  // A topic's partitions are consecutive rows (the engine lists them topic by topic).
+  // A topic that grew (a schedule) has partitions that existed for different times: each
+  // partition's expected share is weighted by the time it existed, and a partition a step never
+  // made (existed 0 ms) is left out rather than counted as an empty bin. Without existence
+  // times every partition counts alike, against uniform.
+  std::vector<TopicDistribution> out;
+  std::vector<std::int64_t> counts, existed_counts;
+  std::vector<double> exposure;
+  auto close = [&] {
+    if (!out.empty()) {
+      auto& t = out.back();
+      if (existed_counts.empty()) {
+        t.stats = distribution_stats(counts);
+      } else {
+        t.stats = distribution_stats_exposed(existed_counts, exposure);
+        t.time_weighted = std::any_of(exposure.begin(), exposure.end(), [&](double e) { return e != exposure.front(); });
+      }
+    }
+    counts.clear();
+    existed_counts.clear();
+    exposure.clear();
+  };
+  for (const auto& p : r.partitions) {
+    if (out.empty() || out.back().topic != p.topic) {
+      close();
+      out.push_back({p.topic, 0, {}, false});
+    }
+    out.back().records += p.records;
+    counts.push_back(p.records);
+    if (p.existed_ms > 0) {
+      existed_counts.push_back(p.records);
+      exposure.push_back(p.existed_ms);
+    }
+  }
+  close();
+  if (out.empty()) out.push_back({"", 0, {}, false});  // no partitions: the run-wide names, undefined
+  return out;
+}
 
 MetricRegistry::MetricRegistry(const model::RunResult& shape)
     : partitions_(shape.partitions.size()),
@@ -282,6 +333,12 @@ MetricRegistry::MetricRegistry(const model::RunResult& shape)
       metrics_.push_back(info(s, "broker." + id + "." + s.name, "broker " + id + " " + s.label, MetricScope::kBroker, i));
   }
   for (const auto& s : kTail) metrics_.push_back(info(s, s.name, s.label, MetricScope::kRun, 0));
+  const auto topics = topic_distributions(shape);
+  topics_ = topics.size();
+  for (std::size_t k = 0; k < topics.size(); ++k)
+    for (const auto& s : kDistribution)
+      metrics_.push_back(info(s, distribution_name(topics, k) + s.name, distribution_label(topics, k) + s.label, MetricScope::kRun, 0));
+  for (const auto& s : kTailAfter) metrics_.push_back(info(s, s.name, s.label, MetricScope::kRun, 0));
   for (std::size_t i = 0; i < shape.consumer_groups.size(); ++i) {
     const std::string& g = shape.consumer_groups[i].group;
     for (const auto& s : kGroup)
@@ -344,6 +401,12 @@ std::vector<double> MetricRegistry::values(const model::RunResult& r) const {
   for (std::size_t i = 0; i < r.brokers.size(); ++i)
     for (const auto& s : kBroker) v.push_back(s.value(r.brokers[i], t));
   for (const auto& s : kTail) v.push_back(s.value(r, t));
+  if (t.topics.size() != topics_)
+    throw std::logic_error("metrics: a run with " + std::to_string(t.topics.size()) + " topics does not fit the registry's " +
+                           std::to_string(topics_));
+  for (const auto& topic : t.topics)
+    for (const auto& s : kDistribution) v.push_back(t.measured && topic.records > 0 ? s.value(topic.stats) : kUndefined);
+  for (const auto& s : kTailAfter) v.push_back(s.value(r, t));
   for (const auto& g : r.consumer_groups)
     for (const auto& s : kGroup) v.push_back(s.value(g));
   if (r.migration)

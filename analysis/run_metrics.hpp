@@ -10,9 +10,28 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/distribution.hpp"
 #include "model/run_result.hpp"
 
 namespace partsim::analysis {
+
+/// Records per partition of one topic and how evenly they spread over its partitions: the
+/// distribution statistics are per topic, since a run's topics are partitioned apart (a
+/// migration's new topic, which the producers never write, says nothing about how they
+/// spread records over the old one).
+struct TopicDistribution {
+  std::string topic;
+  std::int64_t records = 0;  ///< measured, over the topic's partitions
+  DistributionStats stats;   ///< meaningful only when records > 0
+  bool time_weighted = false; ///< its partitions existed for different times (a schedule): shares weighted by them
+};
+
+/// The run's topics in the order of their partitions' rows, each with its distribution. A
+/// run of one topic has one entry, whose statistics keep the run-wide names
+/// (`distribution.cv`, JSON "distribution": {"cv"}); a run of several names them per topic
+/// (`distribution.<topic>.cv`, JSON "distribution": {"<topic>": {"cv"}}). A run without
+/// partitions has one unnamed entry without records (the run-wide names, undefined).
+std::vector<TopicDistribution> topic_distributions(const model::RunResult& r);
 
 enum class MetricScope { kRun, kPartition, kBroker, kGroup, kProducer };
 
@@ -43,12 +62,13 @@ public:
 
   /// Every metric of `r`, in registry order. A statistic that needs measured records (a
   /// share, a mean, a percentile, the distribution) is NaN when the run measured none;
-  /// distribution.max_over_min is +infinity when some partition got nothing.
+  /// distribution.max_over_min is +infinity when some partition got nothing. In a run of
+  /// several topics the distribution is per topic, and undefined for a topic without records.
   std::vector<double> values(const model::RunResult& r) const;
 
 private:
   std::vector<MetricInfo> metrics_;
-  std::size_t partitions_ = 0, brokers_ = 0, groups_ = 0, producers_ = 0;
+  std::size_t partitions_ = 0, brokers_ = 0, groups_ = 0, producers_ = 0, topics_ = 0;
 };
 
 /// The label with its unit when the label does not already say it: "latency p99, ms".

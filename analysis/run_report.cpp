@@ -12,6 +12,7 @@
 #include "analysis/format.hpp"
 #include "analysis/hot_keys_report.hpp"
 #include "analysis/isr_report.hpp"
+#include "analysis/run_metrics.hpp"
 #include "analysis/run_producer_metrics.hpp"
 #include "analysis/table.hpp"
 
@@ -20,17 +21,6 @@ namespace {
 
 double per(std::int64_t a, std::int64_t b) { return b == 0 ? 0.0 : static_cast<double>(a) / static_cast<double>(b); }
 double ms(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
-
-// Partitions that existed for different times (a topic's schedule): the statistics weigh them.
-bool time_weighted(const model::RunResult& r) {
-  double first = 0;
-  for (const auto& p : r.partitions) {
-    if (p.existed_ms <= 0) continue;
-    if (first > 0 && p.existed_ms != first) return true;
-    first = p.existed_ms;
-  }
-  return false;
-}
 
 using Json = nlohmann::ordered_json;
 
@@ -93,13 +83,24 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
                        {"records_per_batch", stat(measured, round_to(per(b.records, b.batches), 3))},
                        {"mean_queue_wait_ms", round_to(b.requests ? b.queue_wait_ms_sum / static_cast<double>(b.requests) : 0.0, 4)}});
   }
-  const auto d = partition_distribution(r);
-  j["distribution"] = {{"max_over_min", stat(measured && !d.has_empty_bin, round_to(d.max_over_min, 4))},
-                       {"cv", stat(measured, round_to(d.cv, 4))},
-                       {"jain", stat(measured, round_to(d.jain, 4))},
-                       {"kl_divergence", stat(measured, round_to(d.kl_divergence, 6))},
-                       {"chi_square", stat(measured, round_to(d.chi_square, 4))},
-                       {"p_value", stat(measured, round_to(d.p_value, 6))}};
+  // Per topic: one topic's statistics directly under "distribution", several under their names.
+  const auto topics = topic_distributions(r);
+  auto distribution_json = [&](const TopicDistribution& t) {
+    const bool m = measured && t.records > 0;
+    const auto& d = t.stats;
+    return Json{{"max_over_min", stat(m && !d.has_empty_bin, round_to(d.max_over_min, 4))},
+                {"cv", stat(m, round_to(d.cv, 4))},
+                {"jain", stat(m, round_to(d.jain, 4))},
+                {"kl_divergence", stat(m, round_to(d.kl_divergence, 6))},
+                {"chi_square", stat(m, round_to(d.chi_square, 4))},
+                {"p_value", stat(m, round_to(d.p_value, 6))}};
+  };
+  if (topics.size() == 1) {
+    j["distribution"] = distribution_json(topics.front());
+  } else {
+    auto& dist = j["distribution"] = Json::object();
+    for (const auto& t : topics) dist[t.topic] = distribution_json(t);
+  }
   const bool latencies = r.latency.count() > 0;
   j["latency_ms"] = {{"p50", stat(latencies, round_to(ms(r.latency.quantile(0.5)), 3))},
                      {"p99", stat(latencies, round_to(ms(r.latency.quantile(0.99)), 3))},
@@ -115,10 +116,13 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
   j["peak_buffer_bytes"] = r.peak_buffer_bytes;
   j["retries"] = r.retries;
   // Only in runs that inject errors or check order: every other run's JSON stays as it was.
-  if (r.log_order.checked || r.produce_errors.total() > 0)
+  if (r.log_order.checked || r.produce_errors.total() > 0) {
     j["produce_errors"] = {{"injected", r.produce_errors.injected},
                            {"out_of_order_sequence", r.produce_errors.out_of_order},
                            {"duplicates", r.produce_errors.duplicates}};
+    // Replication fixed with min.insync.replicas above 1: only once some batch was refused.
+    if (r.produce_errors.not_enough_replicas > 0) j["produce_errors"]["not_enough_replicas"] = r.produce_errors.not_enough_replicas;
+  }
   if (r.log_order.checked)
     j["log_order"] = {{"reordered_records", r.log_order.reordered_records},
                       {"reordered_keys", r.log_order.reordered_keys},
@@ -215,10 +219,20 @@ std::string run_to_text(const model::RunResult& r) {
   out += brokers.to_text() + "\n";
 
   if (measured) {
-    const auto d = partition_distribution(r);
-    out += "records per partition: max/min " + (d.has_empty_bin ? std::string("inf (an idle partition)") : fixed(d.max_over_min, 3)) +
-           ", cv " + fixed(d.cv, 4) + ", Jain " + fixed(d.jain, 4) + ", chi-square " + fixed(d.chi_square, 2) + " (p = " + fixed(d.p_value, 4) +
-           (time_weighted(r) ? " vs shares by the time each partition existed)\n" : " vs uniform)\n");
+    // Per topic: a topic's records spread over its own partitions (a migration's new topic,
+    // which the producers never write, has none and says so).
+    const auto topics = topic_distributions(r);
+    for (const auto& t : topics) {
+      const auto& d = t.stats;
+      out += "records per partition" + (topics.size() == 1 ? std::string() : ", topic " + t.topic) + ": ";
+      if (t.records == 0) {
+        out += "no records measured\n";
+        continue;
+      }
+      out += "max/min " + (d.has_empty_bin ? std::string("inf (an idle partition)") : fixed(d.max_over_min, 3)) + ", cv " + fixed(d.cv, 4) +
+             ", Jain " + fixed(d.jain, 4) + ", chi-square " + fixed(d.chi_square, 2) + " (p = " + fixed(d.p_value, 4) +
+             (t.time_weighted ? " vs shares by the time each partition existed)\n" : " vs uniform)\n");
+    }
     out += "latency send->ack ms: p50 " + fixed(ms(r.latency.quantile(0.5)), 3) + ", p99 " + fixed(ms(r.latency.quantile(0.99)), 3) +
            ", p99.9 " + fixed(ms(r.latency.quantile(0.999)), 3) + ", max " + fixed(ms(r.latency.max()), 3) + "\n";
   } else {
@@ -234,7 +248,12 @@ std::string run_to_text(const model::RunResult& r) {
   if (r.log_order.checked || r.produce_errors.total() > 0)
     out += "produce errors (batches): " + std::to_string(r.produce_errors.injected) + " answered with error.code, " +
            std::to_string(r.produce_errors.out_of_order) + " out of sequence, " + std::to_string(r.produce_errors.duplicates) +
-           " duplicates not appended again\n";
+           " duplicates not appended again" +
+           (r.produce_errors.not_enough_replicas > 0
+                ? ", " + std::to_string(r.produce_errors.not_enough_replicas) +
+                      " refused NOT_ENOUGH_REPLICAS (acks=all with fewer replicas on live brokers than min.insync.replicas)"
+                : std::string()) +
+           "\n";
   if (r.log_order.checked)
     out += "per-key order in the logs: " + std::to_string(r.log_order.reordered_records) + " records behind a later-sent record of their key (" +
            std::to_string(r.log_order.reordered_keys) + " keys), " + std::to_string(r.log_order.duplicated_records) + " records written twice\n";

@@ -19,7 +19,8 @@ namespace partsim::model::detail {
 
 // ---- setup ------------------------------------------------------------------------------------
 
-Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication, const RunOptions& options)
+Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication, const RunOptions& options,
+               std::optional<SimTime> resume)
     : s_(s), options_(options), streams_(seed, replication), leadership_(s.topics, s.brokers.size()) {
   result_.scenario = s.name;
   result_.seed = seed;
@@ -80,6 +81,19 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
       result_.partitions.push_back(ps);
     }
   }
+  if (!s.replication.followers()) {
+    // Replication fixed: the ISR of a partition is taken to be its replicas on live brokers
+    // (a dead broker leaves it at once, a recovered one is back in sync at once, as its
+    // leadership moves at once); acks=all is refused below min.insync.replicas (§9.2).
+    std::vector<std::int32_t> min_isr;
+    bool any = false;
+    for (const auto& tc : s.topics) {
+      const std::int32_t configured = tc.min_insync > 0 ? tc.min_insync : s.replication.min_insync;
+      min_isr.push_back(std::min(configured, tc.replication_factor));
+      any = any || min_isr.back() > 1;
+    }
+    if (any) fixed_min_isr_ = std::move(min_isr);
+  }
   if (keep_logs_) logs_->partitions.resize(result_.partitions.size());
   if (tag_records_) {
     order_max_.resize(result_.partitions.size());
@@ -104,13 +118,18 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
   }
   sim_.resize_timers(s.producers.size() * kTimersPerProducer);
   // A stop-replay migration stops the producers of its old topic at its at.ms (book ch.
-  // 10.3, strategy A); the producers of other topics go on.
+  // 10.3, strategy A) until `resume`, when the new topic is verified; the producers of other
+  // topics go on. Without `resume` (not known yet) they stop for good.
   const bool stop_replay = s.migration && s.migration->strategy == MigrationSpec::Strategy::kStopReplay;
   for (std::uint32_t i = 0; i < s.producers.size(); ++i) {
     const auto& spec = s.producers[i];
     std::optional<SimTime> stop = s.run.duration;
-    if (stop_replay && spec.workload.topic == s.migration->from) stop = stop ? std::min(*stop, s.migration->at) : s.migration->at;
-    const SendBudget budget{s.run.records, stop, &total_sent_};
+    std::optional<SendBudget::Pause> pause;
+    if (stop_replay && spec.workload.topic == s.migration->from) {
+      if (resume) pause = SendBudget::Pause{s.migration->at, std::max(*resume, s.migration->at)};
+      else stop = stop ? std::min(*stop, s.migration->at) : s.migration->at;
+    }
+    const SendBudget budget{s.run.records, stop, &total_sent_, pause};
     const std::size_t topic = topic_of_[i];
     producers_.push_back(sim::make_in<KafkaProducer>(memory_, i, spec, orders_[topic].at(s.topics[topic].partitions),
                                                      leadership_.leaders(topic), up_, streams_, budget, *this));
@@ -390,9 +409,23 @@ namespace partsim::model {
 
 RunResult run_scenario(const Scenario& scenario, std::uint64_t seed, std::uint64_t replication, const RunOptions& options) {
   RunResult result = detail::Engine(scenario, seed, replication, options).run();
-  // Consumers read the logs after the producers' run (they do not slow the producers).
-  // A migration fills the new topic first, so that consumer groups may read it.
-  if (scenario.migration && !result.partial) detail::run_migration(scenario, seed, replication, result);
+  // Stop-replay: the run above stopped the producers at at.ms for good, which tells when the
+  // replay and its verification end; the producers resume then, writing to the new topic
+  // (the migration moves what they send from then on). Both runs are the same up to at.ms,
+  // and every record sent before it is replayed before the resume, so the second run's
+  // replay, and its resume, are the first's. Only a run that may send past at.ms needs it.
+  if (scenario.migration && scenario.migration->strategy == MigrationSpec::Strategy::kStopReplay && !result.partial &&
+      (!scenario.run.duration || *scenario.run.duration > scenario.migration->at)) {
+    detail::run_migration(scenario, seed, replication, result);
+    const SimTime resume = result.migration->resume;
+    const double record_bytes = result.migration->bridge_record_bytes;  // of the records before at.ms, as replayed
+    result = detail::Engine(scenario, seed, replication, options, resume).run();
+    if (!result.partial) detail::run_migration(scenario, seed, replication, result, record_bytes);
+  } else if (scenario.migration && !result.partial) {
+    // Consumers read the logs after the producers' run (they do not slow the producers).
+    // A migration fills the new topic first, so that consumer groups may read it.
+    detail::run_migration(scenario, seed, replication, result);
+  }
   if (!scenario.consumers.empty() && !result.partial) detail::run_consumers(scenario, options, result);
   if (!options.keep_logs) result.logs.reset();
   return result;

@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "sim/sim_time.hpp"
+
 namespace partsim::model::migration {
 
 /// The bridge's timeline (stop-replay and bridge strategies).
@@ -20,7 +22,7 @@ struct BridgeFigures {
   double caught_up_ms = 0;            ///< first time it had copied everything readable then
   double catch_up_ms = 0;             ///< caught_up_ms - start_ms
   double switch_ms = 0;               ///< bridge: producers move to the new topic (caught up + verify.ms);
-                                      ///< stop-replay: producers resume (replay + verify.ms)
+                                      ///< stop-replay: producers resume, writing to the new topic (replay + verify.ms)
   double finished_ms = 0;             ///< the bridge's last acknowledgement
   std::int64_t after_switch = 0;      ///< records the bridge appended to the new topic after the switch
 };
@@ -41,6 +43,9 @@ struct MigrationResult {
   std::int64_t keys_with_all_events = 0;  ///< keys whose every record is in the new topic
   bool stable = true;                 ///< every key in exactly one partition of the new topic
   double downtime_ms = 0;             ///< producers stopped (stop-replay: replay + verify.ms)
+  sim::SimTime resume;                ///< stop-replay: when the producers resume (switch_ms, exact)
+  double bridge_record_bytes = 0;     ///< the size of the bridge's writes (the old topic's average record)
+  std::int64_t records_after_resume = 0;  ///< stop-replay: records the producers sent to the new topic after resuming
   std::int64_t duplicates = 0;        ///< records the new topic holds more than once
   std::int64_t inconsistent_keys = 0; ///< keys missing in the new topic a record they should have there
   std::string sample_key;             ///< the first key sent, with its old and new partition

@@ -97,8 +97,8 @@ double batch_bytes(const ProducerConfig& c, double min_record, double records) {
 
 }  // namespace
 
-double replication_metrics(double partitions, double brokers, double producers) {
-  return 36 + 3 * partitions + 7 * brokers + producers * (12 + 2 * brokers);
+double replication_metrics(double partitions, double brokers, double producers, double topics) {
+  return 30 + 6 * topics + 3 * partitions + 7 * brokers + producers * (12 + 2 * brokers);
 }
 
 RunEstimate estimate_run(const Scenario& s, const RunPlan& plan) {
@@ -201,7 +201,8 @@ RunEstimate estimate_run(const Scenario& s, const RunPlan& plan) {
     // nothing kept per run: each row goes to the store
   } else if (plan.replications > 1) {
     // Per metric: one double per replication, and its name, label and summary in the report.
-    const double metrics = static_cast<double>(plan.runs) * replication_metrics(partitions, brokers, static_cast<double>(s.producers.size()));
+    const double metrics = static_cast<double>(plan.runs) * replication_metrics(partitions, brokers, static_cast<double>(s.producers.size()),
+                                                                                   static_cast<double>(s.topics.size()));
     const double values = static_cast<double>(plan.replications) * metrics;
     add("replication summaries: # metric values", values, values * 8 + metrics * kReportBytesPerMetric,
         "lower --replications or the partitions");

@@ -59,9 +59,9 @@ inline constexpr double kMaxMemoryBytes = 8.0 * (1ull << 30);
 /// largest part).
 std::string check_run_limits(const Scenario& s, const RunPlan& plan = {});
 
-/// Metrics of a run of `partitions`, `brokers` and `producers` (analysis/run_metrics.hpp: 36
-/// run-wide, 3 per partition, 7 per broker, per producer 12 and 2 per broker); a replicated
-/// run keeps one double per metric and replication.
-double replication_metrics(double partitions, double brokers, double producers = 0);
+/// Metrics of a run of `partitions`, `brokers`, `producers` and `topics` (analysis/run_metrics.hpp:
+/// 30 run-wide and 6 of the distribution per topic, 3 per partition, 7 per broker, per producer
+/// 12 and 2 per broker); a replicated run keeps one double per metric and replication.
+double replication_metrics(double partitions, double brokers, double producers = 0, double topics = 1);
 
 }  // namespace partsim::model

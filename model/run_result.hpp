@@ -119,7 +119,10 @@ struct ProduceErrorCounts {
   std::int64_t injected = 0;      ///< answered with a broker's error.code (error.rate)
   std::int64_t out_of_order = 0;  ///< refused with OUT_OF_ORDER_SEQUENCE_NUMBER
   std::int64_t duplicates = 0;    ///< recognised as a retry of an appended batch: not appended again
-  std::int64_t total() const { return injected + out_of_order + duplicates; }
+  /// cluster.replication fixed: refused NOT_ENOUGH_REPLICAS (acks=all, fewer replicas on live
+  /// brokers than min.insync.replicas); followers count theirs in ReplicationResult::errors
+  std::int64_t not_enough_replicas = 0;
+  std::int64_t total() const { return injected + out_of_order + duplicates + not_enough_replicas; }
 };
 
 /// cluster.replication: followers (kafka-consumer-spec §9): per partition, what its ISR did.

@@ -70,7 +70,8 @@ void run_consumers(const Scenario& s, const RunOptions& options, RunResult& resu
   }
 }
 
-void run_migration(const Scenario& s, std::uint64_t seed, std::uint64_t replication, RunResult& result) {
+void run_migration(const Scenario& s, std::uint64_t seed, std::uint64_t replication, RunResult& result,
+                   std::optional<double> record_bytes) {
   PARTSIM_CHECK(result.logs != nullptr, "a migration without the brokers' logs");
   // The bridge writes records of the old topic's average size.
   std::int64_t records = 0, bytes = 0;
@@ -79,8 +80,9 @@ void run_migration(const Scenario& s, std::uint64_t seed, std::uint64_t replicat
       records += ps.records;
       bytes += ps.bytes;
     }
-  const double average = records > 0 ? static_cast<double>(bytes) / static_cast<double>(records) : 1.0;
+  const double average = record_bytes ? *record_bytes : records > 0 ? static_cast<double>(bytes) / static_cast<double>(records) : 1.0;
   migration::Migrated migrated = migration::migrate(s, *result.logs, average, seed, replication);
+  migrated.result.bridge_record_bytes = average;
   result.migration = std::move(migrated.result);
   // The logs the migration left replace the two topics' in the brokers' logs (a copy: the
   // producers' run shares its own), so consumer groups read them: the new topic's, and the

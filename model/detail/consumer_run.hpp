@@ -3,6 +3,8 @@
 // consumes the brokers' logs (model/consumer/consumer_simulation.hpp) and its results join
 // the RunResult. Internal to partsim_model.
 
+#include <optional>
+
 #include "model/cluster_simulation.hpp"
 
 namespace partsim::model::detail {
@@ -13,6 +15,8 @@ void run_consumers(const Scenario& s, const RunOptions& options, RunResult& resu
 
 /// Runs `s.migration` over `result.logs` (which must be kept) into result.migration, and
 /// puts the new topic's log into result.logs (before the consumer groups read them).
-void run_migration(const Scenario& s, std::uint64_t seed, std::uint64_t replication, RunResult& result);
+/// `record_bytes`: the size of the bridge's writes (by default the old topic's average record).
+void run_migration(const Scenario& s, std::uint64_t seed, std::uint64_t replication, RunResult& result,
+                   std::optional<double> record_bytes = std::nullopt);
 
 }  // namespace partsim::model::detail

@@ -135,7 +135,10 @@ private:
 
 class Engine final : public ProducerHost, public ReplicationHost {
 public:
-  Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication, const RunOptions& options);
+  /// `resume`: a stop-replay migration's producers start again then (their pause, from at.ms);
+  /// without it they stop at at.ms for good (the run that finds when they may resume).
+  Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication, const RunOptions& options,
+         std::optional<SimTime> resume = std::nullopt);
   RunResult run();
 
   void operator()(const AppSend& e);
@@ -205,6 +208,7 @@ private:
   void record_batch(std::uint32_t producer, const BatchArena& batches, BatchId id, std::int32_t broker, bool acked);
   void serve_batches(std::uint64_t id, Request& r, ProduceError injected, SimTime readable);
   void refuse_for_followers(Request& r, bool acks_all);
+  void refuse_under_min_isr(Request& r);  // replication fixed, acks=all
   bool refused(const Request& r, std::size_t k) const;
   void gather_results();  // once the run has stopped
   void refresh_metadata();
@@ -240,6 +244,9 @@ private:
   std::optional<Replication> replication_;  // cluster.replication: followers
   std::vector<std::size_t> topic_of_;      // per producer
   std::vector<std::size_t> stats_offset_;  // per topic: its first row in RunResult::partitions
+  // Replication fixed: per topic its effective min.insync.replicas, min(min.insync.replicas,
+  // replication.factor); none when no topic's is above 1 (nothing to refuse).
+  std::vector<std::int32_t> fixed_min_isr_;
   std::shared_ptr<BatchArena> batch_arena_;  // the producers' batches
   std::vector<std::unique_ptr<KafkaProducer, sim::MemoryDelete<KafkaProducer>>> producers_;  // in memory_
   RequestTable requests_;

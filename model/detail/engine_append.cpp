@@ -23,6 +23,7 @@ void Engine::serve_batches(std::uint64_t id, Request& r, ProduceError injected, 
   const bool idempotent = s_.producers[r.producer].config.idempotence;
   const bool acks_all = s_.producers[r.producer].config.acks == Acks::kAll;
   if (replication_) refuse_for_followers(r, acks_all);
+  else if (acks_all && !fixed_min_isr_.empty()) refuse_under_min_isr(r);
   for (std::size_t k = 0; k < r.described.size(); ++k) {
     RequestBatch& rb = r.described[k];
     if (refused(r, k)) continue;

@@ -4,6 +4,8 @@
 // when an acks=all request's batches are settled. The leader's refusals of a produce request
 // that only followers cause are here too.
 
+#include <algorithm>
+
 #include "model/detail/engine.hpp"
 
 namespace partsim::model::detail {
@@ -77,8 +79,30 @@ void Engine::refuse_for_followers(Request& r, bool acks_all) {
   }
 }
 
+// Replication fixed: the ISR is the replicas on live brokers, so acks=all is refused
+// NOT_ENOUGH_REPLICAS before the append while fewer of a partition's replicas are up than its
+// effective min.insync.replicas (kafka-consumer-spec §9.2). The error is retriable: the
+// producer retries until delivery.timeout.ms.
+void Engine::refuse_under_min_isr(Request& r) {
+  for (std::size_t k = 0; k < r.described.size(); ++k) {
+    const std::size_t log = r.described[k].log;
+    const auto topic = static_cast<std::size_t>(std::upper_bound(stats_offset_.begin(), stats_offset_.end(), log) - stats_offset_.begin() - 1);
+    const std::int32_t min_isr = fixed_min_isr_[topic];
+    if (min_isr <= 1) continue;
+    std::int32_t live = 0;
+    for (const std::int32_t b : leadership_.replicas(topic, static_cast<std::int32_t>(log - stats_offset_[topic])))
+      live += up_[static_cast<std::size_t>(b)] ? 1 : 0;
+    if (live >= min_isr) continue;
+    if (r.errors.empty()) r.errors.assign(static_cast<std::size_t>(r.batches), ProduceError::kNone);
+    if (r.errors[k] != ProduceError::kNone) continue;
+    r.errors[k] = ProduceError::kNotEnoughReplicas;
+    ++result_.produce_errors.not_enough_replicas;
+  }
+}
+
+// A batch refused before the append (an injected error that is not appended returns earlier).
 bool Engine::refused(const Request& r, std::size_t k) const {
-  return replication_ && !r.errors.empty() && r.errors[k] == ProduceError::kNotEnoughReplicas;
+  return !r.errors.empty() && r.errors[k] == ProduceError::kNotEnoughReplicas;
 }
 
 }  // namespace partsim::model::detail

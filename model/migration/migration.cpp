@@ -261,19 +261,35 @@ Outcome dual_write(const Input& in, MigrationResult& m) {
   return o;
 }
 
-/// Stop-replay: the producers stopped at at.ms; the bridge replays the old topic and the
-/// producers resume after the replay and the verification.
+/// Stop-replay: the producers stopped at at.ms; the bridge replays what they had sent, and
+/// they resume after the replay and the verification, writing to the new topic directly
+/// (appended as it was in the run) and no longer to the old one. The run paused them until
+/// then (run_scenario: a first run tells when), so nothing is sent between at.ms and the resume.
 Outcome stop_replay(const Input& in, MigrationResult& m) {
   Outcome o(in.sources.size());
+  std::vector<std::size_t> before;
+  for (const std::size_t i : in.order) {
+    if (in.sources[i].sent < in.spec.at) before.push_back(i);
+    else o.in_old[i] = false;
+  }
   NewTopic t = in.topic();
-  o.writes = run_bridge(in.sources, in.order, in.spec.bridge, in.spec.at, t, in.logs.keys);
-  const SimTime up = caught_up(in.sources, in.order, o.writes, in.spec.at).at;
+  o.writes = run_bridge(in.sources, before, in.spec.bridge, in.spec.at, t, in.logs.keys);
+  const SimTime up = caught_up(in.sources, before, o.writes, in.spec.at).at;
   m.bridge.caught_up_ms = up.to_ms();
   m.bridge.catch_up_ms = (up - in.spec.at).to_ms();
   const SimTime resume = fill_lag(in.sources, o.writes, in.spec.at, m.bridge) + in.spec.verify;
+  m.resume = resume;
   m.bridge.switch_ms = resume.to_ms();
   m.downtime_ms = (resume - in.spec.at).to_ms();
   m.records_migrated = static_cast<std::int64_t>(o.writes.size());
+  for (std::size_t j = 0; j < in.order.size(); ++j) {
+    const std::size_t i = in.order[j];
+    if (o.in_old[i]) continue;
+    const Source& r = in.sources[i];
+    PARTSIM_CHECK(r.sent >= resume, "a stop-replay producer sent between at.ms and its resume");
+    o.writes.push_back(Write{i, t.partition_of(r.key, j), r.readable, r.readable});
+    ++m.records_after_resume;
+  }
   return o;
 }
 

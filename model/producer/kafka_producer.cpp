@@ -78,6 +78,17 @@ bool KafkaProducer::may_send(SimTime now) const {
   return true;
 }
 
+// The pause begins where stop() would end the sends for good (may_send against a duration
+// of `from`), and like close() it flushes what is buffered, so that everything before the
+// pause goes out as it does when the producers stop at its start (run_scenario's first run).
+bool KafkaProducer::begin_pause(SimTime now) {
+  if (!budget_.pause || paused_ || (workload_.open_loop() ? next_due_ : now) < budget_.pause->from) return false;
+  paused_ = true;
+  closing_ = true;
+  wake_sender(now, now);
+  return true;
+}
+
 void KafkaProducer::stop(SimTime now) {
   if (stopped_) return;
   stopped_ = true;  // close(): flush everything that is buffered
@@ -91,6 +102,17 @@ std::optional<SimTime> KafkaProducer::send_next(SimTime now) {
     stop(now);
     return std::nullopt;
   }
+  // The application stops for the budget's pause: the send() due now comes after it (open
+  // loop: every arrival from then on shifted by the pause; otherwise the thread waits).
+  if (budget_.pause && !workload_.open_loop()) {
+    begin_pause(now);
+    if (paused_ && now < budget_.pause->until) return budget_.pause->until;
+  } else if (begin_pause(now)) {
+    arrival_shift_ = budget_.pause->until - budget_.pause->from;
+    next_due_ += arrival_shift_;
+    return std::max(next_due_, app_free_at_);
+  }
+  closing_ = false;  // the pause is over: sends again, batches linger again
   const SimTime intended = workload_.open_loop() ? next_due_ : now;
   if (spec_.workload.arrivals.kind == Arrivals::Kind::kClosedLoop) --tokens_;
   // send.cost.us: the thread's CPU time for this send(), from when its last one ended (a
@@ -127,7 +149,8 @@ bool KafkaProducer::next_send_time(SimTime now, SimTime& next) {
   // The application thread is busy with its last send() until app_free_at_ (send_next).
   const SimTime free_at = std::max(now, app_free_at_);
   if (workload_.open_loop()) {
-    next_due_ = workload_.next_arrival(next_due_);
+    // The workload's arrival times, shifted by a pause once it began (SendBudget::pause).
+    next_due_ = workload_.next_arrival(next_due_ - arrival_shift_) + arrival_shift_;
     next = std::max(next_due_, free_at);
     return true;
   }
@@ -136,6 +159,7 @@ bool KafkaProducer::next_send_time(SimTime now, SimTime& next) {
     return true;
   }
   if (!may_send(now)) stop(now);
+  else begin_pause(now);  // flushes now, as stop() would; the next send() waits for the pause's end
   return false;
 }
 
@@ -347,7 +371,7 @@ void KafkaProducer::wake_sender(SimTime t, SimTime now) {
 void KafkaProducer::wake_for_new_batch(std::int32_t partition, SimTime now) {
   if (wake_at_ <= now) return;  // a pass is due at once anyway
   std::optional<SimTime> wake;
-  if (!in_pass_ && !stopped_ && sender_free_at_ <= now && sender_.quiet() && !host_.event_due(now))
+  if (!in_pass_ && !stopped_ && !closing_ && sender_free_at_ <= now && sender_.quiet() && !host_.event_due(now))
     wake = accumulator_.new_batch_wake(partition, now);
   if (wake && skip_idle_passes_) {
     wake_at_ = std::min(wake_at_, *wake);
@@ -384,7 +408,7 @@ void KafkaProducer::run_sender(SimTime now) {
   now_ = now;
   pass_requests_ = pass_batches_ = pass_bytes_ = 0;
   in_pass_ = true;  // what the pass causes (a failed batch frees memory, a send resumes) is not idle
-  const SimTime next = sender_.run_once(now, node_up_, stopped_);
+  const SimTime next = sender_.run_once(now, node_up_, stopped_ || closing_);
   in_pass_ = false;
   // The sender thread's CPU time for what this pass sent (cpu.sender.request.us per
   // request, cpu.sender.batch.us per batch, cpu.sender.byte.ns per byte, rounded to the

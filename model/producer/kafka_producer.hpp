@@ -84,6 +84,14 @@ struct SendBudget {
   std::optional<std::int64_t> run_records;   ///< run.records over all producers
   std::optional<SimTime> duration;           ///< run.duration.ms: no send() from then on
   std::int64_t* total_sent = nullptr;        ///< sends so far, all producers
+  /// The application stops calling send() at `from` and starts again at `until` (a
+  /// stop-replay migration's downtime): the first send() due at or after `from` and every
+  /// later one come `until - from` later (open loop: the arrivals shifted; closed loop and
+  /// flat out: the thread waits until `until`).
+  struct Pause {
+    SimTime from, until;
+  };
+  std::optional<Pause> pause;
 };
 
 class KafkaProducer : private SenderListener {
@@ -168,6 +176,7 @@ private:
   bool next_send_time(SimTime now, SimTime& next);
   void after_send(SimTime now);
   void stop(SimTime now);
+  bool begin_pause(SimTime now);  // SendBudget::pause begins for a send() due now
   void return_tokens(std::int64_t records, SimTime now);
   void send_one(SimTime intended, SimTime now);
   // The payload part of the last record's shape (spec §5.2): a workload's records mostly
@@ -241,7 +250,10 @@ private:
   // The application threads.
   std::int64_t sent_ = 0;
   SimTime next_due_;
+  SimTime arrival_shift_;  // added to the workload's arrival times once a pause began
   bool app_event_pending_ = false;
+  bool paused_ = false;   // SendBudget::pause has begun
+  bool closing_ = false;  // in the pause: what is buffered is flushed, as by close()
   bool stopped_ = false;  // no more sends; close() flushes
   bool blocked_ = false;  // a send() waits for buffer.memory
   std::uint64_t block_id_ = 0;

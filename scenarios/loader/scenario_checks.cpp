@@ -189,9 +189,48 @@ void check_hosts(MapReader& top, const Scenario& s) {
 
 }  // namespace
 
+// Settings only one cluster.replication mode models: set to anything but the default under
+// the other mode, they would be silently ignored, so each draws a located warning. (Under
+// fixed, min.insync.replicas takes effect: the replicas on live brokers stand for the ISR.)
+void check_replication_mode(MapReader& top, const Scenario& s) {
+  const ReplicationConfig defaults;
+  const BrokerConfig broker_defaults;
+  if (!s.replication.followers()) {
+    const char* why = " is ignored under cluster.replication: fixed (the default), which models no follower fetches, ISR changes "
+                      "or fencing; set cluster.replication: followers for it to take effect";
+    if (top.has("cluster")) {
+      MapReader cluster = top.map("cluster");
+      const std::pair<const char*, bool> set[] = {
+          {"replica.fetch.wait.max.ms", s.replication.fetch_wait_max != defaults.fetch_wait_max},
+          {"replica.fetch.min.bytes", s.replication.fetch_min_bytes != defaults.fetch_min_bytes},
+          {"replica.lag.time.max.ms", s.replication.lag_time_max != defaults.lag_time_max},
+          {"broker.heartbeat.interval.ms", s.replication.heartbeat_interval != defaults.heartbeat_interval},
+          {"broker.session.timeout.ms", s.replication.session_timeout != defaults.session_timeout}};
+      for (const auto& [key, changed] : set)
+        if (changed && cluster.has(key)) cluster.warn(key, std::string(key) + why);
+    }
+    for (std::size_t i = 0; i < s.brokers.size(); ++i)
+      if (s.brokers[i].replica_rtt != broker_defaults.replica_rtt) {
+        MapReader cluster = top.map("cluster");
+        MapReader b = item(cluster, "brokers", i);
+        if (b.has("replica.rtt.ms")) b.warn("replica.rtt.ms", std::string("replica.rtt.ms") + why);
+      }
+  } else {
+    for (std::size_t i = 0; i < s.brokers.size(); ++i)
+      if (s.brokers[i].replication != broker_defaults.replication) {
+        MapReader cluster = top.map("cluster");
+        MapReader b = item(cluster, "brokers", i);
+        if (b.has("replication.ms"))
+          b.warn("replication.ms", "replication.ms is ignored under cluster.replication: followers, where acks=all waits for the "
+                                   "followers' fetches (replica.rtt.ms, replica.fetch.wait.max.ms); it applies under fixed");
+      }
+  }
+}
+
 void check_scenario(MapReader& top, Scenario& s) {
   if (!top.node().IsMap()) return;  // reported by the reader; nothing else can be checked
   check_hosts(top, s);
+  check_replication_mode(top, s);
   for (std::size_t i = 0; i < s.topics.size(); ++i)
     if (!s.brokers.empty() && s.topics[i].replication_factor > static_cast<std::int32_t>(s.brokers.size()))
       item(top, "topics", i).error("replication.factor", "must be <= the number of brokers (" + std::to_string(s.brokers.size()) +

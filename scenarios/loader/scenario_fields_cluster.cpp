@@ -192,7 +192,7 @@ const Table<Scenario>& cluster_table() {
       F::duration("broker.session.timeout.ms", [](auto& s) -> auto& { return s.replication.session_timeout; }, kMs, 1, kMaxMs,
                   "followers: the controller fences a broker this long after its last heartbeat (it leaves every ISR)"),
       F::integer("min.insync.replicas", [](auto& s) -> auto& { return s.replication.min_insync; }, 1, 1000, "",
-                 "followers: the brokers' default; acks=all writes fail with NOT_ENOUGH_REPLICAS while the ISR is smaller"),
+                 "the brokers' default; acks=all writes fail with NOT_ENOUGH_REPLICAS while the ISR is smaller (fixed: the replicas on live brokers)"),
   }));
   return table;
 }
@@ -206,7 +206,7 @@ const Table<TopicConfig>& topic_table() {
       F::integer("replication.factor", &TopicConfig::replication_factor, 1, 1000, "",
                  "<= number of brokers; replicas round-robin (p -> brokers p, p+1, ... mod n), leader first"),
       F::integer("min.insync.replicas", &TopicConfig::min_insync, 0, 1000, "",
-                 "cluster.replication followers: the topic's min.insync.replicas (0: cluster.min.insync.replicas)"),
+                 "the topic's min.insync.replicas (0: cluster.min.insync.replicas)"),
       F::list("schedule", &TopicConfig::schedule, topic_step_table(), ListRules<TopicChange>("topic schedule step"),
               "partition increases over simulated time, e.g. [{at.ms: 5000, set.partitions: 8}]: new partitions continue the "
               "replica rule; producers and classic consumer groups see them at their next metadata refresh"),

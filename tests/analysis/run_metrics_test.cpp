@@ -13,6 +13,7 @@
 
 #include "analysis/repartition_report.hpp"
 #include "analysis/replication_summary.hpp"
+#include "analysis/run_report.hpp"
 #include "model/run_estimate.hpp"
 
 using namespace partsim::analysis;
@@ -141,7 +142,7 @@ TEST_CASE("partition statistics cover the partitions that existed, each weighted
   r.records_sent = r.records_acked = r.records_measured = 600;
   for (std::int32_t p = 0; p < 8; ++p) r.partitions.push_back({"t", p, 0, p < 4 ? 100 : 50, 0, 1, p < 4 ? 10000.0 : 5000.0});
   r.brokers = {{0, 600, 0, 8, 8, 0.0}};
-  auto d = partition_distribution(r);
+  auto d = topic_distributions(r).front().stats;
   CHECK(d.max_over_min == doctest::Approx(1.0));
   CHECK(d.cv == doctest::Approx(0.0));
   CHECK(d.chi_square == doctest::Approx(0.0));
@@ -154,15 +155,76 @@ TEST_CASE("partition statistics cover the partitions that existed, each weighted
   CHECK(distribution_stats(std::vector<std::int64_t>{100, 100, 100, 100, 50, 50, 50, 50}).p_value < 1e-6);
   // Partitions a step never made (existed 0 ms) are left out, not empty bins (max/min inf).
   r.partitions.push_back({"t", 8, -1, 0, 0, 0, 0.0});
-  d = partition_distribution(r);
+  d = topic_distributions(r).front().stats;
   CHECK_FALSE(d.has_empty_bin);
   CHECK(d.max_over_min == doctest::Approx(1.0));
   CHECK(d.p_value == doctest::Approx(1.0));
   // Equal times: exactly the uniform statistics.
   for (auto& p : r.partitions) p.existed_ms = 7000;
-  const auto u = partition_distribution(r);
+  const auto u = topic_distributions(r).front().stats;
   const auto plain = distribution_stats(std::vector<std::int64_t>{100, 100, 100, 100, 50, 50, 50, 50, 0});
   CHECK(u.chi_square == plain.chi_square);
   CHECK(u.p_value == plain.p_value);
   CHECK(u.has_empty_bin);
+}
+
+namespace {
+
+// A migration's shape: the producers' topic "events" (4 partitions, 1,500 records each: even)
+// and the new topic "events-v2" (8 partitions), which no producer writes.
+RunResult migration_run() {
+  RunResult r;
+  r.records_sent = r.records_acked = r.records_measured = 6000;
+  for (std::int32_t p = 0; p < 4; ++p) r.partitions.push_back({"events", p, p % 3, 1500, 150000, 15});
+  for (std::int32_t p = 0; p < 8; ++p) r.partitions.push_back({"events-v2", p, p % 3, 0, 0, 0});
+  r.brokers = {{0, 3000, 300000, 30, 30, 0.0}, {1, 1500, 150000, 15, 15, 0.0}, {2, 1500, 150000, 15, 15, 0.0}};
+  for (int i = 0; i < 6000; ++i) r.latency.record(2'000'000);
+  r.batch_bytes.record(10000);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("the distribution is per topic: an even topic beside an empty one is even, the empty one undefined") {
+  // Over all 12 partitions (the old way) 4 x 1,500 and 8 x 0 read cv 1.41 and p = 0.
+  const RunResult r = migration_run();
+  const MetricRegistry reg(r);
+  const auto v = reg.values(r);
+  CHECK(reg.find("distribution.cv") == reg.size());  // no run-wide distribution across topics
+  REQUIRE(reg.find("distribution.events.cv") < reg.size());
+  CHECK(v[reg.find("distribution.events.cv")] == doctest::Approx(0.0));
+  CHECK(v[reg.find("distribution.events.max_over_min")] == doctest::Approx(1.0));
+  CHECK(v[reg.find("distribution.events.p_value")] == doctest::Approx(1.0));
+  CHECK(v[reg.find("distribution.events.jain")] == doctest::Approx(1.0));
+  for (const char* f : {"max_over_min", "cv", "jain", "chi_square", "p_value", "kl_divergence"}) {
+    CAPTURE(f);
+    CHECK(std::isnan(v[reg.find(std::string("distribution.events-v2.") + f)]));
+  }
+  CHECK(reg[reg.find("distribution.events.cv")].label == "topic events partition records coefficient of variation");
+  CHECK(reg[reg.find("distribution.events.cv")].headline);
+  CHECK(partsim::model::replication_metrics(12, 3, 0, 2) == static_cast<double>(reg.size()));
+
+  const auto j = run_to_json(r);
+  CHECK_FALSE(j["distribution"].contains("cv"));
+  CHECK(j["distribution"]["events"]["cv"] == 0.0);
+  CHECK(j["distribution"]["events"]["p_value"] == 1.0);
+  CHECK(j["distribution"]["events-v2"]["cv"].is_null());
+  CHECK(j["distribution"]["events-v2"]["max_over_min"].is_null());
+
+  const std::string text = run_to_text(r);
+  CHECK(text.find("records per partition, topic events: max/min 1.000, cv 0.0000, Jain 1.0000, chi-square 0.00 (p = 1.0000 vs uniform)\n") !=
+        std::string::npos);
+  CHECK(text.find("records per partition, topic events-v2: no records measured\n") != std::string::npos);
+  CHECK(text.find("cv 1.41") == std::string::npos);
+}
+
+TEST_CASE("a run of one topic keeps the run-wide distribution names, JSON and line") {
+  const RunResult r = small_run();
+  const MetricRegistry reg(r);
+  CHECK(reg.find("distribution.t.cv") == reg.size());
+  CHECK(reg[reg.find("distribution.cv")].label == "partition records coefficient of variation");
+  const auto j = run_to_json(r);
+  CHECK(j["distribution"]["cv"] == 0.5);  // 30 and 10: sd 10, mean 20
+  CHECK(j["distribution"]["max_over_min"] == 3.0);
+  CHECK(run_to_text(r).find("records per partition: max/min 3.000, cv 0.5000") != std::string::npos);
 }

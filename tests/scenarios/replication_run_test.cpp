@@ -116,3 +116,104 @@ producers: [{config: {acks: all}, workload: {topic: t, arrivals: {kind: poisson,
   CHECK(r.failed.total() == 0);
   CHECK(r.records_acked == r.records_sent);
 }
+
+TEST_CASE("cluster.replication: fixed takes min.insync.replicas: acks=all is refused while too few replicas' brokers are up") {
+  // RF 2, min.insync.replicas 2, acks=all; broker 1 fails at 1 s for good. Under fixed the
+  // replicas on live brokers stand for the ISR: from 1 s every partition with a replica on
+  // broker 1 (here all four: replicas p -> brokers p, p+1 mod 2) has one live replica < 2,
+  // so its batches are refused NOT_ENOUGH_REPLICAS (retriable) and retried until
+  // delivery.timeout.ms (5 s here) fails them. Before, the setting was ignored: 0 failures.
+  const char* yaml = R"(
+run: {duration.ms: 10000}
+cluster:
+  min.insync.replicas: 2
+  brokers:
+    - {id: 0}
+    - {id: 1, schedule: [{at.ms: 1000, fail: true}]}
+topics: [{name: t, partitions: 4, replication.factor: 2}]
+producers:
+  - config: {acks: all, linger.ms: 5, request.timeout.ms: 2000, delivery.timeout.ms: 5000}
+    workload: {arrivals: {kind: constant, rate: 100}, keys: {kind: none}}
+)";
+  auto s = scenarios::load_scenario_text(yaml, "inline");
+  const auto r = model::run_scenario(s, 1, 0, {});
+  check_invariants(r, s);
+  CHECK_FALSE(r.replication.enabled);
+  CHECK(r.produce_errors.not_enough_replicas > 0);
+  CHECK(r.failed.delivery_timeout > 0);
+  // Everything sent up to 1 s (about 100 records, less what was in flight) is acked, and
+  // records sent after 1 s never are: each is retried until its delivery.timeout.ms.
+  CHECK(r.records_acked <= 101);
+  CHECK(r.records_acked >= 95);
+  CHECK(r.failed.delivery_timeout + r.records_acked == r.records_sent);
+
+  SUBCASE("min.insync.replicas 1 (the default) and the topic's own setting") {
+    auto lenient = s;
+    lenient.replication.min_insync = 1;
+    const auto ok = model::run_scenario(lenient, 1, 0, {});
+    CHECK(ok.produce_errors.not_enough_replicas == 0);
+    CHECK(ok.failed.total() == 0);
+    // The topic's min.insync.replicas overrides the cluster's, both ways.
+    auto topic_strict = lenient;
+    topic_strict.topics[0].min_insync = 2;
+    CHECK(model::run_scenario(topic_strict, 1, 0, {}).produce_errors.not_enough_replicas == r.produce_errors.not_enough_replicas);
+    auto topic_lenient = s;
+    topic_lenient.topics[0].min_insync = 1;
+    CHECK(model::run_scenario(topic_lenient, 1, 0, {}).failed.total() == 0);
+  }
+  SUBCASE("acks=1 is not refused, and RF 3 with one broker down keeps two live replicas") {
+    auto acks1 = s;
+    acks1.producers[0].config.acks = model::Acks::kLeader;
+    CHECK(model::run_scenario(acks1, 1, 0, {}).failed.total() == 0);
+    auto rf3 = s;
+    rf3.brokers.push_back(rf3.brokers[0]);
+    rf3.brokers.back().id = 2;
+    rf3.topics[0].replication_factor = 3;
+    const auto three = model::run_scenario(rf3, 1, 0, {});
+    CHECK(three.produce_errors.not_enough_replicas == 0);
+    CHECK(three.failed.total() == 0);
+  }
+}
+
+TEST_CASE("a setting the chosen cluster.replication mode ignores draws a located warning when set to anything but its default") {
+  const auto warnings_of = [](const std::string& yaml) {
+    std::vector<std::string> w;
+    scenarios::load_scenario_text(yaml, "inline", {}, &w);
+    return w;
+  };
+  const std::string tail = R"(
+topics: [{name: t, partitions: 2, replication.factor: 2}]
+producers: [{workload: {keys: {kind: none}}}]
+run: {records: 10}
+)";
+  const std::string fixed_says = " is ignored under cluster.replication: fixed (the default), which models no follower fetches, ISR "
+                                 "changes or fencing; set cluster.replication: followers for it to take effect";
+  // Under fixed, each of the followers' settings, one at a time.
+  const std::pair<const char*, const char*> followers_only[] = {{"replica.fetch.wait.max.ms", "100"},
+                                                                {"replica.fetch.min.bytes", "1024"},
+                                                                {"replica.lag.time.max.ms", "10000"},
+                                                                {"broker.heartbeat.interval.ms", "1000"},
+                                                                {"broker.session.timeout.ms", "6000"}};
+  for (const auto& [key, value] : followers_only) {
+    CAPTURE(key);
+    const std::string yaml = "cluster:\n  " + std::string(key) + ": " + value + "\n  brokers: [{id: 0}, {id: 1}]" + tail;
+    const auto w = warnings_of(yaml);
+    REQUIRE(w.size() == 1);
+    CHECK(w[0] == "inline:2:" + std::to_string(5 + std::string(key).size()) + ": cluster." + key + ": " + key + fixed_says);
+    // Its default value, or the followers' mode: no warning.
+    CHECK(warnings_of("cluster:\n  replication: followers\n  " + std::string(key) + ": " + value + "\n  brokers: [{id: 0}, {id: 1}]" + tail)
+              .empty());
+  }
+  CHECK(warnings_of("cluster:\n  replica.fetch.wait.max.ms: 500\n  brokers: [{id: 0}, {id: 1}]" + tail).empty());
+  // A broker's replica.rtt.ms under fixed; its replication.ms under followers.
+  auto w = warnings_of("cluster:\n  brokers: [{id: 0}, {id: 1, replica.rtt.ms: 20}]" + tail);
+  REQUIRE(w.size() == 1);
+  CHECK(w[0] == "inline:2:46: cluster.brokers.1.replica.rtt.ms: replica.rtt.ms" + fixed_says);
+  w = warnings_of("cluster:\n  replication: followers\n  brokers: [{id: 0}, {id: 1, replication.ms: 20}]" + tail);
+  REQUIRE(w.size() == 1);
+  CHECK(w[0] == "inline:3:46: cluster.brokers.1.replication.ms: replication.ms is ignored under cluster.replication: followers, "
+                "where acks=all waits for the followers' fetches (replica.rtt.ms, replica.fetch.wait.max.ms); it applies under fixed");
+  CHECK(warnings_of("cluster:\n  brokers: [{id: 0}, {id: 1, replication.ms: 20}]" + tail).empty());
+  // min.insync.replicas takes effect under fixed (above): no warning.
+  CHECK(warnings_of("cluster:\n  min.insync.replicas: 2\n  brokers: [{id: 0}, {id: 1}]" + tail).empty());
+}

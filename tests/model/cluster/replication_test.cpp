@@ -235,3 +235,57 @@ TEST_CASE("min.insync.replicas: acks=all is refused while the ISR is smaller, an
   CHECK(r.errors.at("NOT_ENOUGH_REPLICAS") == 3);
   CHECK(r.partitions[0].under_min_isr_ms == doctest::Approx(11001.0));  // 9 s to 20.001 s
 }
+
+TEST_CASE("an out-of-sync follower rejoins the ISR only once its fetch offset reaches the high watermark (§9.3)") {
+  // Broker 2 fetches with a 40 s round trip (20 s each way): its fetches reach the leader at
+  // 20 s (offset 0), 60 s (offset 100: what the 20 s answer carried) and 100 s (offset 200:
+  // what the 60 s answer carried). It leaves the ISR at 30 s + 1 ns; a second append at 35 s
+  // is fetched by broker 1 within 2 ms, so the high watermark is 200 from 35.002 s on. At
+  // 60 s broker 2 is live, unfenced and fetching, but at 100 < 200: it stays out. At 100 s
+  // it fetches at 200 and rejoins.
+  Scenario s = cluster(3, 1, 3, SimTime::ms(2));
+  s.brokers[2].replica_rtt = SimTime::ms(40000);
+  Fixture f(s);
+  f.append_at(SimTime::ms(10), 1);
+  f.host.run_until(SimTime::ms(30000) + SimTime::ns(1));
+  f.rep.check_isr(SimTime::ms(30000) + SimTime::ns(1));
+  REQUIRE(f.isr(0) == Ints{0, 1});
+  f.append_at(SimTime::ms(35000), 2);
+  f.host.run_until(SimTime::ms(35010));
+  REQUIRE(f.rep.high_watermark(0) == 200);
+  f.host.run_until(SimTime::ms(60000));
+  CHECK(f.isr(0) == Ints{0, 1});  // fetched 100 < high watermark 200
+  f.host.run_until(SimTime::ms(99999));
+  CHECK(f.isr(0) == Ints{0, 1});
+  f.host.run_until(SimTime::ms(100000));
+  CHECK(f.isr(0) == Ints{0, 1, 2});
+  CHECK(f.rep.finish(SimTime::ms(100000)).partitions[0].expands == 1);
+}
+
+TEST_CASE("the high watermark does not advance while the ISR is below min.insync.replicas (§9.2)") {
+  // RF 2, min.insync.replicas 2: p0 on (0,1). Broker 1 dies at 1 s, fenced at 9 s: ISR [0].
+  // An acks=1 append of 100 bytes at 10 s is the leader's alone: the ISR's least log end
+  // would be 100, but the ISR is below the minimum, so the high watermark stays 0. Broker 1
+  // is back at 20 s: its first fetch (20.001 s, offset 0 = the high watermark) brings it
+  // back into the ISR with the watermark still 0; the fetch after it (20.003 s, offset 100)
+  // moves the watermark to 100.
+  Scenario s = cluster(2, 1, 2, SimTime::ms(2));
+  s.replication.min_insync = 2;
+  Fixture f(s);
+  f.host.run_until(SimTime::ms(1000));
+  const SimTime fence = f.rep.broker_failed(1, SimTime::ms(1000));
+  f.host.run_until(fence);
+  f.rep.fence(1, fence);
+  REQUIRE(f.isr(0) == Ints{0});
+  f.host.run_until(SimTime::ms(10000));
+  CHECK_FALSE(f.rep.append(0, 100, SimTime::ms(10000), std::nullopt));
+  CHECK(f.rep.high_watermark(0) == 0);
+  f.host.run_until(SimTime::ms(19999));
+  CHECK(f.rep.high_watermark(0) == 0);
+  f.rep.broker_recovered(1, SimTime::ms(20000));
+  f.host.run_until(SimTime::ms(20001));
+  CHECK(f.isr(0) == Ints{0, 1});
+  CHECK(f.rep.high_watermark(0) == 0);
+  f.host.run_until(SimTime::ms(20003));
+  CHECK(f.rep.high_watermark(0) == 100);
+}

@@ -138,7 +138,7 @@ struct Fixture {
   void make() {
     std::vector<std::int32_t> order;
     for (std::size_t i = 0; i < leaders.size(); ++i) order.push_back(static_cast<std::int32_t>(i));
-    const SendBudget budget{std::nullopt, std::nullopt, &total_sent};
+    const SendBudget budget{std::nullopt, std::nullopt, &total_sent, std::nullopt};
     p = std::make_unique<KafkaProducer>(0, spec, order, leaders, up, RandomStreams(1), budget, host);
   }
   /// One send() as the engine's AppSend event makes it.
