@@ -7,48 +7,18 @@
 #include <string>
 #include <vector>
 
+#include "group_logs.hpp"
 #include "model/consumer/consumer_simulation.hpp"
 
 using namespace partsim::model;
 using namespace partsim::model::consumer;
+using namespace partsim::model::consumer::testing;
 
 namespace {
 
-/// Logs of one topic "t" on one broker 1 ms away (the group's coordinator too).
-struct Fixture {
-  BrokerLogs logs;
-  ConsumeInputs in;
-  std::int64_t sends = 0;
+using Fixture = GroupLogs;
 
-  explicit Fixture(std::int32_t partitions) {
-    logs.partitions.resize(static_cast<std::size_t>(partitions));
-    in.logs = &logs;
-    in.topics = {{"t", partitions, {}, {}}};
-    in.topic_first_log = {0};
-    in.leader.assign(static_cast<std::size_t>(partitions), 0);
-    in.record_bytes.assign(static_cast<std::size_t>(partitions), 100);
-    in.broker_rtt = {SimTime::ms(1)};
-    in.trace = 0;
-  }
-  void add(std::int32_t p, double sent_ms, double readable_ms) {
-    LogRecord r;
-    r.key = logs.intern("k" + std::to_string(p));
-    r.send_index = sends++;
-    r.sent = SimTime::from_ms(sent_ms);
-    r.readable = SimTime::from_ms(readable_ms);
-    logs.partitions[static_cast<std::size_t>(p)].records.push_back(r);
-  }
-};
-
-ConsumerGroupSpec group(std::int32_t members, double processing_ms) {
-  ConsumerGroupSpec g;
-  g.group = "g";
-  g.topics = {"t"};
-  g.members = members;
-  g.processing = SimTime::from_ms(processing_ms);
-  g.config.auto_offset_reset = ConsumerConfig::OffsetReset::kEarliest;
-  return g;
-}
+ConsumerGroupSpec group(std::int32_t members, double processing_ms) { return group_from_earliest(members, SimTime::from_ms(processing_ms)); }
 
 using Commit = ConsumerGroupSpec::Commit;
 

@@ -7,46 +7,19 @@
 #include <string>
 #include <vector>
 
+#include "group_logs.hpp"
 #include "model/consumer/consumer_simulation.hpp"
 
 using namespace partsim::model;
 using namespace partsim::model::consumer;
+using namespace partsim::model::consumer::testing;
 
 namespace {
 
-/// Logs of one topic "t" on one broker.
-struct Fixture {
-  BrokerLogs logs;
-  ConsumeInputs in;
-
-  explicit Fixture(std::int32_t partitions) {
-    logs.partitions.resize(static_cast<std::size_t>(partitions));
-    in.logs = &logs;
-    in.topics = {{"t", partitions, {}, {}}};
-    in.topic_first_log = {0};
-    in.leader.assign(static_cast<std::size_t>(partitions), 0);
-    in.record_bytes.assign(static_cast<std::size_t>(partitions), 100);
-    in.broker_rtt = {SimTime::ms(1)};
-  }
-  void add(std::int32_t p, const std::string& key, std::int32_t producer, std::int64_t send_index, double sent_ms, double readable_ms) {
-    LogRecord r;
-    r.key = key.empty() ? LogRecord::kNullKey : logs.intern(key);
-    r.producer = producer;
-    r.send_index = send_index;
-    r.sent = SimTime::from_ms(sent_ms);
-    r.readable = SimTime::from_ms(readable_ms);
-    logs.partitions[static_cast<std::size_t>(p)].records.push_back(r);
-  }
-};
+using Fixture = GroupLogs;
 
 ConsumerGroupSpec group(std::int32_t members, double processing_us) {
-  ConsumerGroupSpec g;
-  g.group = "g";
-  g.topics = {"t"};
-  g.members = members;
-  g.processing = SimTime::from_ms(processing_us / 1000);
-  g.config.auto_offset_reset = ConsumerConfig::OffsetReset::kEarliest;
-  return g;
+  return group_from_earliest(members, SimTime::from_ms(processing_us / 1000));
 }
 
 }  // namespace
