@@ -416,15 +416,17 @@ RunResult run_scenario(const Scenario& scenario, std::uint64_t seed, std::uint64
   // replay, and its resume, are the first's. Only a run that may send past at.ms needs it.
   if (scenario.migration && scenario.migration->strategy == MigrationSpec::Strategy::kStopReplay && !result.partial &&
       (!scenario.run.duration || *scenario.run.duration > scenario.migration->at)) {
-    detail::run_migration(scenario, seed, replication, result);
-    const SimTime resume = result.migration->resume;
-    const double record_bytes = result.migration->bridge_record_bytes;  // of the records before at.ms, as replayed
-    result = detail::Engine(scenario, seed, replication, options, resume).run();
-    if (!result.partial) detail::run_migration(scenario, seed, replication, result, record_bytes);
+    detail::run_migration(scenario, seed, replication, result, options.cancel);
+    if (result.migration) {  // else interrupted: the first run's results, partial
+      const SimTime resume = result.migration->resume;
+      const double record_bytes = result.migration->bridge_record_bytes;  // of the records before at.ms, as replayed
+      result = detail::Engine(scenario, seed, replication, options, resume).run();
+      if (!result.partial) detail::run_migration(scenario, seed, replication, result, options.cancel, record_bytes);
+    }
   } else if (scenario.migration && !result.partial) {
     // Consumers read the logs after the producers' run (they do not slow the producers).
     // A migration fills the new topic first, so that consumer groups may read it.
-    detail::run_migration(scenario, seed, replication, result);
+    detail::run_migration(scenario, seed, replication, result, options.cancel);
   }
   if (!scenario.consumers.empty() && !result.partial) detail::run_consumers(scenario, options, result);
   if (!options.keep_logs) result.logs.reset();

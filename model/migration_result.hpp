@@ -37,7 +37,7 @@ struct MigrationResult {
   std::int64_t keys = 0;              ///< distinct non-null keys the producers sent
   std::int64_t keys_changed_partition = 0;  ///< keys whose new partition differs from every old partition they had
   std::optional<double> ratio;        ///< keys_changed_partition / keys; undefined without keyed records
-  std::int64_t order_violations = 0;  ///< new topic: records appended after a record of their key sent later
+  std::int64_t order_violations = 0;  ///< new topic: records appended after a record of their key its producer sent later
   std::int64_t order_violations_old = 0;  ///< the same in the old topic
   std::int64_t keys_out_of_order = 0; ///< keys with an order violation in the new topic
   std::int64_t keys_with_all_events = 0;  ///< keys whose every record is in the new topic

@@ -3,6 +3,7 @@
 // consumes the brokers' logs (model/consumer/consumer_simulation.hpp) and its results join
 // the RunResult. Internal to partsim_model.
 
+#include <atomic>
 #include <optional>
 
 #include "model/cluster_simulation.hpp"
@@ -16,7 +17,8 @@ void run_consumers(const Scenario& s, const RunOptions& options, RunResult& resu
 /// Runs `s.migration` over `result.logs` (which must be kept) into result.migration, and
 /// puts the new topic's log into result.logs (before the consumer groups read them).
 /// `record_bytes`: the size of the bridge's writes (by default the old topic's average record).
+/// Interrupted through `cancel`, it leaves result.migration empty and marks the result partial.
 void run_migration(const Scenario& s, std::uint64_t seed, std::uint64_t replication, RunResult& result,
-                   std::optional<double> record_bytes = std::nullopt);
+                   const std::atomic<bool>* cancel, std::optional<double> record_bytes = std::nullopt);
 
 }  // namespace partsim::model::detail

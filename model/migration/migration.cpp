@@ -59,15 +59,17 @@ struct OrderCount {
   std::int64_t duplicates = 0;
 };
 
-/// Order per key within each partition, `partitions[p]` listing sources in log order: a
-/// record is a violation when a record of its key sent later (sent time, producer, send
-/// index) precedes it; a send() already seen in the topic is a duplicate, not checked.
+/// Order per key and producer within each partition, `partitions[p]` listing sources in log
+/// order: a record is a violation when a record of its key that its producer sent later (a
+/// higher send index) precedes it. Kafka orders nothing across producers, so records of one
+/// key from two producers are not compared. A send() already seen in the topic is a
+/// duplicate, not checked.
 OrderCount check_order(const std::vector<std::vector<std::size_t>>& partitions, const std::vector<Source>& sources) {
   OrderCount c;
   std::set<Identity> seen;
   std::set<std::int32_t> affected;
   for (const auto& log : partitions) {
-    std::unordered_map<std::int32_t, std::tuple<SimTime, std::int32_t, std::int64_t>> latest;
+    std::unordered_map<std::uint64_t, std::int64_t> latest;  // (key, producer) -> the latest send index
     for (const std::size_t i : log) {
       const Source& r = sources[i];
       if (!seen.insert(identity(r)).second) {
@@ -75,8 +77,10 @@ OrderCount check_order(const std::vector<std::vector<std::size_t>>& partitions, 
         continue;
       }
       if (r.key < 0) continue;
-      const auto sent = std::make_tuple(r.sent, r.producer, r.send_index);
-      auto [it, added] = latest.try_emplace(r.key, sent);
+      const std::uint64_t key_and_producer = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(r.key)) << 32) |
+                                             static_cast<std::uint32_t>(r.producer);
+      const std::int64_t sent = r.send_index;
+      auto [it, added] = latest.try_emplace(key_and_producer, sent);
       if (added) continue;
       if (sent < it->second) {
         ++c.violations;
@@ -169,8 +173,10 @@ SimTime fill_lag(const std::vector<Source>& sources, const std::vector<Write>& b
 
 /// The figures every strategy shares, from what the producers sent (`sources`), what the
 /// new topic holds (`writes`) and what it should hold (`expected[i]`).
-void fill_common(const std::vector<Source>& sources, const std::vector<Write>& writes, const std::vector<bool>& expected,
-                 const BrokerLogs& logs, std::int32_t to_partitions, MigrationResult& m) {
+/// False when `cancelled` stopped it between its passes (m is then incomplete).
+template <class Cancelled>
+bool fill_common(const std::vector<Source>& sources, const std::vector<Write>& writes, const std::vector<bool>& expected,
+                 const BrokerLogs& logs, std::int32_t to_partitions, MigrationResult& m, const Cancelled& cancelled) {
   std::set<Identity> present;
   for (const Write& w : writes) present.insert(identity(sources[w.source]));
   struct KeyState {
@@ -196,6 +202,7 @@ void fill_common(const std::vector<Source>& sources, const std::vector<Write>& w
     if (k.new_partition < 0) k.new_partition = w.partition;
     k.split = k.split || k.new_partition != w.partition;
   }
+  if (cancelled()) return false;
   m.keys = static_cast<std::int64_t>(keys.size());
   for (const auto& [key, k] : keys) {
     // Changed: the key's new partition is none of its old ones (a key the old topic spread
@@ -212,11 +219,13 @@ void fill_common(const std::vector<Source>& sources, const std::vector<Write>& w
     m.sample_old = k.old_partition;
     m.sample_new = k.new_partition;
   }
+  if (cancelled()) return false;
   const OrderCount fresh = check_order(new_logs(writes, to_partitions), sources);
   m.order_violations = fresh.violations;
   m.keys_out_of_order = fresh.keys_affected;
   m.duplicates = fresh.duplicates;
   m.new_records = static_cast<std::int64_t>(writes.size());
+  return true;
 }
 
 /// What a strategy works on: the old topic's records in their read order and the new topic.
@@ -338,8 +347,9 @@ const char* strategy_name(Strategy s) {
   return "?";
 }
 
-Migrated migrate(const Scenario& s, const BrokerLogs& logs, double average_record_bytes, std::uint64_t seed,
-                 std::uint64_t replication) {
+std::optional<Migrated> migrate(const Scenario& s, const BrokerLogs& logs, double average_record_bytes, std::uint64_t seed,
+                                std::uint64_t replication, const std::atomic<bool>* cancel) {
+  const auto cancelled = [cancel] { return cancel != nullptr && cancel->load(std::memory_order_relaxed); };
   PARTSIM_CHECK(s.migration.has_value(), "migrate() without a migration section");
   const MigrationSpec& spec = *s.migration;
   const TopicConfig& from = s.topics[topic_index(s, spec.from)];
@@ -352,11 +362,13 @@ Migrated migrate(const Scenario& s, const BrokerLogs& logs, double average_recor
   m.to_partitions = to.partitions;
   Input in{s, spec, logs, old_topic(s, logs, topic_index(s, spec.from)), {}, to.partitions, average_record_bytes, seed, replication};
   in.order = read_order(in.sources);
+  if (cancelled()) return std::nullopt;
   m.has_bridge = spec.strategy != Strategy::kDualWrite;
   m.bridge.start_ms = spec.at.to_ms();
   const Outcome o = spec.strategy == Strategy::kDualWrite    ? dual_write(in, m)
                     : spec.strategy == Strategy::kStopReplay ? stop_replay(in, m)
                                                              : bridge(in, m);
+  if (cancelled()) return std::nullopt;
   std::vector<std::vector<std::size_t>> old_logs(static_cast<std::size_t>(from.partitions));
   for (std::size_t i = 0; i < in.sources.size(); ++i) {
     if (!o.in_old[i]) continue;
@@ -364,7 +376,8 @@ Migrated migrate(const Scenario& s, const BrokerLogs& logs, double average_recor
     ++m.old_records;
   }
   m.order_violations_old = check_order(old_logs, in.sources).violations;
-  fill_common(in.sources, o.writes, o.expected, logs, to.partitions, m);
+  if (cancelled()) return std::nullopt;
+  if (!fill_common(in.sources, o.writes, o.expected, logs, to.partitions, m, cancelled) || cancelled()) return std::nullopt;
   return Migrated{std::move(m), new_topic_log(o.writes, in.sources, to.partitions), old_topic_log(in.sources, o.in_old, from.partitions)};
 }
 

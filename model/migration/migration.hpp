@@ -12,7 +12,9 @@
 //    makes no switch (BridgeFigures::caught_up false).
 // The new topic routes a key by Kafka's rule over its own partition count (spec §2.6, §9).
 
+#include <atomic>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "model/cluster/partition_log.hpp"
@@ -38,7 +40,9 @@ struct Migrated {
 /// Runs `s.migration` over `logs` (kept by the producers' run of `s`); `average_record_bytes`
 /// sizes the bridge's writes. Random draws (the new topic's brokers' jitter, dual-write
 /// failures) come from streams named "migration/...", so the producers' draws are unchanged.
-Migrated migrate(const Scenario& s, const BrokerLogs& logs, double average_record_bytes, std::uint64_t seed,
-                 std::uint64_t replication);
+/// With `cancel` set (Ctrl-C, SIGTERM) it stops between its passes over the records, each
+/// well under a second for millions of records, and returns nothing.
+std::optional<Migrated> migrate(const Scenario& s, const BrokerLogs& logs, double average_record_bytes, std::uint64_t seed,
+                                std::uint64_t replication, const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace partsim::model::migration
