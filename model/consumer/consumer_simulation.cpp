@@ -1,6 +1,7 @@
 #include "model/consumer/consumer_simulation.hpp"
 
 #include <algorithm>
+#include <utility>
 #include <cassert>
 #include <cstdlib>
 #include <deque>
@@ -58,6 +59,7 @@ struct MemberState {
   SimTime next_commit;
   std::optional<SimTime> crash_at;
   bool leave_pending = false;
+  std::optional<std::size_t> restart_after_close;  ///< a static member's restart step that came before its close()
   bool expelled = false;    ///< left the group for a late poll(); rejoins at its next
   std::uint64_t polls = 0;  ///< poll() calls that returned records
   std::int64_t records = 0;
@@ -339,6 +341,7 @@ void GroupSimulation::poll(std::int32_t member, SimTime now) {
   if (ms.leave_pending) {
     ms.leave_pending = false;
     close_member(member, now);
+    if (const auto step = std::exchange(ms.restart_after_close, std::nullopt)) restart(member, now, *step);
     return;
   }
   // The coordinator step (§1.2): rejoin or reconcile when the group asked for it.
@@ -566,7 +569,14 @@ GroupRun GroupSimulation::run() {
             // The loader refuses impossible steps (a member that left, crashed, or restarts
             // while running); one expelled meanwhile does nothing.
             if (c.kind == MemberChange::Kind::kRestart) {
-              if (m && group_.crashed(*m) && group_.is_static(*m)) restart(*m, now, ev.index);
+              if (!m || !group_.is_static(*m)) return;
+              if (group_.crashed(*m)) {
+                restart(*m, now, ev.index);
+              } else if (members_[static_cast<std::size_t>(*m)].leave_pending) {
+                // Its leave waits for the batch in hand (close() after it): the new process
+                // starts once the old one has closed.
+                members_[static_cast<std::size_t>(*m)].restart_after_close = ev.index;
+              }
               return;
             }
             if (!m || !alive(*m)) return;

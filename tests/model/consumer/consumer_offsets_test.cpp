@@ -169,6 +169,22 @@ TEST_CASE("a static member's close sends no LeaveGroup: its partitions wait for 
   CHECK(dynamic.result.rebalances[1].at_ms < 7001);
 }
 
+TEST_CASE("a static member that leaves in the middle of a batch and restarts before its close() restarts after it") {
+  // Every record readable at once, 10 ms each: c1 is busy with t-1 for 10 s. Its leave at
+  // 5 s waits for the batch in hand; the restart step at 5.001 s comes before that close().
+  Fixture f(2);
+  for (int i = 0; i < 2000; ++i) f.add(i % 2, 0, 1);
+  auto g = group(2, 10);
+  g.config.group_instance_id = "i";
+  g.schedule.push_back({SimTime::ms(5000), MemberChange::Kind::kLeave, 1, "c1"});
+  g.schedule.push_back({SimTime::ms(5001), MemberChange::Kind::kRestart, 1, "c1"});
+  const auto run = simulate_group(g, {}, f.in);
+  CHECK(run.result.rebalances.size() == 1);  // the start only: the new process takes t-1 back
+  CHECK(run.result.members[1].partitions == std::vector<std::string>{"t-1"});
+  CHECK_FALSE(run.result.members[1].left);
+  CHECK(run.result.records_unconsumed == 0);
+}
+
 TEST_CASE("steps after the run's end are not played once every record is processed") {
   Fixture f(2);
   for (int i = 0; i < 2000; ++i) f.add(i % 2, i * 10, i * 10 + 1);  // a 20 s run
