@@ -62,6 +62,15 @@ std::optional<SimTime> parse_iso_duration(const std::string& text) {
   return SimTime::from_ms(ms);
 }
 
+// A duration as parse_iso_duration reads it back: whole seconds and a decimal fraction to the
+// nanosecond, never an exponent ("PT100000S", "PT0.000001S", "PT90.5S").
+std::string iso_duration_text(SimTime d) {
+  const std::int64_t ns = d.count_ns();
+  std::string frac = std::to_string(ns % 1'000'000'000 + 1'000'000'000).substr(1);  // 9 digits
+  while (!frac.empty() && frac.back() == '0') frac.pop_back();
+  return "PT" + std::to_string(ns / 1'000'000'000) + (frac.empty() ? "" : "." + frac) + "S";
+}
+
 // auto.offset.reset: latest, earliest, none, or by_duration:<ISO-8601 duration> (Kafka 4.0).
 Field<ConsumerConfig> offset_reset_field() {
   using Reset = ConsumerConfig::OffsetReset;
@@ -96,8 +105,7 @@ Field<ConsumerConfig> offset_reset_field() {
         m.error(key, "must be latest, earliest, none or by_duration:<ISO-8601 duration> (e.g. by_duration:PT10S), got '" + v + "'");
       },
       [](const ConsumerConfig& c) {
-        if (c.auto_offset_reset == Reset::kByDuration)
-          return YAML::Node("by_duration:PT" + number_text(time_value(c.auto_offset_reset_by, TimeUnit::kMillis) / 1000) + "S");
+        if (c.auto_offset_reset == Reset::kByDuration) return YAML::Node("by_duration:" + iso_duration_text(c.auto_offset_reset_by));
         return YAML::Node(kNames[static_cast<std::size_t>(c.auto_offset_reset)]);
       });
 }

@@ -48,6 +48,21 @@ TEST_CASE("commit, by_duration and group.instance.id read, and the resolved scen
   CHECK(scenarios::write_scenario_yaml(load(scenarios::write_scenario_yaml(d))) == scenarios::write_scenario_yaml(d));
 }
 
+TEST_CASE("by_duration is written back in a form that reads back: no exponent, however long or short") {
+  for (const char* v : {"by_duration:P1157DT9H46M40S", "by_duration:PT0.000001S", "by_duration:PT0.123456789S", "by_duration:PT0S"}) {
+    CAPTURE(v);
+    const auto s = load(scenario("records: 10", std::string("{group: g, topics: [t], config: {auto.offset.reset: \"") + v + "\"}}"));
+    const auto text = scenarios::write_scenario_yaml(s);
+    const auto at = text.find("by_duration:");
+    REQUIRE(at != std::string::npos);
+    const std::string written = text.substr(at, text.find('\n', at) - at);
+    CAPTURE(written);
+    CHECK(written.find('e') == std::string::npos);
+    const auto again = load(text);  // 100,000,000 s and 1 us once came back as PT1e+08S and PT1e-06S, which do not load
+    CHECK(again.consumers.at(0).config.auto_offset_reset_by == s.consumers.at(0).config.auto_offset_reset_by);
+  }
+}
+
 TEST_CASE("by_duration takes java.time.Duration's ISO-8601 forms, without a sign") {
   const auto reset = [](const std::string& v) {
     return load(scenario("records: 10", "{group: g, topics: [t], config: {auto.offset.reset: \"" + v + "\"}}")).consumers.at(0).config;
