@@ -65,10 +65,9 @@ Stopped run_and_signal(const std::string& args, const ScratchDir& dir, const cha
   const std::string rc = (dir.path / "rc").string(), t = (dir.path / "t").string();
   const std::string cmd = "'" + std::string(PARTSIM_BINARY) + "' " + args + " >'" + (dir.path / "stdout").string() + "' 2>'" +
                           (dir.path / "stderr").string() + "' & pid=$!; sleep " + std::to_string(after_s) + "; kill -" + signal +
-                          " $pid; a=$(date +%s.%N); wait $pid; echo $? >'" + rc + "'; b=$(date +%s.%N); echo \"$b - $a\" | bc >'" +
-                          t + "'";
+                          " $pid; a=$(date +%s%N); wait $pid; echo $? >'" + rc + "'; b=$(date +%s%N); echo $((b - a)) >'" + t + "'";
   REQUIRE(std::system(cmd.c_str()) == 0);
-  return {std::stoi(slurp(rc)), std::stod(slurp(t))};
+  return {std::stoi(slurp(rc)), static_cast<double>(std::stoll(slurp(t))) / 1e9};  // ns
 }
 
 }  // namespace
