@@ -30,4 +30,5 @@ echo "   (partsim run scenarios/repartition/live-increase.yaml)"
   | sed -n -e '/^consumer group /p' -e '/^repartition$/,$p'
 echo
 echo "== Charts: the latency of every run of the first comparison (gnuplot)"
+echo "folder $plots:"
 ls "$plots"/*.png | sed 's|^|   |'
