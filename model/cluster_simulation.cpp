@@ -421,7 +421,7 @@ RunResult run_scenario(const Scenario& scenario, std::uint64_t seed, std::uint64
       const SimTime resume = result.migration->resume;
       const double record_bytes = result.migration->bridge_record_bytes;  // of the records before at.ms, as replayed
       result = detail::Engine(scenario, seed, replication, options, resume).run();
-      if (!result.partial) detail::run_migration(scenario, seed, replication, result, options.cancel, record_bytes);
+      if (!result.partial) detail::run_migration(scenario, seed, replication, result, options.cancel, record_bytes, resume);
     }
   } else if (scenario.migration && !result.partial) {
     // Consumers read the logs after the producers' run (they do not slow the producers).

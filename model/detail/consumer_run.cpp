@@ -71,7 +71,7 @@ void run_consumers(const Scenario& s, const RunOptions& options, RunResult& resu
 }
 
 void run_migration(const Scenario& s, std::uint64_t seed, std::uint64_t replication, RunResult& result,
-                   const std::atomic<bool>* cancel, std::optional<double> record_bytes) {
+                   const std::atomic<bool>* cancel, std::optional<double> record_bytes, std::optional<SimTime> resume) {
   PARTSIM_CHECK(result.logs != nullptr, "a migration without the brokers' logs");
   // The bridge writes records of the old topic's average size.
   std::int64_t records = 0, bytes = 0;
@@ -81,7 +81,7 @@ void run_migration(const Scenario& s, std::uint64_t seed, std::uint64_t replicat
       bytes += ps.bytes;
     }
   const double average = record_bytes ? *record_bytes : records > 0 ? static_cast<double>(bytes) / static_cast<double>(records) : 1.0;
-  std::optional<migration::Migrated> done = migration::migrate(s, *result.logs, average, seed, replication, cancel);
+  std::optional<migration::Migrated> done = migration::migrate(s, *result.logs, average, seed, replication, cancel, resume);
   if (!done) {  // interrupted: the producers' results stand, marked partial, without the migration
     result.partial = true;
     return;

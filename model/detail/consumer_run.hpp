@@ -18,7 +18,9 @@ void run_consumers(const Scenario& s, const RunOptions& options, RunResult& resu
 /// puts the new topic's log into result.logs (before the consumer groups read them).
 /// `record_bytes`: the size of the bridge's writes (by default the old topic's average record).
 /// Interrupted through `cancel`, it leaves result.migration empty and marks the result partial.
+/// `resume`: stop-replay's resume as the run made it (see migration::migrate).
 void run_migration(const Scenario& s, std::uint64_t seed, std::uint64_t replication, RunResult& result,
-                   const std::atomic<bool>* cancel, std::optional<double> record_bytes = std::nullopt);
+                   const std::atomic<bool>* cancel, std::optional<double> record_bytes = std::nullopt,
+                   std::optional<SimTime> resume = std::nullopt);
 
 }  // namespace partsim::model::detail

@@ -238,6 +238,7 @@ struct Input {
   std::int32_t to_partitions = 0;
   double record_bytes = 0;
   std::uint64_t seed = 0, replication = 0;
+  std::optional<SimTime> resume;  ///< stop-replay: when the run resumed the producers (its first run's replay)
   NewTopic topic() const { return NewTopic(s, to_partitions, record_bytes, logs.keys, seed, replication); }
 };
 
@@ -286,7 +287,10 @@ Outcome stop_replay(const Input& in, MigrationResult& m) {
   const SimTime up = caught_up(in.sources, before, o.writes, in.spec.at).at;
   m.bridge.caught_up_ms = up.to_ms();
   m.bridge.catch_up_ms = (up - in.spec.at).to_ms();
-  const SimTime resume = fill_lag(in.sources, o.writes, in.spec.at, m.bridge) + in.spec.verify;
+  // The run paused the producers until the resume its first run computed (run_scenario);
+  // this run's replay of the same records gives the same time, and the pause is what holds.
+  const SimTime replayed = fill_lag(in.sources, o.writes, in.spec.at, m.bridge) + in.spec.verify;
+  const SimTime resume = in.resume.value_or(replayed);
   m.resume = resume;
   m.bridge.switch_ms = resume.to_ms();
   m.downtime_ms = (resume - in.spec.at).to_ms();
@@ -348,7 +352,7 @@ const char* strategy_name(Strategy s) {
 }
 
 std::optional<Migrated> migrate(const Scenario& s, const BrokerLogs& logs, double average_record_bytes, std::uint64_t seed,
-                                std::uint64_t replication, const std::atomic<bool>* cancel) {
+                                std::uint64_t replication, const std::atomic<bool>* cancel, std::optional<SimTime> resume) {
   const auto cancelled = [cancel] { return cancel != nullptr && cancel->load(std::memory_order_relaxed); };
   PARTSIM_CHECK(s.migration.has_value(), "migrate() without a migration section");
   const MigrationSpec& spec = *s.migration;
@@ -360,7 +364,7 @@ std::optional<Migrated> migrate(const Scenario& s, const BrokerLogs& logs, doubl
   m.to = to.name;
   m.from_partitions = from.partitions;
   m.to_partitions = to.partitions;
-  Input in{s, spec, logs, old_topic(s, logs, topic_index(s, spec.from)), {}, to.partitions, average_record_bytes, seed, replication};
+  Input in{s, spec, logs, old_topic(s, logs, topic_index(s, spec.from)), {}, to.partitions, average_record_bytes, seed, replication, resume};
   in.order = read_order(in.sources);
   if (cancelled()) return std::nullopt;
   m.has_bridge = spec.strategy != Strategy::kDualWrite;

@@ -41,8 +41,10 @@ struct Migrated {
 /// sizes the bridge's writes. Random draws (the new topic's brokers' jitter, dual-write
 /// failures) come from streams named "migration/...", so the producers' draws are unchanged.
 /// With `cancel` set (Ctrl-C, SIGTERM) it stops between its passes over the records, each
-/// well under a second for millions of records, and returns nothing.
+/// well under a second for millions of records, and returns nothing. `resume` (stop-replay):
+/// when the run resumed the producers, from its first run; by default the replay's end.
 std::optional<Migrated> migrate(const Scenario& s, const BrokerLogs& logs, double average_record_bytes, std::uint64_t seed,
-                                std::uint64_t replication, const std::atomic<bool>* cancel = nullptr);
+                                std::uint64_t replication, const std::atomic<bool>* cancel = nullptr,
+                                std::optional<SimTime> resume = std::nullopt);
 
 }  // namespace partsim::model::migration
