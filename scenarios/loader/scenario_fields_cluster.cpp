@@ -192,7 +192,8 @@ const Table<Scenario>& cluster_table() {
       F::duration("broker.session.timeout.ms", [](auto& s) -> auto& { return s.replication.session_timeout; }, kMs, 1, kMaxMs,
                   "followers: the controller fences a broker this long after its last heartbeat (it leaves every ISR)"),
       F::integer("min.insync.replicas", [](auto& s) -> auto& { return s.replication.min_insync; }, 1, 1000, "",
-                 "the brokers' default; acks=all writes fail with NOT_ENOUGH_REPLICAS while the ISR is smaller (fixed: the replicas on live brokers)"),
+                 "the brokers' default; acks=all writes fail with NOT_ENOUGH_REPLICAS while the ISR is smaller (fixed: the replicas "
+                 "on live brokers; only this refusal: fixed has no high watermark, acks 0/1 records are readable at once)"),
   }));
   return table;
 }
