@@ -45,6 +45,8 @@ int run_merge_command(const Args& args) {
   if (out.empty()) throw UsageError("--out: required: the merged store to write");
   for (const auto& in : inputs)
     if (std::filesystem::exists(out) && std::filesystem::equivalent(in, out)) throw UsageError("--out: '" + out + "' is also an input");
+  // --out is replaced whole: not while a sweep writes it (its rows would go to a file unlinked).
+  const StoreLock lock(out);
 
   std::vector<SweepStore> stores = open_same_sweep(inputs, "not merged");
   const StoreMeta first = stores.front().meta();

@@ -503,6 +503,10 @@ TEST_CASE("partsim sweep: a store's missing folder is made; two sweeps on one st
   while (!std::filesystem::exists(store) && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   ::kill(first, SIGSTOP);
   const auto second = run_cli("sweep " + q(slow) + " --store " + q(store) + " --threads 1");
+  // Nor does merge replace it (--out is written whole, by a rename over the sweep's file).
+  const auto other = dir.path / "other.sqlite";
+  REQUIRE(run_cli("sweep " + q(dir.write("tiny.yaml", small_sweep(1, "[300]", "300"))) + " --store " + q(other)).exit_code == 0);
+  const auto merged = run_cli("merge " + q(other) + " --out " + q(store));
   ::kill(first, SIGCONT);
   int status = 0;
   REQUIRE(::waitpid(first, &status, 0) == first);
@@ -512,6 +516,8 @@ TEST_CASE("partsim sweep: a store's missing folder is made; two sweeps on one st
   CHECK_MESSAGE(second.err.find("store " + store.string() + " is being written by another partsim (pid " + std::to_string(first)) != std::string::npos,
                 second.err);
   CHECK(second.err.find("UNIQUE") == std::string::npos);
+  CHECK(merged.exit_code == 2);
+  CHECK_MESSAGE(merged.err.find("is being written by another partsim (pid " + std::to_string(first)) != std::string::npos, merged.err);
   CHECK(second.err.find("readonly") == std::string::npos);
   CHECK(done_rows(store) == 60);
   // The lock goes with its holder: the store is free again.
