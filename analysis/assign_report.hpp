@@ -2,7 +2,7 @@
 // partsim assign's results as people and programs read them: how the placer drew, the
 // assignment, replicas and preferred leaders per broker, the score, leaders after each
 // single broker failure, and the cost on disk. The JSON carries the same figures under
-// stable keys (README, "partsim assign").
+// stable keys (docs/cli/assign.md).
 
 #include <cstdint>
 #include <string>

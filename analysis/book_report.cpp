@@ -96,7 +96,7 @@ std::string book_to_text(const BookResult& result) {
              fixed(result.family_threshold, 4) + " (Bonferroni over the " + std::to_string(result.family_rows) +
              " rows tested against a published value: a correct model fails one in at most " + fixed(kFamilyAlpha * 100, 0) +
              "% of books).\n";
-    out += "'about x' reads as x ± " + fixed(kAboutTolerance * 100, 0) + "% in every claim (README, partsim book).\n";
+    out += "'about x' reads as x ± " + fixed(kAboutTolerance * 100, 0) + "% in every claim (docs/cli/book.md).\n";
   }
   if (!result.sets.empty()) out += "--set applied to every scenario: " + joined(result.sets) + "\n";
   if (!result.published.empty()) out += "published figures replaced: " + joined(result.published) + "\n";

@@ -2,7 +2,7 @@
 // The measurements `partsim calibrate` fits a scenario to: a CSV with one row per measured
 // configuration (its `--set` assignments) and the values measured there, under the Java
 // client's metric names (run_producer_metrics.hpp) or per broker; and the same metric read
-// from a simulated run. The README describes the format ("partsim calibrate").
+// from a simulated run. docs/cli/calibrate.md describes the format ("The measurements CSV").
 
 #include <cstddef>
 #include <optional>

@@ -2,7 +2,7 @@
 // partsim consumers' results as people and programs read them: each member's partitions,
 // the spread, the idle members, what moves from the previous assignment, and for
 // cooperative-sticky what the first rebalance holds back. The JSON carries the same under
-// stable keys (README, "partsim consumers").
+// stable keys (docs/cli/consumers.md).
 
 #include <cstdint>
 #include <string>

@@ -1,7 +1,7 @@
 #pragma once
 // partsim leaders' results as people and programs read them: the bounds, the preferred
 // leader changes, leaders per broker before and after, and the worst single broker failure.
-// The JSON carries the same figures under stable keys (README, "partsim leaders").
+// The JSON carries the same figures under stable keys (docs/cli/leaders.md).
 
 #include <string>
 #include <vector>

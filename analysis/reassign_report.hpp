@@ -2,7 +2,7 @@
 // partsim reassign's results as people and programs read them: the plan and its cost, the
 // changed partitions, replicas and leaders per broker and per topic before and after, the
 // worst single broker failure, and what kafka-reassign-partitions --generate would do.
-// The JSON carries the same figures under stable keys (README, "partsim reassign").
+// The JSON carries the same figures under stable keys (docs/cli/reassign.md).
 
 #include <cstdint>
 #include <map>

@@ -3,7 +3,8 @@
 // as a suffix: "broker.2.records_share", "latency.p99_ms"), a label for people, the unit,
 // the digits shown and how to compute it from a RunResult. Run's replicated report,
 // compare (with and without replications) and sweeps all name metrics through it, so a
-// metric has one name in every table, CSV and JSON. The README lists the names.
+// metric has one name in every table, CSV and JSON. docs/cli/run.md lists the names
+// ("Metric names").
 
 #include <cstddef>
 #include <string>

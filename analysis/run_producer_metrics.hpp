@@ -1,7 +1,7 @@
 #pragma once
 // A run's producer metrics under the Java client's JMX names (kafka-consumer-spec §10.1):
 // the one list of names, units and digits that the run's table, JSON, CSV and the metric
-// registry (run_metrics.hpp) share. The README lists them ("Producer metrics").
+// registry (run_metrics.hpp) share. docs/cli/run.md lists them ("Producer metrics").
 
 #include <cstddef>
 #include <span>
@@ -22,7 +22,7 @@ struct ProducerMetricSpec {
   double (*value)(const model::ProducerMetrics&);  ///< NaN when undefined (an -avg with no sample)
 };
 
-/// The producer-metrics attributes, in the README's order.
+/// The producer-metrics attributes, in the order docs/cli/run.md lists them.
 std::span<const ProducerMetricSpec> producer_metric_specs();
 /// The per-node attributes (producer-node-metrics, node-id=node-<id>): request-latency-avg
 /// and -max (their `value` is null: read them with producer_node_value).

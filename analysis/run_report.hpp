@@ -1,6 +1,6 @@
 #pragma once
 // A run's results as people and programs read them: aligned tables, JSON, CSV. The JSON
-// fields are documented in the README ("Output of partsim run").
+// fields are documented in docs/cli/run.md ("Output").
 
 #include <cstddef>
 #include <string>

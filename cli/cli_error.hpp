@@ -1,5 +1,5 @@
 #pragma once
-// Exit codes (documented in the README): 0 success, 1 a run or an output write failed,
+// Exit codes (documented in docs/cli/exit-codes.md): 0 success, 1 a run or an output write failed,
 // 2 bad usage or bad input (an option, a scenario file, a key file), with one line per
 // problem on stderr.
 

@@ -8,7 +8,7 @@
 namespace partsim::model {
 namespace {
 
-// Calibrated against peak RSS of the release build (README, "Absurd runs are refused").
+// Calibrated against peak RSS of the release build (docs/robustness.md, "Absurd runs are refused").
 // Each producer keeps, per partition of its topic, a 40-byte partition state, its leaf in
 // its leader's min-tree (2 x next-power-of-two(partitions led by the node) x 8 bytes),
 // bits in the ready and drain bitsets, adaptive counters and metadata lists: measured 92

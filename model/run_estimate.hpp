@@ -11,7 +11,7 @@
 // groups (the logs and what each group processed), and per metric and
 // replication kept for the replicated summary, times the runs in memory at once. The
 // constants are calibrated against peak RSS (/usr/bin/time -v) of the release build; the
-// README states the measured ratio.
+// docs/robustness.md states the measured ratio.
 
 #include <cstddef>
 #include <cstdint>

@@ -213,7 +213,7 @@ private:
 
   // payload_part(): the last shape asked about and its payload part. Every send reads it, so
   // it leads the object, beside the identity and config a send reads too (the layout the
-  // README's benchmark figures were measured with).
+  // benchmark figures of docs/performance.md were measured with).
   RecordShape payload_shape_;
   std::int32_t payload_part_ = RecordShape{}.payload_part();
   std::uint32_t index_;

@@ -48,7 +48,7 @@ TEST_CASE("the whole book at its defaults: every entry reproduced, R2's max / me
   // replications none is at or below it, and the 99.9% interval of p, [0, 0.019], still
   // contains the threshold 0.05 / 11; doubled to 12,800, 50 are, p = 0.0080 in
   // [0.0047, 0.0121], above 0.0045: a pass decided by the rule, not by Monte Carlo luck
-  // (README, partsim book). Every other outcome row is decided at 800.
+  // (docs/cli/book.md). Every other outcome row is decided at 800.
   const auto r = run_cli("book --format json");
   CHECK(r.exit_code == 0);
   const auto j = nlohmann::json::parse(r.out);

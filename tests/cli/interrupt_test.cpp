@@ -86,7 +86,7 @@ TEST_CASE("Ctrl-C and SIGTERM stop a run of a topic grown to 100,000 partitions 
     ScratchDir dir;
     const auto scenario = dir.write("long-growth.yaml", long_growth());
     const Stopped s = run_and_signal("run '" + scenario.string() + "' --format " + c.format, dir, c.signal, 2.0);
-    CHECK(s.exit_code == 1);  // the README: interrupted, partial results written, exit 1
+    CHECK(s.exit_code == 1);  // docs/robustness.md (Ctrl-C): interrupted, partial results written, exit 1
     // Under ASan + UBSan the same work takes several times as long: the bound there is 5x.
     CHECK(s.seconds_after_signal < c.seconds * (partsim::testing::kSanitized ? 5 : 1));
     const std::string out = slurp(dir.path / "stdout");

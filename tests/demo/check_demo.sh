@@ -2,8 +2,8 @@
 # The headline demo (`make run`, scripts/demo.sh) as a test. It fails when
 #  - a section (a "== " header) prints no row of results: a renamed metric that a grep no
 #    longer matches leaves a section with its header alone, as the adaptive section once did;
-#  - any line differs from tests/demo/demo.expected, numbers included: the demo's figures are
-#    the ones the README quotes. When a change of results is intended, update demo.expected
+#  - any line differs from tests/demo/demo.expected, numbers included: the demo is what
+#    `make run` shows (README.md, "The two commands"). When a change of results is intended, update demo.expected
 #    from this test's diff and say why in the commit.
 #  - the chart it names is missing or empty.
 # The plots' folder is the only machine-dependent text: it is written as <plots>.

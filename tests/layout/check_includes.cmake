@@ -108,7 +108,7 @@ foreach(path IN LISTS sources)
 endforeach()
 
 if(violations GREATER 0)
-  message(FATAL_ERROR "check_includes: ${violations} forbidden include(s) in ${file_count} files (see DESIGN.md, "
-                      "README \"Layout\")")
+  message(FATAL_ERROR "check_includes: ${violations} forbidden include(s) in ${file_count} files (see "
+                      "docs/layout.md)")
 endif()
 message("check_includes: ${include_count} includes in ${file_count} files follow the ${rule_count} rules")

@@ -88,7 +88,7 @@ double part(const RunEstimate& e, const std::string& prefix) {
   return p ? p->bytes : 0;
 }
 
-// The estimate over a measured peak RSS (README, "Absurd runs are refused").
+// The estimate over a measured peak RSS (docs/robustness.md, "Absurd runs are refused").
 double ratio(const Scenario& s, const RunPlan& plan, double peak_mb) { return estimate_run(s, plan).memory_bytes / (peak_mb * 1e6); }
 
 }  // namespace
@@ -99,7 +99,7 @@ TEST_CASE("the time series costs memory per sample: a microsecond interval over 
   const auto e = estimate_run(scenario(6, 60), plan);
   CHECK(e.simulated_s == doctest::Approx(60));
   const double samples = 60e6 + 1;
-  CHECK(part(e, "--timeseries") > samples * 300);  // measured 280 to 420 bytes a sample with 6 partitions (README)
+  CHECK(part(e, "--timeseries") > samples * 300);  // measured 280 to 420 bytes a sample with 6 partitions (docs/robustness.md)
   CHECK(part(e, "--timeseries") < samples * 500);
   const auto why = check_run_limits(scenario(6, 60), plan);
   CHECK(why.find("--timeseries: 6e+07 samples") != std::string::npos);
@@ -182,7 +182,7 @@ TEST_CASE("a fleet of producers is estimated per producer, not refused for its b
   CHECK(check_run_limits(fleet(1100, 1000, 0.2)).empty());
 }
 
-TEST_CASE("the estimate lies within 0.8x to 1.5x of the measured peaks (README table)") {
+TEST_CASE("the estimate lies within 0.8x to 1.5x of the measured peaks (docs/robustness.md's table)") {
   // Peak RSS in MB (/usr/bin/time -v, release build, 2 cores); each case as run there.
   RunPlan none, reps, ts, fine_ts;
   reps.replications = 100000;

@@ -209,7 +209,7 @@ migration: {strategy: bridge, from: events, to: events-v2, at.ms: 1000}
 }
 
 TEST_CASE("a step at 0 ms is seen by the producers' first refresh, at their start") {
-  // The README: the first refresh is at the start (0 ms) and a step at the same time comes
+  // docs/repartitioning.md: the first refresh is at the start (0 ms) and a step at the same time comes
   // first. At Kafka's default max age the next refresh would be at 300 s, after the run.
   std::string text = one_producer("300000");
   text.replace(text.find("{at.ms: 5000, set.partitions: 8}"), 32, "{at.ms: 0, set.partitions: 8}");
