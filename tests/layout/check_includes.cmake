@@ -1,4 +1,4 @@
-# The include directions of DESIGN.md ("Dependencies flow one way"), checked on the sources:
+# The include directions of docs/layout.md ("Dependencies flow one way"), checked on the sources:
 #   cmake -DROOT=<source dir> -P tests/layout/check_includes.cmake
 # Prints one line per forbidden include ("violation: FILE:LINE: includes X: RULE") and fails
 # when there is one. Linking cannot catch these: a header-only include of a folder the
