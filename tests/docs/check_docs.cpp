@@ -209,12 +209,10 @@ std::vector<Command> commands_of(const Block& block, const fs::path& path, Error
     } else {
       commands.back().expected.push_back(line);
     }
-    if (!continued && !commands.empty() && commands.back().line == number) {
-      std::smatch m;
-      if (std::regex_search(commands.back().text, m, exit_mark)) commands.back().expected_exit = std::stoi(m[1].str());
-    }
   }
   for (auto& command : commands) {
+    std::smatch m;
+    if (std::regex_search(command.text, m, exit_mark)) command.expected_exit = std::stoi(m[1].str());
     while (!command.expected.empty() && command.expected.back().empty()) command.expected.pop_back();
   }
   return commands;

@@ -22,6 +22,6 @@ expect bare-fence.md 1 "bare-fence.md:7: a fenced block needs a language"
 expect sh-output.md 1 "sh-output.md:5: not a command in a sh block: 'key  murmur2'"
 expect broken-link.md 1 "link to a missing heading: #nowhere"
 expect broken-link.md 1 "link to a missing file: missing.md"
-expect unsaid-yaml.md 1 "unsaid-yaml.md:18: a yaml block needs an HTML comment"
+expect unsaid-yaml.md 1 "unsaid-yaml.md:19: a yaml block needs an HTML comment"
 expect wrong-exit.md 1 "exited 2, expected 0"
 exit $failed
