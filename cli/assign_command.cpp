@@ -86,6 +86,7 @@ void check_placer_inputs(model::TopicPlacementRequest& r, const std::string& sta
 int run_assign_command(const Args& args) {
   std::string brokers_text, partitions_text, rf_text, placer_text = "admin", start_text, seed_text = "0", format_text = "table";
   po::options_description desc("assign options");
+  // clang-format off
   desc.add_options()
       ("help,h", "show this help")
       ("brokers", po::value<std::string>(&brokers_text)->required(), "brokers: ID[:RACK[:fenced]],... e.g. 0:a,1:a,2:b,3:b")
@@ -96,6 +97,7 @@ int run_assign_command(const Args& args) {
       ("start-index", po::value<std::string>(&start_text), "admin: fixed start index (Kafka's fixedStartIndex); else drawn")
       ("seed", po::value<std::string>(&seed_text), "java.util.Random seed for the draws (admin without --start-index, striped)")
       ("format", po::value<std::string>(&format_text)->default_value("table"), "table, json or csv (csv: the assignment)");
+  // clang-format on
   if (help_requested(args, kAssignUsage, desc)) return kExitOk;
   parse_command_line(args, desc);
   const auto format = parse_format(format_text);

@@ -25,6 +25,7 @@ int run_book_command(const Args& args) {
               outcome_max_text = std::to_string(analysis::book::kDefaultOutcomeMaxReplications), threads_text = "0", only_text;
   std::vector<std::string> sets, published;
   po::options_description desc("book options");
+  // clang-format off
   desc.add_options()
       ("help,h", "show this help")
       ("replications", po::value<std::string>(&replications_text), "replications for claims, probabilities and rules (default 100)")
@@ -40,6 +41,7 @@ int run_book_command(const Args& args) {
       ("published", po::value<std::vector<std::string>>(&published), "replace a published figure: KEY=V or KEY=V1,V2,... (repeatable)")
       ("scenarios", po::value<std::string>(&dir), "folder of the shipped scenarios")
       ("format", po::value<std::string>(&format_text)->default_value("table"), "table or json");
+  // clang-format on
   if (help_requested(args,
                      "usage: partsim book [--replications R] [--outcome-replications R0] [--outcome-max-replications CAP] [--only IDS]\n"
                      "                    [--set PATH=VALUE ...] [--published KEY=V ...] [--format table|json]\n"

@@ -208,6 +208,7 @@ void parse_calibrate_options(const Args& args, CalibrateSettings& cs, bool& help
   auto& c = cs.common;
   c.replications_text = "5";
   po::options_description desc("calibrate options");
+  // clang-format off
   desc.add_options()("help,h", "show this help")
       ("measurements", po::value<std::string>(&cs.measurements_path), "the measurements CSV (required): set, then metric columns")
       ("fit", po::value<std::vector<std::string>>(&cs.fits), "PATH=LO:HI, a field to fit between bounds (repeatable; * = one value for every list item)")
@@ -219,6 +220,7 @@ void parse_calibrate_options(const Args& args, CalibrateSettings& cs, bool& help
       ("format", po::value<std::string>(&c.format_text)->default_value("table"), "table or json")
       ("out", po::value<std::string>(&cs.out_path), "write the calibrated scenario (YAML) to this file")
       ("allow-large", po::bool_switch(&c.allow_large), "run even when the estimated records or memory exceed partsim's limits");
+  // clang-format on
   help = !parse_scenario_command(args, desc, c, kCalibrateUsage, "partsim calibrate SCENARIO.yaml --measurements FILE.csv");
   if (help) return;
   if (cs.measurements_path.empty()) throw UsageError("--measurements: required (a CSV of measured configurations)");

@@ -155,15 +155,19 @@ std::optional<CompareSettings> parse_compare_args(const Args& args) {
   std::string partitioners_text, sweep_text;
   std::vector<std::string> variants;
   po::options_description desc("compare options");
+  // clang-format off
   desc.add_options()
       ("help,h", "show this help")
       ("partitioners", po::value<std::string>(&partitioners_text), "comma-separated partitioners to compare")
       ("variant", po::value<std::vector<std::string>>(&variants), "NAME:KEY=VALUE[,KEY=VALUE...] (repeatable)")
       ("sweep", po::value<std::string>(&sweep_text), "KEY=V1,V2,...: repeat the comparison for each value");
+  // clang-format on
   add_scenario_options(desc, s.common);
+  // clang-format off
   desc.add_options()
       ("plot", po::value<std::string>(&s.plot_dir), "draw the latency CDF of every run into DIR (gnuplot)")
       ("out", po::value<std::string>(&s.out_dir), "also write compare.json and compare.csv into DIR");
+  // clang-format on
   if (!parse_scenario_command(args, desc, s.common, kCompareUsage, "partsim compare SCENARIO.yaml --partitioners A,B"))
     return std::nullopt;
   s.format = parse_format(s.common.format_text);

@@ -103,6 +103,7 @@ void check_members_for(mc::AssignorKind kind, const std::vector<mc::GroupMember>
 int run_consumers_command(const Args& args) {
   std::string topics_text, count_text, file, assignor, racks_text, brokers_text, rf_text, format_text = "table";
   po::options_description desc("consumers options");
+  // clang-format off
   desc.add_options()
       ("help,h", "show this help")
       ("topics", po::value<std::string>(&topics_text)->required(), "the topics and their partition counts: orders:12,payments:6")
@@ -113,6 +114,7 @@ int run_consumers_command(const Args& args) {
       ("brokers", po::value<std::string>(&brokers_text), "brokers JSON file or ID[:RACK],...: replicas of partition p on brokers p, p+1, ...")
       ("rf", po::value<std::string>(&rf_text), "replicas per partition (default: 3, or fewer brokers)")
       ("format", po::value<std::string>(&format_text)->default_value("table"), "table or json");
+  // clang-format on
   if (help_requested(args, kConsumersUsage, desc)) return kExitOk;
   parse_command_line(args, desc);
   const auto format = parse_format(format_text, false);

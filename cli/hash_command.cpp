@@ -256,10 +256,12 @@ int run_hash_command(const Args& args) {
   std::string partitions_text;
   std::string format_text = "table";
   po::options_description desc("hash options");
+  // clang-format off
   desc.add_options()
       ("help,h", "show this help")
       ("partitions,p", po::value<std::string>(&partitions_text)->required(), "partition counts, e.g. 3 or 3,6,12")
       ("format", po::value<std::string>(&format_text)->default_value("table"), "table, csv or json");
+  // clang-format on
   add_key_source_options(desc, keys_opts, /*with_template=*/false);
   po::options_description hidden;
   hidden.add_options()("key", po::value<std::vector<std::string>>(&keys_opts.positional), "keys");

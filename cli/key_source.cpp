@@ -19,18 +19,22 @@ constexpr std::size_t kChunk = 1 << 20;  // bytes read from a key file at a time
 }  // namespace
 
 void add_key_source_options(po::options_description& desc, KeySourceOptions& opts, bool with_template) {
+  // clang-format off
   desc.add_options()
       ("keys-file", po::value<std::string>()->notifier([&opts](const std::string& v) { opts.keys_file = v; }),
        "read keys from FILE, one per line ('-' = standard input)")
       ("key-encoding", po::value<std::string>(&opts.encoding)->default_value("utf8"),
        "utf8 (keys as text) or hex (two hex digits per byte, for arbitrary bytes)");
+  // clang-format on
   if (with_template) {
+    // clang-format off
     desc.add_options()
         ("template", po::value<std::string>()->notifier([&opts](const std::string& v) { opts.key_template = v; }),
          "generate keys from a template, {i} = 0..count-1, e.g. 'book-B{i}'")
         ("count", po::value<std::string>()->notifier([&opts](const std::string& v) {
            opts.count = parse_int(v, "--count", 1, 1'000'000'000);
          }), "number of keys generated from --template");
+    // clang-format on
   }
 }
 

@@ -239,6 +239,7 @@ std::optional<KeysSettings> parse_keys_args(const Args& args) {
   std::string format_text = "table";
   bool allow_large = false;
   po::options_description desc("keys options");
+  // clang-format off
   desc.add_options()
       ("help,h", "show this help")
       ("change", po::value<std::vector<std::string>>(&change_texts), "FROM:TO partition counts (repeatable)")
@@ -249,6 +250,7 @@ std::optional<KeysSettings> parse_keys_args(const Args& args) {
       ("flow", po::bool_switch(&s.flow), "also print how many keys go from each old partition to each new one")
       ("format", po::value<std::string>(&format_text)->default_value("table"), "table, csv or json")
       ("allow-large", po::bool_switch(&allow_large), "print --flow even when its FROM x TO matrices exceed partsim's memory limit; count --plan past 10^10 counts");
+  // clang-format on
   add_key_source_options(desc, s.keys, /*with_template=*/true);
 
   if (help_requested(args, kKeysUsage, desc)) return std::nullopt;

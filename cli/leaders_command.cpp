@@ -36,6 +36,7 @@ int run_leaders_command(const Args& args) {
   std::string current_file, describe_file, brokers_text, balance = "exact", bounds_text, plan_out, format_text = "table";
   bool failover = false;
   po::options_description desc("leaders options");
+  // clang-format off
   desc.add_options()
       ("help,h", "show this help")
       ("current", po::value<std::string>(&current_file), "current assignment as Kafka's reassignment JSON")
@@ -46,6 +47,7 @@ int run_leaders_command(const Args& args) {
       ("failover", po::bool_switch(&failover), "also order followers to balance leadership after any single broker failure")
       ("plan-out", po::value<std::string>(&plan_out), "write the new order as Kafka's reassignment JSON to FILE")
       ("format", po::value<std::string>(&format_text)->default_value("table"), "table or json");
+  // clang-format on
   if (help_requested(args, kLeadersUsage, desc)) return kExitOk;
   parse_command_line(args, desc);
   const auto format = parse_format(format_text, false);

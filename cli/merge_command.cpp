@@ -33,10 +33,12 @@ int run_merge_command(const Args& args) {
   std::vector<std::string> inputs;
   std::string out;
   po::options_description desc("merge options");
+  // clang-format off
   desc.add_options()
       ("help,h", "show this help")
       ("out", po::value<std::string>(&out), "the merged store (required; replaced whole)")
       ("stores", po::value<std::vector<std::string>>(&inputs), "the shards' stores (positional)");
+  // clang-format on
   if (help_requested(args, kMergeUsage, desc)) return kExitOk;
   po::positional_options_description pos;
   pos.add("stores", -1);

@@ -144,6 +144,7 @@ std::vector<std::int32_t> parse_partition_counts(const std::string& text, std::s
 }
 
 void add_scenario_options(po::options_description& desc, ScenarioCommandOptions& o) {
+  // clang-format off
   desc.add_options()
       ("seed", po::value<std::string>(&o.seed_text), "master seed (default: the scenario's run.seed)")
       ("set", po::value<std::vector<std::string>>(&o.sets), "override a scenario field, e.g. producers.0.config.linger.ms=0 (repeatable)")
@@ -151,6 +152,7 @@ void add_scenario_options(po::options_description& desc, ScenarioCommandOptions&
       ("replications", po::value<std::string>(&o.replications_text), "independent replications R (default 1): mean and 95% CI per metric")
       ("threads", po::value<std::string>(&o.threads_text), "threads for replications (default 0 = all cores); output does not depend on it")
       ("allow-large", po::bool_switch(&o.allow_large), "run even when the estimated records or memory exceed partsim's limits");
+  // clang-format on
 }
 
 bool parse_scenario_command(const std::vector<std::string>& args, const po::options_description& desc, ScenarioCommandOptions& o,

@@ -52,6 +52,7 @@ struct ReassignArgs {
 
 po::options_description reassign_options(ReassignArgs& a) {
   po::options_description desc("reassign options");
+  // clang-format off
   desc.add_options()
       ("help,h", "show this help")
       ("current", po::value<std::string>(&a.current_file), "current assignment as Kafka's reassignment JSON")
@@ -77,6 +78,7 @@ po::options_description reassign_options(ReassignArgs& a) {
       ("seed", po::value<std::string>(&a.seed_text), "java.util.Random seed for --generate's draw (default 0)")
       ("time-limit", po::value<std::string>(&a.limit_text), "seconds the solver may search (default 60)")
       ("format", po::value<std::string>(&a.format_text)->default_value("table"), "table or json");
+  // clang-format on
   return desc;
 }
 

@@ -162,12 +162,14 @@ void move_into_place(const std::filesystem::path& from, const std::filesystem::p
 int run_report_command(const Args& args) {
   ReportSettings s;
   po::options_description desc("report options");
+  // clang-format off
   desc.add_options()
       ("help,h", "show this help")
       ("out", po::value<std::string>(&s.out), "the folder to write (required; created if missing; its report files are replaced whole)")
       ("x", po::value<std::string>(&s.x), "the swept parameter on the charts' x axis (default: the first swept one that varies; 'arm' for the partitioners)")
       ("metrics", po::value<std::string>(&s.metrics), "the metrics reported, comma-separated machine names (default: all)")
       ("stores", po::value<std::vector<std::string>>(&s.stores), "the stores (positional)");
+  // clang-format on
   if (help_requested(args, kReportUsage, desc)) return kExitOk;
   po::positional_options_description pos;
   pos.add("stores", -1);

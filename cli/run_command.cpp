@@ -247,10 +247,12 @@ int run_run_command(const Args& args) {
   po::options_description desc("run options");
   desc.add_options()("help,h", "show this help");
   add_scenario_options(desc, common);
+  // clang-format off
   desc.add_options()
       ("timeseries", po::value<std::string>(&rs.timeseries_text), "sample queues, in-flight requests, buffer use every MS of simulated time")
       ("plot", po::value<std::string>(&rs.plot_dir), "draw PNG charts into DIR (gnuplot)")
       ("out", po::value<std::string>(&rs.out_dir), "write summary.json, partitions.csv, producer_metrics.csv, batches.csv, timeseries.csv, consumer_groups.csv, consumer_lag.csv, manifest.json into DIR");
+  // clang-format on
   if (!parse_scenario_command(args, desc, common, kRunUsage, "partsim run SCENARIO.yaml")) return kExitOk;
   rs.args = args;
   rs.scenario_path = common.scenario_path;

@@ -112,10 +112,12 @@ int run_status_command(const Args& args) {
   std::vector<std::string> paths;
   std::string every_text;
   po::options_description desc("status options");
+  // clang-format off
   desc.add_options()
       ("help,h", "show this help")
       ("every", po::value<std::string>(&every_text), "read again every SECONDS (1 to 86400), with rate and ETA, until the stores given are complete")
       ("stores", po::value<std::vector<std::string>>(&paths), "the shards' stores (positional)");
+  // clang-format on
   if (help_requested(args, kStatusUsage, desc)) return kExitOk;
   po::positional_options_description pos;
   pos.add("stores", -1);

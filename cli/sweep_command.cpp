@@ -82,6 +82,7 @@ std::size_t parse_count(const std::string& text, const std::string& what, std::s
 std::optional<SweepSettings> parse_sweep_args(const Args& args) {
   SweepSettings s;
   po::options_description desc("sweep options");
+  // clang-format off
   desc.add_options()
       ("help,h", "show this help")
       ("sweep", po::value<std::string>(&s.sweep_path), "the sweep file (positional)")
@@ -96,6 +97,7 @@ std::optional<SweepSettings> parse_sweep_args(const Args& args) {
       ("sbatch", po::value<std::vector<std::string>>(&s.sbatch), "with --emit slurm: an extra #SBATCH option, e.g. --partition=debug (repeatable)")
       ("partsim", po::value<std::string>(&s.partsim), "with --emit: the partsim program the jobs run (default this one for slurm, 'partsim' for k8s)")
       ("allow-large", po::bool_switch(&s.allow_large), "run points beyond partsim's size limits");
+  // clang-format on
   if (help_requested(args, kSweepUsage, desc)) return std::nullopt;
   po::positional_options_description pos;
   pos.add("sweep", 1);

@@ -52,11 +52,13 @@ std::uint32_t next_code_point(std::string_view s, std::size_t& i) {
   int extra = 0;
   std::uint32_t cp = 0;
   std::uint32_t min = 0;
+  // clang-format off
   if (b0 < 0x80) { ++i; return b0; }
   if ((b0 & 0xE0) == 0xC0) { extra = 1; cp = b0 & 0x1Fu; min = 0x80; }
   else if ((b0 & 0xF0) == 0xE0) { extra = 2; cp = b0 & 0x0Fu; min = 0x800; }
   else if ((b0 & 0xF8) == 0xF0) { extra = 3; cp = b0 & 0x07u; min = 0x10000; }
   else { ++i; return kReplacement; }
+  // clang-format on
   if (i + static_cast<std::size_t>(extra) >= s.size()) {  // truncated
     ++i;
     return kReplacement;

@@ -244,9 +244,11 @@ void check_scenario(MapReader& top, Scenario& s) {
   for (std::size_t i = 0; i < s.producers.size(); ++i) {
     const ProducerSpec& p = s.producers[i];
     if (p.workload.arrivals.kind != Arrivals::Kind::kClosedLoop || p.workload.arrivals.send_cost > SimTime::zero()) continue;
+    // clang-format off
     const char* why = p.config.acks == Acks::kNone                ? "acks 0 (each send completes as its batch leaves"
                       : p.config.max_block <= SimTime::zero() ? "max.block.ms 0 (each send fails at once while memory is used up"
                                                                : nullptr;
+    // clang-format on
     if (why)
       item(top, "producers", i).map("workload").map("arrivals").error(
           "send.cost.us", std::string("must be > 0 for closed-loop arrivals with ") + why +
