@@ -3,11 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include <boost/math/distributions/binomial.hpp>
-#include <boost/math/distributions/students_t.hpp>
 
 #include "analysis/format.hpp"
 #include "analysis/summary_stats.hpp"
+#include "analysis/probability.hpp"
 
 namespace partsim::analysis::book {
 
@@ -39,10 +38,9 @@ double monte_carlo_p_value(std::span<const double> x, double v) {
 
 double binomial_test_p_value(std::int64_t successes, std::int64_t trials, double p0) {
   if (trials <= 0) return 1;
-  const boost::math::binomial_distribution<> b(static_cast<double>(trials), p0);
   const auto k = static_cast<double>(successes);
-  const double below = boost::math::cdf(b, k);                                         // P(X <= k)
-  const double above = successes == 0 ? 1.0 : boost::math::cdf(boost::math::complement(b, k - 1));  // P(X >= k)
+  const double below = binomial_at_most(static_cast<double>(trials), p0, k);   // P(X <= k)
+  const double above = binomial_at_least(static_cast<double>(trials), p0, k);  // P(X >= k)
   return std::min(1.0, 2 * std::min(below, above));
 }
 
@@ -65,8 +63,7 @@ void summarise(Spread& s, const std::vector<double>& defined) {
     double ss = 0;
     for (double v : defined) ss += (v - s.mean) * (v - s.mean);
     const double n = static_cast<double>(defined.size());
-    const boost::math::students_t t(n - 1);
-    const double half = boost::math::quantile(boost::math::complement(t, 0.005)) * std::sqrt(ss / (n - 1)) / std::sqrt(n);
+    const double half = students_t_upper_quantile(n - 1, 0.005) * std::sqrt(ss / (n - 1)) / std::sqrt(n);
     s.ci99_low = s.mean - half;
     s.ci99_high = s.mean + half;
   }

@@ -3,22 +3,20 @@
 #include <algorithm>
 #include <cmath>
 
-#include <boost/math/distributions/binomial.hpp>
+#include "analysis/probability.hpp"
 
 namespace partsim::analysis::book {
 namespace {
-
-using boost::math::binomial_distribution;
 
 // One-sided miss probability of each Clopper-Pearson bound.
 constexpr double kTailAlpha = (1 - kDecisionConfidence) / 2;
 
 double lower_bound(std::size_t successes, std::size_t trials) {
-  return binomial_distribution<>::find_lower_bound_on_p(static_cast<double>(trials), static_cast<double>(successes), kTailAlpha);
+  return binomial_lower_bound_on_p(static_cast<double>(trials), static_cast<double>(successes), kTailAlpha);
 }
 
 double upper_bound(std::size_t successes, std::size_t trials) {
-  return binomial_distribution<>::find_upper_bound_on_p(static_cast<double>(trials), static_cast<double>(successes), kTailAlpha);
+  return binomial_upper_bound_on_p(static_cast<double>(trials), static_cast<double>(successes), kTailAlpha);
 }
 
 }  // namespace

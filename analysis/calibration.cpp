@@ -8,12 +8,12 @@
 #include <stdexcept>
 
 #include <Eigen/Dense>
-#include <boost/math/distributions/students_t.hpp>
 
 #include "analysis/format.hpp"
 #include "analysis/table.hpp"
 #include "model/cluster_simulation.hpp"
 #include "sim/replications.hpp"
+#include "analysis/probability.hpp"
 
 namespace partsim::analysis {
 namespace {
@@ -285,7 +285,7 @@ CalibrationResult calibrate(const CalibrationSetup& s) {
     out.stop_reason = "interrupted";
   }
   const Vec se = j ? standard_errors(*j, out.s2) : Vec::Constant(n, kNaN);
-  const double t = out.dof > 0 ? boost::math::quantile(boost::math::complement(boost::math::students_t(static_cast<double>(out.dof)), 0.025))
+  const double t = out.dof > 0 ? students_t_upper_quantile(static_cast<double>(out.dof), 0.025)
                                : kNaN;
   for (Eigen::Index i = 0; i < n; ++i) {
     const auto& p = s.parameters[static_cast<std::size_t>(i)];

@@ -5,7 +5,7 @@
 #include <limits>
 #include <vector>
 
-#include <boost/math/distributions/chi_squared.hpp>
+#include "analysis/probability.hpp"
 
 namespace partsim::analysis {
 
@@ -48,8 +48,7 @@ DistributionStats distribution_stats(std::span<const std::int64_t> counts, std::
     if (p > 0) d.kl_divergence += p * std::log(p / (weights[i] / weight_total));
   }
   if (bins >= 2) {
-    const boost::math::chi_squared chi(static_cast<double>(bins - 1));
-    d.p_value = boost::math::cdf(boost::math::complement(chi, d.chi_square));
+    d.p_value = chi_square_upper_tail(static_cast<double>(bins - 1), d.chi_square);
   }
   if (impossible) {  // outcomes the weights rule out refute them whatever the other bins say
     d.chi_square = std::numeric_limits<double>::infinity();

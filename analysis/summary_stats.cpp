@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include <boost/math/distributions/students_t.hpp>
+#include "analysis/probability.hpp"
 
 namespace partsim::analysis {
 
@@ -28,8 +28,7 @@ Summary summarize(std::span<const double> values) {
     double ss = 0;
     for (double v : values) ss += (v - s.mean) * (v - s.mean);
     const double sd = std::sqrt(ss / static_cast<double>(s.n - 1));
-    const boost::math::students_t t(static_cast<double>(s.n - 1));
-    const double half = boost::math::quantile(boost::math::complement(t, 0.025)) * sd / std::sqrt(static_cast<double>(s.n));
+    const double half = students_t_upper_quantile(static_cast<double>(s.n - 1), 0.025) * sd / std::sqrt(static_cast<double>(s.n));
     s.ci_low = s.mean - half;
     s.ci_high = s.mean + half;
   }

@@ -4,19 +4,16 @@
 #include <cmath>
 #include <limits>
 
-#include <boost/math/distributions/chi_squared.hpp>
-#include <boost/math/distributions/poisson.hpp>
-#include <boost/math/distributions/students_t.hpp>
+#include "analysis/probability.hpp"
 
 namespace partsim::analysis {
 
 std::vector<double> poisson_batch_pmf(double m, std::int32_t cap) {
   std::vector<double> pmf(static_cast<std::size_t>(cap) + 1, 0.0);
   if (cap < 1) return pmf;
-  const boost::math::poisson_distribution<double> poisson(m);
   double below = 0;
   for (std::int32_t k = 1; k < cap; ++k) {
-    pmf[static_cast<std::size_t>(k)] = boost::math::pdf(poisson, static_cast<double>(k - 1));
+    pmf[static_cast<std::size_t>(k)] = poisson_pmf(m, k - 1);
     below += pmf[static_cast<std::size_t>(k)];
   }
   pmf[static_cast<std::size_t>(cap)] = std::max(0.0, 1.0 - below);  // P(Poisson >= cap - 1)
@@ -44,8 +41,7 @@ MeanTest one_sample_t_test(const std::vector<double>& values, double expected) {
     return m;
   }
   m.t = (m.mean - expected) / m.std_error;
-  const boost::math::students_t dist(static_cast<double>(m.n - 1));
-  m.p_value = 2 * boost::math::cdf(boost::math::complement(dist, std::abs(m.t)));
+  m.p_value = students_t_two_sided_p(static_cast<double>(m.n - 1), m.t);
   return m;
 }
 
@@ -86,8 +82,7 @@ GoodnessOfFit chi_square_goodness_of_fit(const std::vector<std::int64_t>& observ
   }
   g.degrees_of_freedom = static_cast<std::int32_t>(g.expected.size()) - 1;
   if (g.degrees_of_freedom >= 1) {
-    const boost::math::chi_squared chi(g.degrees_of_freedom);
-    g.p_value = boost::math::cdf(boost::math::complement(chi, g.chi_square));
+    g.p_value = chi_square_upper_tail(g.degrees_of_freedom, g.chi_square);
   }
   return g;
 }

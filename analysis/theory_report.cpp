@@ -4,12 +4,11 @@
 
 #include <string>
 
-#include <boost/math/distributions/students_t.hpp>
-
 #include "analysis/format.hpp"
 #include "analysis/table.hpp"
 #include "model/cluster/broker_service.hpp"
 #include "model/producer/record_size.hpp"
+#include "analysis/probability.hpp"
 
 namespace partsim::analysis {
 
@@ -170,8 +169,7 @@ TheoryReport broker_queue_report(const model::Scenario& s, const std::vector<Que
     // The 95% interval of the mean over replications (Student t, n - 1 degrees of freedom).
     std::string interval;
     if (test.n >= 2) {
-      const boost::math::students_t dist(static_cast<double>(test.n - 1));
-      interval = " +- " + fixed(boost::math::quantile(boost::math::complement(dist, 0.025)) * test.std_error, 4);
+      interval = " +- " + fixed(students_t_upper_quantile(static_cast<double>(test.n - 1), 0.025) * test.std_error, 4);
     }
     t.add_row({"simulated", fixed(test.mean, 4) + interval});
   }
