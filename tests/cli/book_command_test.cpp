@@ -49,17 +49,29 @@ TEST_CASE("the whole book at its defaults: every entry reproduced, R2's max / me
   // contains the threshold 0.05 / 11; doubled to 12,800, 50 are, p = 0.0080 in
   // [0.0047, 0.0121], above 0.0045: a pass decided by the rule, not by Monte Carlo luck
   // (docs/cli/book.md). Every other outcome row is decided at 800.
-  const auto r = run_cli("book --format json");
-  CHECK(r.exit_code == 0);
+  // Under the sanitizers the book runs every entry with fewer replications: at its defaults
+  // it is 11 CPU-minutes there (1.5 this way), the same scenarios replicated up to 12,800 times. That run
+  // checks memory and UB on every entry's path; the verdicts are checked in the release suite.
+  const bool full = !partsim::testing::kSanitized;
+  const auto r = run_cli(full ? "book --format json"
+                              : "book --format json --replications 10 --outcome-replications 100 --outcome-max-replications 3400");
+  if (full) {
+    CHECK(r.exit_code == 0);
+  } else {  // fewer replications may leave R2 undecided (exit 1); a sanitizer's report may not
+    CHECK((r.exit_code == 0 || r.exit_code == 1));
+    CHECK(r.err.find("Sanitizer") == std::string::npos);
+    CHECK(r.err.find("runtime error") == std::string::npos);
+  }
   const auto j = nlohmann::json::parse(r.out);
   CHECK(j.at("exact").size() == 31);
   for (const auto& e : j.at("exact")) {
     CAPTURE(e.dump());
     CHECK(e.at("verdict") == "exact");
   }
-  CHECK(j.at("replications") == 100);
-  CHECK(j.at("outcome_replications") == 800);
-  CHECK(j.at("outcome_max_replications") == 102400);
+  const int reps = full ? 100 : 10;
+  CHECK(j.at("replications") == reps);
+  CHECK(j.at("outcome_replications") == (full ? 800 : 100));
+  CHECK(j.at("outcome_max_replications") == (full ? 102400 : 3400));
   CHECK(j.at("decision_confidence") == 0.999);
   CHECK(j.at("family_rows") == 11);
   CHECK(j.at("family_threshold") == doctest::Approx(0.05 / 11).epsilon(1e-5));
@@ -68,25 +80,31 @@ TEST_CASE("the whole book at its defaults: every entry reproduced, R2's max / me
   for (const auto& e : j.at("random")) {
     CAPTURE(e.dump());
     CHECK(e.at("partsim").at("undefined") == 0);
-    CHECK(e.at("verdict") == "pass");
+    if (full) CHECK(e.at("verdict") == "pass");
     const bool in_family = e.at("test") == "published_not_in_tails" || e.at("test") == "published_probability_binomial";
     CHECK(e.contains("bounds") != in_family);
     CHECK(e.contains("published_value") == in_family);
     if (!in_family) {
-      CHECK(e.at("partsim").at("replications") == 100);
+      CHECK(e.at("partsim").at("replications") == reps);
       continue;
     }
     ++family;
     CHECK(e.at("threshold") == doctest::Approx(0.05 / 11).epsilon(1e-5));
     if (e.at("test") == "published_probability_binomial") {
-      CHECK(e.at("partsim").at("replications") == 100);
-      CHECK(e.at("partsim").at("trials") == 2100);  // 21 draws in 300 records, 100 replications
+      CHECK(e.at("partsim").at("replications") == reps);
+      CHECK(e.at("partsim").at("trials") == 21 * reps);  // 21 draws in 300 records per replication
+      continue;
+    }
+    if (!full) {
+      CHECK(e.at("partsim").at("replications") >= 100);
+      CHECK(e.at("partsim").at("replications") <= 3400);
       continue;
     }
     CHECK(e.at("partsim").at("replications") == (e.at("key") == "R2.max-over-mean" ? 12800 : 800));
     CHECK(e.at("partsim").at("p_interval").at("lo") >= e.at("threshold"));  // decided: the interval above the threshold
   }
   CHECK(family == 11);
+  if (!full) return;
   const auto& r2 = row(j, "R2.max-over-mean");
   CHECK(r2.at("partsim").at("at_or_below") == 50);
   CHECK(r2.at("partsim").at("p_value") == doctest::Approx(2.0 * 51 / 12801).epsilon(1e-5));
