@@ -4,7 +4,7 @@ BUILD_DIR := build/$(PRESET)
 JOBS ?= 2
 PARTSIM := $(BUILD_DIR)/partsim
 
-.PHONY: deps configure build run test test-asan slurm-test bench fuzz golden reference clean
+.PHONY: deps configure build run test test-asan slurm-test bench fuzz golden reference format format-check clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -51,6 +51,16 @@ golden: build
 # scenarios/reference.yaml and docs/scenario-fields.md from the field tables (a test checks them)
 reference: configure
 	@cmake --build --preset $(PRESET) -j $(JOBS) --target reference
+
+# The sources in the style of .clang-format (clang-format 14, Debian 12's); CI fails on a
+# file format-check lists.
+format:
+	@bash scripts/install-deps.sh format
+	@bash scripts/format.sh
+
+format-check:
+	@bash scripts/install-deps.sh format
+	@bash scripts/format.sh --check
 
 clean:
 	rm -rf build

@@ -105,7 +105,8 @@ StoreLock::StoreLock(const std::string& store_path) : path_(store_path + ".lock"
     }
     // Locked; but a holder that was ending may have removed the file after this one opened
     // it: the lock counts only on the file that is still at the path.
-    struct stat held {}, now {};
+    struct stat held {};
+    struct stat now {};
     if (::fstat(fd, &held) == 0 && ::stat(path_.c_str(), &now) == 0 && held.st_ino == now.st_ino && held.st_dev == now.st_dev) {
       fd_ = fd;
       break;

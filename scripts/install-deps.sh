@@ -26,6 +26,9 @@ fi
 # `install-deps.sh slurm` (make slurm-test) adds MUNGE, Slurm's daemons and client and the
 # sqlite3 shell, for scripts/slurm-test.sh: a real Slurm runs a sweep's array script.
 if [ "${1:-}" = "slurm" ]; then packages+=(munge slurmctld slurmd slurm-client sqlite3); fi
+# `install-deps.sh format` (make format, make format-check) adds clang-format 14, the version
+# .clang-format is written for (Debian 12's).
+if [ "${1:-}" = "format" ]; then packages+=(clang-format-14); fi
 # `install-deps.sh fuzz` adds clang and its sanitizer runtimes for the libFuzzer targets.
 if [ "${1:-}" = "fuzz" ]; then packages+=(clang libclang-rt-14-dev); fi
 
