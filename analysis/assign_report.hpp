@@ -16,7 +16,7 @@ namespace partsim::analysis {
 
 struct AssignReport {
   model::Placer placer = model::Placer::kAdmin;
-  std::int64_t seed = 0;           ///< java.util.Random seed of the draws
+  std::int64_t seed = 0;  ///< java.util.Random seed of the draws
   model::TopicPlacement placement;
   model::AssignmentScore score;
   model::PartitionCost cost;

@@ -3,10 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
-
 #include "analysis/format.hpp"
-#include "analysis/summary_stats.hpp"
 #include "analysis/probability.hpp"
+#include "analysis/summary_stats.hpp"
 
 namespace partsim::analysis::book {
 
@@ -81,8 +80,10 @@ Spread spread(std::span<const Sample> values, std::optional<double> published) {
   }
   if (published) {
     s.p_value = monte_carlo_p_value(defined, *published);
-    s.at_or_below = static_cast<std::size_t>(std::count_if(defined.begin(), defined.end(), [&](double x) { return x <= *published; }));
-    s.at_or_above = static_cast<std::size_t>(std::count_if(defined.begin(), defined.end(), [&](double x) { return x >= *published; }));
+    s.at_or_below = static_cast<std::size_t>(std::count_if(defined.begin(), defined.end(),
+                                                           [&](double x) { return x <= *published; }));
+    s.at_or_above = static_cast<std::size_t>(std::count_if(defined.begin(), defined.end(),
+                                                           [&](double x) { return x >= *published; }));
     s.p_interval = p_value_interval(s.at_or_below, s.at_or_above, defined.size());
   }
   summarise(s, defined);
@@ -114,21 +115,19 @@ std::string describe(const Criterion& c, int decimals) {
     case Test::kPublishedNotInTail:
     case Test::kPublishedProbability:
       return "p >= " + fixed(c.threshold, 4) + " (" + fixed(kFamilyAlpha, 2) + " / " + std::to_string(c.family) + ")";
-    case Test::kMedianIn:
-      return "median in " + c.interval.to_string(decimals);
-    case Test::kEveryIn:
-      return "every replication in " + c.interval.to_string(decimals);
+    case Test::kMedianIn: return "median in " + c.interval.to_string(decimals);
+    case Test::kEveryIn: return "every replication in " + c.interval.to_string(decimals);
   }
   return {};
 }
 
 std::string describe(const Spread& s, const Criterion& c, int decimals) {
-  if (s.undefined > 0)
-    return "undefined in " + std::to_string(s.undefined) + " of " + std::to_string(s.replications);
+  if (s.undefined > 0) return "undefined in " + std::to_string(s.undefined) + " of " + std::to_string(s.replications);
   if (s.replications == 0) return "no replications";
   if (c.test == Test::kPublishedProbability)
-    return fixed(static_cast<double>(s.successes) / static_cast<double>(std::max<std::int64_t>(1, s.trials)), decimals) + ": " +
-           std::to_string(s.successes) + " of " + std::to_string(s.trials);
+    return fixed(static_cast<double>(s.successes) / static_cast<double>(std::max<std::int64_t>(1, s.trials)),
+                 decimals) +
+           ": " + std::to_string(s.successes) + " of " + std::to_string(s.trials);
   if (c.test == Test::kEveryIn)
     return fixed(s.median, decimals) + " [min " + fixed(s.min, decimals) + ", max " + fixed(s.max, decimals) + "]";
   return fixed(s.median, decimals) + " [" + fixed(s.q025, decimals) + ", " + fixed(s.q975, decimals) + "]";
@@ -153,10 +152,8 @@ Verdict verdict(const Criterion& c, const Spread& s) {
         case Decision::kUndecided: return Verdict::kUndecided;
       }
       return Verdict::kFail;
-    case Test::kMedianIn:
-      return of(c.interval.contains(s.median));
-    case Test::kEveryIn:
-      return of(c.interval.contains(s.min) && c.interval.contains(s.max));
+    case Test::kMedianIn: return of(c.interval.contains(s.median));
+    case Test::kEveryIn: return of(c.interval.contains(s.min) && c.interval.contains(s.max));
   }
   return Verdict::kFail;
 }

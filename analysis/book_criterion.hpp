@@ -76,8 +76,8 @@ inline constexpr double kFamilyAlpha = 0.05;
 /// Application, ch. 4, Monte Carlo tests; North, Curtis & Sham 2002, Am. J. Hum. Genet.
 /// 71:439). Ties count on both sides, which only makes it more conservative. The smallest
 /// p is 2 / (R + 1). This is the p printed for R replications; the verdict reads the
-/// interval of the ideal p around it (book_sequential.hpp), which contains it. Example: x = {1, 2, 2, 3, 5}, v = 6: min(1 + 5, 1 + 0) / 6 = 1/6,
-/// p = 1/3; v = 2: min(1 + 3, 1 + 4) / 6 = 2/3, doubled past 1, p = 1. No values: p = 1.
+/// interval of the ideal p around it (book_sequential.hpp), which contains it. Example: x = {1, 2, 2, 3, 5}, v = 6:
+/// min(1 + 5, 1 + 0) / 6 = 1/6, p = 1/3; v = 2: min(1 + 3, 1 + 4) / 6 = 2/3, doubled past 1, p = 1. No values: p = 1.
 double monte_carlo_p_value(std::span<const double> x, double v);
 
 /// Exact two-sided binomial test of the probability p0 against `successes` of `trials`:
@@ -87,7 +87,7 @@ double monte_carlo_p_value(std::span<const double> x, double v);
 double binomial_test_p_value(std::int64_t successes, std::int64_t trials, double p0);
 
 enum class Test {
-  kPublishedNotInTail,     ///< published value's two-sided Monte Carlo p-value >= threshold, decided sequentially
+  kPublishedNotInTail,    ///< published value's two-sided Monte Carlo p-value >= threshold, decided sequentially
   kPublishedProbability,  ///< binomial test of the published probability: p-value >= threshold
   kMedianIn,              ///< partsim's median in `interval`
   kEveryIn,               ///< every replication's value in `interval`

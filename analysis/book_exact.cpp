@@ -86,8 +86,10 @@ std::string consumed_by_partition(const model::RunResult& r, const std::string& 
 std::vector<ExactRow> exact_rows() {
   std::vector<ExactRow> rows;
   // T1: murmur2, toPositive and the partition of 3 (spec §9).
-  const std::map<std::string, std::string> t1{{"book-0", "-2108685004 38798644 1"}, {"book-1", "-928100454 1219383194 2"},
-                                              {"book-2", "-1365223455 782260193 2"}, {"book-3", "1793899242 1793899242 0"},
+  const std::map<std::string, std::string> t1{{"book-0", "-2108685004 38798644 1"},
+                                              {"book-1", "-928100454 1219383194 2"},
+                                              {"book-2", "-1365223455 782260193 2"},
+                                              {"book-3", "1793899242 1793899242 0"},
                                               {"book-4", "-1799749327 347734321 1"}};
   for (const auto& [key, published] : t1)
     rows.push_back({"T1", "murmur2, toPositive, partition of 3: " + key, published, {}, [key](const model::RunResult*) {
@@ -100,48 +102,69 @@ std::vector<ExactRow> exact_rows() {
                   [](const model::RunResult* r) { return join(partition_records(*r)); }});
   rows.push_back({"T3", "5 keys cycling, partition sequence", "4,2,5,0,1", scenario("book/low-cardinality.yaml"),
                   [](const model::RunResult* r) { return first_choices(*r, 5); }});
-  rows.push_back({"T3", "5 keys cycling, records per partition", "60,60,60,0,60,60", scenario("book/low-cardinality.yaml"),
+  rows.push_back({"T3", "5 keys cycling, records per partition", "60,60,60,0,60,60",
+                  scenario("book/low-cardinality.yaml"),
                   [](const model::RunResult* r) { return join(partition_records(*r)); }});
   rows.push_back({"T4", "hot-key partitioner, records per partition", "150,30,30,30,30,30",
-                  scenario("book/hot-key-partitioner.yaml"), [](const model::RunResult* r) { return join(partition_records(*r)); }});
+                  scenario("book/hot-key-partitioner.yaml"),
+                  [](const model::RunResult* r) { return join(partition_records(*r)); }});
   // T5: key movement on repartitioning.
-  struct Move { std::int32_t from, to; const char* published; };
+  struct Move {
+    std::int32_t from, to;
+    const char* published;
+  };
   for (const Move& m : {Move{4, 8, "9837 0.4919 20000 book-B1:0->4"}, Move{4, 5, "16034 0.8017 5001 book-B0:0->2"},
                         Move{8, 16, "10044 0.5022 20000 book-B3:5->13"}, Move{8, 12, "13309 0.6655 10062 book-B0:0->8"},
                         Move{12, 6, "9990 0.4995 10010 book-B0:8->2"}})
-    rows.push_back({"T5", "book-B0..19999, " + std::to_string(m.from) + " -> " + std::to_string(m.to) +
-                              ": changed ratio moduloStable example",
-                    m.published, {}, [m](const model::RunResult*) { return movement(book_b_hashes(), m.from, m.to, true); }});
-  rows.push_back({"T5", "book-B0..2999, 4 -> 8: changed ratio", "1479 0.4930", {},
-                  [](const model::RunResult*) { return movement(std::span(book_b_hashes()).first(3000), 4, 8, false); }});
+    rows.push_back({"T5",
+                    "book-B0..19999, " + std::to_string(m.from) + " -> " + std::to_string(m.to) +
+                        ": changed ratio moduloStable example",
+                    m.published,
+                    {},
+                    [m](const model::RunResult*) { return movement(book_b_hashes(), m.from, m.to, true); }});
+  rows.push_back({"T5", "book-B0..2999, 4 -> 8: changed ratio", "1479 0.4930", {}, [](const model::RunResult*) {
+                    return movement(std::span(book_b_hashes()).first(3000), 4, 8, false);
+                  }});
   // T6: replica placement (spec §11.1).
   const std::vector<std::int32_t> brokers{0, 1, 2, 3};
-  rows.push_back({"T6", "4 brokers, 6 partitions, rf 2, as published (round-robin)",
-                  "p0[0,1] p1[1,2] p2[2,3] p3[3,0] p4[0,1] p5[1,2]", {},
-                  [brokers](const model::RunResult*) { return join_assignment(model::round_robin_assignment(brokers, 6, 2)); }});
-  rows.push_back({"T6", "Kafka's rack-unaware placer, start index 0 (shift after each round)",
-                  "p0[0,1] p1[1,2] p2[2,3] p3[3,0] p4[0,2] p5[1,3]", {},
-                  [brokers](const model::RunResult*) { return join_assignment(model::admin_rack_unaware(brokers, 6, 2, 0, 0)); }});
+  rows.push_back({"T6",
+                  "4 brokers, 6 partitions, rf 2, as published (round-robin)",
+                  "p0[0,1] p1[1,2] p2[2,3] p3[3,0] p4[0,1] p5[1,2]",
+                  {},
+                  [brokers](const model::RunResult*) {
+                    return join_assignment(model::round_robin_assignment(brokers, 6, 2));
+                  }});
+  rows.push_back({"T6",
+                  "Kafka's rack-unaware placer, start index 0 (shift after each round)",
+                  "p0[0,1] p1[1,2] p2[2,3] p3[3,0] p4[0,2] p5[1,3]",
+                  {},
+                  [brokers](const model::RunResult*) {
+                    return join_assignment(model::admin_rack_unaware(brokers, 6, 2, 0, 0));
+                  }});
   // T7: partition cost on disk.
-  rows.push_back({"T7", "files in a new partition directory", "5", {},
-                  [](const model::RunResult*) { return std::to_string(model::partition_cost(1, 1).files); }});
+  rows.push_back({"T7", "files in a new partition directory", "5", {}, [](const model::RunResult*) {
+                    return std::to_string(model::partition_cost(1, 1).files);
+                  }});
   rows.push_back({"T7", "30 partitions: directories, files", "30 150", {}, [](const model::RunResult*) {
                     const auto c = model::partition_cost(30, 1);
                     return std::to_string(c.directories) + " " + std::to_string(c.files);
                   }});
-  rows.push_back({"T7", "30 partitions x 3 replicas: logs, segment files (at least)", "90 270", {}, [](const model::RunResult*) {
-                    const auto c = model::partition_cost(30, 3);
-                    return std::to_string(c.logs) + " " + std::to_string(c.min_segment_files);
-                  }});
+  rows.push_back(
+      {"T7", "30 partitions x 3 replicas: logs, segment files (at least)", "90 270", {}, [](const model::RunResult*) {
+         const auto c = model::partition_cost(30, 3);
+         return std::to_string(c.logs) + " " + std::to_string(c.min_segment_files);
+       }});
   // T8: round-robin with a new batch per record (KAFKA-9965, spec §7.3).
   rows.push_back({"T8", "round-robin, a new batch per record, topic t6: partitions", "2,0,4,2,0,4",
-                  scenario("round-robin/new-batch-per-record.yaml"), [](const model::RunResult* r) { return first_choices(*r, 6); }});
+                  scenario("round-robin/new-batch-per-record.yaml"),
+                  [](const model::RunResult* r) { return first_choices(*r, 6); }});
   // T9: consumption order (the consumer side, model/consumer/).
   rows.push_back({"T9", "one consumer from the earliest offsets, book-0..4: grouped by partition, offset order within",
-                  "p1: book-0@0 book-4@1; p2: book-1@0 book-2@1; p0: book-3@0", Setup{"book/consume-order.yaml", {"run.records=5"}},
+                  "p1: book-0@0 book-4@1; p2: book-1@0 book-2@1; p0: book-3@0",
+                  Setup{"book/consume-order.yaml", {"run.records=5"}},
                   [](const model::RunResult* r) { return consumed_by_partition(*r, "reader"); }});
-  rows.push_back({"T9", "three more records of book-0: their offsets on p1, in the order read", "2,3,4", scenario("book/consume-order.yaml"),
-                  [](const model::RunResult* r) {
+  rows.push_back({"T9", "three more records of book-0: their offsets on p1, in the order read", "2,3,4",
+                  scenario("book/consume-order.yaml"), [](const model::RunResult* r) {
                     std::vector<std::int64_t> offsets;
                     for (const auto& row : r->consume_trace)
                       if (row.group == "reader" && row.key == "book-0" && row.offset > 0) offsets.push_back(row.offset);
@@ -159,36 +182,46 @@ std::vector<ExactRow> exact_rows() {
   };
   using Migration = model::migration::MigrationResult;
   const auto n = [](std::int64_t v) { return std::to_string(v); };
-  rows.push_back({"T10", "bridge 4 -> 8, book-B0..2999 x 2 events: MIGRATED records keys", "6000 3000", scenario("migration/bridge-book.yaml"),
-                  [=](const model::RunResult* r) {
+  rows.push_back({"T10", "bridge 4 -> 8, book-B0..2999 x 2 events: MIGRATED records keys", "6000 3000",
+                  scenario("migration/bridge-book.yaml"), [=](const model::RunResult* r) {
                     return migration(r, [&](const Migration& m) { return n(m.records_migrated) + " " + n(m.keys); });
                   }});
   rows.push_back({"T10", "bridge: VERIFY newRecords keys changedPartition ratio", "6000 3000 1479 0.4930",
                   scenario("migration/bridge-book.yaml"), [=](const model::RunResult* r) {
                     return migration(r, [&](const Migration& m) {
                       return n(m.new_records) + " " + n(m.keys) + " " + n(m.keys_changed_partition) + " " +
-                             exact_ratio(static_cast<std::uint64_t>(m.keys_changed_partition), static_cast<std::uint64_t>(m.keys), 4);
+                             exact_ratio(static_cast<std::uint64_t>(m.keys_changed_partition),
+                                         static_cast<std::uint64_t>(m.keys), 4);
                     });
                   }});
-  rows.push_back({"T10", "bridge: VERIFY orderViolations keysWithBothEvents", "0 3000", scenario("migration/bridge-book.yaml"),
-                  [=](const model::RunResult* r) {
-                    return migration(r, [&](const Migration& m) { return n(m.order_violations) + " " + n(m.keys_with_all_events); });
+  rows.push_back({"T10", "bridge: VERIFY orderViolations keysWithBothEvents", "0 3000",
+                  scenario("migration/bridge-book.yaml"), [=](const model::RunResult* r) {
+                    return migration(r, [&](const Migration& m) {
+                      return n(m.order_violations) + " " + n(m.keys_with_all_events);
+                    });
                   }});
   rows.push_back({"T10", "bridge: SAMPLE key old new", "book-B0 old=p0 new=p0", scenario("migration/bridge-book.yaml"),
                   [=](const model::RunResult* r) {
                     return migration(r, [&](const Migration& m) {
-                      return m.sample_key + " old=p" + std::to_string(m.sample_old) + " new=p" + std::to_string(m.sample_new);
+                      return m.sample_key + " old=p" + std::to_string(m.sample_old) + " new=p" +
+                             std::to_string(m.sample_new);
                     });
                   }});
   rows.push_back({"T10", "bridge: STABLE sameKeyAlwaysSameNewPartition", "true", scenario("migration/bridge-book.yaml"),
-                  [=](const model::RunResult* r) { return migration(r, [](const Migration& m) { return std::string(m.stable ? "true" : "false"); }); }});
+                  [=](const model::RunResult* r) {
+                    return migration(r, [](const Migration& m) { return std::string(m.stable ? "true" : "false"); });
+                  }});
   rows.push_back({"T10", "dual write, book-B0..1499 x 2 events: DUALWRITE keys oldRecords newRecords", "1500 3000 3000",
                   scenario("migration/dual-write-book.yaml"), [=](const model::RunResult* r) {
-                    return migration(r, [&](const Migration& m) { return n(m.keys) + " " + n(m.old_records) + " " + n(m.new_records); });
+                    return migration(r, [&](const Migration& m) {
+                      return n(m.keys) + " " + n(m.old_records) + " " + n(m.new_records);
+                    });
                   }});
-  rows.push_back({"T10", "dual write: DUALWRITE orderViolationsOld orderViolationsNew", "0 0", scenario("migration/dual-write-book.yaml"),
-                  [=](const model::RunResult* r) {
-                    return migration(r, [&](const Migration& m) { return n(m.order_violations_old) + " " + n(m.order_violations); });
+  rows.push_back({"T10", "dual write: DUALWRITE orderViolationsOld orderViolationsNew", "0 0",
+                  scenario("migration/dual-write-book.yaml"), [=](const model::RunResult* r) {
+                    return migration(r, [&](const Migration& m) {
+                      return n(m.order_violations_old) + " " + n(m.order_violations);
+                    });
                   }});
   return rows;
 }

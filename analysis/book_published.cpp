@@ -53,7 +53,8 @@ bool PublishedFigures::replaced(std::string_view key) const {
 void PublishedFigures::set(std::string_view assignment) {
   const auto eq = assignment.find('=');
   if (eq == std::string_view::npos)
-    throw std::invalid_argument("must be KEY=VALUE, got '" + std::string(assignment) + "' (keys: " + known_keys(figures_) + ")");
+    throw std::invalid_argument("must be KEY=VALUE, got '" + std::string(assignment) +
+                                "' (keys: " + known_keys(figures_) + ")");
   const auto key = assignment.substr(0, eq);
   const auto it = std::find_if(figures_.begin(), figures_.end(), [&](const auto& f) { return f.key == key; });
   if (it == figures_.end())

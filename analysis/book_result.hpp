@@ -32,8 +32,8 @@ struct BookResult {
   std::size_t outcome_max_replications = 0;  ///< one run's outcomes: the cap
   std::size_t family_rows = 0;               ///< rows tested against a published value that ran: the Bonferroni family
   double family_threshold = 0;               ///< kFamilyAlpha / family_rows (0 without such rows)
-  std::vector<std::string> sets;       ///< the user's --set overrides, applied to every scenario
-  std::vector<std::string> published;  ///< keys of published figures the user replaced
+  std::vector<std::string> sets;             ///< the user's --set overrides, applied to every scenario
+  std::vector<std::string> published;        ///< keys of published figures the user replaced
   std::vector<ExactResult> exact;
   std::vector<RandomResult> random;
   std::size_t setups_loaded = 0;  ///< scenario setups that loaded and ran

@@ -49,7 +49,7 @@ struct RandomRow {
   Criterion criterion;
   int decimals = 3;
   std::vector<Setup> setups;
-  std::function<Sample(const Replication&)> sample;  ///< every test but kPublishedProbability
+  std::function<Sample(const Replication&)> sample;                    ///< every test but kPublishedProbability
   std::function<std::optional<Tally>(const Replication&)> tally = {};  ///< kPublishedProbability
 };
 

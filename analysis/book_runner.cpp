@@ -19,7 +19,9 @@ struct Loaded {
   std::string error;  ///< "path: message" when the setup did not load
 };
 
-bool contains(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+bool contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
 
 // Loads each distinct setup once; a setup that does not load keeps its error, and the
 // rows that read it report that error.
@@ -57,7 +59,12 @@ class RowSampler {
 public:
   RowSampler(const std::vector<RandomRow>& rows, const std::map<Setup, Loaded>& loaded, unsigned threads,
              const BookProgress& progress)
-      : rows_(rows), loaded_(loaded), threads_(threads), progress_(progress), samples_(rows.size()), tallies_(rows.size()),
+      : rows_(rows),
+        loaded_(loaded),
+        threads_(threads),
+        progress_(progress),
+        samples_(rows.size()),
+        tallies_(rows.size()),
         uses_(rows.size()) {
     for (const auto& [setup, l] : loaded)
       if (l.scenario) setups_.push_back(setup);
@@ -205,7 +212,8 @@ BookResult run_book(const BookOptions& o, const ScenarioSource& source, const Bo
         std::to_string(o.outcome_max_replications) + " cannot resolve the threshold " + fixed(kFamilyAlpha, 2) + " / " +
         std::to_string(family) + " = " + fixed(threshold, 4) +
         ": with no replication beyond the published value the 99.9% interval of p still reaches 2 (1 - 0.0005^(1/R)), "
-        "below the threshold only from R = " + std::to_string(minimum_cap(threshold)) + ", so at least that many are needed");
+        "below the threshold only from R = " +
+        std::to_string(minimum_cap(threshold)) + ", so at least that many are needed");
   for (auto& r : random)
     if (in_family(r.criterion.test)) {
       r.criterion.threshold = threshold;
@@ -241,7 +249,8 @@ BookResult run_book(const BookOptions& o, const ScenarioSource& source, const Bo
   RowSampler sampler(random, random_loaded, o.threads, progress);
   std::vector<std::size_t> need(random.size(), 0);
   for (std::size_t r = 0; r < random.size(); ++r)
-    if (first_error(random[r], random_loaded).empty()) need[r] = is_outcome(random[r]) ? o.outcome_replications : o.replications;
+    if (first_error(random[r], random_loaded).empty())
+      need[r] = is_outcome(random[r]) ? o.outcome_replications : o.replications;
   for (bool grow = true; grow;) {
     sampler.extend(need);
     grow = false;
@@ -254,7 +263,14 @@ BookResult run_book(const BookOptions& o, const ScenarioSource& source, const Bo
   }
   for (std::size_t r = 0; r < random.size(); ++r) {
     const auto& row = random[r];
-    RandomResult e{row.id, row.key, row.statistic, row.published, row.criterion, row.decimals, {}, first_error(row, random_loaded)};
+    RandomResult e{row.id,
+                   row.key,
+                   row.statistic,
+                   row.published,
+                   row.criterion,
+                   row.decimals,
+                   {},
+                   first_error(row, random_loaded)};
     if (e.error.empty()) e.spread = spread_of(row, sampler, r);
     result.random.push_back(std::move(e));
   }

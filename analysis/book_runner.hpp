@@ -47,7 +47,7 @@ struct BookOptions {
   /// least minimum_cap(kFamilyAlpha / k).
   std::size_t outcome_replications = kDefaultOutcomeReplications;
   std::size_t outcome_max_replications = kDefaultOutcomeMaxReplications;
-  unsigned threads = 0;            ///< 0 = all cores; results do not depend on it
+  unsigned threads = 0;  ///< 0 = all cores; results do not depend on it
   /// Entry ids ("R4") or row keys ("R4.flat-adaptive"); empty = every entry.
   std::vector<std::string> only;
   PublishedFigures published;

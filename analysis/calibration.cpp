@@ -10,10 +10,10 @@
 #include <Eigen/Dense>
 
 #include "analysis/format.hpp"
+#include "analysis/probability.hpp"
 #include "analysis/table.hpp"
 #include "model/cluster_simulation.hpp"
 #include "sim/replications.hpp"
-#include "analysis/probability.hpp"
 
 namespace partsim::analysis {
 namespace {
@@ -30,7 +30,7 @@ constexpr double kStepRangeShare = 0.001;
 // Levenberg-Marquardt damping: start, bounds, factor; and the stopping rules.
 constexpr double kLambdaStart = 1e-2, kLambdaMin = 1e-9, kLambdaMax = 1e8, kLambdaFactor = 10;
 constexpr double kMinRelativeDecrease = 1e-4;  // of the sum of squares, per iteration
-constexpr double kMinStepShare = 1e-6;          // of each parameter's range
+constexpr double kMinStepShare = 1e-6;         // of each parameter's range
 
 std::string sig(double v) {
   if (std::isnan(v)) return "-";
@@ -56,13 +56,16 @@ public:
     std::vector<model::Scenario> scenarios;
     scenarios.reserve(xs.size() * rows);
     for (const auto& x : xs)
-      for (std::size_t row = 0; row < rows; ++row) scenarios.push_back(s_.scenario(row, std::span<const double>(x.data(), x.size())));
+      for (std::size_t row = 0; row < rows; ++row)
+        scenarios.push_back(s_.scenario(row, std::span<const double>(x.data(), x.size())));
     std::vector<Vec> sums(xs.size(), Vec::Zero(static_cast<Eigen::Index>(points_)));
     std::vector<Vec> counts = sums;
     const std::size_t total = scenarios.size() * reps;
     const std::size_t done = sim::for_each_replication<std::vector<double>>(
         total, s_.threads,
-        [&](std::size_t k) { return row_values(model::run_scenario(scenarios[k / reps], s_.seed, k % reps), (k / reps) % rows); },
+        [&](std::size_t k) {
+          return row_values(model::run_scenario(scenarios[k / reps], s_.seed, k % reps), (k / reps) % rows);
+        },
         [&](std::size_t k, std::vector<double>&& v) {
           const std::size_t x = k / reps / rows, row = (k / reps) % rows;
           for (std::size_t j = 0; j < v.size(); ++j) {
@@ -77,7 +80,8 @@ public:
     if (done < total) return std::nullopt;
     evaluations += xs.size();
     for (std::size_t x = 0; x < xs.size(); ++x)
-      for (Eigen::Index p = 0; p < sums[x].size(); ++p) sums[x][p] = counts[x][p] > 0 ? sums[x][p] / counts[x][p] : kNaN;
+      for (Eigen::Index p = 0; p < sums[x].size(); ++p)
+        sums[x][p] = counts[x][p] > 0 ? sums[x][p] / counts[x][p] : kNaN;
     return sums;
   }
 
@@ -120,8 +124,8 @@ private:
       std::string why;
       const auto value = simulated_metric(r, v.metric, &why);
       if (!value)
-        throw std::runtime_error("line " + std::to_string(s_.rows[row].line) + ", column " + std::to_string(v.column) + ": " + v.metric +
-                                 ": " + why);
+        throw std::runtime_error("line " + std::to_string(s_.rows[row].line) + ", column " + std::to_string(v.column) +
+                                 ": " + v.metric + ": " + why);
       out.push_back(*value);
     }
     return out;
@@ -242,10 +246,11 @@ std::string iterate(const CalibrationSetup& s, Simulator& sim, const Bounds& b, 
       }
     }
     ++st.iterations;
-    say(s, "iteration " + std::to_string(st.iterations) + ": sum of squares " + sig(st.cost) + ", lambda " + sig(lambda) + ", " +
-               parameter_values(s, st.x));
+    say(s, "iteration " + std::to_string(st.iterations) + ": sum of squares " + sig(st.cost) + ", lambda " +
+               sig(lambda) + ", " + parameter_values(s, st.x));
     if (!accepted) return "no step lowers the sum of squares (a minimum within the simulations' noise)";
-    if (old_cost - st.cost <= kMinRelativeDecrease * old_cost) return "the sum of squares fell by less than 1e-4 of itself";
+    if (old_cost - st.cost <= kMinRelativeDecrease * old_cost)
+      return "the sum of squares fell by less than 1e-4 of itself";
   }
   return "the iteration limit (" + std::to_string(s.max_iterations) + ")";
 }
@@ -273,7 +278,8 @@ CalibrationResult calibrate(const CalibrationSetup& s) {
   st.cost = st.r.squaredNorm();
   out.start_residuals = sim.report(st.means);
   out.start_sum_squares = st.cost;
-  say(s, "start: sum of squares " + sig(st.cost) + " over " + std::to_string(out.points) + " points, " + parameter_values(s, st.x));
+  say(s, "start: sum of squares " + sig(st.cost) + " over " + std::to_string(out.points) + " points, " +
+             parameter_values(s, st.x));
   out.stop_reason = iterate(s, sim, b, st);
   out.cancelled = st.cancelled;
   // The intervals from the Jacobian at the fitted point.
@@ -285,8 +291,7 @@ CalibrationResult calibrate(const CalibrationSetup& s) {
     out.stop_reason = "interrupted";
   }
   const Vec se = j ? standard_errors(*j, out.s2) : Vec::Constant(n, kNaN);
-  const double t = out.dof > 0 ? students_t_upper_quantile(static_cast<double>(out.dof), 0.025)
-                               : kNaN;
+  const double t = out.dof > 0 ? students_t_upper_quantile(static_cast<double>(out.dof), 0.025) : kNaN;
   for (Eigen::Index i = 0; i < n; ++i) {
     const auto& p = s.parameters[static_cast<std::size_t>(i)];
     const double v = st.x[i];
@@ -308,25 +313,41 @@ std::string calibration_to_text(const CalibrationResult& r) {
   std::string out = "calibration: " + std::to_string(r.parameters.size()) + " parameters, " + std::to_string(r.points) +
                     " measured points, " + std::to_string(r.replications) + " replications per configuration (seed " +
                     std::to_string(r.seed) + ", the same seeds for every parameter vector)\n";
-  out += "stopped after " + std::to_string(r.iterations) + " iterations (" + std::to_string(r.evaluations) + " parameter vectors, " +
-         std::to_string(r.simulations) + " simulations): " + r.stop_reason + "\n";
-  out += "sum of squared relative residuals: " + sig(r.start_sum_squares) + " at the start, " + sig(r.sum_squares) + " fitted; dof " +
-         std::to_string(r.dof) + ", s = " + sig(std::sqrt(r.s2)) + " (the typical relative residual)\n\n";
-  Table params({{"parameter", Align::kLeft}, {"start"}, {"fitted"}, {"std_error"}, {"ci95_low"}, {"ci95_high"}, {"note", Align::kLeft}});
+  out += "stopped after " + std::to_string(r.iterations) + " iterations (" + std::to_string(r.evaluations) +
+         " parameter vectors, " + std::to_string(r.simulations) + " simulations): " + r.stop_reason + "\n";
+  out += "sum of squared relative residuals: " + sig(r.start_sum_squares) + " at the start, " + sig(r.sum_squares) +
+         " fitted; dof " + std::to_string(r.dof) + ", s = " + sig(std::sqrt(r.s2)) +
+         " (the typical relative residual)\n\n";
+  Table params({{"parameter", Align::kLeft},
+                {"start"},
+                {"fitted"},
+                {"std_error"},
+                {"ci95_low"},
+                {"ci95_high"},
+                {"note", Align::kLeft}});
   for (const auto& p : r.parameters)
-    params.add_row({p.parameter.path, sig(p.parameter.start), sig(p.value), sig(p.std_error), sig(p.ci_low), sig(p.ci_high),
-                    std::string(p.at_bound ? "at a bound " : "") + (p.ci_clipped ? "interval clipped to the bounds " : "") +
+    params.add_row({p.parameter.path, sig(p.parameter.start), sig(p.value), sig(p.std_error), sig(p.ci_low),
+                    sig(p.ci_high),
+                    std::string(p.at_bound ? "at a bound " : "") +
+                        (p.ci_clipped ? "interval clipped to the bounds " : "") +
                         (std::isnan(p.std_error) ? "not determined by these measurements" : "")});
   out += params.to_text() + "\n";
-  Table points({{"line"}, {"set", Align::kLeft}, {"metric", Align::kLeft}, {"measured"}, {"simulated"}, {"relative"}, {"start_simulated"},
+  Table points({{"line"},
+                {"set", Align::kLeft},
+                {"metric", Align::kLeft},
+                {"measured"},
+                {"simulated"},
+                {"relative"},
+                {"start_simulated"},
                 {"start_relative"}});
   for (std::size_t k = 0; k < r.residuals.size(); ++k) {
     const auto& p = r.residuals[k];
     const auto& s = r.start_residuals[k];
-    points.add_row({std::to_string(p.line), p.set_text.empty() ? "(scenario as is)" : p.set_text, p.metric, sig(p.measured), sig(p.simulated),
-                    fixed(p.relative, 4), sig(s.simulated), fixed(s.relative, 4)});
+    points.add_row({std::to_string(p.line), p.set_text.empty() ? "(scenario as is)" : p.set_text, p.metric,
+                    sig(p.measured), sig(p.simulated), fixed(p.relative, 4), sig(s.simulated), fixed(s.relative, 4)});
   }
-  out += "residuals (relative = (simulated - measured) / measured; simulated = mean over the replications)\n" + points.to_text();
+  out += "residuals (relative = (simulated - measured) / measured; simulated = mean over the replications)\n" +
+         points.to_text();
   return out;
 }
 
@@ -348,15 +369,28 @@ nlohmann::ordered_json calibration_to_json(const CalibrationResult& r) {
   out["s"] = num(std::sqrt(r.s2));
   Json params = Json::array();
   for (const auto& p : r.parameters)
-    params.push_back({{"path", p.parameter.path}, {"lo", p.parameter.lo}, {"hi", p.parameter.hi}, {"start", p.parameter.start},
-                      {"value", num(p.value)}, {"std_error", num(p.std_error)}, {"ci95_low", num(p.ci_low)}, {"ci95_high", num(p.ci_high)},
-                      {"at_bound", p.at_bound}, {"ci95_clipped", p.ci_clipped}});
+    params.push_back({{"path", p.parameter.path},
+                      {"lo", p.parameter.lo},
+                      {"hi", p.parameter.hi},
+                      {"start", p.parameter.start},
+                      {"value", num(p.value)},
+                      {"std_error", num(p.std_error)},
+                      {"ci95_low", num(p.ci_low)},
+                      {"ci95_high", num(p.ci_high)},
+                      {"at_bound", p.at_bound},
+                      {"ci95_clipped", p.ci_clipped}});
   out["parameters"] = std::move(params);
   Json points = Json::array();
   for (std::size_t k = 0; k < r.residuals.size(); ++k) {
     const auto& p = r.residuals[k];
-    points.push_back({{"line", p.line}, {"column", p.column}, {"set", p.set_text}, {"metric", p.metric}, {"measured", p.measured},
-                      {"simulated", num(p.simulated)}, {"relative", p.relative}, {"start_simulated", num(r.start_residuals[k].simulated)},
+    points.push_back({{"line", p.line},
+                      {"column", p.column},
+                      {"set", p.set_text},
+                      {"metric", p.metric},
+                      {"measured", p.measured},
+                      {"simulated", num(p.simulated)},
+                      {"relative", p.relative},
+                      {"start_simulated", num(r.start_residuals[k].simulated)},
                       {"start_relative", r.start_residuals[k].relative}});
   }
   out["residuals"] = std::move(points);

@@ -45,10 +45,10 @@ struct CalibrationSetup {
 struct ParameterEstimate {
   FitParameter parameter;
   double value = 0;
-  double std_error = 0;               ///< NaN when not identifiable (or no degrees of freedom)
-  double ci_low = 0, ci_high = 0;     ///< value -+ t(0.975, dof) * std_error cut to [lo, hi], NaN as above
+  double std_error = 0;            ///< NaN when not identifiable (or no degrees of freedom)
+  double ci_low = 0, ci_high = 0;  ///< value -+ t(0.975, dof) * std_error cut to [lo, hi], NaN as above
   bool at_bound = false;
-  bool ci_clipped = false;            ///< the interval reached past a bound and was cut there
+  bool ci_clipped = false;  ///< the interval reached past a bound and was cut there
 };
 
 /// The relative residual of a measured point the simulations leave undefined in every
@@ -58,7 +58,7 @@ struct ParameterEstimate {
 inline constexpr double kUndefinedRelative = 1000;
 
 struct PointResidual {
-  std::size_t row = 0;   ///< index into CalibrationSetup::rows
+  std::size_t row = 0;  ///< index into CalibrationSetup::rows
   std::size_t line = 0, column = 0;
   std::string set_text, metric;
   double measured = 0;

@@ -40,7 +40,8 @@ std::vector<Cell> split_cells(std::string_view line, const std::string& file, st
       c.column = i + 1;
       for (++i;; ++i) {
         if (i >= line.size())
-          throw MeasurementsError(where(file, line_no, c.column) + "a quoted cell has no closing quote (a quoted cell must end on its line)");
+          throw MeasurementsError(where(file, line_no, c.column) +
+                                  "a quoted cell has no closing quote (a quoted cell must end on its line)");
         if (line[i] == '"' && i + 1 < line.size() && line[i + 1] == '"') {
           c.text += '"';
           ++i;
@@ -53,7 +54,8 @@ std::vector<Cell> split_cells(std::string_view line, const std::string& file, st
       }
       while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
       if (i < line.size() && line[i] != ',')
-        throw MeasurementsError(where(file, line_no, i + 1) + "expected ',' after a quoted cell, got '" + std::string(1, line[i]) + "'");
+        throw MeasurementsError(where(file, line_no, i + 1) + "expected ',' after a quoted cell, got '" +
+                                std::string(1, line[i]) + "'");
     } else {
       const std::size_t comma = std::min(line.find(',', i), line.size());
       c.text = std::string(line.substr(i, comma - i));
@@ -106,7 +108,9 @@ bool known_metric(std::string_view metric) {
   const auto s = scoped(metric);
   if (!s) return false;
   if (s->scope == "node") return node_metric_index(s->name).has_value();
-  if (s->scope == "broker") return std::any_of(std::begin(kBrokerMetrics), std::end(kBrokerMetrics), [&](const char* m) { return s->name == m; });
+  if (s->scope == "broker")
+    return std::any_of(std::begin(kBrokerMetrics), std::end(kBrokerMetrics),
+                       [&](const char* m) { return s->name == m; });
   return false;
 }
 
@@ -134,11 +138,15 @@ std::size_t check_header(std::vector<Cell>& header, const std::string& file, std
     if (c.text == "set") {
       set_index = k;
     } else if (!known_metric(c.text)) {
-      throw MeasurementsError(where(file, line, c.column) + "unknown column '" + c.text + "'; allowed: set, " + allowed_metric_columns());
+      throw MeasurementsError(where(file, line, c.column) + "unknown column '" + c.text + "'; allowed: set, " +
+                              allowed_metric_columns());
     }
   }
-  if (!set_index) throw MeasurementsError(where(file, line, 1) + "the header has no 'set' column (the --set assignments of each row, separated by ';')");
-  if (header.size() < 2) throw MeasurementsError(where(file, line, 1) + "the header names no metric; allowed: " + allowed_metric_columns());
+  if (!set_index)
+    throw MeasurementsError(where(file, line, 1) +
+                            "the header has no 'set' column (the --set assignments of each row, separated by ';')");
+  if (header.size() < 2)
+    throw MeasurementsError(where(file, line, 1) + "the header names no metric; allowed: " + allowed_metric_columns());
   return *set_index;
 }
 
@@ -150,11 +158,14 @@ double parse_value(const Cell& c, const std::string& metric, const std::string& 
   auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
   const std::string at = where(file, line, c.column) + metric + ": ";
   if (ec != std::errc() || ptr != t.data() + t.size() || !std::isfinite(v) || v == 0)
-    throw MeasurementsError(at + "must be a number above 0 (residuals are relative to it) or empty (not measured), got '" + c.text + "'" +
-                            (v == 0 && ec == std::errc() ? "; a value measured as 0 cannot be fitted relatively: leave the cell empty" : ""));
+    throw MeasurementsError(
+        at + "must be a number above 0 (residuals are relative to it) or empty (not measured), got '" + c.text + "'" +
+        (v == 0 && ec == std::errc() ? "; a value measured as 0 cannot be fitted relatively: leave the cell empty"
+                                     : ""));
   if (v < 0)
-    throw MeasurementsError(at + "must be a number above 0 (a latency, size, rate, count or share is never negative) or empty, got '" +
-                            c.text + "'");
+    throw MeasurementsError(
+        at + "must be a number above 0 (a latency, size, rate, count or share is never negative) or empty, got '" +
+        c.text + "'");
   return v;
 }
 
@@ -163,8 +174,9 @@ double parse_value(const Cell& c, const std::string& metric, const std::string& 
 void refuse_seed(const MeasuredRow& row, const std::string& file) {
   for (const auto& set : row.sets)
     if (trim(std::string_view(set).substr(0, set.find('='))) == "run.seed")
-      throw MeasurementsError(where(file, row.line, row.set_column) + "set: '" + set +
-                              "': a row cannot set run.seed (the fit owns the seeds: --seed and --replications choose them)");
+      throw MeasurementsError(
+          where(file, row.line, row.set_column) + "set: '" + set +
+          "': a row cannot set run.seed (the fit owns the seeds: --seed and --replications choose them)");
 }
 
 }  // namespace
@@ -174,7 +186,8 @@ std::string allowed_metric_columns() {
   for (const auto& s : producer_metric_specs()) out += std::string(s.jmx) + ", ";
   out += std::string(kRunMetric) + ", ";
   for (const auto& s : producer_node_metric_specs()) out += "node-<id>." + std::string(s.jmx) + ", ";
-  for (const char* m : kBrokerMetrics) out += "broker-<id>." + std::string(m) + (m == kBrokerMetrics[std::size(kBrokerMetrics) - 1] ? "" : ", ");
+  for (const char* m : kBrokerMetrics)
+    out += "broker-<id>." + std::string(m) + (m == kBrokerMetrics[std::size(kBrokerMetrics) - 1] ? "" : ", ");
   return out;
 }
 
@@ -199,17 +212,22 @@ std::vector<MeasuredRow> parse_measurements(std::string_view text, const std::st
       continue;
     }
     if (cells.size() != header.size())
-      throw MeasurementsError(where(file, line_no, cells.size() > header.size() ? cells[header.size()].column : line.size() + 1) +
-                              "the row has " + std::to_string(cells.size()) + " cells, the header " + std::to_string(header.size()));
+      throw MeasurementsError(where(file, line_no,
+                                    cells.size() > header.size() ? cells[header.size()].column : line.size() + 1) +
+                              "the row has " + std::to_string(cells.size()) + " cells, the header " +
+                              std::to_string(header.size()));
     MeasuredRow row{line_no, cells[set_index].column, cells[set_index].text, split_sets(cells[set_index].text), {}};
     for (std::size_t k = 0; k < cells.size(); ++k)
       if (k != set_index && !trim(cells[k].text).empty())
         row.values.push_back({header[k].text, parse_value(cells[k], header[k].text, file, line_no), cells[k].column});
     refuse_seed(row, file);
-    if (row.values.empty()) throw MeasurementsError(where(file, line_no, 1) + "the row measures nothing (every metric cell is empty)");
+    if (row.values.empty())
+      throw MeasurementsError(where(file, line_no, 1) + "the row measures nothing (every metric cell is empty)");
     rows.push_back(std::move(row));
   }
-  if (rows.empty()) throw MeasurementsError(file + ": no measurements (a header naming 'set' and metric columns, then one row per configuration)");
+  if (rows.empty())
+    throw MeasurementsError(
+        file + ": no measurements (a header naming 'set' and metric columns, then one row per configuration)");
   return rows;
 }
 
@@ -231,7 +249,9 @@ std::optional<double> simulated_metric(const model::RunResult& r, const std::str
     if (why) *why = reason;
     return std::nullopt;
   };
-  auto ratio = [](std::int64_t a, std::int64_t b) { return b > 0 ? static_cast<double>(a) / static_cast<double>(b) : kNaN; };
+  auto ratio = [](std::int64_t a, std::int64_t b) {
+    return b > 0 ? static_cast<double>(a) / static_cast<double>(b) : kNaN;
+  };
   if (metric == kRunMetric) {
     std::int64_t records = 0, batches = 0;
     for (const auto& b : r.brokers) {
@@ -248,8 +268,10 @@ std::optional<double> simulated_metric(const model::RunResult& r, const std::str
   if (!s) return fail("unknown metric '" + metric + "'");
   std::string ids;
   for (const auto& b : r.brokers) ids += (ids.empty() ? "" : ", ") + std::to_string(b.broker);
-  const auto broker = std::find_if(r.brokers.begin(), r.brokers.end(), [&](const auto& b) { return b.broker == s->id; });
-  if (broker == r.brokers.end()) return fail("the scenario has no broker " + std::to_string(s->id) + " (brokers: " + ids + ")");
+  const auto broker =
+      std::find_if(r.brokers.begin(), r.brokers.end(), [&](const auto& b) { return b.broker == s->id; });
+  if (broker == r.brokers.end())
+    return fail("the scenario has no broker " + std::to_string(s->id) + " (brokers: " + ids + ")");
   if (s->scope == "node") {
     const auto node = std::find_if(pm.nodes.begin(), pm.nodes.end(), [&](const auto& n) { return n.node == s->id; });
     if (node == pm.nodes.end()) return kNaN;

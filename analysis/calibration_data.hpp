@@ -56,6 +56,7 @@ std::string metric_problem(const model::Scenario& s, const std::string& metric);
 /// per-node latency of that producer, per-broker shares and records per batch of the records
 /// measured; NaN where the run leaves it undefined. std::nullopt when the run has no such
 /// broker (or no producer), with the reason in `*why`.
-std::optional<double> simulated_metric(const model::RunResult& r, const std::string& metric, std::string* why = nullptr);
+std::optional<double> simulated_metric(const model::RunResult& r, const std::string& metric,
+                                       std::string* why = nullptr);
 
 }  // namespace partsim::analysis

@@ -107,7 +107,9 @@ std::string compare_to_text(const std::vector<NamedRun>& runs, const std::string
   std::string out;
   for_each_sweep_group(runs, [&](std::size_t i, std::size_t j) {
     if (!sweep_path.empty()) out += (i > 0 ? "\n" : "") + sweep_path + " = " + runs[i].sweep_value + "\n";
-    out += metric_table(runs, i, j, u, [&](std::size_t k, std::size_t m) { return metric_text(values[k][m], regs[k][m].decimals, "-"); });
+    out += metric_table(runs, i, j, u, [&](std::size_t k, std::size_t m) {
+      return metric_text(values[k][m], regs[k][m].decimals, "-");
+    });
   });
   return out;
 }
@@ -159,7 +161,8 @@ nlohmann::ordered_json compare_to_json(const std::vector<NamedRun>& runs, const 
 std::string compare_replicated_to_text(const std::vector<NamedReplications>& runs, const std::string& sweep_path) {
   std::string out;
   if (runs.empty()) return out;
-  out += std::to_string(runs.front().summary.replications()) + " replications per run: mean ± 95% confidence half-width\n";
+  out +=
+      std::to_string(runs.front().summary.replications()) + " replications per run: mean ± 95% confidence half-width\n";
   std::vector<const MetricRegistry*> regs;
   std::vector<std::vector<Summary>> sums;
   for (const auto& r : runs) {
@@ -189,8 +192,9 @@ std::string compare_replicated_to_csv(const std::vector<NamedReplications>& runs
   return out;
 }
 
-nlohmann::ordered_json compare_replicated_to_json(const std::vector<NamedReplications>& runs, const std::string& sweep_path,
-                                                  const std::string& scenario, std::uint64_t seed) {
+nlohmann::ordered_json compare_replicated_to_json(const std::vector<NamedReplications>& runs,
+                                                  const std::string& sweep_path, const std::string& scenario,
+                                                  std::uint64_t seed) {
   nlohmann::ordered_json j;
   j["scenario"] = scenario;
   j["seed"] = seed;

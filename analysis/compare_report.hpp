@@ -14,8 +14,8 @@
 namespace partsim::analysis {
 
 struct NamedRun {
-  std::string name;        ///< the partitioner or variant
-  std::string sweep_value; ///< empty without --sweep
+  std::string name;         ///< the partitioner or variant
+  std::string sweep_value;  ///< empty without --sweep
   model::RunResult result;
 };
 
@@ -40,7 +40,8 @@ std::string compare_replicated_to_text(const std::vector<NamedReplications>& run
 /// sweep,name,metric,mean,ci95_low,ci95_high,min,median,max
 std::string compare_replicated_to_csv(const std::vector<NamedReplications>& runs);
 /// {"scenario", "seed", "replications", "sweep", "runs": [{"name", "sweep_value", "metrics": [...]}]}
-nlohmann::ordered_json compare_replicated_to_json(const std::vector<NamedReplications>& runs, const std::string& sweep_path,
-                                                  const std::string& scenario, std::uint64_t seed);
+nlohmann::ordered_json compare_replicated_to_json(const std::vector<NamedReplications>& runs,
+                                                  const std::string& sweep_path, const std::string& scenario,
+                                                  std::uint64_t seed);
 
 }  // namespace partsim::analysis

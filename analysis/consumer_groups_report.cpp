@@ -16,7 +16,9 @@ double ms(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
 
 Json latency_json(const model::LatencyHistogram& h) {
   if (h.count() == 0) return {{"p50", nullptr}, {"p99", nullptr}, {"max", nullptr}};
-  return {{"p50", round_to(ms(h.quantile(0.5)), 3)}, {"p99", round_to(ms(h.quantile(0.99)), 3)}, {"max", round_to(ms(h.max()), 3)}};
+  return {{"p50", round_to(ms(h.quantile(0.5)), 3)},
+          {"p99", round_to(ms(h.quantile(0.99)), 3)},
+          {"max", round_to(ms(h.max()), 3)}};
 }
 
 std::string join(const std::vector<std::string>& items) {
@@ -29,7 +31,8 @@ std::string join(const std::vector<std::string>& items) {
 // JSON keeps every item).
 std::string join_capped(const std::vector<std::string>& items) {
   if (items.size() <= kTablePartitionsShown) return join(items);
-  const std::vector<std::string> head(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(kTablePartitionsShown));
+  const std::vector<std::string> head(items.begin(),
+                                      items.begin() + static_cast<std::ptrdiff_t>(kTablePartitionsShown));
   return join(head) + " and " + std::to_string(items.size() - kTablePartitionsShown) + " more";
 }
 
@@ -48,7 +51,9 @@ std::vector<std::size_t> first_by(std::size_t size, std::size_t n, Before before
 
 // Rebalances after the group's start (the start moves nothing): what compare's
 // group.<name>.rebalances and consumer_groups.csv count.
-std::size_t rebalances_after_start(const model::GroupResult& g) { return g.rebalances.empty() ? 0 : g.rebalances.size() - 1; }
+std::size_t rebalances_after_start(const model::GroupResult& g) {
+  return g.rebalances.empty() ? 0 : g.rebalances.size() - 1;
+}
 
 }  // namespace
 
@@ -65,9 +70,14 @@ nlohmann::ordered_json consumer_groups_to_json(const model::RunResult& r) {
     }
     Json rebalances = Json::array();
     for (const auto& rb : g.rebalances)
-      rebalances.push_back({{"at_ms", round_to(rb.at_ms, 3)}, {"kind", rb.kind}, {"cause", rb.cause}, {"rounds", rb.rounds},
-                            {"done_ms", round_to(rb.done_ms, 3)}, {"partitions_paused", rb.paused},
-                            {"pause_max_ms", round_to(rb.pause_max_ms, 3)}, {"pause_sum_ms", round_to(rb.pause_sum_ms, 3)}});
+      rebalances.push_back({{"at_ms", round_to(rb.at_ms, 3)},
+                            {"kind", rb.kind},
+                            {"cause", rb.cause},
+                            {"rounds", rb.rounds},
+                            {"done_ms", round_to(rb.done_ms, 3)},
+                            {"partitions_paused", rb.paused},
+                            {"pause_max_ms", round_to(rb.pause_max_ms, 3)},
+                            {"pause_sum_ms", round_to(rb.pause_sum_ms, 3)}});
     groups.push_back({{"group", g.group},
                       {"protocol", g.protocol},
                       {"assignor", g.assignor},
@@ -94,7 +104,10 @@ nlohmann::ordered_json consume_trace_to_json(const model::RunResult& r) {
   if (r.consumer_groups.empty()) return nullptr;
   Json rows = Json::array();
   for (const auto& t : r.consume_trace)
-    rows.push_back({{"group", t.group}, {"member", t.member}, {"partition", t.partition}, {"offset", t.offset},
+    rows.push_back({{"group", t.group},
+                    {"member", t.member},
+                    {"partition", t.partition},
+                    {"offset", t.offset},
                     {"key", t.null_key ? Json(nullptr) : Json(t.key)}});
   return rows;
 }
@@ -102,18 +115,20 @@ nlohmann::ordered_json consume_trace_to_json(const model::RunResult& r) {
 std::string consumer_groups_to_text(const model::RunResult& r) {
   std::string out;
   for (const auto& g : r.consumer_groups) {
-    out += "\nconsumer group " + g.group + " (" + g.protocol + ", " + g.assignor + "): consumed " + std::to_string(g.records_consumed) +
-           ", duplicates " + std::to_string(g.duplicates) + ", order violations " + std::to_string(g.order_violations) + " (" +
-           std::to_string(g.keys_out_of_order) + " keys), never consumed " + std::to_string(g.records_unconsumed) + ", lag max " +
-           std::to_string(g.lag_max) + "\n";
+    out += "\nconsumer group " + g.group + " (" + g.protocol + ", " + g.assignor + "): consumed " +
+           std::to_string(g.records_consumed) + ", duplicates " + std::to_string(g.duplicates) + ", order violations " +
+           std::to_string(g.order_violations) + " (" + std::to_string(g.keys_out_of_order) + " keys), never consumed " +
+           std::to_string(g.records_unconsumed) + ", lag max " + std::to_string(g.lag_max) + "\n";
     if (g.stalled)
-      out += "STALLED: no record processed for the first time in 10 x max(max.poll.interval.ms, session timeout); the group was stopped\n";
+      out +=
+          "STALLED: no record processed for the first time in 10 x max(max.poll.interval.ms, session timeout); the group was stopped\n";
     if (g.steps_not_played > 0)
-      out += std::to_string(g.steps_not_played) + " schedule step(s) not played: after the run's end, with every record processed\n";
+      out += std::to_string(g.steps_not_played) +
+             " schedule step(s) not played: after the run's end, with every record processed\n";
     if (g.e2e_latency.count() > 0)
       out += "latency send->processed ms: p50 " + fixed(ms(g.e2e_latency.quantile(0.5)), 3) + ", p99 " +
-             fixed(ms(g.e2e_latency.quantile(0.99)), 3) + ", max " + fixed(ms(g.e2e_latency.max()), 3) + "; last processed at " +
-             fixed(g.end_ms, 1) + " ms\n";
+             fixed(ms(g.e2e_latency.quantile(0.99)), 3) + ", max " + fixed(ms(g.e2e_latency.max()), 3) +
+             "; last processed at " + fixed(g.end_ms, 1) + " ms\n";
     if (g.members.empty()) {
       out += "no member ever joined\n";
       continue;
@@ -127,27 +142,40 @@ std::string consumer_groups_to_text(const model::RunResult& r) {
     Table members({{"member", Align::kLeft}, {"records"}, {"partitions at the end", Align::kLeft}});
     for (const std::size_t i : shown_members) {
       const auto& m = g.members[i];
-      members.add_row(
-          {m.member, std::to_string(m.records), m.crashed ? "(crashed)" : m.left ? "(left)" : m.partitions.empty() ? "(idle)" : join_capped(m.partitions)});
+      members.add_row({m.member, std::to_string(m.records),
+                       m.crashed              ? "(crashed)"
+                       : m.left               ? "(left)"
+                       : m.partitions.empty() ? "(idle)"
+                                              : join_capped(m.partitions)});
     }
     out += members.to_text();
     if (many_members) {
       const auto none = std::count_if(g.members.begin(), g.members.end(), [](const auto& m) { return m.records == 0; });
-      out += "(the " + std::to_string(kTablePartitionsShown) + " busiest of " + std::to_string(g.members.size()) + " members; " +
-             std::to_string(none) + " processed no records; every member: --format json)\n";
+      out += "(the " + std::to_string(kTablePartitionsShown) + " busiest of " + std::to_string(g.members.size()) +
+             " members; " + std::to_string(none) + " processed no records; every member: --format json)\n";
     }
     if (!g.idle_members.empty())
       out += g.idle_members.size() <= kTablePartitionsShown ? "idle members: " + join(g.idle_members) + "\n"
-                                                            : "idle members (" + std::to_string(g.idle_members.size()) + "): " + join_capped(g.idle_members) + "\n";
+                                                            : "idle members (" + std::to_string(g.idle_members.size()) +
+                                                                  "): " + join_capped(g.idle_members) + "\n";
     const bool many_rebalances = g.rebalances.size() > kTableMaxPartitions;
     const std::vector<std::size_t> shown_rebalances =
         first_by(g.rebalances.size(), many_rebalances ? kTablePartitionsShown : g.rebalances.size(),
-                 [&](std::size_t a, std::size_t b) { return g.rebalances[a].pause_sum_ms > g.rebalances[b].pause_sum_ms; });
-    Table rebalances({{"at ms"}, {"kind", Align::kLeft}, {"cause", Align::kLeft}, {"rounds"}, {"done ms"}, {"paused"}, {"pause max ms"}, {"pause sum ms"}});
+                 [&](std::size_t a, std::size_t b) {
+                   return g.rebalances[a].pause_sum_ms > g.rebalances[b].pause_sum_ms;
+                 });
+    Table rebalances({{"at ms"},
+                      {"kind", Align::kLeft},
+                      {"cause", Align::kLeft},
+                      {"rounds"},
+                      {"done ms"},
+                      {"paused"},
+                      {"pause max ms"},
+                      {"pause sum ms"}});
     for (const std::size_t i : shown_rebalances) {
       const auto& rb = g.rebalances[i];
-      rebalances.add_row({fixed(rb.at_ms, 1), rb.kind, rb.cause, std::to_string(rb.rounds), fixed(rb.done_ms, 1), std::to_string(rb.paused),
-                          fixed(rb.pause_max_ms, 1), fixed(rb.pause_sum_ms, 1)});
+      rebalances.add_row({fixed(rb.at_ms, 1), rb.kind, rb.cause, std::to_string(rb.rounds), fixed(rb.done_ms, 1),
+                          std::to_string(rb.paused), fixed(rb.pause_max_ms, 1), fixed(rb.pause_sum_ms, 1)});
     }
     out += "rebalances:\n" + rebalances.to_text();
     if (many_rebalances)
@@ -169,12 +197,14 @@ std::string consumer_groups_to_csv(const model::RunResult& r) {
     }
     const bool lat = g.e2e_latency.count() > 0;
     append_csv_cell(out, g.group);
-    out += "," + g.protocol + "," + g.assignor + "," + std::to_string(g.members.size()) + "," + std::to_string(g.records_consumed) + "," +
-           std::to_string(g.duplicates) + "," + std::to_string(g.order_violations) + "," + std::to_string(g.keys_out_of_order) + "," +
+    out += "," + g.protocol + "," + g.assignor + "," + std::to_string(g.members.size()) + "," +
+           std::to_string(g.records_consumed) + "," + std::to_string(g.duplicates) + "," +
+           std::to_string(g.order_violations) + "," + std::to_string(g.keys_out_of_order) + "," +
            std::to_string(g.records_unconsumed) + "," + std::to_string(g.lag_max) + "," +
-           (lat ? fixed(ms(g.e2e_latency.quantile(0.5)), 3) : "") + "," + (lat ? fixed(ms(g.e2e_latency.quantile(0.99)), 3) : "") + "," +
-           (lat ? fixed(ms(g.e2e_latency.max()), 3) : "") + "," + std::to_string(rebalances_after_start(g)) + "," + fixed(pause_max, 3) + "," +
-           fixed(pause_sum, 3) + "," + std::to_string(g.idle_members.size()) + "\n";
+           (lat ? fixed(ms(g.e2e_latency.quantile(0.5)), 3) : "") + "," +
+           (lat ? fixed(ms(g.e2e_latency.quantile(0.99)), 3) : "") + "," +
+           (lat ? fixed(ms(g.e2e_latency.max()), 3) : "") + "," + std::to_string(rebalances_after_start(g)) + "," +
+           fixed(pause_max, 3) + "," + fixed(pause_sum, 3) + "," + std::to_string(g.idle_members.size()) + "\n";
   }
   return out;
 }

@@ -8,7 +8,9 @@
 namespace partsim::analysis {
 namespace {
 
-std::string plural(std::int64_t n, const std::string& one, const std::string& many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
+std::string plural(std::int64_t n, const std::string& one, const std::string& many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
 
 std::string joined(const std::vector<std::string>& items) {
   std::string out;
@@ -20,7 +22,8 @@ std::vector<std::string> warnings(const ConsumersReport& r) {
   std::vector<std::string> out;
   if (r.plan.kafka_failure) out.push_back(*r.plan.kafka_failure);
   if (!r.plan.settled)
-    out.push_back("members still revoke partitions after " + plural(r.plan.rebalances, "rebalance", "rebalances") + ": the group has not settled");
+    out.push_back("members still revoke partitions after " + plural(r.plan.rebalances, "rebalance", "rebalances") +
+                  ": the group has not settled");
   return out;
 }
 
@@ -38,7 +41,9 @@ std::string compact_partitions(const std::vector<model::TopicPartition>& sorted)
     bool first = true;
     while (i < sorted.size() && sorted[i].topic == topic) {
       std::size_t j = i;
-      while (j + 1 < sorted.size() && sorted[j + 1].topic == topic && sorted[j + 1].partition == sorted[j].partition + 1) ++j;
+      while (j + 1 < sorted.size() && sorted[j + 1].topic == topic &&
+             sorted[j + 1].partition == sorted[j].partition + 1)
+        ++j;
       const auto from = sorted[i].partition, to = sorted[j].partition;
       if (!first) out += ",";
       first = false;
@@ -66,19 +71,23 @@ nlohmann::ordered_json consumers_to_json(const ConsumersReport& r) {
   j["left"] = p.left;
   auto& moved = j["moved"] = nlohmann::ordered_json::array();
   for (const auto& mv : p.moved)
-    moved.push_back({{"partition", mv.partition.name()}, {"from", mv.from}, {"to", mv.to ? nlohmann::ordered_json(*mv.to) : nlohmann::ordered_json()}});
+    moved.push_back({{"partition", mv.partition.name()},
+                     {"from", mv.from},
+                     {"to", mv.to ? nlohmann::ordered_json(*mv.to) : nlohmann::ordered_json()}});
   j["spread"] = {{"min", p.min_partitions}, {"max", p.max_partitions}};
   j["rebalances"] = p.rebalances;
   auto& withheld = j["withheld"] = nlohmann::ordered_json::array();
-  for (const auto& w : p.withheld) withheld.push_back({{"partition", w.partition.name()}, {"from", w.owners}, {"to", w.to}});
+  for (const auto& w : p.withheld)
+    withheld.push_back({{"partition", w.partition.name()}, {"from", w.owners}, {"to", w.to}});
   j["warnings"] = warnings(r);
   return j;
 }
 
 std::string consumers_to_text(const ConsumersReport& r) {
   const auto& p = r.plan;
-  std::string out = std::string(model::consumer::assignor_name(p.assignor)) + ": " + plural(r.partitions, "partition", "partitions") + " of " +
-                    plural(r.topics, "topic", "topics") + " to " + plural(static_cast<std::int64_t>(r.members.size()), "member", "members") +
+  std::string out = std::string(model::consumer::assignor_name(p.assignor)) + ": " +
+                    plural(r.partitions, "partition", "partitions") + " of " + plural(r.topics, "topic", "topics") +
+                    " to " + plural(static_cast<std::int64_t>(r.members.size()), "member", "members") +
                     (p.rebalances > 1 ? ", " + plural(p.rebalances, "rebalance", "rebalances") : "") + "\n";
   for (const auto& w : warnings(r)) out += "warning: " + w + "\n";
   out += "\n";
@@ -96,18 +105,26 @@ std::string consumers_to_text(const ConsumersReport& r) {
     t.add_row(std::move(row));
   }
   out += t.to_text() + "\n";
-  out += p.min_partitions == p.max_partitions ? "spread: every member has " + plural(p.max_partitions, "partition", "partitions") + "\n"
-                                              : "spread: " + std::to_string(p.min_partitions) + " to " + std::to_string(p.max_partitions) + " partitions per member\n";
-  out += "idle: " + (p.idle.empty() ? std::string("none") : joined(p.idle) + " (no partition for " + (p.idle.size() == 1 ? "it" : "them") + ")") + "\n";
+  out += p.min_partitions == p.max_partitions
+             ? "spread: every member has " + plural(p.max_partitions, "partition", "partitions") + "\n"
+             : "spread: " + std::to_string(p.min_partitions) + " to " + std::to_string(p.max_partitions) +
+                   " partitions per member\n";
+  out += "idle: " +
+         (p.idle.empty() ? std::string("none")
+                         : joined(p.idle) + " (no partition for " + (p.idle.size() == 1 ? "it" : "them") + ")") +
+         "\n";
   if (!p.left.empty()) out += "left the group: " + joined(p.left) + "\n";
   if (!r.previous_assignment) {
     out += "moved: nothing to compare (no member owned partitions before)\n";
   } else if (p.moved.empty()) {
     out += "moved: nothing (every owned partition stays with its owner)\n";
   } else {
-    out += "moved: " + plural(static_cast<std::int64_t>(p.moved.size()), "partition changes owner", "partitions change owner") + "\n\n";
+    out += "moved: " +
+           plural(static_cast<std::int64_t>(p.moved.size()), "partition changes owner", "partitions change owner") +
+           "\n\n";
     Table moves({{"partition", Align::kLeft}, {"from", Align::kLeft}, {"to", Align::kLeft}});
-    for (const auto& mv : p.moved) moves.add_row({mv.partition.name(), escape_controls(mv.from), mv.to ? escape_controls(*mv.to) : "-"});
+    for (const auto& mv : p.moved)
+      moves.add_row({mv.partition.name(), escape_controls(mv.from), mv.to ? escape_controls(*mv.to) : "-"});
     out += moves.to_text();
   }
   if (!p.withheld.empty()) {

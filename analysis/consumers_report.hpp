@@ -19,7 +19,7 @@ struct ConsumersReport {
   std::vector<std::string> members;  ///< member ids, in the plan's order
   std::vector<std::string> racks;    ///< per member, its client.rack ("" = none)
   std::int32_t topics = 0;
-  std::int32_t partitions = 0;  ///< of all the topics
+  std::int32_t partitions = 0;       ///< of all the topics
   bool previous_assignment = false;  ///< some member owned partitions
 };
 

@@ -19,7 +19,8 @@ DistributionStats distribution_stats(std::span<const std::int64_t> counts, std::
   if (counts.empty() || weights.size() != counts.size()) return d;
   const auto [mn, mx] = std::minmax_element(counts.begin(), counts.end());
   d.has_empty_bin = *mn == 0;
-  d.max_over_min = *mn == 0 ? std::numeric_limits<double>::infinity() : static_cast<double>(*mx) / static_cast<double>(*mn);
+  d.max_over_min = *mn == 0 ? std::numeric_limits<double>::infinity()
+                            : static_cast<double>(*mx) / static_cast<double>(*mn);
   double total = 0, sum_sq = 0, weight_total = 0;
   for (auto c : counts) {
     total += static_cast<double>(c);
@@ -59,7 +60,8 @@ DistributionStats distribution_stats(std::span<const std::int64_t> counts, std::
 
 DistributionStats distribution_stats_exposed(std::span<const std::int64_t> counts, std::span<const double> exposure) {
   if (counts.empty() || exposure.size() != counts.size()) return {};
-  if (std::all_of(exposure.begin(), exposure.end(), [&](double e) { return e == exposure.front(); })) return distribution_stats(counts);
+  if (std::all_of(exposure.begin(), exposure.end(), [&](double e) { return e == exposure.front(); }))
+    return distribution_stats(counts);
   DistributionStats d = distribution_stats(counts, exposure);  // chi-square, p, KL against the time-weighted shares
   std::vector<double> rates;
   rates.reserve(counts.size());

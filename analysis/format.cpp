@@ -79,8 +79,6 @@ std::string escape_controls(std::string_view text) {
   return out;
 }
 
-double round_to(double v, int decimals) {
-  return std::strtod(fixed(v, decimals).c_str(), nullptr);
-}
+double round_to(double v, int decimals) { return std::strtod(fixed(v, decimals).c_str(), nullptr); }
 
 }  // namespace partsim::analysis

@@ -10,7 +10,8 @@ namespace partsim::analysis {
 namespace {
 
 bool all_exact(const model::RunResult& r) {
-  return std::all_of(r.hot_keys.keys.begin(), r.hot_keys.keys.end(), [](const model::HotKey& k) { return k.error == 0; });
+  return std::all_of(r.hot_keys.keys.begin(), r.hot_keys.keys.end(),
+                     [](const model::HotKey& k) { return k.error == 0; });
 }
 
 }  // namespace
@@ -22,7 +23,9 @@ std::vector<HotPartition> hot_partitions(const model::RunResult& r) {
     if (counted[i] > 0) order.push_back(i);
   const std::size_t shown = std::min(order.size(), kHotPartitions);
   std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shown), order.end(),
-                    [&](std::size_t a, std::size_t b) { return counted[a] != counted[b] ? counted[a] > counted[b] : a < b; });
+                    [&](std::size_t a, std::size_t b) {
+                      return counted[a] != counted[b] ? counted[a] > counted[b] : a < b;
+                    });
   order.resize(shown);
   std::vector<HotPartition> out;
   for (std::size_t p : order) out.push_back({p, counted[p], {}});
@@ -39,16 +42,21 @@ std::string hot_keys_to_text(const model::RunResult& r) {
   const bool exact = all_exact(r);
   std::string out = "hottest keys of the busiest partitions (keyed records sent after the warm-up; ";
   out += exact ? "counts exact)\n"
-               : "Space-Saving over " + std::to_string(r.hot_keys.capacity) + " counters: a count may exceed the truth by at most its '+-')\n";
-  std::vector<Column> cols{{"topic", Align::kLeft}, {"partition"}, {"keyed records"}, {"key", Align::kLeft}, {"records"}, {"share"}};
+               : "Space-Saving over " + std::to_string(r.hot_keys.capacity) +
+                     " counters: a count may exceed the truth by at most its '+-')\n";
+  std::vector<Column> cols{{"topic", Align::kLeft}, {"partition"}, {"keyed records"},
+                           {"key", Align::kLeft},   {"records"},   {"share"}};
   if (!exact) cols.push_back({"+-"});
   Table t(std::move(cols));
   for (const auto& hp : hot) {
     const auto& part = r.partitions[hp.partition];
     bool first = true;
     for (const auto* k : hp.keys) {
-      std::vector<std::string> row{first ? part.topic : "", first ? std::to_string(part.partition) : "",
-                                   first ? std::to_string(hp.keyed_records) : "", escape_controls(k->key), std::to_string(k->records),
+      std::vector<std::string> row{first ? part.topic : "",
+                                   first ? std::to_string(part.partition) : "",
+                                   first ? std::to_string(hp.keyed_records) : "",
+                                   escape_controls(k->key),
+                                   std::to_string(k->records),
                                    fixed(static_cast<double>(k->records) / static_cast<double>(hp.keyed_records), 4)};
       if (!exact) row.push_back(std::to_string(k->error));
       t.add_row(std::move(row));

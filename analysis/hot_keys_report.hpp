@@ -13,8 +13,8 @@
 
 namespace partsim::analysis {
 
-inline constexpr std::size_t kHotPartitions = 5;         ///< busiest partitions shown
-inline constexpr std::size_t kHotKeysPerPartition = 3;   ///< hottest keys shown for each
+inline constexpr std::size_t kHotPartitions = 5;        ///< busiest partitions shown
+inline constexpr std::size_t kHotKeysPerPartition = 3;  ///< hottest keys shown for each
 
 struct HotPartition {
   std::size_t partition = 0;               ///< index into RunResult::partitions

@@ -33,20 +33,36 @@ std::string replication_to_text(const model::RunResult& r) {
   const model::ReplicationResult& rep = r.replication;
   if (!rep.enabled) return "";
   std::string out = "\nreplication (followers): ISR shrinks " + std::to_string(rep.shrinks()) + ", expands " +
-                    std::to_string(rep.expands()) + ", UnderReplicatedPartitions max " + std::to_string(under_replicated_max(rep)) +
-                    "; produce errors (batches): " + errors_text(rep) + "\n";
-  Table parts({{"topic", Align::kLeft}, {"partition"}, {"isr at end", Align::kLeft}, {"isr min"}, {"shrinks"}, {"expands"},
-               {"fenced out"}, {"NOT_ENOUGH_REPLICAS"}, {"under-replicated ms"}, {"under min isr ms"}, {"offline ms"}});
+                    std::to_string(rep.expands()) + ", UnderReplicatedPartitions max " +
+                    std::to_string(under_replicated_max(rep)) + "; produce errors (batches): " + errors_text(rep) +
+                    "\n";
+  Table parts({{"topic", Align::kLeft},
+               {"partition"},
+               {"isr at end", Align::kLeft},
+               {"isr min"},
+               {"shrinks"},
+               {"expands"},
+               {"fenced out"},
+               {"NOT_ENOUGH_REPLICAS"},
+               {"under-replicated ms"},
+               {"under min isr ms"},
+               {"offline ms"}});
   for (std::size_t i = 0; i < rep.partitions.size(); ++i) {
     const auto& p = rep.partitions[i];
-    parts.add_row({r.partitions[i].topic, std::to_string(r.partitions[i].partition), ids_text(p.isr), std::to_string(p.isr_min),
-                   std::to_string(p.shrinks), std::to_string(p.expands), std::to_string(p.fenced_removals),
-                   std::to_string(p.not_enough_replicas), fixed(p.under_replicated_ms, 1), fixed(p.under_min_isr_ms, 1),
-                   fixed(p.offline_ms, 1)});
+    parts.add_row({r.partitions[i].topic, std::to_string(r.partitions[i].partition), ids_text(p.isr),
+                   std::to_string(p.isr_min), std::to_string(p.shrinks), std::to_string(p.expands),
+                   std::to_string(p.fenced_removals), std::to_string(p.not_enough_replicas),
+                   fixed(p.under_replicated_ms, 1), fixed(p.under_min_isr_ms, 1), fixed(p.offline_ms, 1)});
   }
   out += parts.to_text();
-  Table h({{"time ms"}, {"cause", Align::kLeft}, {"isr sizes", Align::kLeft}, {"under-replicated"}, {"under min isr"}, {"offline"},
-           {"NOT_ENOUGH_REPLICAS"}, {"records acked"}});
+  Table h({{"time ms"},
+           {"cause", Align::kLeft},
+           {"isr sizes", Align::kLeft},
+           {"under-replicated"},
+           {"under min isr"},
+           {"offline"},
+           {"NOT_ENOUGH_REPLICAS"},
+           {"records acked"}});
   for (const auto& s : rep.history) {
     std::string sizes;
     for (const auto n : s.isr_size) sizes += (sizes.empty() ? "" : " ") + std::to_string(n);
@@ -69,16 +85,28 @@ nlohmann::ordered_json replication_to_json(const model::RunResult& r) {
   auto& parts = j["partitions"] = nlohmann::ordered_json::array();
   for (std::size_t i = 0; i < rep.partitions.size(); ++i) {
     const auto& p = rep.partitions[i];
-    parts.push_back({{"topic", r.partitions[i].topic}, {"partition", r.partitions[i].partition}, {"isr", p.isr}, {"isr_min", p.isr_min},
-                     {"shrinks", p.shrinks}, {"expands", p.expands}, {"fenced_removals", p.fenced_removals},
-                     {"not_enough_replicas", p.not_enough_replicas}, {"under_replicated_ms", round_to(p.under_replicated_ms, 3)},
-                     {"under_min_isr_ms", round_to(p.under_min_isr_ms, 3)}, {"offline_ms", round_to(p.offline_ms, 3)}});
+    parts.push_back({{"topic", r.partitions[i].topic},
+                     {"partition", r.partitions[i].partition},
+                     {"isr", p.isr},
+                     {"isr_min", p.isr_min},
+                     {"shrinks", p.shrinks},
+                     {"expands", p.expands},
+                     {"fenced_removals", p.fenced_removals},
+                     {"not_enough_replicas", p.not_enough_replicas},
+                     {"under_replicated_ms", round_to(p.under_replicated_ms, 3)},
+                     {"under_min_isr_ms", round_to(p.under_min_isr_ms, 3)},
+                     {"offline_ms", round_to(p.offline_ms, 3)}});
   }
   auto& hist = j["isr_history"] = nlohmann::ordered_json::array();
   for (const auto& s : rep.history)
-    hist.push_back({{"time_ms", round_to(s.time_ms, 3)}, {"cause", s.cause}, {"isr_size", s.isr_size},
-                    {"under_replicated", s.under_replicated}, {"under_min_isr", s.under_min_isr}, {"offline", s.offline},
-                    {"not_enough_replicas", s.not_enough_replicas}, {"records_acked", s.records_acked}});
+    hist.push_back({{"time_ms", round_to(s.time_ms, 3)},
+                    {"cause", s.cause},
+                    {"isr_size", s.isr_size},
+                    {"under_replicated", s.under_replicated},
+                    {"under_min_isr", s.under_min_isr},
+                    {"offline", s.offline},
+                    {"not_enough_replicas", s.not_enough_replicas},
+                    {"records_acked", s.records_acked}});
   return j;
 }
 

@@ -34,9 +34,15 @@ nlohmann::ordered_json migration_to_json(const model::RunResult& r) {
   if (m.has_bridge) {
     const auto& b = m.bridge;
     const auto when = [&b](double ms) { return b.caught_up ? Json(round_to(ms, 3)) : Json(nullptr); };
-    j["bridge"] = {{"start_ms", round_to(b.start_ms, 3)}, {"lag_at_start", b.lag_at_start},   {"max_lag", b.max_lag},
-                   {"caught_up", b.caught_up},            {"caught_up_ms", when(b.caught_up_ms)}, {"catch_up_ms", when(b.catch_up_ms)},
-                   {"switch_ms", when(b.switch_ms)},      {"finished_ms", round_to(b.finished_ms, 3)}, {"records_after_switch", b.after_switch}};
+    j["bridge"] = {{"start_ms", round_to(b.start_ms, 3)},
+                   {"lag_at_start", b.lag_at_start},
+                   {"max_lag", b.max_lag},
+                   {"caught_up", b.caught_up},
+                   {"caught_up_ms", when(b.caught_up_ms)},
+                   {"catch_up_ms", when(b.catch_up_ms)},
+                   {"switch_ms", when(b.switch_ms)},
+                   {"finished_ms", round_to(b.finished_ms, 3)},
+                   {"records_after_switch", b.after_switch}};
   }
   return j;
 }
@@ -74,12 +80,15 @@ std::string migration_to_text(const model::RunResult& r) {
     row("bridge finished ms", fixed(b.finished_ms, 3));
     row("bridged after the switch", num(b.after_switch));
   }
-  std::string out = "\nmigration " + m.strategy + ": " + escape_controls(m.from) + " (" + std::to_string(m.from_partitions) +
-                    " partitions) -> " + escape_controls(m.to) + " (" + std::to_string(m.to_partitions) + " partitions)\n" + t.to_text();
+  std::string out = "\nmigration " + m.strategy + ": " + escape_controls(m.from) + " (" +
+                    std::to_string(m.from_partitions) + " partitions) -> " + escape_controls(m.to) + " (" +
+                    std::to_string(m.to_partitions) + " partitions)\n" + t.to_text();
   if (m.has_bridge && !m.bridge.caught_up)
-    out += "the bridge did not catch up before the producers stopped sending: no switch, the old topic keeps every record\n";
+    out +=
+        "the bridge did not catch up before the producers stopped sending: no switch, the old topic keeps every record\n";
   if (m.sample_old >= 0)
-    out += "sample: " + escape_controls(m.sample_key) + " old=p" + std::to_string(m.sample_old) + " new=p" + std::to_string(m.sample_new) + "\n";
+    out += "sample: " + escape_controls(m.sample_key) + " old=p" + std::to_string(m.sample_old) + " new=p" +
+           std::to_string(m.sample_new) + "\n";
   return out;
 }
 

@@ -1,11 +1,11 @@
 #include "analysis/plots.hpp"
 
-#include <cstdio>
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <cstring>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -91,7 +91,8 @@ std::string draw_gnuplot(const GnuplotChart& chart, const std::string& dir, cons
   };
   try {
     write_or_throw(base + ".dat", chart.data);
-    write_or_throw(base + ".gp", chart.terminal + "set output " + quoted(out_name) + "\ndatafile = " + quoted(data_name) + "\n" + chart.script);
+    write_or_throw(base + ".gp", chart.terminal + "set output " + quoted(out_name) +
+                                     "\ndatafile = " + quoted(data_name) + "\n" + chart.script);
   } catch (...) {
     clean();
     throw;
@@ -106,7 +107,8 @@ std::string draw_gnuplot(const GnuplotChart& chart, const std::string& dir, cons
   std::error_code ec;
   if (status != 0 || !std::filesystem::exists(out_tmp)) {
     std::filesystem::remove(out_tmp, ec);
-    throw std::runtime_error("gnuplot failed drawing " + name + (status == 127 ? " (gnuplot is not installed: make installs it)" : "") +
+    throw std::runtime_error("gnuplot failed drawing " + name +
+                             (status == 127 ? " (gnuplot is not installed: make installs it)" : "") +
                              (err.empty() ? "" : ": " + err.substr(0, err.find('\n'))));
   }
   std::filesystem::rename(out_tmp, target, ec);
@@ -129,16 +131,18 @@ void Plotter::records_per_partition(const std::string& title, const std::vector<
   std::string data;
   bool whiskers = false;
   for (std::size_t i = 0; i < bars.size(); ++i) {
-    data += std::to_string(i) + " " + data_quoted(bars[i].label) + " " + fixed(bars[i].value, 6) + " " + fixed(bars[i].low, 6) + " " +
-            fixed(bars[i].high, 6) + "\n";
+    data += std::to_string(i) + " " + data_quoted(bars[i].label) + " " + fixed(bars[i].value, 6) + " " +
+            fixed(bars[i].low, 6) + " " + fixed(bars[i].high, 6) + "\n";
     whiskers = whiskers || bars[i].low != bars[i].high;
   }
-  std::string script = "set title " + quoted(title) + "\nset xlabel 'partition'\nset ylabel 'records'\n"
+  std::string script = "set title " + quoted(title) +
+                       "\nset xlabel 'partition'\nset ylabel 'records'\n"
                        "set style fill solid 0.6 border -1\nset boxwidth 0.7\nset yrange [0:*]\nset grid ytics\n"
                        "set key top right\n";
   if (bars.size() > 24) script += "set xtics rotate by 90 font ',8'\n";
   script += "plot datafile using 1:3:xtic(2) with boxes lc rgb '#4477aa' title 'records (mean)'";
-  if (whiskers) script += ", datafile using 1:3:4:5 with yerrorbars lc rgb 'black' pt 0 title '95% confidence interval'";
+  if (whiskers)
+    script += ", datafile using 1:3:4:5 with yerrorbars lc rgb 'black' pt 0 title '95% confidence interval'";
   script += "\n";
   draw("records-per-partition", data, script);
 }
@@ -150,9 +154,13 @@ void Plotter::partition_strip(const std::string& title, const std::vector<std::i
     data += std::to_string(i) + " " + std::to_string(trace[i]) + "\n";
     top = std::max(top, trace[i]);
   }
-  const std::string script = "set title " + quoted(title) + "\nset xlabel 'record (send order)'\nset ylabel 'partition'\n"
-                             "set yrange [-0.5:" + std::to_string(top) + ".5]\nset ytics 1\nset grid\nset key top right\n"
-                             "plot datafile using 1:2 with points pt 5 ps 0.8 lc rgb '#cc3311' title 'partition chosen'\n";
+  const std::string script =
+      "set title " + quoted(title) +
+      "\nset xlabel 'record (send order)'\nset ylabel 'partition'\n"
+      "set yrange [-0.5:" +
+      std::to_string(top) +
+      ".5]\nset ytics 1\nset grid\nset key top right\n"
+      "plot datafile using 1:2 with points pt 5 ps 0.8 lc rgb '#cc3311' title 'partition chosen'\n";
   draw("partition-choices", data, script);
 }
 
@@ -193,7 +201,11 @@ void Plotter::broker_queues(const std::string& title, const model::RunResult& r)
   std::vector<std::size_t> shown(brokers);
   for (std::size_t b = 0; b < brokers; ++b) shown[b] = b;
   if (brokers > kMaxPanels) {
-    auto total = [&](std::size_t b) { double t = 0; for (double m : mean[b]) t += m; return t; };
+    auto total = [&](std::size_t b) {
+      double t = 0;
+      for (double m : mean[b]) t += m;
+      return t;
+    };
     std::stable_sort(shown.begin(), shown.end(), [&](std::size_t a, std::size_t b) { return total(a) > total(b); });
     shown.resize(kMaxPanels);
     std::sort(shown.begin(), shown.end());
@@ -210,28 +222,33 @@ void Plotter::broker_queues(const std::string& title, const model::RunResult& r)
     data += "\n";
   }
   const double interval = (end_ms - ts.time_ms.front()) / static_cast<double>(bins);
-  std::string script = "set terminal pngcairo size 1000," + std::to_string(std::max<std::size_t>(600, 110 + 150 * shown.size())) +
-                       " font 'sans,11'\n";
+  std::string script = "set terminal pngcairo size 1000," +
+                       std::to_string(std::max<std::size_t>(600, 110 + 150 * shown.size())) + " font 'sans,11'\n";
   script += "set multiplot layout " + std::to_string(shown.size()) + ",1 title " +
             quoted(title + " (mean and max per " + fixed(interval, interval < 10 ? 2 : 0) + " ms" +
-                   (brokers > shown.size() ? "; the " + std::to_string(shown.size()) + " of " + std::to_string(brokers) +
-                                                 " brokers with the longest queues"
+                   (brokers > shown.size() ? "; the " + std::to_string(shown.size()) + " of " +
+                                                 std::to_string(brokers) + " brokers with the longest queues"
                                            : "") +
                    ")") +
             "\n";
   script += "set lmargin 12\nset rmargin 4\nset tmargin 1\nset bmargin 1\nset grid ytics xtics\n"
-            "set xrange [" + fixed(ts.time_ms.front(), 3) + ":" + fixed(end_ms, 3) + "]\n"
-            "set yrange [0:" + fixed(static_cast<double>(top) * 1.15 + 0.15, 2) + "]\n" +
-            (top <= 10 ? "set ytics 0,1\n" : "set ytics autofreq\n") + "set format y '%.0f'\nset format x ''\nunset mytics\n";
+            "set xrange [" +
+            fixed(ts.time_ms.front(), 3) + ":" + fixed(end_ms, 3) +
+            "]\n"
+            "set yrange [0:" +
+            fixed(static_cast<double>(top) * 1.15 + 0.15, 2) + "]\n" +
+            (top <= 10 ? "set ytics 0,1\n" : "set ytics autofreq\n") +
+            "set format y '%.0f'\nset format x ''\nunset mytics\n";
   for (std::size_t n = 0; n < shown.size(); ++n) {
     const std::size_t b = shown[n];
     const std::string mean_col = std::to_string(2 + 2 * n), max_col = std::to_string(3 + 2 * n);
-    if (n + 1 == shown.size())
-      script += "set bmargin 3\nset format x '%g'\nset xlabel 'simulated time (ms)'\n";
+    if (n + 1 == shown.size()) script += "set bmargin 3\nset format x '%g'\nset xlabel 'simulated time (ms)'\n";
     script += "set ylabel " + quoted("broker " + std::to_string(r.brokers[b].broker)) + "\n";
     script += n == 0 ? "set key top right horizontal opaque\n" : "unset key\n";
-    script += "plot datafile using 1:" + max_col + " with fillsteps fs solid 1.0 noborder lc rgb '#c6dbef' title 'max in interval', "
-              "datafile using 1:" + mean_col + " with steps lw 2 lc rgb '#08519c' title 'mean in interval'\n";
+    script += "plot datafile using 1:" + max_col +
+              " with fillsteps fs solid 1.0 noborder lc rgb '#c6dbef' title 'max in interval', "
+              "datafile using 1:" +
+              mean_col + " with steps lw 2 lc rgb '#08519c' title 'mean in interval'\n";
   }
   script += "unset multiplot\n";
   draw("broker-queues", data, script);
@@ -246,10 +263,12 @@ void Plotter::latency_cdf(const std::string& title, const std::vector<LatencyCur
     }
     data += "\n\n";  // gnuplot index separator
   }
-  std::string script = "set title " + quoted(title) + "\nset xlabel 'latency send() to acknowledgement (ms)'\n"
+  std::string script = "set title " + quoted(title) +
+                       "\nset xlabel 'latency send() to acknowledgement (ms)'\n"
                        "set ylabel 'fraction of records'\nset yrange [0:1]\nset grid\nset key bottom right\nplot ";
   for (std::size_t c = 0; c < curves.size(); ++c)
-    script += std::string(c ? ", " : "") + "datafile index " + std::to_string(c) + " using 1:2 with lines lw 2 title " + quoted(curves[c].name);
+    script += std::string(c ? ", " : "") + "datafile index " + std::to_string(c) + " using 1:2 with lines lw 2 title " +
+              quoted(curves[c].name);
   draw("latency-cdf", data, script + "\n");
 }
 
@@ -266,10 +285,11 @@ void Plotter::batch_size_histogram(const std::string& title, const std::vector<s
     }
   // Counts that span orders of magnitude go on a log scale, so rare sizes stay visible.
   const bool log_scale = lo > 0 && hi / lo >= 100;
-  const std::string script = "set title " + quoted(title) + "\nset xlabel 'records per batch'\nset ylabel 'batches" +
-                             (log_scale ? " (log scale)" : "") + "'\nset style fill solid 0.6 border -1\nset boxwidth 0.8\n" +
-                             (log_scale ? "set logscale y\nset yrange [0.8:*]\n" : "set yrange [0:*]\n") +
-                             "set grid ytics\nset key top right\nplot datafile using 1:2 with boxes lc rgb '#228833' title 'batches'\n";
+  const std::string script =
+      "set title " + quoted(title) + "\nset xlabel 'records per batch'\nset ylabel 'batches" +
+      (log_scale ? " (log scale)" : "") + "'\nset style fill solid 0.6 border -1\nset boxwidth 0.8\n" +
+      (log_scale ? "set logscale y\nset yrange [0.8:*]\n" : "set yrange [0:*]\n") +
+      "set grid ytics\nset key top right\nplot datafile using 1:2 with boxes lc rgb '#228833' title 'batches'\n";
   draw("batch-sizes", data, script);
 }
 

@@ -19,15 +19,15 @@ enum class BalanceScope { kCluster, kTopic, kBoth };
 
 struct ReassignReport {
   model::ReassignStudyRequest request;
-  model::ReassignStudy study;                  ///< a plan was found (optimal or feasible)
-  std::map<std::int32_t, std::string> racks;   ///< the rack of every broker in --brokers ("" = none)
-  std::string balance;                         ///< --balance as given, e.g. "band:1.10"
-  bool explicit_bounds = false;                ///< both --replicas-per-broker and --leaders-per-broker given
+  model::ReassignStudy study;                 ///< a plan was found (optimal or feasible)
+  std::map<std::int32_t, std::string> racks;  ///< the rack of every broker in --brokers ("" = none)
+  std::string balance;                        ///< --balance as given, e.g. "band:1.10"
+  bool explicit_bounds = false;               ///< both --replicas-per-broker and --leaders-per-broker given
   BalanceScope scope = BalanceScope::kCluster;
-  bool have_sizes = false;                     ///< partition sizes were given: show bytes
-  std::int64_t throttle_bytes_per_s = 0;       ///< > 0: show the least copy time
-  std::string plan_json;                       ///< Kafka's reassignment JSON of the changed partitions
-  std::string plan_out;                        ///< the file --plan-out wrote it to ("" = none)
+  bool have_sizes = false;                ///< partition sizes were given: show bytes
+  std::int64_t throttle_bytes_per_s = 0;  ///< > 0: show the least copy time
+  std::string plan_json;                  ///< Kafka's reassignment JSON of the changed partitions
+  std::string plan_out;                   ///< the file --plan-out wrote it to ("" = none)
 };
 
 nlohmann::ordered_json reassign_to_json(const ReassignReport& r);

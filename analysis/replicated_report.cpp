@@ -27,7 +27,8 @@ std::string indent(const std::string& text, std::size_t spaces) {
 }
 
 // The per-partition rows: every partition, or the busiest by mean records of a big topic.
-std::vector<std::size_t> partitions_shown(const std::vector<Summary>& sums, const std::vector<std::size_t>& records_metric) {
+std::vector<std::size_t> partitions_shown(const std::vector<Summary>& sums,
+                                          const std::vector<std::size_t>& records_metric) {
   std::vector<std::size_t> order(records_metric.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   if (order.size() <= kTableMaxPartitions) return order;
@@ -47,19 +48,24 @@ std::string mean_pm(const Summary& s, int decimals) {
 }
 
 nlohmann::ordered_json summary_to_json(const std::string& name, const Summary& s) {
-  return {{"name", name},          {"mean", number(s.mean, 6)},     {"ci95_low", number(s.ci_low, 6)},
-          {"ci95_high", number(s.ci_high, 6)}, {"min", number(s.min, 6)}, {"median", number(s.median, 6)},
+  return {{"name", name},
+          {"mean", number(s.mean, 6)},
+          {"ci95_low", number(s.ci_low, 6)},
+          {"ci95_high", number(s.ci_high, 6)},
+          {"min", number(s.min, 6)},
+          {"median", number(s.median, 6)},
           {"max", number(s.max, 6)}};
 }
 
 std::string replicated_to_text(const ReplicationSummary& s, const model::RunResult& first, ReplicationCount count) {
   const auto sums = s.summaries();
   const auto& reg = s.registry();
-  std::string out = "scenario " + first.scenario + "  seed " + std::to_string(first.seed) + "  " + std::to_string(count.done) +
-                    " replications: mean ± 95% confidence half-width (Student t)\n";
+  std::string out = "scenario " + first.scenario + "  seed " + std::to_string(first.seed) + "  " +
+                    std::to_string(count.done) + " replications: mean ± 95% confidence half-width (Student t)\n";
   if (count.partial())
-    out += "PARTIAL RESULT: interrupted after " + std::to_string(count.done) + " of " + std::to_string(count.requested) +
-           " replications; the statistics cover those " + std::to_string(count.done) + "\n";
+    out += "PARTIAL RESULT: interrupted after " + std::to_string(count.done) + " of " +
+           std::to_string(count.requested) + " replications; the statistics cover those " + std::to_string(count.done) +
+           "\n";
   if (s.unmeasured() > 0)
     out += "NO RECORDS MEASURED in " + std::to_string(s.unmeasured()) + " of " + std::to_string(count.done) +
            " replications: their shares, batching, latency and distribution are left out" +
@@ -96,15 +102,18 @@ std::string replicated_to_text(const ReplicationSummary& s, const model::RunResu
   }
   out += brokers.to_text() + "\n";
 
-  Table others({{"metric", Align::kLeft}, {"mean"}, {"95% CI"}, {"min"}, {"median"}, {"max"}, {"meaning", Align::kLeft}});
+  Table others(
+      {{"metric", Align::kLeft}, {"mean"}, {"95% CI"}, {"min"}, {"median"}, {"max"}, {"meaning", Align::kLeft}});
   for (std::size_t i = 0; i < reg.size(); ++i) {
     const auto& m = reg[i];
-    if (m.scope != MetricScope::kRun && m.scope != MetricScope::kGroup) continue;  // partitions and brokers have their tables
+    if (m.scope != MetricScope::kRun && m.scope != MetricScope::kGroup)
+      continue;  // partitions and brokers have their tables
     const auto& v = sums[i];
     const int dm = std::max(m.decimals, 1);  // a mean of counts has a fraction
-    const std::string ci = std::isnan(v.mean) ? "-" : "[" + metric_text(v.ci_low, dm, "-") + ", " + metric_text(v.ci_high, dm, "-") + "]";
-    others.add_row({m.name, metric_text(v.mean, dm, "-"), ci, metric_text(v.min, m.decimals, "-"), metric_text(v.median, dm, "-"),
-                    metric_text(v.max, m.decimals, "-"), label_with_unit(m)});
+    const std::string ci =
+        std::isnan(v.mean) ? "-" : "[" + metric_text(v.ci_low, dm, "-") + ", " + metric_text(v.ci_high, dm, "-") + "]";
+    others.add_row({m.name, metric_text(v.mean, dm, "-"), ci, metric_text(v.min, m.decimals, "-"),
+                    metric_text(v.median, dm, "-"), metric_text(v.max, m.decimals, "-"), label_with_unit(m)});
   }
   out += others.to_text();
   return out;
@@ -141,8 +150,8 @@ std::string replicated_json_head(const model::RunResult& first) {
   nlohmann::ordered_json head;
   head["scenario"] = first.scenario;
   head["seed"] = first.seed;
-  std::string text = dump_json(head);             // "{\n  ...\n}\n"
-  text.resize(text.size() - 3);                   // drop "\n}\n"
+  std::string text = dump_json(head);  // "{\n  ...\n}\n"
+  text.resize(text.size() - 3);        // drop "\n}\n"
   return text + ",\n  \"runs\": [";
 }
 
@@ -154,7 +163,8 @@ std::string replicated_json_run(const model::RunResult& r, std::size_t replicati
   return (first ? "\n" : ",\n") + indent(text, 4);
 }
 
-std::string replicated_json_tail(const ReplicationSummary& s, ReplicationCount count, const nlohmann::ordered_json& extra) {
+std::string replicated_json_tail(const ReplicationSummary& s, ReplicationCount count,
+                                 const nlohmann::ordered_json& extra) {
   nlohmann::ordered_json tail;
   tail["replications"] = count.done;
   if (count.partial()) {

@@ -41,7 +41,8 @@ std::string replicated_json_head(const model::RunResult& first);
 std::string replicated_json_run(const model::RunResult& r, std::size_t replication, bool first);
 /// `]`, then "replications" (done), "partial" and "replications_requested" when
 /// interrupted, "metrics", then the members of `extra` (e.g. "theory"); closes the object.
-std::string replicated_json_tail(const ReplicationSummary& s, ReplicationCount count, const nlohmann::ordered_json& extra);
+std::string replicated_json_tail(const ReplicationSummary& s, ReplicationCount count,
+                                 const nlohmann::ordered_json& extra);
 
 /// "12.30 ± 0.45" with `decimals` places; "inf" for an infinite mean, "-" when undefined.
 std::string mean_pm(const Summary& s, int decimals);

@@ -43,8 +43,12 @@ double ratio(std::int64_t a, std::int64_t b, const Totals& t) {
   return b == 0 ? 0.0 : d(a) / d(b);
 }
 double ms(std::int64_t ns) { return d(ns) / 1e6; }
-double latency(const model::RunResult& r, double q) { return r.latency.count() ? ms(r.latency.quantile(q)) : kUndefined; }
-double batch_bytes(const model::RunResult& r, double q) { return r.batch_bytes.count() ? d(r.batch_bytes.quantile(q)) : kUndefined; }
+double latency(const model::RunResult& r, double q) {
+  return r.latency.count() ? ms(r.latency.quantile(q)) : kUndefined;
+}
+double batch_bytes(const model::RunResult& r, double q) {
+  return r.batch_bytes.count() ? d(r.batch_bytes.quantile(q)) : kUndefined;
+}
 std::int64_t replication_errors(const model::ReplicationResult& r, const char* code) {
   const auto it = r.errors.find(code);
   return it == r.errors.end() ? 0 : it->second;
@@ -55,7 +59,6 @@ double replication_time(const model::ReplicationResult& r, double model::Partiti
   for (const auto& p : r.partitions) sum += p.*field;
   return sum;
 }
-
 
 using RunValue = double (*)(const model::RunResult&, const Totals&);
 using PartitionValue = double (*)(const model::PartitionStats&);
@@ -73,9 +76,12 @@ struct Spec {
 
 // Run-wide counts, before the per-partition and per-broker metrics.
 const Spec<RunValue> kHead[] = {
-    {"records_sent", "records sent (warm-up included)", "records", 0, false, [](const auto& r, const auto&) { return d(r.records_sent); }},
-    {"records_acked", "records acked", "records", 0, true, [](const auto& r, const auto&) { return d(r.records_acked); }},
-    {"records_failed", "records failed", "records", 0, true, [](const auto& r, const auto&) { return d(r.failed.total()); }},
+    {"records_sent", "records sent (warm-up included)", "records", 0, false,
+     [](const auto& r, const auto&) { return d(r.records_sent); }},
+    {"records_acked", "records acked", "records", 0, true,
+     [](const auto& r, const auto&) { return d(r.records_acked); }},
+    {"records_failed", "records failed", "records", 0, true,
+     [](const auto& r, const auto&) { return d(r.failed.total()); }},
     {"records_measured", "records measured (sent after the warm-up, acked)", "records", 0, false,
      [](const auto& r, const auto&) { return d(r.records_measured); }},
     {"failures.buffer_timeout", "failed: blocked longer than max.block.ms", "records", 0, false,
@@ -100,8 +106,10 @@ const Spec<PartitionValue> kPartition[] = {
 
 const Spec<BrokerValue> kBroker[] = {
     {"records", "records", "records", 0, false, [](const auto& b, const auto&) { return d(b.records); }},
-    {"records_share", "share of records", "share", 4, true, [](const auto& b, const auto& t) { return ratio(b.records, t.records, t); }},
-    {"bytes_share", "share of bytes", "share", 4, true, [](const auto& b, const auto& t) { return ratio(b.bytes, t.bytes, t); }},
+    {"records_share", "share of records", "share", 4, true,
+     [](const auto& b, const auto& t) { return ratio(b.records, t.records, t); }},
+    {"bytes_share", "share of bytes", "share", 4, true,
+     [](const auto& b, const auto& t) { return ratio(b.bytes, t.bytes, t); }},
     {"batches", "batches", "batches", 0, false, [](const auto& b, const auto&) { return d(b.batches); }},
     {"requests", "requests", "requests", 0, true, [](const auto& b, const auto&) { return d(b.requests); }},
     {"records_per_batch", "records per batch", "records", 2, true,
@@ -116,8 +124,10 @@ const Spec<RunValue> kTail[] = {
     {"batches", "batches", "batches", 0, true, [](const auto&, const auto& t) { return d(t.batches); }},
     {"records_per_batch", "records per batch", "records", 2, true,
      [](const auto&, const auto& t) { return ratio(t.records, t.batches, t); }},
-    {"bytes_per_batch", "bytes per batch", "bytes", 0, true, [](const auto&, const auto& t) { return ratio(t.bytes, t.batches, t); }},
-    {"batch.p50_bytes", "batch bytes p50", "bytes", 0, false, [](const auto& r, const auto&) { return batch_bytes(r, 0.5); }},
+    {"bytes_per_batch", "bytes per batch", "bytes", 0, true,
+     [](const auto&, const auto& t) { return ratio(t.bytes, t.batches, t); }},
+    {"batch.p50_bytes", "batch bytes p50", "bytes", 0, false,
+     [](const auto& r, const auto&) { return batch_bytes(r, 0.5); }},
     {"batch.mean_bytes", "batch bytes mean", "bytes", 1, false,
      [](const auto& r, const auto&) { return r.batch_bytes.count() ? r.batch_bytes.mean() : kUndefined; }},
     {"latency.p50_ms", "latency p50", "ms", 3, true, [](const auto& r, const auto&) { return latency(r, 0.5); }},
@@ -127,8 +137,10 @@ const Spec<RunValue> kTail[] = {
      [](const auto& r, const auto&) { return r.latency.count() ? ms(r.latency.max()) : kUndefined; }},
     {"latency.mean_ms", "latency mean", "ms", 3, false,
      [](const auto& r, const auto&) { return r.latency.count() ? r.latency.mean() / 1e6 : kUndefined; }},
-    {"buffer_full_ms", "time buffer.memory was full", "ms", 1, true, [](const auto& r, const auto&) { return r.buffer_full_ms; }},
-    {"peak_buffer_bytes", "peak buffer memory in use", "bytes", 0, false, [](const auto& r, const auto&) { return d(r.peak_buffer_bytes); }},
+    {"buffer_full_ms", "time buffer.memory was full", "ms", 1, true,
+     [](const auto& r, const auto&) { return r.buffer_full_ms; }},
+    {"peak_buffer_bytes", "peak buffer memory in use", "bytes", 0, false,
+     [](const auto& r, const auto&) { return d(r.peak_buffer_bytes); }},
 };
 
 // Records per partition against uniform, per topic ("distribution.cv" in a run of one topic,
@@ -139,7 +151,8 @@ const Spec<double (*)(const DistributionStats&)> kDistribution[] = {
     {"jain", "partition records Jain's fairness index", "", 4, false, [](const auto& s) { return s.jain; }},
     {"chi_square", "partition records chi-square vs uniform", "", 2, false, [](const auto& s) { return s.chi_square; }},
     {"p_value", "partition records chi-square p-value", "", 4, true, [](const auto& s) { return s.p_value; }},
-    {"kl_divergence", "partition records KL divergence from uniform", "nats", 6, false, [](const auto& s) { return s.kl_divergence; }},
+    {"kl_divergence", "partition records KL divergence from uniform", "nats", 6, false,
+     [](const auto& s) { return s.kl_divergence; }},
 };
 
 const Spec<RunValue> kTailAfter[] = {
@@ -154,7 +167,8 @@ const Spec<RunValue> kTailAfter[] = {
      [](const auto& r, const auto&) { return r.log_order.checked ? d(r.log_order.reordered_keys) : kUndefined; }},
     {"log_order.duplicated_records", "records written twice", "records", 0, false,
      [](const auto& r, const auto&) { return r.log_order.checked ? d(r.log_order.duplicated_records) : kUndefined; }},
-    {"partitioner_switches", "sticky partition switches", "", 0, false, [](const auto& r, const auto&) { return d(r.partitioner_switches); }},
+    {"partitioner_switches", "sticky partition switches", "", 0, false,
+     [](const auto& r, const auto&) { return d(r.partitioner_switches); }},
     {"simulated_ms", "simulated time", "ms", 1, false, [](const auto& r, const auto&) { return r.simulated_ms; }},
 };
 
@@ -170,12 +184,16 @@ double pause(const model::GroupResult& g, bool sum) {
 
 // Per consumer group, after the run-wide statistics: "group.readers.pause_max_ms".
 const Spec<double (*)(const model::GroupResult&)> kGroup[] = {
-    {"records_consumed", "records consumed (duplicates included)", "records", 0, true, [](const auto& g) { return d(g.records_consumed); }},
-    {"duplicates", "records processed again (an offset again or a second copy)", "records", 0, true, [](const auto& g) { return d(g.duplicates); }},
+    {"records_consumed", "records consumed (duplicates included)", "records", 0, true,
+     [](const auto& g) { return d(g.records_consumed); }},
+    {"duplicates", "records processed again (an offset again or a second copy)", "records", 0, true,
+     [](const auto& g) { return d(g.duplicates); }},
     {"order_violations", "records processed after a later one of their key and producer", "records", 0, true,
      [](const auto& g) { return d(g.order_violations); }},
-    {"keys_out_of_order", "keys with an order violation", "keys", 0, true, [](const auto& g) { return d(g.keys_out_of_order); }},
-    {"records_unconsumed", "records never consumed", "records", 0, false, [](const auto& g) { return d(g.records_unconsumed); }},
+    {"keys_out_of_order", "keys with an order violation", "keys", 0, true,
+     [](const auto& g) { return d(g.keys_out_of_order); }},
+    {"records_unconsumed", "records never consumed", "records", 0, false,
+     [](const auto& g) { return d(g.records_unconsumed); }},
     {"lag_max", "largest partition lag", "records", 0, true, [](const auto& g) { return d(g.lag_max); }},
     {"e2e.p50_ms", "latency send->processed p50", "ms", 3, true, [](const auto& g) { return group_latency(g, 0.5); }},
     {"e2e.p99_ms", "latency send->processed p99", "ms", 3, true, [](const auto& g) { return group_latency(g, 0.99); }},
@@ -183,9 +201,12 @@ const Spec<double (*)(const model::GroupResult&)> kGroup[] = {
      [](const auto& g) { return g.e2e_latency.count() ? ms(g.e2e_latency.max()) : kUndefined; }},
     {"rebalances", "rebalances after the start", "", 0, true,
      [](const auto& g) { return g.rebalances.empty() ? 0.0 : d(static_cast<std::int64_t>(g.rebalances.size()) - 1); }},
-    {"pause_max_ms", "rebalance pause, longest of a partition", "ms", 1, true, [](const auto& g) { return pause(g, false); }},
-    {"pause_sum_ms", "rebalance pause, summed over partitions", "ms", 1, true, [](const auto& g) { return pause(g, true); }},
-    {"idle_members", "idle members at the end", "members", 0, true, [](const auto& g) { return d(static_cast<std::int64_t>(g.idle_members.size())); }},
+    {"pause_max_ms", "rebalance pause, longest of a partition", "ms", 1, true,
+     [](const auto& g) { return pause(g, false); }},
+    {"pause_sum_ms", "rebalance pause, summed over partitions", "ms", 1, true,
+     [](const auto& g) { return pause(g, true); }},
+    {"idle_members", "idle members at the end", "members", 0, true,
+     [](const auto& g) { return d(static_cast<std::int64_t>(g.idle_members.size())); }},
 };
 
 // The followers' replication, when the scenario models it (cluster.replication: followers):
@@ -207,21 +228,28 @@ const Spec<double (*)(const model::ReplicationResult&)> kReplication[] = {
 
 // The run's migration, when the scenario has one: "migration.order_violations".
 const Spec<double (*)(const model::migration::MigrationResult&)> kMigration[] = {
-    {"records_migrated", "migration: records migrated", "records", 0, true, [](const auto& m) { return d(m.records_migrated); }},
-    {"new_records", "migration: records in the new topic", "records", 0, false, [](const auto& m) { return d(m.new_records); }},
+    {"records_migrated", "migration: records migrated", "records", 0, true,
+     [](const auto& m) { return d(m.records_migrated); }},
+    {"new_records", "migration: records in the new topic", "records", 0, false,
+     [](const auto& m) { return d(m.new_records); }},
     {"keys", "migration: keys", "keys", 0, true, [](const auto& m) { return d(m.keys); }},
     {"keys_changed_partition", "migration: keys whose partition changed", "keys", 0, true,
      [](const auto& m) { return d(m.keys_changed_partition); }},
-    {"ratio", "migration: share of keys whose partition changed", "share", 4, true, [](const auto& m) { return m.ratio.value_or(kUndefined); }},
+    {"ratio", "migration: share of keys whose partition changed", "share", 4, true,
+     [](const auto& m) { return m.ratio.value_or(kUndefined); }},
     {"order_violations", "migration: order violations in the new topic", "records", 0, true,
      [](const auto& m) { return d(m.order_violations); }},
     {"order_violations_old", "migration: order violations in the old topic", "records", 0, false,
      [](const auto& m) { return d(m.order_violations_old); }},
-    {"keys_with_all_events", "migration: keys with all their events", "keys", 0, true, [](const auto& m) { return d(m.keys_with_all_events); }},
-    {"stable", "migration: each key in one new partition (1 = yes)", "", 0, true, [](const auto& m) { return m.stable ? 1.0 : 0.0; }},
+    {"keys_with_all_events", "migration: keys with all their events", "keys", 0, true,
+     [](const auto& m) { return d(m.keys_with_all_events); }},
+    {"stable", "migration: each key in one new partition (1 = yes)", "", 0, true,
+     [](const auto& m) { return m.stable ? 1.0 : 0.0; }},
     {"downtime_ms", "migration: downtime", "ms", 3, true, [](const auto& m) { return m.downtime_ms; }},
-    {"duplicates", "migration: duplicates in the new topic", "records", 0, true, [](const auto& m) { return d(m.duplicates); }},
-    {"inconsistent_keys", "migration: inconsistent keys", "keys", 0, true, [](const auto& m) { return d(m.inconsistent_keys); }},
+    {"duplicates", "migration: duplicates in the new topic", "records", 0, true,
+     [](const auto& m) { return d(m.duplicates); }},
+    {"inconsistent_keys", "migration: inconsistent keys", "keys", 0, true,
+     [](const auto& m) { return d(m.inconsistent_keys); }},
     {"bridge.max_lag", "migration: bridge's largest lag", "records", 0, true,
      [](const auto& m) { return m.has_bridge ? d(m.bridge.max_lag) : kUndefined; }},
     {"bridge.catch_up_ms", "migration: bridge's catch-up time", "ms", 3, true,
@@ -248,9 +276,10 @@ double two_rule_window(const model::RepartitionResult& r) {
 const Spec<double (*)(const model::RepartitionResult&)> kRepartition[] = {
     {"window_ms", "repartition: two-rule window (first change to the last producer's refresh)", "ms", 3, true,
      [](const auto& r) { return two_rule_window(r); }},
-    {"records_old_rule_after_change", "repartition: records partitioned by the old count after the change", "records", 0, true,
-     [](const auto& r) { return d(r.records_old_rule_after_change); }},
-    {"keys_split", "repartition: keys split over partitions", "keys", 0, true, [](const auto& r) { return d(r.keys_split); }},
+    {"records_old_rule_after_change", "repartition: records partitioned by the old count after the change", "records",
+     0, true, [](const auto& r) { return d(r.records_old_rule_after_change); }},
+    {"keys_split", "repartition: keys split over partitions", "keys", 0, true,
+     [](const auto& r) { return d(r.keys_split); }},
     {"keys_out_of_order", "repartition: keys out of order (most of any group)", "keys", 0, true,
      [](const auto& r) { return r.keys_out_of_order ? d(*r.keys_out_of_order) : kUndefined; }},
     {"records_skipped_latest", "repartition: records skipped by auto.offset.reset=latest", "records", 0, true,
@@ -288,7 +317,8 @@ std::vector<TopicDistribution> topic_distributions(const model::RunResult& r) {
         t.stats = distribution_stats(counts);
       } else {
         t.stats = distribution_stats_exposed(existed_counts, exposure);
-        t.time_weighted = std::any_of(exposure.begin(), exposure.end(), [&](double e) { return e != exposure.front(); });
+        t.time_weighted =
+            std::any_of(exposure.begin(), exposure.end(), [&](double e) { return e != exposure.front(); });
       }
     }
     counts.clear();
@@ -324,20 +354,22 @@ MetricRegistry::MetricRegistry(const model::RunResult& shape)
     const auto& p = shape.partitions[i];
     const std::string n = std::to_string(p.partition);
     for (const auto& s : kPartition)
-      metrics_.push_back(info(s, "partition." + p.topic + "." + n + "." + s.name, "partition " + p.topic + "-" + n + " " + s.label,
-                              MetricScope::kPartition, i));
+      metrics_.push_back(info(s, "partition." + p.topic + "." + n + "." + s.name,
+                              "partition " + p.topic + "-" + n + " " + s.label, MetricScope::kPartition, i));
   }
   for (std::size_t i = 0; i < shape.brokers.size(); ++i) {
     const std::string id = std::to_string(shape.brokers[i].broker);
     for (const auto& s : kBroker)
-      metrics_.push_back(info(s, "broker." + id + "." + s.name, "broker " + id + " " + s.label, MetricScope::kBroker, i));
+      metrics_.push_back(info(s, "broker." + id + "." + s.name, "broker " + id + " " + s.label, MetricScope::kBroker,
+                              i));
   }
   for (const auto& s : kTail) metrics_.push_back(info(s, s.name, s.label, MetricScope::kRun, 0));
   const auto topics = topic_distributions(shape);
   topics_ = topics.size();
   for (std::size_t k = 0; k < topics.size(); ++k)
     for (const auto& s : kDistribution)
-      metrics_.push_back(info(s, distribution_name(topics, k) + s.name, distribution_label(topics, k) + s.label, MetricScope::kRun, 0));
+      metrics_.push_back(info(s, distribution_name(topics, k) + s.name, distribution_label(topics, k) + s.label,
+                              MetricScope::kRun, 0));
   for (const auto& s : kTailAfter) metrics_.push_back(info(s, s.name, s.label, MetricScope::kRun, 0));
   for (std::size_t i = 0; i < shape.consumer_groups.size(); ++i) {
     const std::string& g = shape.consumer_groups[i].group;
@@ -345,23 +377,27 @@ MetricRegistry::MetricRegistry(const model::RunResult& shape)
       metrics_.push_back(info(s, "group." + g + "." + s.name, "group " + g + " " + s.label, MetricScope::kGroup, i));
   }
   if (shape.migration)
-    for (const auto& s : kMigration) metrics_.push_back(info(s, std::string("migration.") + s.name, s.label, MetricScope::kRun, 0));
+    for (const auto& s : kMigration)
+      metrics_.push_back(info(s, std::string("migration.") + s.name, s.label, MetricScope::kRun, 0));
   if (shape.repartition)
-    for (const auto& s : kRepartition) metrics_.push_back(info(s, std::string("repartition.") + s.name, s.label, MetricScope::kRun, 0));
+    for (const auto& s : kRepartition)
+      metrics_.push_back(info(s, std::string("repartition.") + s.name, s.label, MetricScope::kRun, 0));
   if (shape.replication.enabled)
-    for (const auto& s : kReplication) metrics_.push_back(info(s, std::string("replication.") + s.name, s.label, MetricScope::kRun, 0));
+    for (const auto& s : kReplication)
+      metrics_.push_back(info(s, std::string("replication.") + s.name, s.label, MetricScope::kRun, 0));
   // Per producer, last: its JMX attributes under machine names ("producer.p0.batch_size_avg_bytes",
   // "producer.p0.node.1.request_latency_avg_ms"), a node for every broker.
   for (std::size_t i = 0; i < shape.producer_metrics.size(); ++i) {
     const auto& pm = shape.producer_metrics[i];
     const std::string p = "producer." + pm.producer + ".";
     for (const auto& s : producer_metric_specs())
-      metrics_.push_back({p + s.machine, "producer " + pm.producer + " " + s.jmx, s.unit, s.decimals, false, MetricScope::kProducer, i});
+      metrics_.push_back({p + s.machine, "producer " + pm.producer + " " + s.jmx, s.unit, s.decimals, false,
+                          MetricScope::kProducer, i});
     for (const auto& n : pm.nodes)
       for (const auto& s : producer_node_metric_specs())
         metrics_.push_back({p + "node." + std::to_string(n.node) + "." + s.machine,
-                            "producer " + pm.producer + " node-" + std::to_string(n.node) + " " + s.jmx, s.unit, s.decimals, false,
-                            MetricScope::kProducer, i});
+                            "producer " + pm.producer + " node-" + std::to_string(n.node) + " " + s.jmx, s.unit,
+                            s.decimals, false, MetricScope::kProducer, i});
   }
 }
 
@@ -402,10 +438,11 @@ std::vector<double> MetricRegistry::values(const model::RunResult& r) const {
     for (const auto& s : kBroker) v.push_back(s.value(r.brokers[i], t));
   for (const auto& s : kTail) v.push_back(s.value(r, t));
   if (t.topics.size() != topics_)
-    throw std::logic_error("metrics: a run with " + std::to_string(t.topics.size()) + " topics does not fit the registry's " +
-                           std::to_string(topics_));
+    throw std::logic_error("metrics: a run with " + std::to_string(t.topics.size()) +
+                           " topics does not fit the registry's " + std::to_string(topics_));
   for (const auto& topic : t.topics)
-    for (const auto& s : kDistribution) v.push_back(t.measured && topic.records > 0 ? s.value(topic.stats) : kUndefined);
+    for (const auto& s : kDistribution)
+      v.push_back(t.measured && topic.records > 0 ? s.value(topic.stats) : kUndefined);
   for (const auto& s : kTailAfter) v.push_back(s.value(r, t));
   for (const auto& g : r.consumer_groups)
     for (const auto& s : kGroup) v.push_back(s.value(g));
@@ -424,7 +461,8 @@ std::vector<double> MetricRegistry::values(const model::RunResult& r) const {
   if (v.size() != metrics_.size())
     throw std::logic_error("metrics: a run with " + std::to_string(r.partitions.size()) + " partitions, " +
                            std::to_string(r.brokers.size()) + " brokers, " + std::to_string(r.consumer_groups.size()) +
-                           " consumer groups and " + std::to_string(r.producer_metrics.size()) + " producers does not fit the registry");
+                           " consumer groups and " + std::to_string(r.producer_metrics.size()) +
+                           " producers does not fit the registry");
   return v;
 }
 

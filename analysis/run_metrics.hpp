@@ -22,9 +22,9 @@ namespace partsim::analysis {
 /// spread records over the old one).
 struct TopicDistribution {
   std::string topic;
-  std::int64_t records = 0;  ///< measured, over the topic's partitions
-  DistributionStats stats;   ///< meaningful only when records > 0
-  bool time_weighted = false; ///< its partitions existed for different times (a schedule): shares weighted by them
+  std::int64_t records = 0;    ///< measured, over the topic's partitions
+  DistributionStats stats;     ///< meaningful only when records > 0
+  bool time_weighted = false;  ///< its partitions existed for different times (a schedule): shares weighted by them
 };
 
 /// The run's topics in the order of their partitions' rows, each with its distribution. A
@@ -43,7 +43,8 @@ struct MetricInfo {
   int decimals = 0;       ///< digits after the point in tables and CSV
   bool headline = false;  ///< a row of compare's table
   MetricScope scope = MetricScope::kRun;
-  std::size_t index = 0;  ///< the partition's, broker's, consumer group's or producer's index in the RunResult (scope != kRun)
+  std::size_t index =
+      0;  ///< the partition's, broker's, consumer group's or producer's index in the RunResult (scope != kRun)
 };
 
 /// The metrics of runs shaped like one RunResult (its partitions and brokers name the

@@ -13,21 +13,30 @@ double d(std::int64_t v) { return static_cast<double>(v); }
 
 // kafka-consumer-spec §10.1; the definitions are model/producer/sender_metrics.cpp's.
 const ProducerMetricSpec kSpecs[] = {
-    {"record-send-total", "record_send_total", "records", 0, [](const model::ProducerMetrics& m) { return d(m.record_send_total); }},
-    {"record-send-rate", "record_send_rate", "records/s", 3, [](const model::ProducerMetrics& m) { return m.record_send_rate; }},
-    {"batch-size-avg", "batch_size_avg_bytes", "bytes", 3, [](const model::ProducerMetrics& m) { return m.batch_size_avg; }},
-    {"batch-size-max", "batch_size_max_bytes", "bytes", 0, [](const model::ProducerMetrics& m) { return m.batch_size_max; }},
+    {"record-send-total", "record_send_total", "records", 0,
+     [](const model::ProducerMetrics& m) { return d(m.record_send_total); }},
+    {"record-send-rate", "record_send_rate", "records/s", 3,
+     [](const model::ProducerMetrics& m) { return m.record_send_rate; }},
+    {"batch-size-avg", "batch_size_avg_bytes", "bytes", 3,
+     [](const model::ProducerMetrics& m) { return m.batch_size_avg; }},
+    {"batch-size-max", "batch_size_max_bytes", "bytes", 0,
+     [](const model::ProducerMetrics& m) { return m.batch_size_max; }},
     {"records-per-request-avg", "records_per_request_avg", "records", 3,
      [](const model::ProducerMetrics& m) { return m.records_per_request_avg; }},
-    {"request-latency-avg", "request_latency_avg_ms", "ms", 3, [](const model::ProducerMetrics& m) { return m.request_latency_avg; }},
-    {"request-latency-max", "request_latency_max_ms", "ms", 3, [](const model::ProducerMetrics& m) { return m.request_latency_max; }},
+    {"request-latency-avg", "request_latency_avg_ms", "ms", 3,
+     [](const model::ProducerMetrics& m) { return m.request_latency_avg; }},
+    {"request-latency-max", "request_latency_max_ms", "ms", 3,
+     [](const model::ProducerMetrics& m) { return m.request_latency_max; }},
     {"record-queue-time-avg", "record_queue_time_avg_ms", "ms", 3,
      [](const model::ProducerMetrics& m) { return m.record_queue_time_avg; }},
     {"record-queue-time-max", "record_queue_time_max_ms", "ms", 3,
      [](const model::ProducerMetrics& m) { return m.record_queue_time_max; }},
-    {"bufferpool-wait-ratio", "bufferpool_wait_ratio", "", 6, [](const model::ProducerMetrics& m) { return m.bufferpool_wait_ratio; }},
-    {"record-retry-total", "record_retry_total", "records", 0, [](const model::ProducerMetrics& m) { return d(m.record_retry_total); }},
-    {"record-error-total", "record_error_total", "records", 0, [](const model::ProducerMetrics& m) { return d(m.record_error_total); }},
+    {"bufferpool-wait-ratio", "bufferpool_wait_ratio", "", 6,
+     [](const model::ProducerMetrics& m) { return m.bufferpool_wait_ratio; }},
+    {"record-retry-total", "record_retry_total", "records", 0,
+     [](const model::ProducerMetrics& m) { return d(m.record_retry_total); }},
+    {"record-error-total", "record_error_total", "records", 0,
+     [](const model::ProducerMetrics& m) { return d(m.record_error_total); }},
 };
 
 const ProducerMetricSpec kNodeSpecs[] = {
@@ -65,7 +74,8 @@ nlohmann::ordered_json producer_metrics_to_json(const model::RunResult& r) {
     for (const auto& n : m.nodes) {
       if (n.requests == 0) continue;
       Json& j = nodes[std::to_string(n.node)];
-      for (std::size_t i = 0; i < std::size(kNodeSpecs); ++i) j[kNodeSpecs[i].jmx] = json_value(producer_node_value(i, n), kNodeSpecs[i].decimals);
+      for (std::size_t i = 0; i < std::size(kNodeSpecs); ++i)
+        j[kNodeSpecs[i].jmx] = json_value(producer_node_value(i, n), kNodeSpecs[i].decimals);
     }
   }
   return out;
@@ -90,7 +100,8 @@ std::string producer_metrics_to_text(const model::RunResult& r) {
     for (const auto& n : m.nodes) {
       if (n.requests == 0) continue;
       std::vector<std::string> row{escape_controls(m.producer), node_name(n), std::to_string(n.requests)};
-      for (std::size_t i = 0; i < std::size(kNodeSpecs); ++i) row.push_back(text_value(producer_node_value(i, n), kNodeSpecs[i].decimals));
+      for (std::size_t i = 0; i < std::size(kNodeSpecs); ++i)
+        row.push_back(text_value(producer_node_value(i, n), kNodeSpecs[i].decimals));
       nodes.add_row(std::move(row));
     }
   }
@@ -124,10 +135,8 @@ std::string producer_metrics_to_csv(const model::RunResult& r) {
       for (const auto& s : kSpecs) {
         std::size_t i = 0;
         while (i < std::size(kNodeSpecs) && std::string_view(kNodeSpecs[i].jmx) != s.jmx) ++i;
-        if (i < std::size(kNodeSpecs))
-          cell(producer_node_value(i, n), kNodeSpecs[i].decimals);
-        else
-          out += ',';
+        if (i < std::size(kNodeSpecs)) cell(producer_node_value(i, n), kNodeSpecs[i].decimals);
+        else out += ',';
       }
       out += '\n';
     }

@@ -6,12 +6,12 @@
 #include <vector>
 
 #include "analysis/consumer_groups_report.hpp"
-#include "analysis/migration_report.hpp"
-#include "analysis/repartition_report.hpp"
 #include "analysis/distribution.hpp"
 #include "analysis/format.hpp"
 #include "analysis/hot_keys_report.hpp"
 #include "analysis/isr_report.hpp"
+#include "analysis/migration_report.hpp"
+#include "analysis/repartition_report.hpp"
 #include "analysis/run_metrics.hpp"
 #include "analysis/run_producer_metrics.hpp"
 #include "analysis/table.hpp"
@@ -27,7 +27,9 @@ using Json = nlohmann::ordered_json;
 // A statistic of measured records: null in JSON when the run measured none.
 Json stat(bool measured, double v) { return measured ? Json(v) : Json(nullptr); }
 // A ratio cell of a table or CSV: `undefined` when the run measured nothing.
-std::string cell(bool measured, double v, int decimals, const char* undefined) { return measured ? fixed(v, decimals) : undefined; }
+std::string cell(bool measured, double v, int decimals, const char* undefined) {
+  return measured ? fixed(v, decimals) : undefined;
+}
 
 }  // namespace
 
@@ -44,9 +46,12 @@ std::vector<std::size_t> busiest_partitions(const model::RunResult& r, std::size
   std::vector<std::size_t> order(r.partitions.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   n = std::min(n, order.size());
-  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(), [&](std::size_t a, std::size_t b) {
-    return r.partitions[a].records != r.partitions[b].records ? r.partitions[a].records > r.partitions[b].records : a < b;
-  });
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(),
+                    [&](std::size_t a, std::size_t b) {
+                      return r.partitions[a].records != r.partitions[b].records
+                                 ? r.partitions[a].records > r.partitions[b].records
+                                 : a < b;
+                    });
   order.resize(n);
   return order;
 }
@@ -69,8 +74,12 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
   const bool measured = measured_anything(r);
   auto& parts = j["partitions"] = nlohmann::ordered_json::array();
   for (const auto& p : r.partitions) {
-    parts.push_back({{"topic", p.topic}, {"partition", p.partition}, {"leader", p.leader}, {"records", p.records},
-                     {"bytes", p.bytes}, {"batches", p.batches},
+    parts.push_back({{"topic", p.topic},
+                     {"partition", p.partition},
+                     {"leader", p.leader},
+                     {"records", p.records},
+                     {"bytes", p.bytes},
+                     {"batches", p.batches},
                      {"records_per_batch", stat(measured, round_to(per(p.records, p.batches), 3))},
                      {"bytes_per_batch", stat(measured, round_to(per(p.bytes, p.batches), 1))}});
   }
@@ -78,10 +87,15 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
   std::int64_t total_records = 0;
   for (const auto& b : r.brokers) total_records += b.records;
   for (const auto& b : r.brokers) {
-    brokers.push_back({{"broker", b.broker}, {"records", b.records}, {"share", stat(measured, round_to(per(b.records, total_records), 4))},
-                       {"bytes", b.bytes}, {"batches", b.batches}, {"requests", b.requests},
+    brokers.push_back({{"broker", b.broker},
+                       {"records", b.records},
+                       {"share", stat(measured, round_to(per(b.records, total_records), 4))},
+                       {"bytes", b.bytes},
+                       {"batches", b.batches},
+                       {"requests", b.requests},
                        {"records_per_batch", stat(measured, round_to(per(b.records, b.batches), 3))},
-                       {"mean_queue_wait_ms", round_to(b.requests ? b.queue_wait_ms_sum / static_cast<double>(b.requests) : 0.0, 4)}});
+                       {"mean_queue_wait_ms",
+                        round_to(b.requests ? b.queue_wait_ms_sum / static_cast<double>(b.requests) : 0.0, 4)}});
   }
   // Per topic: one topic's statistics directly under "distribution", several under their names.
   const auto topics = topic_distributions(r);
@@ -109,8 +123,10 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
                      {"mean", stat(latencies, round_to(r.latency.mean() / 1e6, 3))}};
   const bool batches = r.batch_bytes.count() > 0;
   auto batch_stat = [&](std::int64_t v) { return batches ? Json(v) : Json(nullptr); };
-  j["batch_bytes"] = {{"p10", batch_stat(r.batch_bytes.quantile(0.1))}, {"p50", batch_stat(r.batch_bytes.quantile(0.5))},
-                      {"p90", batch_stat(r.batch_bytes.quantile(0.9))}, {"max", batch_stat(r.batch_bytes.max())},
+  j["batch_bytes"] = {{"p10", batch_stat(r.batch_bytes.quantile(0.1))},
+                      {"p50", batch_stat(r.batch_bytes.quantile(0.5))},
+                      {"p90", batch_stat(r.batch_bytes.quantile(0.9))},
+                      {"max", batch_stat(r.batch_bytes.max())},
                       {"mean", stat(batches, round_to(r.batch_bytes.mean(), 1))}};
   j["buffer_full_ms"] = round_to(r.buffer_full_ms, 3);
   j["peak_buffer_bytes"] = r.peak_buffer_bytes;
@@ -121,7 +137,8 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
                            {"out_of_order_sequence", r.produce_errors.out_of_order},
                            {"duplicates", r.produce_errors.duplicates}};
     // Replication fixed with min.insync.replicas above 1: only once some batch was refused.
-    if (r.produce_errors.not_enough_replicas > 0) j["produce_errors"]["not_enough_replicas"] = r.produce_errors.not_enough_replicas;
+    if (r.produce_errors.not_enough_replicas > 0)
+      j["produce_errors"]["not_enough_replicas"] = r.produce_errors.not_enough_replicas;
   }
   if (r.log_order.checked)
     j["log_order"] = {{"reordered_records", r.log_order.reordered_records},
@@ -143,8 +160,9 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
     check["p_value"] = round_to(a.p_value, 6);
     auto& choices = check["partitions"] = nlohmann::ordered_json::array();
     for (std::size_t i = 0; i < r.adaptive_choices.size(); ++i)
-      choices.push_back({{"partition", r.partitions[i].partition}, {"choices", r.adaptive_choices[i]},
-                       {"expected", round_to(r.adaptive_expected[i], 3)}});
+      choices.push_back({{"partition", r.partitions[i].partition},
+                         {"choices", r.adaptive_choices[i]},
+                         {"expected", round_to(r.adaptive_expected[i], 3)}});
   }
   if (!r.leader_history.empty()) {
     auto& h = j["leader_history"] = nlohmann::ordered_json::array();
@@ -173,22 +191,34 @@ std::string dump_json(const nlohmann::ordered_json& j) {
 
 std::string run_to_text(const model::RunResult& r) {
   std::string out;
-  out += "scenario " + r.scenario + "  seed " + std::to_string(r.seed) + "  simulated " + fixed(r.simulated_ms, 1) + " ms\n";
-  if (r.partial) out += "PARTIAL RESULT: the run was interrupted; records still in flight are neither acked nor failed\n";
+  out += "scenario " + r.scenario + "  seed " + std::to_string(r.seed) + "  simulated " + fixed(r.simulated_ms, 1) +
+         " ms\n";
+  if (r.partial)
+    out += "PARTIAL RESULT: the run was interrupted; records still in flight are neither acked nor failed\n";
   out += "records sent " + std::to_string(r.records_sent) + ", acked " + std::to_string(r.records_acked) + ", failed " +
          std::to_string(r.failed.total());
   if (r.failed.total() > 0)
     out += " (buffer timeout " + std::to_string(r.failed.buffer_timeout) + ", buffer limit " +
-           std::to_string(r.failed.buffer_limit) + ", delivery timeout " +
-           std::to_string(r.failed.delivery_timeout) + ", too large " + std::to_string(r.failed.record_too_large) +
-           ", retries exhausted " + std::to_string(r.failed.retries_exhausted) + ", invalid partition " +
+           std::to_string(r.failed.buffer_limit) + ", delivery timeout " + std::to_string(r.failed.delivery_timeout) +
+           ", too large " + std::to_string(r.failed.record_too_large) + ", retries exhausted " +
+           std::to_string(r.failed.retries_exhausted) + ", invalid partition " +
            std::to_string(r.failed.invalid_partition) + ")";
   out += "; measured (after warm-up) " + std::to_string(r.records_measured) + "\n";
   const bool measured = measured_anything(r);
-  if (!measured) out += "NO RECORDS MEASURED: " + unmeasured_reason(r) + "; shares, batching, latency and distribution are undefined\n";
+  if (!measured)
+    out +=
+        "NO RECORDS MEASURED: " + unmeasured_reason(r) + "; shares, batching, latency and distribution are undefined\n";
   out += "\n";
 
-  Table parts({{"topic", Align::kLeft}, {"partition"}, {"leader"}, {"records"}, {"share"}, {"bytes"}, {"batches"}, {"rec/batch"}, {"bytes/batch"}});
+  Table parts({{"topic", Align::kLeft},
+               {"partition"},
+               {"leader"},
+               {"records"},
+               {"share"},
+               {"bytes"},
+               {"batches"},
+               {"rec/batch"},
+               {"bytes/batch"}});
   std::int64_t total = 0;
   for (const auto& p : r.partitions) total += p.records;
   // A big topic shows its busiest partitions and counts the idle ones (CSV and JSON keep every row).
@@ -206,15 +236,18 @@ std::string run_to_text(const model::RunResult& r) {
   if (big) {
     std::size_t idle = 0;
     for (const auto& p : r.partitions) idle += p.records == 0 ? 1 : 0;
-    out += "(the " + std::to_string(kTablePartitionsShown) + " busiest of " + std::to_string(r.partitions.size()) + " partitions; " +
-           std::to_string(idle) + " got no records; every partition: --format csv, --format json or partitions.csv with --out)\n";
+    out += "(the " + std::to_string(kTablePartitionsShown) + " busiest of " + std::to_string(r.partitions.size()) +
+           " partitions; " + std::to_string(idle) +
+           " got no records; every partition: --format csv, --format json or partitions.csv with --out)\n";
   }
   out += "\n";
 
-  Table brokers({{"broker"}, {"records"}, {"share"}, {"bytes"}, {"batches"}, {"requests"}, {"rec/batch"}, {"queue wait ms"}});
+  Table brokers(
+      {{"broker"}, {"records"}, {"share"}, {"bytes"}, {"batches"}, {"requests"}, {"rec/batch"}, {"queue wait ms"}});
   for (const auto& b : r.brokers)
-    brokers.add_row({std::to_string(b.broker), std::to_string(b.records), cell(measured, per(b.records, total), 4, "-"), std::to_string(b.bytes),
-                     std::to_string(b.batches), std::to_string(b.requests), cell(measured, per(b.records, b.batches), 1, "-"),
+    brokers.add_row({std::to_string(b.broker), std::to_string(b.records), cell(measured, per(b.records, total), 4, "-"),
+                     std::to_string(b.bytes), std::to_string(b.batches), std::to_string(b.requests),
+                     cell(measured, per(b.records, b.batches), 1, "-"),
                      fixed(b.requests ? b.queue_wait_ms_sum / static_cast<double>(b.requests) : 0.0, 3)});
   out += brokers.to_text() + "\n";
 
@@ -229,40 +262,46 @@ std::string run_to_text(const model::RunResult& r) {
         out += "no records measured\n";
         continue;
       }
-      out += "max/min " + (d.has_empty_bin ? std::string("inf (an idle partition)") : fixed(d.max_over_min, 3)) + ", cv " + fixed(d.cv, 4) +
-             ", Jain " + fixed(d.jain, 4) + ", chi-square " + fixed(d.chi_square, 2) + " (p = " + fixed(d.p_value, 4) +
+      out += "max/min " + (d.has_empty_bin ? std::string("inf (an idle partition)") : fixed(d.max_over_min, 3)) +
+             ", cv " + fixed(d.cv, 4) + ", Jain " + fixed(d.jain, 4) + ", chi-square " + fixed(d.chi_square, 2) +
+             " (p = " + fixed(d.p_value, 4) +
              (t.time_weighted ? " vs shares by the time each partition existed)\n" : " vs uniform)\n");
     }
-    out += "latency send->ack ms: p50 " + fixed(ms(r.latency.quantile(0.5)), 3) + ", p99 " + fixed(ms(r.latency.quantile(0.99)), 3) +
-           ", p99.9 " + fixed(ms(r.latency.quantile(0.999)), 3) + ", max " + fixed(ms(r.latency.max()), 3) + "\n";
+    out += "latency send->ack ms: p50 " + fixed(ms(r.latency.quantile(0.5)), 3) + ", p99 " +
+           fixed(ms(r.latency.quantile(0.99)), 3) + ", p99.9 " + fixed(ms(r.latency.quantile(0.999)), 3) + ", max " +
+           fixed(ms(r.latency.max()), 3) + "\n";
   } else {
     out += "records per partition: no records measured\nlatency send->ack ms: no records measured\n";
   }
   if (r.batch_bytes.count() > 0)
-    out += "batch bytes: p10 " + std::to_string(r.batch_bytes.quantile(0.1)) + ", p50 " + std::to_string(r.batch_bytes.quantile(0.5)) +
-           ", p90 " + std::to_string(r.batch_bytes.quantile(0.9)) + ", max " + std::to_string(r.batch_bytes.max()) + "\n";
-  else
-    out += "batch bytes: no batches measured\n";
-  out += "buffer full " + fixed(r.buffer_full_ms, 1) + " ms (peak " + std::to_string(r.peak_buffer_bytes) + " bytes), retries " +
-         std::to_string(r.retries) + ", built-in partitioner switches " + std::to_string(r.partitioner_switches) + "\n";
+    out += "batch bytes: p10 " + std::to_string(r.batch_bytes.quantile(0.1)) + ", p50 " +
+           std::to_string(r.batch_bytes.quantile(0.5)) + ", p90 " + std::to_string(r.batch_bytes.quantile(0.9)) +
+           ", max " + std::to_string(r.batch_bytes.max()) + "\n";
+  else out += "batch bytes: no batches measured\n";
+  out += "buffer full " + fixed(r.buffer_full_ms, 1) + " ms (peak " + std::to_string(r.peak_buffer_bytes) +
+         " bytes), retries " + std::to_string(r.retries) + ", built-in partitioner switches " +
+         std::to_string(r.partitioner_switches) + "\n";
   if (r.log_order.checked || r.produce_errors.total() > 0)
-    out += "produce errors (batches): " + std::to_string(r.produce_errors.injected) + " answered with error.code, " +
-           std::to_string(r.produce_errors.out_of_order) + " out of sequence, " + std::to_string(r.produce_errors.duplicates) +
-           " duplicates not appended again" +
-           (r.produce_errors.not_enough_replicas > 0
-                ? ", " + std::to_string(r.produce_errors.not_enough_replicas) +
-                      " refused NOT_ENOUGH_REPLICAS (acks=all with fewer replicas on live brokers than min.insync.replicas)"
-                : std::string()) +
-           "\n";
+    out +=
+        "produce errors (batches): " + std::to_string(r.produce_errors.injected) + " answered with error.code, " +
+        std::to_string(r.produce_errors.out_of_order) + " out of sequence, " +
+        std::to_string(r.produce_errors.duplicates) + " duplicates not appended again" +
+        (r.produce_errors.not_enough_replicas > 0
+             ? ", " + std::to_string(r.produce_errors.not_enough_replicas) +
+                   " refused NOT_ENOUGH_REPLICAS (acks=all with fewer replicas on live brokers than min.insync.replicas)"
+             : std::string()) +
+        "\n";
   if (r.log_order.checked)
-    out += "per-key order in the logs: " + std::to_string(r.log_order.reordered_records) + " records behind a later-sent record of their key (" +
-           std::to_string(r.log_order.reordered_keys) + " keys), " + std::to_string(r.log_order.duplicated_records) + " records written twice\n";
+    out += "per-key order in the logs: " + std::to_string(r.log_order.reordered_records) +
+           " records behind a later-sent record of their key (" + std::to_string(r.log_order.reordered_keys) +
+           " keys), " + std::to_string(r.log_order.duplicated_records) + " records written twice\n";
   if (!r.adaptive_choices.empty()) {
     const auto a = distribution_stats(r.adaptive_choices, r.adaptive_expected);
     std::int64_t draws = 0;
     for (auto c : r.adaptive_choices) draws += c;
-    out += "adaptive partitioning: " + std::to_string(draws) + " weighted draws; choices vs queue-size weights: chi-square " +
-           fixed(a.chi_square, 2) + ", p = " + fixed(a.p_value, 4) + "\n";
+    out += "adaptive partitioning: " + std::to_string(draws) +
+           " weighted draws; choices vs queue-size weights: chi-square " + fixed(a.chi_square, 2) +
+           ", p = " + fixed(a.p_value, 4) + "\n";
   }
   out += producer_metrics_to_text(r);
   if (!r.leader_history.empty()) {

@@ -28,7 +28,8 @@ Summary summarize(std::span<const double> values) {
     double ss = 0;
     for (double v : values) ss += (v - s.mean) * (v - s.mean);
     const double sd = std::sqrt(ss / static_cast<double>(s.n - 1));
-    const double half = students_t_upper_quantile(static_cast<double>(s.n - 1), 0.025) * sd / std::sqrt(static_cast<double>(s.n));
+    const double half =
+        students_t_upper_quantile(static_cast<double>(s.n - 1), 0.025) * sd / std::sqrt(static_cast<double>(s.n));
     s.ci_low = s.mean - half;
     s.ci_high = s.mean + half;
   }

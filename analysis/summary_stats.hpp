@@ -13,7 +13,7 @@ struct Summary {
   double mean = 0;
   double ci_low = 0, ci_high = 0;  ///< 95% Student t interval for the mean (= mean when n < 2)
   double min = 0, median = 0, max = 0;
-  double q025 = 0, q975 = 0;       ///< 2.5% and 97.5% empirical quantiles (linear interpolation)
+  double q025 = 0, q975 = 0;  ///< 2.5% and 97.5% empirical quantiles (linear interpolation)
 };
 
 Summary summarize(std::span<const double> values);

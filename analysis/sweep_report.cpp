@@ -22,7 +22,8 @@ namespace {
 constexpr std::size_t kMaxSeries = 10;  // more lines than this and the chart is unreadable: pool by arm
 constexpr const char* kMissing = "(base)";
 // Paul Tol's bright palette (colour-blind safe), then the same with dashes.
-constexpr const char* kColours[] = {"#4477aa", "#ee6677", "#228833", "#ccbb44", "#66ccee", "#aa3377", "#bbbbbb", "#000000"};
+constexpr const char* kColours[] = {"#4477aa", "#ee6677", "#228833", "#ccbb44",
+                                    "#66ccee", "#aa3377", "#bbbbbb", "#000000"};
 
 bool parse_number(const std::string& text, double& out) {
   if (text.empty()) return false;
@@ -37,16 +38,15 @@ std::string readable(double v) {
   if (std::isinf(v)) return v > 0 ? "∞" : "−∞";
   const double a = std::fabs(v);
   char buf[48];
-  if (a >= 1e9 || (a > 0 && a < 1e-3))
-    std::snprintf(buf, sizeof buf, "%.3e", v);
-  else
-    std::snprintf(buf, sizeof buf, "%.*f", a >= 1000 ? 0 : a >= 100 ? 1 : a >= 10 ? 2 : a >= 1 ? 3 : 4, v);
+  if (a >= 1e9 || (a > 0 && a < 1e-3)) std::snprintf(buf, sizeof buf, "%.3e", v);
+  else std::snprintf(buf, sizeof buf, "%.*f", a >= 1000 ? 0 : a >= 100 ? 1 : a >= 10 ? 2 : a >= 1 ? 3 : 4, v);
   return buf;
 }
 
 std::string anchor(const std::string& metric) {
   std::string out = "m-";
-  for (char c : metric) out += (std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '_' || c == '-') ? c : '-';
+  for (char c : metric)
+    out += (std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '_' || c == '-') ? c : '-';
   return out;
 }
 
@@ -196,7 +196,8 @@ void SweepReport::choose_axis(const std::string& x) {
   if (by_arm_) return;
   std::vector<double> numbers(axis_.values.size());
   axis_.numeric = !axis_.values.empty();
-  for (std::size_t i = 0; i < axis_.values.size(); ++i) axis_.numeric = axis_.numeric && parse_number(axis_.values[i], numbers[i]);
+  for (std::size_t i = 0; i < axis_.values.size(); ++i)
+    axis_.numeric = axis_.numeric && parse_number(axis_.values[i], numbers[i]);
   if (!axis_.numeric) return;
   std::vector<std::size_t> order(axis_.values.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -240,7 +241,9 @@ void SweepReport::build_series() {
   pooled_ = true;
 }
 
-Summary SweepReport::summary(std::size_t p, std::size_t m) const { return summarize_defined(data_.points[p].values[m]); }
+Summary SweepReport::summary(std::size_t p, std::size_t m) const {
+  return summarize_defined(data_.points[p].values[m]);
+}
 
 SweepReport::Cell SweepReport::cell(const SweepSeries& series, const std::string& x, std::size_t m) const {
   std::vector<double> values;
@@ -279,10 +282,10 @@ std::string SweepReport::summary_csv() const {
     for (std::size_t m : metrics_) {
       const Summary s = summary(p, m);
       out += head + "," + csv_escape(data_.metrics[m]) + "," + std::to_string(s.n);
-      if (s.n == 0)
-        out += ",,,,,\n";
+      if (s.n == 0) out += ",,,,,\n";
       else
-        out += "," + exact(s.mean) + "," + exact(s.ci_low) + "," + exact(s.ci_high) + "," + exact(s.min) + "," + exact(s.max) + "\n";
+        out += "," + exact(s.mean) + "," + exact(s.ci_low) + "," + exact(s.ci_high) + "," + exact(s.min) + "," +
+               exact(s.max) + "\n";
     }
   }
   return out;
@@ -299,7 +302,8 @@ std::string SweepReport::chart_data(std::size_t m) const {
     for (std::size_t i = 0; i < axis_.values.size(); ++i) {
       const Cell c = cell(series, axis_.values[i], m);
       if (!c.any || !std::isfinite(c.s.mean)) continue;
-      block += (axis_.numeric ? axis_.values[i] : std::to_string(i)) + " " + exact(c.s.mean) + " " + exact(c.s.ci_low) + " " + exact(c.s.ci_high) + "\n";
+      block += (axis_.numeric ? axis_.values[i] : std::to_string(i)) + " " + exact(c.s.mean) + " " + exact(c.s.ci_low) +
+               " " + exact(c.s.ci_high) + "\n";
     }
     if (block.empty()) continue;
     std::string label = series.label;
@@ -313,13 +317,15 @@ std::string SweepReport::chart_data(std::size_t m) const {
 std::string SweepReport::chart_script(std::size_t m) const {
   const std::string& metric = data_.metrics[m];
   std::string s = "set title " + gnuplot_quoted(metric + " (mean, 95% confidence band)") + " noenhanced\n";
-  s += "set xlabel " + gnuplot_quoted(axis_.name) + " noenhanced\nset ylabel " + gnuplot_quoted(metric) + " noenhanced\n";
+  s += "set xlabel " + gnuplot_quoted(axis_.name) + " noenhanced\nset ylabel " + gnuplot_quoted(metric) +
+       " noenhanced\n";
   s += "set grid\nset key below noenhanced\nset style fill transparent solid 0.18 noborder\n";
   if (axis_.numeric) s += "set autoscale xfix\n";
   if (axis_.log) s += "set logscale x\n";
   if (!axis_.numeric) {
     s += "set xrange [-0.5:" + std::to_string(axis_.values.size()) + "-0.5]\nset xtics (";
-    for (std::size_t i = 0; i < axis_.values.size(); ++i) s += (i ? ", " : "") + gnuplot_quoted(axis_.values[i]) + " " + std::to_string(i);
+    for (std::size_t i = 0; i < axis_.values.size(); ++i)
+      s += (i ? ", " : "") + gnuplot_quoted(axis_.values[i]) + " " + std::to_string(i);
     s += ") noenhanced\n";
   }
   std::string bands, lines;
@@ -330,8 +336,8 @@ std::string SweepReport::chart_script(std::size_t m) const {
     const std::string dash = std::to_string(1 + k / std::size(kColours));
     const std::string source = "datafile index " + std::to_string(index++);
     bands += (bands.empty() ? "" : ", ") + source + " using 1:3:4 with filledcurves lc rgb '" + colour + "' notitle";
-    lines += ", " + source + " using 1:2 with linespoints lc rgb '" + colour + "' dt " + dash + " lw 1.5 pt 7 ps 0.6 title " +
-             gnuplot_quoted(series_[k].label);
+    lines += ", " + source + " using 1:2 with linespoints lc rgb '" + colour + "' dt " + dash +
+             " lw 1.5 pt 7 ps 0.6 title " + gnuplot_quoted(series_[k].label);
   }
   return s + "plot " + bands + lines + "\n";
 }
@@ -340,7 +346,8 @@ std::string SweepReport::html(const std::map<std::size_t, std::string>& svg) con
   std::string h = R"(<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>partsim sweep report: )" + html_escape(data_.name) + R"(</title>
+<title>partsim sweep report: )" +
+                  html_escape(data_.name) + R"(</title>
 <style>
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 72em; color: #222; padding: 0 1em; }
 h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ddd; }
@@ -355,12 +362,16 @@ p.note { color: #555; }
 </style></head><body>
 )";
   h += "<h1>Sweep <code>" + html_escape(data_.name) + "</code></h1>\n<table class=\"meta\">\n";
-  auto row = [&](const std::string& k, const std::string& v) { h += "<tr><th>" + html_escape(k) + "</th><td>" + v + "</td></tr>\n"; };
+  auto row = [&](const std::string& k, const std::string& v) {
+    h += "<tr><th>" + html_escape(k) + "</th><td>" + v + "</td></tr>\n";
+  };
   row("base scenario", "<code>" + html_escape(data_.scenario) + "</code>");
   row("store", "<code>" + html_escape(data_.source) + "</code> (shard " + html_escape(data_.shard) + ")");
   row("partsim", html_escape(data_.partsim_version));
   row("rows done", std::to_string(data_.rows_done) + " of " + std::to_string(data_.rows_total) +
-                       (data_.rows_done < data_.rows_total ? " <strong>(incomplete: the means are over the replications done)</strong>" : ""));
+                       (data_.rows_done < data_.rows_total
+                            ? " <strong>(incomplete: the means are over the replications done)</strong>"
+                            : ""));
   row("points", std::to_string(data_.points.size()) + ", " + std::to_string(data_.replications) + " replications each");
   std::vector<std::string> arms;
   for (const auto& p : data_.points)
@@ -375,17 +386,20 @@ p.note { color: #555; }
     if (values.size() > 24) list += ", … (" + std::to_string(values.size()) + " values)";
     row("swept: " + path, list);
   }
-  h += "</table>\n<p class=\"note\">Each chart shows a metric against <code>" + html_escape(axis_.name) +
-       "</code>: the mean over the replications of each point, and its 95% Student t confidence interval as a band (a point with "
-       "one replication has no band). A value a run could not measure (e.g. a latency with no record acked) is left out of "
-       "the mean; the tables give the count <span class=\"n\">n</span> of the values behind each mean." +
-       std::string(pooled_ ? " The other swept parameters take too many values to draw a line for each: the lines are the "
-                             "partitioners and variants, each point of the sample at its own x."
-                           : "") +
-       " The same numbers are in <code>summary.csv</code>, the charts' gnuplot scripts and data in <code>charts/</code>.</p>\n";
+  h +=
+      "</table>\n<p class=\"note\">Each chart shows a metric against <code>" + html_escape(axis_.name) +
+      "</code>: the mean over the replications of each point, and its 95% Student t confidence interval as a band (a point with "
+      "one replication has no band). A value a run could not measure (e.g. a latency with no record acked) is left out of "
+      "the mean; the tables give the count <span class=\"n\">n</span> of the values behind each mean." +
+      std::string(pooled_
+                      ? " The other swept parameters take too many values to draw a line for each: the lines are the "
+                        "partitioners and variants, each point of the sample at its own x."
+                      : "") +
+      " The same numbers are in <code>summary.csv</code>, the charts' gnuplot scripts and data in <code>charts/</code>.</p>\n";
 
   h += "<nav><h2>Metrics</h2><ol>\n";
-  for (std::size_t m : metrics_) h += "<li><a href=\"#" + anchor(data_.metrics[m]) + "\">" + html_escape(data_.metrics[m]) + "</a></li>\n";
+  for (std::size_t m : metrics_)
+    h += "<li><a href=\"#" + anchor(data_.metrics[m]) + "\">" + html_escape(data_.metrics[m]) + "</a></li>\n";
   h += "</ol></nav>\n";
 
   for (std::size_t m : metrics_) {
@@ -409,7 +423,8 @@ p.note { color: #555; }
           continue;
         }
         h += "<td>" + readable(c.s.mean);
-        if (c.s.n >= 2 && std::isfinite(c.s.mean)) h += " <span class=\"ci\">[" + readable(c.s.ci_low) + ", " + readable(c.s.ci_high) + "]</span>";
+        if (c.s.n >= 2 && std::isfinite(c.s.mean))
+          h += " <span class=\"ci\">[" + readable(c.s.ci_low) + ", " + readable(c.s.ci_high) + "]</span>";
         h += " <span class=\"n\">n=" + std::to_string(c.s.n) + "</span></td>";
       }
       h += "</tr>\n";

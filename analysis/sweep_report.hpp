@@ -21,7 +21,8 @@ struct SweepPointData {
   std::int64_t point = 0;
   std::string arm;                                          ///< partitioner or variant name
   std::vector<std::pair<std::string, std::string>> params;  ///< the point's workload assignments, path -> value
-  std::vector<std::vector<double>> values;                  ///< per metric (SweepData::metrics order): one value per replication done; NaN = undefined
+  std::vector<std::vector<double>>
+      values;  ///< per metric (SweepData::metrics order): one value per replication done; NaN = undefined
 };
 
 struct SweepData {
@@ -38,7 +39,7 @@ struct SweepReportOptions {
 
 /// The x axis of the charts: a swept parameter (or the arm when nothing else is swept).
 struct SweepAxis {
-  std::string name;                 ///< the parameter's path, or "arm"
+  std::string name;  ///< the parameter's path, or "arm"
   bool numeric = false, log = false;
   std::vector<std::string> values;  ///< distinct values, in axis order
 };

@@ -45,7 +45,8 @@ MeanTest one_sample_t_test(const std::vector<double>& values, double expected) {
   return m;
 }
 
-GoodnessOfFit chi_square_goodness_of_fit(const std::vector<std::int64_t>& observed, const std::vector<double>& probabilities) {
+GoodnessOfFit chi_square_goodness_of_fit(const std::vector<std::int64_t>& observed,
+                                         const std::vector<double>& probabilities) {
   GoodnessOfFit g;
   std::int64_t total = 0;
   for (auto c : observed) total += c;

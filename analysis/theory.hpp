@@ -55,6 +55,7 @@ MeanTest one_sample_t_test(const std::vector<double>& values, double expected);
 
 /// Pearson's chi-square test of observed counts (index = value) against probabilities
 /// (same indexing, summing to 1).
-GoodnessOfFit chi_square_goodness_of_fit(const std::vector<std::int64_t>& observed, const std::vector<double>& probabilities);
+GoodnessOfFit chi_square_goodness_of_fit(const std::vector<std::int64_t>& observed,
+                                         const std::vector<double>& probabilities);
 
 }  // namespace partsim::analysis

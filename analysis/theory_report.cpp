@@ -5,10 +5,10 @@
 #include <string>
 
 #include "analysis/format.hpp"
+#include "analysis/probability.hpp"
 #include "analysis/table.hpp"
 #include "model/cluster/broker_service.hpp"
 #include "model/producer/record_size.hpp"
-#include "analysis/probability.hpp"
 
 namespace partsim::analysis {
 
@@ -41,13 +41,15 @@ TheoryReport poisson_batching_report(const model::Scenario& s, const std::vector
   for (std::int32_t k = 1; k <= cap; ++k) {
     const std::int64_t o = static_cast<std::size_t>(k) < observed.size() ? observed[static_cast<std::size_t>(k)] : 0;
     const double e = pmf[static_cast<std::size_t>(k)] * static_cast<double>(total);
-    t.add_row({std::to_string(k), std::to_string(o), fixed(e, 1), fixed(total ? static_cast<double>(o) / static_cast<double>(total) : 0.0, 4),
+    t.add_row({std::to_string(k), std::to_string(o), fixed(e, 1),
+               fixed(total ? static_cast<double>(o) / static_cast<double>(total) : 0.0, 4),
                fixed(pmf[static_cast<std::size_t>(k)], 4)});
     rows.push_back({{"records", k}, {"simulated", o}, {"theory", round_to(e, 3)}});
   }
   out.text = "\nPoisson batching check: rate " + fixed(p.workload.arrivals.records_per_second, 1) + "/s x linger " +
-             fixed(p.config.linger.to_ms(), 1) + " ms = " + fixed(mean, 3) + " arrivals per linger, cap " + std::to_string(cap) +
-             " records per batch (batch.size " + std::to_string(p.config.batch_size_bytes) + ")\n" + t.to_text();
+             fixed(p.config.linger.to_ms(), 1) + " ms = " + fixed(mean, 3) + " arrivals per linger, cap " +
+             std::to_string(cap) + " records per batch (batch.size " + std::to_string(p.config.batch_size_bytes) +
+             ")\n" + t.to_text();
   json["rows"] = std::move(rows);
   json["check"] = "poisson-batching";
   json["mean_arrivals_per_linger"] = mean;
@@ -107,7 +109,8 @@ std::string broken_assumption(const std::vector<QueueSample>& samples) {
   }
   if (requests == 0) return "no requests measured";
   if (retries > 0 || failed > 0)
-    return std::to_string(retries) + " batches retried and " + std::to_string(failed) + " records failed: requests were given up or repeated";
+    return std::to_string(retries) + " batches retried and " + std::to_string(failed) +
+           " records failed: requests were given up or repeated";
   if (records != requests)
     return std::to_string(records) + " records in " + std::to_string(requests) +
            " requests: producers held records back and batched them (raise max.in.flight.requests.per.connection)";
@@ -153,8 +156,9 @@ TheoryReport broker_queue_report(const model::Scenario& s, const std::vector<Que
   json["simulated_wait_std_error_ms"] = nullptr;
   json["t"] = nullptr;
   json["p_value"] = nullptr;
-  out.text = "\nBroker queue check (M/G/1, Pollaczek-Khinchine): arrivals " + fixed(per_second, 1) + "/s, service mean " +
-             fixed(service.mean_ms, 4) + " ms, E[S^2] " + fixed(service.second_ms2, 4) + " ms^2, utilization " + fixed(rho, 4) + "\n";
+  out.text = "\nBroker queue check (M/G/1, Pollaczek-Khinchine): arrivals " + fixed(per_second, 1) +
+             "/s, service mean " + fixed(service.mean_ms, 4) + " ms, E[S^2] " + fixed(service.second_ms2, 4) +
+             " ms^2, utilization " + fixed(rho, 4) + "\n";
   if (rho >= 1) {
     out.text += "utilization >= 1: the queue grows without bound, no steady state to test\n";
     return out;
@@ -186,8 +190,8 @@ TheoryReport broker_queue_report(const model::Scenario& s, const std::vector<Que
   json["simulated_wait_std_error_ms"] = round_to(test.std_error, 6);
   if (test.std_error > 0) json["t"] = round_to(test.t, 4);
   json["p_value"] = round_to(test.p_value, 6);
-  out.text += (test.std_error > 0 ? "t = " + fixed(test.t, 3) : std::string("no spread")) + " on " + std::to_string(test.n - 1) +
-              " degrees of freedom: p = " + fixed(test.p_value, 4) + "\n";
+  out.text += (test.std_error > 0 ? "t = " + fixed(test.t, 3) : std::string("no spread")) + " on " +
+              std::to_string(test.n - 1) + " degrees of freedom: p = " + fixed(test.p_value, 4) + "\n";
   return out;
 }
 

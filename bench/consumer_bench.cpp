@@ -24,7 +24,8 @@ const BrokerLogs& bench_logs() {
     for (int k = 0; k < 10'000; ++k) l.intern("key-" + std::to_string(k));
     for (std::int64_t i = 0; i < kRecords; ++i) {
       const auto key = static_cast<std::int32_t>(i % 10'000);
-      LogRecord r{key, 0, i, SimTime::ns(i * 10'000), SimTime::ns(i * 10'000 + 2'000'000)};  // 100,000 records/s, 2 ms to readable
+      LogRecord r{key, 0, i, SimTime::ns(i * 10'000),
+                  SimTime::ns(i * 10'000 + 2'000'000)};  // 100,000 records/s, 2 ms to readable
       l.partitions[static_cast<std::size_t>(key % kPartitions)].records.push_back(r);
     }
     return l;
@@ -55,6 +56,12 @@ void BM_ConsumerGroup(benchmark::State& state) {
   }
   state.counters["records/s"] = benchmark::Counter(static_cast<double>(records), benchmark::Counter::kIsRate);
 }
-BENCHMARK(BM_ConsumerGroup)->Args({3, 0, 0})->Args({3, 5, 0})->Args({12, 5, 0})->Args({3, 5, 1})->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_ConsumerGroup)
+    ->Args({3, 0, 0})
+    ->Args({3, 5, 0})
+    ->Args({12, 5, 0})
+    ->Args({3, 5, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3);
 
 }  // namespace

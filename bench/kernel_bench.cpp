@@ -68,10 +68,10 @@ struct SmallEvent {  // the size of a typical model event: a tag and two ids
 
 enum class Mix { kExponential, kModel };
 
-constexpr double kExpMeanNs = 1e6;          // exp mix: mean increment 1 ms
-constexpr double kNearMeanNs = 50e3;        // model mix: near events, mean 50 us
-constexpr double kTimerShare = 0.05;        // model mix: share of timers among increments
-constexpr double kTimerLoNs = 1e9;          // model mix: timers uniform in [1 s, 60 s]
+constexpr double kExpMeanNs = 1e6;    // exp mix: mean increment 1 ms
+constexpr double kNearMeanNs = 50e3;  // model mix: near events, mean 50 us
+constexpr double kTimerShare = 0.05;  // model mix: share of timers among increments
+constexpr double kTimerLoNs = 1e9;    // model mix: timers uniform in [1 s, 60 s]
 constexpr double kTimerHiNs = 60e9;
 
 // 2^20 pre-drawn increments, cycled: the draw stays out of the measured loop.
@@ -97,10 +97,10 @@ const std::vector<std::int64_t>& increments(Mix mix) {
 std::vector<std::int64_t> steady_state_offsets(Mix mix, std::size_t n) {
   auto rng = partsim::sim::RandomStreams(1).stream("bench/hold/prefill");
   const double near_mean = mix == Mix::kExponential ? kExpMeanNs : kNearMeanNs;
-  const double timer_weight = mix == Mix::kExponential ? 0.0
-                                                       : kTimerShare * (kTimerLoNs + kTimerHiNs) / 2 /
-                                                             (kTimerShare * (kTimerLoNs + kTimerHiNs) / 2 +
-                                                              (1 - kTimerShare) * near_mean);
+  const double timer_weight = mix == Mix::kExponential
+                                  ? 0.0
+                                  : kTimerShare * (kTimerLoNs + kTimerHiNs) / 2 /
+                                        (kTimerShare * (kTimerLoNs + kTimerHiNs) / 2 + (1 - kTimerShare) * near_mean);
   boost::random::exponential_distribution<double> exp(1.0 / near_mean);
   boost::random::bernoulli_distribution<double> timer(timer_weight);
   boost::random::uniform_01<double> u01;
@@ -108,7 +108,8 @@ std::vector<std::int64_t> steady_state_offsets(Mix mix, std::size_t n) {
   for (auto& x : v) {
     double d = 0;
     if (timer(rng)) {
-      const double y = std::sqrt(kTimerLoNs * kTimerLoNs + u01(rng) * (kTimerHiNs * kTimerHiNs - kTimerLoNs * kTimerLoNs));
+      const double y =
+          std::sqrt(kTimerLoNs * kTimerLoNs + u01(rng) * (kTimerHiNs * kTimerHiNs - kTimerLoNs * kTimerLoNs));
       d = u01(rng) * y;
     } else {
       d = exp(rng);
@@ -174,12 +175,12 @@ const bool kRegistered = [] {
           std::string("Hold/") + (mix == Mix::kExponential ? "exp" : "model") + "/" + std::to_string(pending) + "/";
       // Enough holds for a stable rate, few enough that 10^7 pending runs in seconds.
       const auto iterations = static_cast<benchmark::IterationCount>(std::max<std::size_t>(3'000'000, pending));
-      benchmark::RegisterBenchmark((prefix + "plain").c_str(),
-                                   [=](benchmark::State& s) { hold<PlainLoop>(s, mix, pending); })
-          ->Iterations(iterations);
-      benchmark::RegisterBenchmark((prefix + "heap").c_str(),
-                                   [=](benchmark::State& s) { hold<EventQueue<SmallEvent, HeapStore<SmallEvent>>>(s, mix, pending); })
-          ->Iterations(iterations);
+      benchmark::RegisterBenchmark((prefix + "plain").c_str(), [=](benchmark::State& s) {
+        hold<PlainLoop>(s, mix, pending);
+      })->Iterations(iterations);
+      benchmark::RegisterBenchmark((prefix + "heap").c_str(), [=](benchmark::State& s) {
+        hold<EventQueue<SmallEvent, HeapStore<SmallEvent>>>(s, mix, pending);
+      })->Iterations(iterations);
       benchmark::RegisterBenchmark((prefix + "calendar").c_str(), [=](benchmark::State& s) {
         hold<EventQueue<SmallEvent, CalendarStore<SmallEvent>>>(s, mix, pending);
       })->Iterations(iterations);

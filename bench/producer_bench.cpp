@@ -99,7 +99,8 @@ void BM_ProducerFleet(benchmark::State& state) {
     benchmark::DoNotOptimize(r.records_acked);
   }
   state.counters["records/s"] = benchmark::Counter(static_cast<double>(records), benchmark::Counter::kIsRate);
-  state.counters["events/record"] = static_cast<double>(events) / static_cast<double>(std::max<std::int64_t>(records, 1));
+  state.counters["events/record"] =
+      static_cast<double>(events) / static_cast<double>(std::max<std::int64_t>(records, 1));
   state.SetLabel("200 producers, 1000 partitions, keyed");
 }
 BENCHMARK(BM_ProducerFleet)->Unit(benchmark::kMillisecond)->Iterations(1);

@@ -35,4 +35,10 @@ void BM_ReassignScaleOut(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK(BM_ReassignScaleOut)->Arg(300)->Arg(1000)->Arg(2000)->Arg(10000)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_ReassignScaleOut)
+    ->Arg(300)
+    ->Arg(1000)
+    ->Arg(2000)
+    ->Arg(10000)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);

@@ -1,8 +1,8 @@
 #include "cli/app.hpp"
 
+#include <algorithm>
 #include <exception>
 #include <iostream>
-#include <algorithm>
 #include <string>
 #include <string_view>
 
@@ -37,23 +37,29 @@ constexpr Command kCommands[] = {
     {"calibrate", run_calibrate_command, "fit broker and producer settings to measurements (Levenberg-Marquardt)",
      "partsim calibrate scenarios/reference-client/java-3.6-mock.yaml --measurements "
      "scenarios/reference-client/java-3.6-mock.csv --fit cluster.brokers.0.rtt.ms=20:100 --replications 2"},
-    {"book", run_book_command, "reproduce every published table and say whether partsim matches it", "partsim book --only T1,T5"},
+    {"book", run_book_command, "reproduce every published table and say whether partsim matches it",
+     "partsim book --only T1,T5"},
     {"assign", run_assign_command, "place replicas as Kafka's placers do and score the result",
      "partsim assign --brokers 0,1,2,3 --partitions 6 --rf 2 --start-index 0"},
     {"leaders", run_leaders_command, "balance preferred leaders among existing replicas, and failover order",
      "partsim leaders --current examples/reassign/kafka-assignment-optimizer-demo.json --brokers examples/reassign/brokers-2-zones.json --failover"},
-    {"reassign", run_reassign_command, "plan a reassignment with the fewest replica moves under rack and balance constraints",
+    {"reassign", run_reassign_command,
+     "plan a reassignment with the fewest replica moves under rack and balance constraints",
      "partsim reassign --current examples/reassign/kafka-assignment-optimizer-demo.json "
      "--brokers examples/reassign/brokers-2-zones.json --target-brokers 0-18"},
-    {"consumers", run_consumers_command, "which partitions each consumer gets from Kafka's assignors, and what moves when a group scales",
+    {"consumers", run_consumers_command,
+     "which partitions each consumer gets from Kafka's assignors, and what moves when a group scales",
      "partsim consumers --topics orders:12,payments:6 --members 5 --assignor cooperative-sticky"},
     {"sweep", run_sweep_command,
      "a sweep file's runs (grid, points or sample x partitioners x replications) into a resumable SQLite store;\n"
      "shards for Slurm arrays and Kubernetes Indexed Jobs (--shard, --emit slurm|k8s)",
      "partsim sweep scenarios/sweeps/kip794.yaml --emit slurm --shards 4 --store shard-%a.sqlite"},
-    {"merge", run_merge_command, "join the stores of a sweep's shards into one", "partsim merge shard-*.sqlite --out kip794.sqlite"},
-    {"status", run_status_command, "a sweep's progress across its shards' stores (rows done, rate, ETA)", "partsim status shard-*.sqlite"},
-    {"report", run_report_command, "a sweep's store for people: means and 95% intervals (CSV), charts (gnuplot SVG), report.html",
+    {"merge", run_merge_command, "join the stores of a sweep's shards into one",
+     "partsim merge shard-*.sqlite --out kip794.sqlite"},
+    {"status", run_status_command, "a sweep's progress across its shards' stores (rows done, rate, ETA)",
+     "partsim status shard-*.sqlite"},
+    {"report", run_report_command,
+     "a sweep's store for people: means and 95% intervals (CSV), charts (gnuplot SVG), report.html",
      "partsim report kip794.sqlite --out kip794-report"},
 };
 
@@ -66,12 +72,11 @@ const Command* find_command(const std::string& name) {
 std::string usage() {
   std::size_t width = std::string_view("version").size();
   for (const Command& c : kCommands) width = std::max(width, std::string_view(c.name).size());
-  std::string out =
-      "partsim: a discrete-event simulator of Kafka producers and clusters\n"
-      "\n"
-      "usage: partsim COMMAND [options]   (partsim COMMAND --help for its options and an example)\n"
-      "\n"
-      "commands:\n";
+  std::string out = "partsim: a discrete-event simulator of Kafka producers and clusters\n"
+                    "\n"
+                    "usage: partsim COMMAND [options]   (partsim COMMAND --help for its options and an example)\n"
+                    "\n"
+                    "commands:\n";
   const auto row = [&](std::string_view name, std::string_view summary) {
     const std::string indent(2 + width + 2, ' ');
     out += "  " + std::string(name) + std::string(width - name.size() + 2, ' ');

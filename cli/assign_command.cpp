@@ -36,14 +36,17 @@ std::vector<model::UsableBroker> parse_brokers(const std::string& text) {
     const auto comma = text.find(',', pos);
     const std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
     const auto c1 = item.find(':');
-    model::UsableBroker b{static_cast<std::int32_t>(parse_int(item.substr(0, c1), "--brokers", 0, std::numeric_limits<std::int32_t>::max())),
+    model::UsableBroker b{static_cast<std::int32_t>(parse_int(item.substr(0, c1), "--brokers", 0,
+                                                              std::numeric_limits<std::int32_t>::max())),
                           std::nullopt, false};
     if (c1 != std::string::npos) {
       const auto c2 = item.find(':', c1 + 1);
       b.rack = item.substr(c1 + 1, c2 == std::string::npos ? std::string::npos : c2 - c1 - 1);
-      if (b.rack->empty()) throw UsageError("--brokers: each broker is ID[:RACK[:fenced]] with a non-empty RACK, got '" + item + "'");
+      if (b.rack->empty())
+        throw UsageError("--brokers: each broker is ID[:RACK[:fenced]] with a non-empty RACK, got '" + item + "'");
       if (c2 != std::string::npos) {
-        if (item.substr(c2 + 1) != "fenced") throw UsageError("--brokers: each broker is ID[:RACK[:fenced]], got '" + item + "'");
+        if (item.substr(c2 + 1) != "fenced")
+          throw UsageError("--brokers: each broker is ID[:RACK[:fenced]], got '" + item + "'");
         b.fenced = true;
       }
     }
@@ -66,25 +69,32 @@ model::Placer parse_placer(const std::string& text) {
 // fenced brokers (striped, the only placer that knows fencing; it needs one unfenced).
 void check_placer_inputs(model::TopicPlacementRequest& r, const std::string& start_text) {
   const auto n = static_cast<std::int32_t>(r.brokers.size());
-  const auto racked = std::count_if(r.brokers.begin(), r.brokers.end(), [](const auto& b) { return b.rack.has_value(); });
+  const auto racked =
+      std::count_if(r.brokers.begin(), r.brokers.end(), [](const auto& b) { return b.rack.has_value(); });
   const auto fenced = std::count_if(r.brokers.begin(), r.brokers.end(), [](const auto& b) { return b.fenced; });
   if (r.placer == model::Placer::kAdmin) {
-    if (!start_text.empty()) r.start_index = static_cast<std::int32_t>(parse_int(start_text, "--start-index", 0, n - 1));
-    if (racked > 0 && racked < n) throw UsageError("--brokers: with racks, every broker needs one (Kafka's AdminOperationException)");
+    if (!start_text.empty())
+      r.start_index = static_cast<std::int32_t>(parse_int(start_text, "--start-index", 0, n - 1));
+    if (racked > 0 && racked < n)
+      throw UsageError("--brokers: with racks, every broker needs one (Kafka's AdminOperationException)");
   } else if (!start_text.empty()) {
-    throw UsageError("--start-index: only --placer admin has a start index, got --placer " + std::string(analysis::placer_name(r.placer)));
+    throw UsageError("--start-index: only --placer admin has a start index, got --placer " +
+                     std::string(analysis::placer_name(r.placer)));
   }
   if (r.placer != model::Placer::kStriped && fenced > 0)
     throw UsageError("--brokers: ':fenced' needs --placer striped (the KRaft controller's placer); --placer " +
-                     std::string(analysis::placer_name(r.placer)) + " places on every broker listed, so leave fenced brokers out");
+                     std::string(analysis::placer_name(r.placer)) +
+                     " places on every broker listed, so leave fenced brokers out");
   if (r.placer == model::Placer::kStriped && fenced == n)
-    throw UsageError("--brokers: every broker is fenced, and the striped placer needs an unfenced one to lead (Kafka: All brokers are currently fenced.)");
+    throw UsageError(
+        "--brokers: every broker is fenced, and the striped placer needs an unfenced one to lead (Kafka: All brokers are currently fenced.)");
 }
 
 }  // namespace
 
 int run_assign_command(const Args& args) {
-  std::string brokers_text, partitions_text, rf_text, placer_text = "admin", start_text, seed_text = "0", format_text = "table";
+  std::string brokers_text, partitions_text, rf_text, placer_text = "admin", start_text, seed_text = "0",
+                                                      format_text = "table";
   po::options_description desc("assign options");
   // clang-format off
   desc.add_options()
@@ -105,7 +115,8 @@ int run_assign_command(const Args& args) {
   request.brokers = parse_brokers(brokers_text);
   request.partitions = static_cast<std::int32_t>(parse_int(partitions_text, "--partitions", 1, 1'000'000));
   request.replication_factor = static_cast<std::int32_t>(parse_int(rf_text, "--rf", 1, 1000));
-  request.seed = parse_int(seed_text, "--seed", std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max());
+  request.seed = parse_int(seed_text, "--seed", std::numeric_limits<std::int64_t>::min(),
+                           std::numeric_limits<std::int64_t>::max());
   if (request.replication_factor > static_cast<std::int32_t>(request.brokers.size()))
     throw UsageError("--rf: must be <= the number of brokers (" + std::to_string(request.brokers.size()) + "), got " +
                      std::to_string(request.replication_factor));

@@ -13,7 +13,8 @@
 namespace partsim::cli {
 
 /// Exactly one of the two files must be given, with at least one partition (UsageError otherwise).
-std::vector<scenarios::PartitionReplicas> load_current_assignment(const std::string& current_file, const std::string& describe_file);
+std::vector<scenarios::PartitionReplicas> load_current_assignment(const std::string& current_file,
+                                                                  const std::string& describe_file);
 
 /// `text` names an existing file (brokers JSON) or is a list ID[:RACK],... (all alive).
 std::vector<scenarios::BrokerEntry> load_brokers(const std::string& text);
@@ -28,7 +29,7 @@ std::vector<std::size_t> without_live_replica(const std::vector<scenarios::Parti
 
 /// Bounds for `total` items on `brokers` brokers: `explicit_text` "LO:HI" when given (named
 /// `option` in errors), else `balance`: "exact" (floor/ceil of the average) or "band:T".
-model::LeaderBounds per_broker_bounds(const std::string& explicit_text, const std::string& option, const std::string& balance,
-                                      std::int64_t total, std::int32_t brokers);
+model::LeaderBounds per_broker_bounds(const std::string& explicit_text, const std::string& option,
+                                      const std::string& balance, std::int64_t total, std::int32_t brokers);
 
 }  // namespace partsim::cli

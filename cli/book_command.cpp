@@ -22,7 +22,8 @@ namespace partsim::cli {
 int run_book_command(const Args& args) {
   std::string format_text = "table", dir = PARTSIM_SCENARIO_DIR, replications_text = "100",
               outcome_replications_text = std::to_string(analysis::book::kDefaultOutcomeReplications),
-              outcome_max_text = std::to_string(analysis::book::kDefaultOutcomeMaxReplications), threads_text = "0", only_text;
+              outcome_max_text = std::to_string(analysis::book::kDefaultOutcomeMaxReplications), threads_text = "0",
+              only_text;
   std::vector<std::string> sets, published;
   po::options_description desc("book options");
   // clang-format off
@@ -42,11 +43,12 @@ int run_book_command(const Args& args) {
       ("scenarios", po::value<std::string>(&dir), "folder of the shipped scenarios")
       ("format", po::value<std::string>(&format_text)->default_value("table"), "table or json");
   // clang-format on
-  if (help_requested(args,
-                     "usage: partsim book [--replications R] [--outcome-replications R0] [--outcome-max-replications CAP] [--only IDS]\n"
-                     "                    [--set PATH=VALUE ...] [--published KEY=V ...] [--format table|json]\n"
-                     "Runs every published table through partsim and sets it beside the published figure.\n",
-                     desc))
+  if (help_requested(
+          args,
+          "usage: partsim book [--replications R] [--outcome-replications R0] [--outcome-max-replications CAP] [--only IDS]\n"
+          "                    [--set PATH=VALUE ...] [--published KEY=V ...] [--format table|json]\n"
+          "Runs every published table through partsim and sets it beside the published figure.\n",
+          desc))
     return kExitOk;
   parse_command_line(args, desc);
   const auto format = parse_format(format_text, false);
@@ -88,7 +90,8 @@ int run_book_command(const Args& args) {
   Progress progress("book replications", true);  // the whole book runs for minutes: a log gets lines too
   analysis::book::BookResult result;
   try {
-    result = analysis::book::run_book(options, source, [&](std::size_t done, std::size_t total) { progress.update(done, total); });
+    result = analysis::book::run_book(options, source,
+                                      [&](std::size_t done, std::size_t total) { progress.update(done, total); });
   } catch (const analysis::book::TooFewOutcomeReplications& e) {
     throw UsageError(std::string("--outcome-max-replications: ") + e.what());
   } catch (const analysis::book::UnknownEntry& e) {

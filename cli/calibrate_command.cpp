@@ -58,13 +58,15 @@ std::string read_input(const std::string& path, const std::string& option) {
 // "p=v q=w": a parameter vector for messages.
 std::string fit_values(const CalibrateSettings& cs, std::span<const double> x) {
   std::string out;
-  for (std::size_t i = 0; i < x.size(); ++i) out += (i ? " " : "") + cs.setup.parameters[i].path + "=" + analysis::exact(x[i]);
+  for (std::size_t i = 0; i < x.size(); ++i)
+    out += (i ? " " : "") + cs.setup.parameters[i].path + "=" + analysis::exact(x[i]);
   return out;
 }
 
 // The --set assignments of the base, the parameters at x, then the row (the measured
 // configuration wins over a fitted value of the same field).
-std::vector<std::string> sets_for(const CalibrateSettings& cs, const std::vector<std::string>& row_sets, std::span<const double> x) {
+std::vector<std::string> sets_for(const CalibrateSettings& cs, const std::vector<std::string>& row_sets,
+                                  std::span<const double> x) {
   std::vector<std::string> sets = cs.common.sets;
   for (std::size_t i = 0; i < x.size(); ++i) sets.push_back(cs.setup.parameters[i].path + "=" + analysis::exact(x[i]));
   sets.insert(sets.end(), row_sets.begin(), row_sets.end());
@@ -83,8 +85,8 @@ analysis::FitParameter parse_fit(const CalibrateSettings& cs, const model::Scena
   p.lo = parse_number(spec.substr(eq + 1, colon - eq - 1), option + ": LO", -1e15, 1e15);
   p.hi = parse_number(spec.substr(colon + 1), option + ": HI", -1e15, 1e15);
   if (p.lo == p.hi)
-    throw UsageError(option + ": LO equals HI, a range of zero width leaves nothing to fit (fix the field with --set " + spec.substr(0, eq) +
-                     "=VALUE instead)");
+    throw UsageError(option + ": LO equals HI, a range of zero width leaves nothing to fit (fix the field with --set " +
+                     spec.substr(0, eq) + "=VALUE instead)");
   if (!(p.lo < p.hi)) throw UsageError(option + ": LO must be below HI");
   try {
     p.path = scenarios::parse_override(spec.substr(0, eq) + "=0", scenarios::scenario_table().schema()).pattern;
@@ -114,7 +116,8 @@ std::vector<analysis::FitParameter> fit_parameters(const CalibrateSettings& cs, 
   if (specs.empty()) {
     // The documented default: one request.ms for every broker, each broker's rtt.ms.
     specs.push_back("cluster.brokers.*.request.ms=0:100");
-    for (std::size_t i = 0; i < base.brokers.size(); ++i) specs.push_back("cluster.brokers." + std::to_string(i) + ".rtt.ms=0:1000");
+    for (std::size_t i = 0; i < base.brokers.size(); ++i)
+      specs.push_back("cluster.brokers." + std::to_string(i) + ".rtt.ms=0:1000");
   }
   std::vector<analysis::FitParameter> params;
   for (const auto& spec : specs) {
@@ -163,11 +166,13 @@ std::string row_where(const CalibrateSettings& cs, const analysis::MeasuredRow& 
 
 // The scenario of a row at parameter vector x; a refused combination names the CSV line and
 // the --fit values (the start's message reads as the row's own --set error).
-model::Scenario row_scenario(const CalibrateSettings& cs, const analysis::MeasuredRow& row, std::span<const double> x, bool at_start) {
+model::Scenario row_scenario(const CalibrateSettings& cs, const analysis::MeasuredRow& row, std::span<const double> x,
+                             bool at_start) {
   try {
     return scenarios::load_scenario_text(cs.scenario_text, cs.common.scenario_path, sets_for(cs, row.sets, x));
   } catch (const scenarios::InputError& e) {
-    throw UsageError(row_where(cs, row) + (at_start ? "" : "with --fit values " + fit_values(cs, x) + ": ") + e.messages().front());
+    throw UsageError(row_where(cs, row) + (at_start ? "" : "with --fit values " + fit_values(cs, x) + ": ") +
+                     e.messages().front());
   }
 }
 
@@ -179,7 +184,8 @@ void check_rows(const CalibrateSettings& cs, bool allow_large) {
     const model::Scenario s = row_scenario(cs, row, points.front(), true);
     for (const auto& v : row.values)
       if (const auto why = analysis::metric_problem(s, v.metric); !why.empty())
-        throw UsageError(cs.measurements_path + ":" + std::to_string(row.line) + ":" + std::to_string(v.column) + ": " + v.metric + ": " + why);
+        throw UsageError(cs.measurements_path + ":" + std::to_string(row.line) + ":" + std::to_string(v.column) + ": " +
+                         v.metric + ": " + why);
     model::RunPlan plan;
     plan.replications = cs.setup.replications;
     plan.concurrent = sim::replication_threads(cs.setup.threads, cs.setup.replications);
@@ -192,12 +198,13 @@ void check_rows(const CalibrateSettings& cs, bool allow_large) {
 // before minutes of simulation), committed whole.
 void write_calibrated(const CalibrateSettings& cs, const analysis::CalibrationResult& r, AtomicFile& out) {
   std::vector<double> x;
-  std::string header = "# partsim calibrate " + analysis::escape_controls(cs.common.scenario_path) + " --measurements " +
-                       analysis::escape_controls(cs.measurements_path) + ": the scenario with the fitted values (every field written out)\n";
+  std::string header = "# partsim calibrate " + analysis::escape_controls(cs.common.scenario_path) +
+                       " --measurements " + analysis::escape_controls(cs.measurements_path) +
+                       ": the scenario with the fitted values (every field written out)\n";
   for (const auto& p : r.parameters) {
     x.push_back(p.value);
-    header += "#   " + p.parameter.path + " = " + analysis::exact(p.value) + " (95% interval " + analysis::fixed(p.ci_low, 4) + " .. " +
-              analysis::fixed(p.ci_high, 4) + ")\n";
+    header += "#   " + p.parameter.path + " = " + analysis::exact(p.value) + " (95% interval " +
+              analysis::fixed(p.ci_low, 4) + " .. " + analysis::fixed(p.ci_high, 4) + ")\n";
   }
   const auto s = scenarios::load_scenario_text(cs.scenario_text, cs.common.scenario_path, sets_for(cs, {}, x));
   out.write(header + scenarios::write_scenario_yaml(s));
@@ -221,7 +228,8 @@ void parse_calibrate_options(const Args& args, CalibrateSettings& cs, bool& help
       ("out", po::value<std::string>(&cs.out_path), "write the calibrated scenario (YAML) to this file")
       ("allow-large", po::bool_switch(&c.allow_large), "run even when the estimated records or memory exceed partsim's limits");
   // clang-format on
-  help = !parse_scenario_command(args, desc, c, kCalibrateUsage, "partsim calibrate SCENARIO.yaml --measurements FILE.csv");
+  help = !parse_scenario_command(args, desc, c, kCalibrateUsage,
+                                 "partsim calibrate SCENARIO.yaml --measurements FILE.csv");
   if (help) return;
   if (cs.measurements_path.empty()) throw UsageError("--measurements: required (a CSV of measured configurations)");
   cs.setup.replications = static_cast<std::size_t>(parse_int(c.replications_text, "--replications", 1, 10000));
@@ -238,16 +246,19 @@ int run_calibrate_command(const Args& args) {
   if (help) return kExitOk;
   const OutputFormat format = parse_format(cs.common.format_text, false);
   try {
-    cs.setup.rows = analysis::parse_measurements(read_input(cs.measurements_path, "--measurements"), cs.measurements_path);
+    cs.setup.rows =
+        analysis::parse_measurements(read_input(cs.measurements_path, "--measurements"), cs.measurements_path);
   } catch (const analysis::MeasurementsError& e) {
     throw UsageError(e.what());
   }
   // The file is read once: the base and every parameter vector's scenario load from this text.
   cs.scenario_text = read_input(cs.common.scenario_path, "SCENARIO");
-  const model::Scenario base = load_scenario_with_warnings("calibrate", cs.common.scenario_path, cs.common.sets, nullptr, &cs.scenario_text);
+  const model::Scenario base =
+      load_scenario_with_warnings("calibrate", cs.common.scenario_path, cs.common.sets, nullptr, &cs.scenario_text);
   cs.setup.seed = cs.common.seed_text.empty()
                       ? base.run.seed
-                      : static_cast<std::uint64_t>(parse_int(cs.common.seed_text, "--seed", 0, std::numeric_limits<std::int64_t>::max()));
+                      : static_cast<std::uint64_t>(parse_int(cs.common.seed_text, "--seed", 0,
+                                                             std::numeric_limits<std::int64_t>::max()));
   cs.setup.parameters = fit_parameters(cs, base);
   check_rows(cs, cs.common.allow_large);
   std::optional<AtomicFile> out;
@@ -256,7 +267,9 @@ int run_calibrate_command(const Args& args) {
     } catch (const std::runtime_error& e) {
       throw UsageError(std::string("--out: ") + e.what());
     }
-  cs.setup.scenario = [&cs](std::size_t row, std::span<const double> x) { return row_scenario(cs, cs.setup.rows[row], x, false); };
+  cs.setup.scenario = [&cs](std::size_t row, std::span<const double> x) {
+    return row_scenario(cs, cs.setup.rows[row], x, false);
+  };
   cs.setup.progress = [](const std::string& line) { std::fprintf(stderr, "partsim calibrate: %s\n", line.c_str()); };
   enable_graceful_stop();
   cs.setup.cancel = &interrupted();
@@ -271,7 +284,8 @@ int run_calibrate_command(const Args& args) {
     write_stdout(analysis::calibration_to_text(result));
   }
   if (result.cancelled) {
-    std::fprintf(stderr, "partsim calibrate: interrupted: the report shows the last accepted parameters; %s not written\n",
+    std::fprintf(stderr,
+                 "partsim calibrate: interrupted: the report shows the last accepted parameters; %s not written\n",
                  cs.out_path.empty() ? "nothing" : cs.out_path.c_str());
     return kExitRunFailed;
   }

@@ -16,15 +16,15 @@
 #include "analysis/run_report.hpp"
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
+#include "cli/interrupt.hpp"
 #include "cli/options.hpp"
 #include "cli/output.hpp"
-#include "cli/interrupt.hpp"
 #include "cli/progress.hpp"
-#include "sim/replications.hpp"
 #include "model/cluster_simulation.hpp"
-#include "model/run_estimate.hpp"
 #include "model/partitioners/partitioner.hpp"
+#include "model/run_estimate.hpp"
 #include "scenarios/loader/scenario_loader.hpp"
+#include "sim/replications.hpp"
 
 namespace po = boost::program_options;
 
@@ -70,9 +70,9 @@ struct CompareSettings {
   ScenarioCommandOptions common;
   OutputFormat format = OutputFormat::kTable;
   std::vector<RunPlan> plans;
-  std::string sweep_path;                  // empty without --sweep
+  std::string sweep_path;  // empty without --sweep
   std::vector<std::string> sweep_values{""};
-  std::optional<std::uint64_t> seed;       // else each scenario's run.seed
+  std::optional<std::uint64_t> seed;  // else each scenario's run.seed
   std::size_t replications = 1;
   unsigned threads = 0;
   std::string out_dir, plot_dir;
@@ -175,7 +175,8 @@ std::optional<CompareSettings> parse_compare_args(const Args& args) {
   s.plans = combine_plans(partitioners, parse_variants(variants));
   parse_sweep(sweep_text, s);
   if (!s.common.seed_text.empty())
-    s.seed = static_cast<std::uint64_t>(parse_int(s.common.seed_text, "--seed", 0, std::numeric_limits<std::int64_t>::max()));
+    s.seed = static_cast<std::uint64_t>(parse_int(s.common.seed_text, "--seed", 0,
+                                                  std::numeric_limits<std::int64_t>::max()));
   if (!s.out_dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(s.out_dir, ec);
@@ -230,7 +231,8 @@ CompareResults run_jobs(const std::vector<Job>& jobs, const CompareSettings& s) 
       [&](std::size_t k, model::RunResult&& r) {
         const std::size_t j = k / replications;
         if (r.records_measured == 0)
-          unmeasured.push_back("'" + jobs[j].name + "'" + (jobs[j].sweep_value.empty() ? "" : " at " + jobs[j].sweep_value) +
+          unmeasured.push_back("'" + jobs[j].name + "'" +
+                               (jobs[j].sweep_value.empty() ? "" : " at " + jobs[j].sweep_value) +
                                (replications > 1 ? " replication " + std::to_string(k % replications) : ""));
         if (!s.plot_dir.empty() && k % replications == 0) out.first_latency[j] = r.latency;
         if (replications == 1) {
@@ -241,11 +243,13 @@ CompareResults run_jobs(const std::vector<Job>& jobs, const CompareSettings& s) 
         out.summaries[j]->add(r);
       },
       [&](std::size_t done, std::size_t total) { progress.update(done, total); }, &interrupted());
-  if (interrupted().load())
-    throw std::runtime_error("interrupted: a comparison needs every run; nothing written");
+  if (interrupted().load()) throw std::runtime_error("interrupted: a comparison needs every run; nothing written");
   for (const auto& u : unmeasured)
-    std::fprintf(stderr, "partsim compare: warning: run %s measured no records (is run.warmup.ms longer than the run?); its statistics are "
-                         "null in JSON, empty in CSV and '-' in the table\n", u.c_str());
+    std::fprintf(
+        stderr,
+        "partsim compare: warning: run %s measured no records (is run.warmup.ms longer than the run?); its statistics are "
+        "null in JSON, empty in CSV and '-' in the table\n",
+        u.c_str());
   return out;
 }
 
@@ -254,7 +258,8 @@ void plot_compare(const std::string& dir, const std::vector<Job>& jobs, const Co
   analysis::Plotter plot(dir);
   std::vector<analysis::LatencyCurve> curves;
   for (std::size_t k = 0; k < jobs.size(); ++k)
-    curves.push_back({jobs[k].name + (jobs[k].sweep_value.empty() ? "" : " @ " + jobs[k].sweep_value), &results.first_latency[k]});
+    curves.push_back({jobs[k].name + (jobs[k].sweep_value.empty() ? "" : " @ " + jobs[k].sweep_value),
+                      &results.first_latency[k]});
   plot.latency_cdf(jobs.front().scenario.name + ": latency by run", curves);
 }
 
@@ -275,7 +280,8 @@ void write_comparison(const CompareSettings& s, const nlohmann::ordered_json& js
 
 void write_replicated(const std::vector<Job>& jobs, CompareResults& results, const CompareSettings& s) {
   std::vector<analysis::NamedReplications> reps;
-  for (std::size_t k = 0; k < jobs.size(); ++k) reps.push_back({jobs[k].name, jobs[k].sweep_value, std::move(*results.summaries[k])});
+  for (std::size_t k = 0; k < jobs.size(); ++k)
+    reps.push_back({jobs[k].name, jobs[k].sweep_value, std::move(*results.summaries[k])});
   write_comparison(
       s, analysis::compare_replicated_to_json(reps, s.sweep_path, jobs.front().scenario.name, jobs.front().seed),
       [&] { return analysis::compare_replicated_to_text(reps, s.sweep_path); },
@@ -284,7 +290,8 @@ void write_replicated(const std::vector<Job>& jobs, CompareResults& results, con
 
 void write_singles(const std::vector<Job>& jobs, CompareResults& results, const CompareSettings& s) {
   std::vector<analysis::NamedRun> runs;
-  for (std::size_t k = 0; k < jobs.size(); ++k) runs.push_back({jobs[k].name, jobs[k].sweep_value, std::move(*results.singles[k])});
+  for (std::size_t k = 0; k < jobs.size(); ++k)
+    runs.push_back({jobs[k].name, jobs[k].sweep_value, std::move(*results.singles[k])});
   write_comparison(
       s, analysis::compare_to_json(runs, s.sweep_path), [&] { return analysis::compare_to_text(runs, s.sweep_path); },
       [&] { return analysis::compare_to_csv(runs); });
@@ -299,10 +306,8 @@ int run_compare_command(const Args& args) {
   enable_graceful_stop();
   auto results = run_jobs(jobs, *settings);
   if (!settings->plot_dir.empty()) plot_compare(settings->plot_dir, jobs, results);
-  if (settings->replications > 1)
-    write_replicated(jobs, results, *settings);
-  else
-    write_singles(jobs, results, *settings);
+  if (settings->replications > 1) write_replicated(jobs, results, *settings);
+  else write_singles(jobs, results, *settings);
   return kExitOk;
 }
 

@@ -38,8 +38,8 @@ constexpr std::int64_t kMaxMembers = 10000;
 
 // The topics as the metadata gives them: partition p's replicas on brokers p, p+1, ... of
 // --brokers (their racks feed KIP-881 rack matching).
-std::vector<mc::TopicMetadata> topic_metadata(const std::vector<std::pair<std::string, std::int32_t>>& counts, const std::string& brokers_text,
-                                              const std::string& rf_text) {
+std::vector<mc::TopicMetadata> topic_metadata(const std::vector<std::pair<std::string, std::int32_t>>& counts,
+                                              const std::string& brokers_text, const std::string& rf_text) {
   std::vector<std::string> racks;
   if (!brokers_text.empty())
     for (const auto& b : load_brokers(brokers_text)) racks.push_back(b.rack);
@@ -55,8 +55,9 @@ std::vector<mc::TopicMetadata> topic_metadata(const std::vector<std::pair<std::s
 // The members file's members, then new ones (c0, c1, ... for the lowest free indices,
 // zero-padded to the width of N, subscribing every topic) up to --members N; a smaller N
 // keeps the file's first N and the others leave the group (into `departed`).
-std::vector<mc::GroupMember> group_members(const scenarios::MembersFile& file, const std::string& count_text, const std::string& racks_text,
-                                           const std::vector<mc::TopicMetadata>& topics, std::vector<mc::GroupMember>& departed) {
+std::vector<mc::GroupMember> group_members(const scenarios::MembersFile& file, const std::string& count_text,
+                                           const std::string& racks_text, const std::vector<mc::TopicMetadata>& topics,
+                                           std::vector<mc::GroupMember>& departed) {
   auto members = file.members;
   if (count_text.empty()) return members;
   const auto n = parse_int(count_text, "--members", 1, kMaxMembers);
@@ -75,7 +76,9 @@ std::vector<mc::GroupMember> group_members(const scenarios::MembersFile& file, c
   for (std::int32_t i = 0, added = 0; static_cast<std::int64_t>(members.size()) < n; ++i) {
     const auto id = mc::member_id("c", i, static_cast<std::int32_t>(n));
     if (!taken.insert(id).second) continue;
-    mc::GroupMember m{id, std::nullopt, {}, racks.empty() ? "" : racks[static_cast<std::size_t>(added++) % racks.size()], {}, std::nullopt};
+    mc::GroupMember m{id, std::nullopt,
+                      {}, racks.empty() ? "" : racks[static_cast<std::size_t>(added++) % racks.size()],
+                      {}, std::nullopt};
     for (const auto& t : topics) m.topics.push_back(t.name);
     members.push_back(std::move(m));
   }
@@ -89,8 +92,10 @@ void check_members_for(mc::AssignorKind kind, const std::vector<mc::GroupMember>
   std::map<std::string, std::string> owner;
   for (const auto& m : members) {
     if (!server && m.topics.empty())
-      throw scenarios::InputError({file}, "member " + m.id + " subscribes to no topic: a classic consumer without a subscription does not join "
-                                          "the group (consumer-uniform and consumer-range take it)");
+      throw scenarios::InputError(
+          {file}, "member " + m.id +
+                      " subscribes to no topic: a classic consumer without a subscription does not join "
+                      "the group (consumer-uniform and consumer-range take it)");
     for (const auto& p : m.owned)
       if (const auto [it, fresh] = owner.emplace(p.name(), m.id); !fresh && server)
         throw scenarios::InputError({file}, p.name() + " is owned by " + it->second + " and " + m.id +
@@ -120,31 +125,40 @@ int run_consumers_command(const Args& args) {
   const auto format = parse_format(format_text, false);
   const auto kind = mc::parse_assignor(assignor);
   if (!kind)
-    throw UsageError("--assignor: must be range, roundrobin, sticky, cooperative-sticky, consumer-uniform or consumer-range, got '" + assignor + "'");
+    throw UsageError(
+        "--assignor: must be range, roundrobin, sticky, cooperative-sticky, consumer-uniform or consumer-range, got '" +
+        assignor + "'");
   if (count_text.empty() && file.empty()) throw UsageError("give --members N, --members-file FILE, or both");
   const auto counts = scenarios::parse_topic_counts(topics_text, "--topics", kMaxPartitions);
   std::map<std::string, std::int32_t> partitions_of;
   std::int64_t total = 0;
   for (const auto& [name, n] : counts) total += partitions_of[name] = n;
-  if (total > kMaxPartitions) throw UsageError("--topics: " + std::to_string(total) + " partitions in all; partsim consumers takes at most " + std::to_string(kMaxPartitions));
+  if (total > kMaxPartitions)
+    throw UsageError("--topics: " + std::to_string(total) + " partitions in all; partsim consumers takes at most " +
+                     std::to_string(kMaxPartitions));
 
   mc::GroupSpec spec;
   spec.topics = topic_metadata(counts, brokers_text, rf_text);
-  const auto members_file = file.empty() ? scenarios::MembersFile{} : scenarios::parse_members_json(scenarios::read_input_file(file), file, partitions_of);
+  const auto members_file = file.empty()
+                                ? scenarios::MembersFile{}
+                                : scenarios::parse_members_json(scenarios::read_input_file(file), file, partitions_of);
   for (auto& t : spec.topics)
     if (const auto id = members_file.topic_ids.find(t.name); id != members_file.topic_ids.end()) t.id = id->second;
   std::vector<mc::GroupMember> departed;
   spec.members = group_members(members_file, count_text, racks_text, spec.topics, departed);
   check_members_for(*kind, spec.members, file.empty() ? "--members" : file);
 
-  analysis::ConsumersReport report{mc::plan_assignment(*kind, spec, departed), {}, {}, static_cast<std::int32_t>(counts.size()),
-                                   static_cast<std::int32_t>(total), false};
+  analysis::ConsumersReport report{
+      mc::plan_assignment(*kind, spec, departed), {},   {}, static_cast<std::int32_t>(counts.size()),
+      static_cast<std::int32_t>(total),           false};
   for (const auto& m : spec.members) {
     report.members.push_back(m.id);
     report.racks.push_back(m.rack);
   }
-  for (const auto& m : members_file.members) report.previous_assignment = report.previous_assignment || !m.owned.empty();
-  write_stdout(format == OutputFormat::kJson ? analysis::consumers_to_json(report).dump(2) + "\n" : analysis::consumers_to_text(report));
+  for (const auto& m : members_file.members)
+    report.previous_assignment = report.previous_assignment || !m.owned.empty();
+  write_stdout(format == OutputFormat::kJson ? analysis::consumers_to_json(report).dump(2) + "\n"
+                                             : analysis::consumers_to_text(report));
   return kExitOk;
 }
 

@@ -86,7 +86,8 @@ private:
 
 std::size_t int_width(std::int64_t v) {
   std::size_t w = v < 0 ? 2 : 1;
-  for (std::uint64_t u = v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v); u >= 10; u /= 10) ++w;
+  for (std::uint64_t u = v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v); u >= 10; u /= 10)
+    ++w;
   return w;
 }
 
@@ -104,7 +105,8 @@ struct TableLayout {
     width[0] = std::max(width[0], analysis::display_width(shown));
     width[1] = std::max(width[1], int_width(h.murmur2));
     width[2] = std::max(width[2], int_width(h.positive));
-    for (std::size_t c = 0; c < counts.size(); ++c) width[3 + c] = std::max(width[3 + c], int_width(h.positive % counts[c]));
+    for (std::size_t c = 0; c < counts.size(); ++c)
+      width[3 + c] = std::max(width[3 + c], int_width(h.positive % counts[c]));
   }
   // Wide enough for any number (the rows after the first block of stdin keys).
   void fit_any_number(const std::vector<std::int32_t>& counts) {
@@ -232,7 +234,8 @@ void write_json(KeyStream& keys, const std::vector<std::int32_t>& counts) {
       b += key;
       b += '"';
     } else {
-      b += nlohmann::ordered_json(hex ? display_key(key, true, false) : key).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+      b += nlohmann::ordered_json(hex ? display_key(key, true, false) : key)
+               .dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
     }
     b += ",\n      \"murmur2\": ";
     analysis::append_int(b, h.murmur2);

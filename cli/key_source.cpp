@@ -41,14 +41,16 @@ void add_key_source_options(po::options_description& desc, KeySourceOptions& opt
 KeyStream::KeyStream(const KeySourceOptions& opts) {
   encoding_ = scenarios::parse_key_encoding(opts.encoding, "--key-encoding");
   const int sources = (opts.positional.empty() ? 0 : 1) + (opts.keys_file ? 1 : 0) + (opts.key_template ? 1 : 0);
-  if (sources == 0) throw UsageError("no keys: give keys as arguments, --keys-file FILE (or - for stdin), or --template with --count");
+  if (sources == 0)
+    throw UsageError("no keys: give keys as arguments, --keys-file FILE (or - for stdin), or --template with --count");
   if (sources > 1) throw UsageError("keys come from one source: arguments, --keys-file or --template, not several");
   if (opts.count && !opts.key_template) throw UsageError("--count: needs --template");
 
   if (opts.key_template) {
     static constexpr std::string_view kIndex = "{i}";
     const std::string& t = *opts.key_template;
-    if (t.find(kIndex) == std::string::npos) throw UsageError("--template: must contain {i} (the key's index), got '" + t + "'");
+    if (t.find(kIndex) == std::string::npos)
+      throw UsageError("--template: must contain {i} (the key's index), got '" + t + "'");
     if (!opts.count) throw UsageError("--template: needs --count N (how many keys)");
     kind_ = Kind::kTemplate;
     template_count_ = static_cast<std::uint64_t>(*opts.count);
@@ -130,7 +132,8 @@ bool KeyStream::next_line(std::string_view& line) {
     const std::size_t got = std::fread(buffer_.data() + had, 1, kChunk, file_);
     buffer_.resize(had + got);
     if (got < kChunk) {
-      if (std::ferror(file_)) throw scenarios::InputError({source_}, file_ == stdin ? "cannot read standard input" : "cannot read file");
+      if (std::ferror(file_))
+        throw scenarios::InputError({source_}, file_ == stdin ? "cannot read standard input" : "cannot read file");
       eof_ = true;
     }
   }
@@ -154,15 +157,15 @@ bool KeyStream::next(std::string& key) {
     case Kind::kFile: {
       std::string_view line;
       if (!next_line(line)) {
-        if (count_ == 0) throw scenarios::InputError({source_}, "contains no keys (an empty line is the empty key; an empty file has none)");
+        if (count_ == 0)
+          throw scenarios::InputError({source_},
+                                      "contains no keys (an empty line is the empty key; an empty file has none)");
         return false;
       }
       ++line_no_;
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      if (encoding_ == scenarios::KeyEncoding::kHex)
-        key = scenarios::decode_hex_key(line, source_, line_no_);
-      else
-        key.assign(line);
+      if (encoding_ == scenarios::KeyEncoding::kHex) key = scenarios::decode_hex_key(line, source_, line_no_);
+      else key.assign(line);
       break;
     }
   }

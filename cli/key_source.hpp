@@ -61,7 +61,7 @@ private:
   std::vector<std::string> arguments_;
   std::vector<std::string> template_parts_;  // the template split at each {i}
   std::uint64_t template_count_ = 0;
-  std::string source_;                       // the file's name for errors, or "<stdin>"
+  std::string source_;  // the file's name for errors, or "<stdin>"
   std::FILE* file_ = nullptr;
   bool owns_file_ = false;
   bool eof_ = false;

@@ -4,12 +4,12 @@
 // --flow matrices (FROM x TO counts) are held, and refused past the memory limit.
 
 #include <algorithm>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
-#include <stdexcept>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -52,8 +52,10 @@ model::PartitionChange parse_change(const std::string& text, const std::string& 
   if (colon == std::string::npos)
     throw UsageError(option + ": must be FROM:TO with partition counts >= 1, e.g. 4:8, got '" + text + "'");
   model::PartitionChange c;
-  c.from = static_cast<std::int32_t>(parse_int(std::string_view(text).substr(0, colon), option + " FROM", 1, kMaxPartitions));
-  c.to = static_cast<std::int32_t>(parse_int(std::string_view(text).substr(colon + 1), option + " TO", 1, kMaxPartitions));
+  c.from = static_cast<std::int32_t>(parse_int(std::string_view(text).substr(0, colon), option + " FROM", 1,
+                                               kMaxPartitions));
+  c.to =
+      static_cast<std::int32_t>(parse_int(std::string_view(text).substr(colon + 1), option + " TO", 1, kMaxPartitions));
   return c;
 }
 
@@ -64,10 +66,11 @@ void refuse_large_flow(const std::vector<model::PartitionChange>& changes) {
   const double bytes = cells * 8;
   if (bytes <= model::kMaxMemoryBytes) return;
   char buf[256];
-  std::snprintf(buf, sizeof buf,
-                "--flow: refused: %.3g cells of FROM x TO counts need %.1f GiB (limit %.0f GiB); drop --flow or use smaller "
-                "partition counts, or pass --allow-large",
-                cells, bytes / (1ull << 30), model::kMaxMemoryBytes / (1ull << 30));
+  std::snprintf(
+      buf, sizeof buf,
+      "--flow: refused: %.3g cells of FROM x TO counts need %.1f GiB (limit %.0f GiB); drop --flow or use smaller "
+      "partition counts, or pass --allow-large",
+      cells, bytes / (1ull << 30), model::kMaxMemoryBytes / (1ull << 30));
   throw UsageError(buf);
 }
 
@@ -131,8 +134,8 @@ void append_flow_json(std::string& out, const model::KeyMovement& m, std::size_t
   out += std::string(indent, ' ') + "]";
 }
 
-void write_json(const std::vector<model::KeyMovement>& results, const std::vector<std::string>& examples, std::uint64_t keys,
-                bool flow) {
+void write_json(const std::vector<model::KeyMovement>& results, const std::vector<std::string>& examples,
+                std::uint64_t keys, bool flow) {
   nlohmann::ordered_json doc;
   doc["keys"] = keys;
   auto& rows = doc["changes"] = nlohmann::ordered_json::array();
@@ -153,7 +156,10 @@ void write_json(const std::vector<model::KeyMovement>& results, const std::vecto
       r["example"] = nullptr;
     }
     // A marker where the flow goes: the matrices are written straight out, not as JSON values.
-    if (flow) r["flow"] = "\x01" "flow" + std::to_string(i);
+    if (flow)
+      r["flow"] = "\x01"
+                  "flow" +
+                  std::to_string(i);
     rows.push_back(std::move(r));
   }
   const std::string text = doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
@@ -173,7 +179,7 @@ void write_json(const std::vector<model::KeyMovement>& results, const std::vecto
 // A live partition increase planned (--plan) and the producers that will live through it.
 struct PlanSettings {
   model::PartitionChange change;
-  double rate = 1000;              ///< records/s over all producers
+  double rate = 1000;                   ///< records/s over all producers
   double metadata_max_age_ms = 300000;  ///< Kafka's default (kafka-consumer-spec §6.1)
   std::int32_t producers = 1;
 };
@@ -189,17 +195,21 @@ struct KeysSettings {
 
 // Kafka's CreatePartitions refuses what is not an increase (kafka-consumer-spec §7), so a
 // plan must be one; the messages are Kafka's own.
-PlanSettings parse_plan(const std::string& text, const std::string& rate, const std::string& age, const std::string& producers) {
+PlanSettings parse_plan(const std::string& text, const std::string& rate, const std::string& age,
+                        const std::string& producers) {
   PlanSettings p;
   p.change = parse_change(text, "--plan");
   if (p.change.to == p.change.from)
-    throw UsageError("--plan: " + text + " is no change: Kafka refuses it with \"Topic already has " + std::to_string(p.change.from) +
-                     " partition(s).\"; give TO > FROM");
+    throw UsageError("--plan: " + text + " is no change: Kafka refuses it with \"Topic already has " +
+                     std::to_string(p.change.from) + " partition(s).\"; give TO > FROM");
   if (p.change.to < p.change.from)
-    throw UsageError("--plan: " + text + " is a decrease: Kafka refuses it with \"The topic currently has " + std::to_string(p.change.from) +
-                     " partition(s); " + std::to_string(p.change.to) + " would not be an increase.\"; partitions can only be added");
+    throw UsageError("--plan: " + text + " is a decrease: Kafka refuses it with \"The topic currently has " +
+                     std::to_string(p.change.from) + " partition(s); " + std::to_string(p.change.to) +
+                     " would not be an increase.\"; partitions can only be added");
   if (!rate.empty()) p.rate = parse_number(rate, "--rate", 0, 1e12);
-  if (!age.empty()) p.metadata_max_age_ms = static_cast<double>(parse_int(age, "--metadata-max-age", 0, std::numeric_limits<std::int32_t>::max()));
+  if (!age.empty())
+    p.metadata_max_age_ms =
+        static_cast<double>(parse_int(age, "--metadata-max-age", 0, std::numeric_limits<std::int32_t>::max()));
   if (!producers.empty()) p.producers = static_cast<std::int32_t>(parse_int(producers, "--producers", 1, 1'000'000));
   return p;
 }
@@ -224,10 +234,11 @@ void refuse_slow_plan(const KeysSettings& s, bool allow_large) {
   const double counts = static_cast<double>(*keys) * static_cast<double>(s.changes.size());
   if (counts <= kMaxCounts) return;
   char buf[320];
-  std::snprintf(buf, sizeof buf,
-                "--plan: refused: %llu keys x %zu candidate counts is %.3g counts (limit %.0e, about a minute); give fewer keys "
-                "(a million measure a share to +-0.001) or pass --allow-large",
-                static_cast<unsigned long long>(*keys), s.changes.size(), counts, kMaxCounts);
+  std::snprintf(
+      buf, sizeof buf,
+      "--plan: refused: %llu keys x %zu candidate counts is %.3g counts (limit %.0e, about a minute); give fewer keys "
+      "(a million measure a share to +-0.001) or pass --allow-large",
+      static_cast<unsigned long long>(*keys), s.changes.size(), counts, kMaxCounts);
   throw UsageError(buf);
 }
 
@@ -255,10 +266,14 @@ std::optional<KeysSettings> parse_keys_args(const Args& args) {
 
   if (help_requested(args, kKeysUsage, desc)) return std::nullopt;
   parse_command_line(args, desc);
-  if (change_texts.empty() && plan_text.empty()) throw UsageError("give --change FROM:TO (repeatable) or --plan FROM:TO");
-  if (!change_texts.empty() && !plan_text.empty()) throw UsageError("--plan: not with --change (the plan measures its own candidate counts)");
+  if (change_texts.empty() && plan_text.empty())
+    throw UsageError("give --change FROM:TO (repeatable) or --plan FROM:TO");
+  if (!change_texts.empty() && !plan_text.empty())
+    throw UsageError("--plan: not with --change (the plan measures its own candidate counts)");
   if (plan_text.empty())
-    for (const auto& [given, name] : {std::pair{!rate_text.empty(), "--rate"}, {!age_text.empty(), "--metadata-max-age"}, {!producers_text.empty(), "--producers"}})
+    for (const auto& [given, name] : {std::pair{!rate_text.empty(), "--rate"},
+                                      {!age_text.empty(), "--metadata-max-age"},
+                                      {!producers_text.empty(), "--producers"}})
       if (given) throw UsageError(std::string(name) + ": only with --plan FROM:TO");
   if (!plan_text.empty() && s.flow) throw UsageError("--flow: not with --plan (use --change FROM:TO --flow)");
   for (const auto& t : change_texts) s.changes.push_back(parse_change(t));
@@ -323,8 +338,11 @@ void write_rows(const Movements& moves, bool csv, bool flow) {
   analysis::Table t(std::move(cols));
   for (std::size_t i = 0; i < moves.results.size(); ++i) {
     const auto& m = moves.results[i];
-    std::vector<std::string> row{std::to_string(m.change.from), std::to_string(m.change.to), std::to_string(m.keys),
-                                 std::to_string(m.changed), analysis::exact_ratio(m.changed, m.keys, 4),
+    std::vector<std::string> row{std::to_string(m.change.from),
+                                 std::to_string(m.change.to),
+                                 std::to_string(m.keys),
+                                 std::to_string(m.changed),
+                                 analysis::exact_ratio(m.changed, m.keys, 4),
                                  std::to_string(m.modulo_stable)};
     if (!csv) row.push_back(analysis::exact_ratio(m.keys - m.changed, m.keys, 4));
     row.push_back(analysis::fixed(model::predicted_unchanged_share(m.change), 4));
@@ -398,8 +416,9 @@ void write_plan(const Movements& moves, const PlanSettings& plan, std::uint64_t 
   const bool csv = format == OutputFormat::kCsv;
   analysis::Table t({{"to"}, {"keys"}, {"changed"}, {"ratio"}, {"predicted_ratio"}, {"multiple"}, {"planned"}});
   for (const auto& r : moves.results)
-    t.add_row({std::to_string(r.change.to), std::to_string(r.keys), std::to_string(r.changed), analysis::exact_ratio(r.changed, r.keys, 4),
-               analysis::fixed(predicted(r.change), 4), r.change.to % from == 0 ? (csv ? "true" : "*") : (csv ? "false" : ""),
+    t.add_row({std::to_string(r.change.to), std::to_string(r.keys), std::to_string(r.changed),
+               analysis::exact_ratio(r.changed, r.keys, 4), analysis::fixed(predicted(r.change), 4),
+               r.change.to % from == 0 ? (csv ? "true" : "*") : (csv ? "false" : ""),
                r.change.to == plan.change.to ? (csv ? "true" : "<-") : (csv ? "false" : "")});
   if (csv) {
     write_stdout(t.to_csv());
@@ -407,15 +426,18 @@ void write_plan(const Movements& moves, const PlanSettings& plan, std::uint64_t 
   }
   const std::string f = std::to_string(from), to = std::to_string(plan.change.to);
   std::string out = "plan: " + f + " -> " + to + " partitions over " + std::to_string(keys) + " keys\n";
-  out += "keys moved: " + std::to_string(m.changed) + " of " + std::to_string(m.keys) + " (" + analysis::exact_ratio(m.changed, m.keys, 4) +
-         "); predicted for uniform hashes " + analysis::fixed(predicted(plan.change), 4) + " (1 - gcd(" + f + ", " + to + ") / " + to + ")\n";
+  out += "keys moved: " + std::to_string(m.changed) + " of " + std::to_string(m.keys) + " (" +
+         analysis::exact_ratio(m.changed, m.keys, 4) + "); predicted for uniform hashes " +
+         analysis::fixed(predicted(plan.change), 4) + " (1 - gcd(" + f + ", " + to + ") / " + to + ")\n";
   out += "two-rule window: adding partitions raises no error, so each producer routes by " + f +
          " partitions until its next metadata refresh (metadata.max.age.ms " + whole(plan.metadata_max_age_ms) + "):\n";
-  out += "  one producer: " + whole(w.producer_expected_ms) + " ms expected, " + whole(w.producer_max_ms) + " ms at most\n";
-  out += "  the last of " + std::to_string(plan.producers) + " producer(s) sees " + to + " partitions after " + whole(w.all_expected_ms) +
-         " ms expected\n";
-  out += "  at " + analysis::fixed(plan.rate, plan.rate == std::floor(plan.rate) ? 0 : 2) + " records/s: " + whole(w.records_old_rule_expected) +
-         " records routed by the old rule expected (" + whole(w.records_old_rule_max) + " at most), " + whole(misrouted) +
+  out += "  one producer: " + whole(w.producer_expected_ms) + " ms expected, " + whole(w.producer_max_ms) +
+         " ms at most\n";
+  out += "  the last of " + std::to_string(plan.producers) + " producer(s) sees " + to + " partitions after " +
+         whole(w.all_expected_ms) + " ms expected\n";
+  out += "  at " + analysis::fixed(plan.rate, plan.rate == std::floor(plan.rate) ? 0 : 2) +
+         " records/s: " + whole(w.records_old_rule_expected) + " records routed by the old rule expected (" +
+         whole(w.records_old_rule_max) + " at most), " + whole(misrouted) +
          " of them to a partition the new rule would not choose (the moved keys' share)\n";
   out += "\ncandidate counts (multiple: * a multiple of " + f + "; planned: <-)\n" + t.to_text();
   write_stdout(out);
@@ -432,12 +454,9 @@ int run_keys_command(const Args& args) {
     write_plan(moves, *settings->plan, keys.count(), settings->format);
     return kExitOk;
   }
-  if (settings->format == OutputFormat::kJson)
-    write_json(moves.results, moves.examples, keys.count(), settings->flow);
-  else if (settings->format == OutputFormat::kCsv && settings->flow)
-    write_flow_csv(moves.results);
-  else
-    write_rows(moves, settings->format == OutputFormat::kCsv, settings->flow);
+  if (settings->format == OutputFormat::kJson) write_json(moves.results, moves.examples, keys.count(), settings->flow);
+  else if (settings->format == OutputFormat::kCsv && settings->flow) write_flow_csv(moves.results);
+  else write_rows(moves, settings->format == OutputFormat::kCsv, settings->flow);
   return kExitOk;
 }
 

@@ -33,7 +33,8 @@ constexpr const char* kLeadersUsage =
 }  // namespace
 
 int run_leaders_command(const Args& args) {
-  std::string current_file, describe_file, brokers_text, balance = "exact", bounds_text, plan_out, format_text = "table";
+  std::string current_file, describe_file, brokers_text, balance = "exact", bounds_text, plan_out,
+                                                         format_text = "table";
   bool failover = false;
   po::options_description desc("leaders options");
   // clang-format off
@@ -58,8 +59,10 @@ int run_leaders_command(const Args& args) {
   if (alive.empty()) throw UsageError("--brokers: no broker is alive");
   if (const auto lost = without_live_replica(current, live); !lost.empty()) {
     const auto& p = current[lost.front()];
-    throw UsageError("--brokers: " + p.topic + "-" + std::to_string(p.partition) + " has no replica on a live broker (its replicas are on brokers " +
-                     analysis::replica_list(p.replicas) + "), so none can lead it without moving data (partsim reassign moves it)");
+    throw UsageError("--brokers: " + p.topic + "-" + std::to_string(p.partition) +
+                     " has no replica on a live broker (its replicas are on brokers " +
+                     analysis::replica_list(p.replicas) +
+                     "), so none can lead it without moving data (partsim reassign moves it)");
   }
 
   analysis::LeadersReport report;
@@ -67,12 +70,12 @@ int run_leaders_command(const Args& args) {
     report.partitions.push_back({p.topic, p.partition});
     report.current.push_back(p.replicas);
   }
-  report.bounds = per_broker_bounds(bounds_text, "--leaders-per-broker", balance, static_cast<std::int64_t>(current.size()),
-                                    static_cast<std::int32_t>(alive.size()));
+  report.bounds = per_broker_bounds(bounds_text, "--leaders-per-broker", balance,
+                                    static_cast<std::int64_t>(current.size()), static_cast<std::int32_t>(alive.size()));
   report.plan = model::balance_leaders(report.current, alive, report.bounds, failover);
   if (!report.plan.feasible) {
-    std::cerr << "partsim leaders: infeasible: " << report.plan.infeasible_reason << " (bounds " << report.bounds.lo << ".."
-              << report.bounds.hi << ")\n";
+    std::cerr << "partsim leaders: infeasible: " << report.plan.infeasible_reason << " (bounds " << report.bounds.lo
+              << ".." << report.bounds.hi << ")\n";
     return kExitRunFailed;
   }
   report.before = model::score_assignment(report.current, live);
@@ -83,7 +86,8 @@ int run_leaders_command(const Args& args) {
   report.plan_json = scenarios::write_reassignment_json(reordered);
   report.plan_out = plan_out;
   if (!plan_out.empty()) write_file_atomically(plan_out, report.plan_json);
-  write_stdout(format == OutputFormat::kJson ? analysis::leaders_to_json(report).dump(2) + "\n" : analysis::leaders_to_text(report));
+  write_stdout(format == OutputFormat::kJson ? analysis::leaders_to_json(report).dump(2) + "\n"
+                                             : analysis::leaders_to_text(report));
   return kExitOk;
 }
 

@@ -43,10 +43,12 @@ int run_merge_command(const Args& args) {
   po::positional_options_description pos;
   pos.add("stores", -1);
   parse_command_line(args, desc, &pos);
-  if (inputs.empty()) throw UsageError("partsim merge: give the stores to merge: partsim merge A.sqlite B.sqlite --out ALL.sqlite");
+  if (inputs.empty())
+    throw UsageError("partsim merge: give the stores to merge: partsim merge A.sqlite B.sqlite --out ALL.sqlite");
   if (out.empty()) throw UsageError("--out: required: the merged store to write");
   for (const auto& in : inputs)
-    if (std::filesystem::exists(out) && std::filesystem::equivalent(in, out)) throw UsageError("--out: '" + out + "' is also an input");
+    if (std::filesystem::exists(out) && std::filesystem::equivalent(in, out))
+      throw UsageError("--out: '" + out + "' is also an input");
   // --out is replaced whole: not while a sweep writes it (its rows would go to a file unlinked).
   const StoreLock lock(out);
 
@@ -63,12 +65,14 @@ int run_merge_command(const Args& args) {
       const auto [it, fresh] = owner.emplace(row, i);
       if (!fresh) {
         const auto a = stores[it->second].results(row), b = stores[i].results(row);
-        const bool same = a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](const StoredMetric& x, const StoredMetric& y) {
-                            return x.name == y.name && (x.value == y.value || (std::isnan(x.value) && std::isnan(y.value)));
+        const bool same = a.size() == b.size() &&
+                          std::equal(a.begin(), a.end(), b.begin(), [](const StoredMetric& x, const StoredMetric& y) {
+                            return x.name == y.name &&
+                                   (x.value == y.value || (std::isnan(x.value) && std::isnan(y.value)));
                           });
         if (!same)
-          throw UsageError("stores " + stores[it->second].path() + " and " + stores[i].path() + " disagree on point " + std::to_string(row.first) +
-                           " replication " + std::to_string(row.second) + ": not merged");
+          throw UsageError("stores " + stores[it->second].path() + " and " + stores[i].path() + " disagree on point " +
+                           std::to_string(row.first) + " replication " + std::to_string(row.second) + ": not merged");
       }
     }
   StoreMeta meta = first;
@@ -100,8 +104,8 @@ int run_merge_command(const Args& args) {
       throw std::runtime_error("--out: cannot write '" + out + "': " + ec.message());
     }
   }
-  std::fprintf(stderr, "partsim merge: %zu stores of sweep '%s' -> %s: %zu/%zu rows done (shard %s)\n", stores.size(), first.sweep_name.c_str(),
-               out.c_str(), owner.size(), total, meta.shard.c_str());
+  std::fprintf(stderr, "partsim merge: %zu stores of sweep '%s' -> %s: %zu/%zu rows done (shard %s)\n", stores.size(),
+               first.sweep_name.c_str(), out.c_str(), owner.size(), total, meta.shard.c_str());
   return kExitOk;
 }
 

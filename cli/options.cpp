@@ -2,9 +2,9 @@
 
 #include <cctype>
 #include <charconv>
-#include <iostream>
 #include <cmath>
 #include <cstdio>
+#include <iostream>
 #include <limits>
 #include <set>
 #include <utility>
@@ -19,26 +19,29 @@ namespace po = boost::program_options;
 namespace partsim::cli {
 
 model::Scenario load_scenario_with_warnings(const std::string& command, const std::string& path,
-                                            const std::vector<std::string>& sets, std::set<std::string>* shown, const std::string* text) {
+                                            const std::vector<std::string>& sets, std::set<std::string>* shown,
+                                            const std::string* text) {
   std::vector<std::string> warnings;
-  model::Scenario s = text ? scenarios::load_scenario_text(*text, path, sets, &warnings) : scenarios::load_scenario_file(path, sets, &warnings);
+  model::Scenario s = text ? scenarios::load_scenario_text(*text, path, sets, &warnings)
+                           : scenarios::load_scenario_file(path, sets, &warnings);
   for (const auto& w : warnings)
     if (!shown || shown->insert(w).second) std::cerr << "partsim " << command << ": warning: " << w << '\n';
   return s;
 }
 
-void refuse_if_too_large(const model::Scenario& s, const std::string& path, bool allow_large, const model::RunPlan& plan) {
+void refuse_if_too_large(const model::Scenario& s, const std::string& path, bool allow_large,
+                         const model::RunPlan& plan) {
   if (allow_large) return;
   const std::string why = model::check_run_limits(s, plan);
-  if (!why.empty())
-    throw UsageError(path + ": refused: " + why + ", or pass --allow-large");
+  if (!why.empty()) throw UsageError(path + ": refused: " + why + ", or pass --allow-large");
 }
 
 OutputFormat parse_format(const std::string& text, bool csv) {
   if (text == "table") return OutputFormat::kTable;
   if (text == "csv" && csv) return OutputFormat::kCsv;
   if (text == "json") return OutputFormat::kJson;
-  throw UsageError(std::string("--format: must be ") + (csv ? "table, csv or json" : "table or json") + ", got '" + text + "'");
+  throw UsageError(std::string("--format: must be ") + (csv ? "table, csv or json" : "table or json") + ", got '" +
+                   text + "'");
 }
 
 namespace {
@@ -50,7 +53,8 @@ std::string& help_example() {
 
 void set_help_example(std::string example) { help_example() = std::move(example); }
 
-bool help_requested(const std::vector<std::string>& args, const std::string& usage, const boost::program_options::options_description& desc) {
+bool help_requested(const std::vector<std::string>& args, const std::string& usage,
+                    const boost::program_options::options_description& desc) {
   for (const auto& a : args)
     if (a == "--help" || a == "-h") {
       std::cout << usage << desc;
@@ -86,23 +90,25 @@ double parse_number(std::string_view text, std::string_view option, double lo, d
 
 std::int64_t parse_bytes(std::string_view text, std::string_view option, bool rate) {
   const std::string allowed = std::string(option) + ": must be bytes" + (rate ? " per second" : "") +
-                              ", e.g. 500000000, 500MB, 1.5GiB" + (rate ? " or 50MB/s" : "") + ", got '" + std::string(text) + "'";
+                              ", e.g. 500000000, 500MB, 1.5GiB" + (rate ? " or 50MB/s" : "") + ", got '" +
+                              std::string(text) + "'";
   std::string_view t = text;
   if (rate && t.size() >= 2 && t.substr(t.size() - 2) == "/s") t.remove_suffix(2);
   std::size_t digits = 0;
   while (digits < t.size() && (std::isdigit(static_cast<unsigned char>(t[digits])) || t[digits] == '.')) ++digits;
   std::string_view unit = t.substr(digits);
   while (!unit.empty() && unit.front() == ' ') unit.remove_prefix(1);
-  static const std::pair<const char*, double> units[] = {{"", 1},      {"B", 1},          {"KB", 1e3},         {"MB", 1e6},
-                                                          {"GB", 1e9},  {"TB", 1e12},       {"KiB", 1024.0},     {"MiB", 1048576.0},
-                                                          {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}};
+  static const std::pair<const char*, double> units[] = {
+      {"", 1},      {"B", 1},        {"KB", 1e3},        {"MB", 1e6},           {"GB", 1e9},
+      {"TB", 1e12}, {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}};
   double scale = 0;
   for (const auto& [name, factor] : units)
     if (unit == name) scale = factor;
   double v = 0;
   const auto num = t.substr(0, digits);
   auto [ptr, ec] = std::from_chars(num.data(), num.data() + num.size(), v);
-  if (scale == 0 || num.empty() || ec != std::errc() || ptr != num.data() + num.size() || !std::isfinite(v) || v * scale > 9.0e18)
+  if (scale == 0 || num.empty() || ec != std::errc() || ptr != num.data() + num.size() || !std::isfinite(v) ||
+      v * scale > 9.0e18)
     throw UsageError(allowed);
   return static_cast<std::int64_t>(std::llround(v * scale));
 }
@@ -114,11 +120,13 @@ std::vector<std::int32_t> parse_id_ranges(const std::string& text, std::string_v
   const auto max = std::numeric_limits<std::int32_t>::max();
   for (;;) {
     const std::size_t comma = text.find(',', pos);
-    const std::string_view item = std::string_view(text).substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    const std::string_view item =
+        std::string_view(text).substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
     const auto dash = item.find('-', 1);
     const auto lo = parse_int(item.substr(0, dash), option, 0, max);
     const auto hi = dash == std::string_view::npos ? lo : parse_int(item.substr(dash + 1), option, lo, max);
-    if (hi - lo >= 1'000'000) throw UsageError(std::string(option) + ": the range '" + std::string(item) + "' is too long");
+    if (hi - lo >= 1'000'000)
+      throw UsageError(std::string(option) + ": the range '" + std::string(item) + "' is too long");
     for (auto id = lo; id <= hi; ++id) {
       if (!seen.insert(static_cast<std::int32_t>(id)).second)
         throw UsageError(std::string(option) + ": broker " + std::to_string(id) + " is listed twice");
@@ -135,7 +143,8 @@ std::vector<std::int32_t> parse_partition_counts(const std::string& text, std::s
   std::size_t pos = 0;
   for (;;) {
     const std::size_t comma = text.find(',', pos);
-    const std::string_view item = std::string_view(text).substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    const std::string_view item =
+        std::string_view(text).substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
     counts.push_back(static_cast<std::int32_t>(parse_int(item, option, 1, std::numeric_limits<std::int32_t>::max())));
     if (comma == std::string::npos) break;
     pos = comma + 1;
@@ -155,8 +164,8 @@ void add_scenario_options(po::options_description& desc, ScenarioCommandOptions&
   // clang-format on
 }
 
-bool parse_scenario_command(const std::vector<std::string>& args, const po::options_description& desc, ScenarioCommandOptions& o,
-                            const char* usage, const char* synopsis) {
+bool parse_scenario_command(const std::vector<std::string>& args, const po::options_description& desc,
+                            ScenarioCommandOptions& o, const char* usage, const char* synopsis) {
   po::options_description hidden;
   hidden.add_options()("scenario", po::value<std::string>(&o.scenario_path), "scenario file");
   po::options_description all;

@@ -16,7 +16,10 @@ namespace partsim::cli {
 enum class OutputFormat { kTable, kCsv, kJson };
 
 }  // namespace partsim::cli
-namespace partsim::model { struct Scenario; struct RunPlan; }
+namespace partsim::model {
+struct Scenario;
+struct RunPlan;
+}  // namespace partsim::model
 namespace partsim::cli {
 
 /// Loads a scenario file with --set overrides (scenarios::load_scenario_file) and prints
@@ -25,13 +28,14 @@ namespace partsim::cli {
 /// With `text`, the file's contents already read (a command that loads the same file again
 /// and again reads it once), loaded as `path`.
 model::Scenario load_scenario_with_warnings(const std::string& command, const std::string& path,
-                                            const std::vector<std::string>& sets, std::set<std::string>* shown = nullptr,
-                                            const std::string* text = nullptr);
+                                            const std::vector<std::string>& sets,
+                                            std::set<std::string>* shown = nullptr, const std::string* text = nullptr);
 
 /// Refuses (UsageError) a scenario whose estimated records or memory (with what `plan`
 /// keeps: time series, batch rows, replications) are beyond partsim's limits, naming the
 /// estimate and how to override it, unless `allow_large`.
-void refuse_if_too_large(const model::Scenario& s, const std::string& path, bool allow_large, const model::RunPlan& plan);
+void refuse_if_too_large(const model::Scenario& s, const std::string& path, bool allow_large,
+                         const model::RunPlan& plan);
 
 /// Parses "table", "csv" or "json" ("table" or "json" when a command has no CSV form).
 OutputFormat parse_format(const std::string& text, bool csv = true);
@@ -78,8 +82,9 @@ void add_scenario_options(boost::program_options::options_description& desc, Sce
 /// Parses a scenario command's arguments: the options in `desc` and the scenario file as
 /// the one positional argument. Returns false (after printing usage and options) for --help;
 /// without a scenario file, the error shows `synopsis`.
-bool parse_scenario_command(const std::vector<std::string>& args, const boost::program_options::options_description& desc,
-                            ScenarioCommandOptions& o, const char* usage, const char* synopsis);
+bool parse_scenario_command(const std::vector<std::string>& args,
+                            const boost::program_options::options_description& desc, ScenarioCommandOptions& o,
+                            const char* usage, const char* synopsis);
 
 /// Parses argv[first..] with `desc` (and positional names); translates Boost's errors into
 /// UsageError with the option named. `--help` is left for the caller to check.

@@ -49,8 +49,8 @@ public:
     if (log_ && elapsed - last_ < every_) return;
     last_ = elapsed;
     const double left = done ? elapsed / static_cast<double>(done) * static_cast<double>(total - done) : 0.0;
-    std::fprintf(stderr, "%s%s %zu/%zu  %.1f s elapsed  ~%.1f s left%s", tty_ ? "\r" : "", what_.c_str(), done, total, elapsed, left,
-                 tty_ ? "   " : "\n");
+    std::fprintf(stderr, "%s%s %zu/%zu  %.1f s elapsed  ~%.1f s left%s", tty_ ? "\r" : "", what_.c_str(), done, total,
+                 elapsed, left, tty_ ? "   " : "\n");
     std::fflush(stderr);
     shown_ = true;
   }

@@ -43,9 +43,9 @@ constexpr std::int64_t kMaxVariables = 4'000'000;
 
 // The options as given; each is checked where it is turned into a setting.
 struct ReassignArgs {
-  std::string current_file, describe_file, brokers_text, targets_text, rf_text, rack_text, balance = "band:1.10", replicas_text,
-      leaders_text, size_text, sizes_file, throttle_text, plan_out, format_text = "table", seed_text = "0", limit_text = "60",
-      scope_text = "cluster";
+  std::string current_file, describe_file, brokers_text, targets_text, rf_text, rack_text,
+      balance = "band:1.10", replicas_text, leaders_text, size_text, sizes_file, throttle_text, plan_out,
+      format_text = "table", seed_text = "0", limit_text = "60", scope_text = "cluster";
   bool failover = false;
   bool targets_given = false;  ///< --target-brokers was given (an empty list is an error, not the default)
 };
@@ -83,16 +83,19 @@ po::options_description reassign_options(ReassignArgs& a) {
 }
 
 // Target brokers: every live broker, or the list given (each known and alive).
-std::vector<model::RackedBroker> target_brokers(const ReassignArgs& a, const std::map<std::int32_t, scenarios::BrokerEntry>& by_id) {
+std::vector<model::RackedBroker> target_brokers(const ReassignArgs& a,
+                                                const std::map<std::int32_t, scenarios::BrokerEntry>& by_id) {
   std::vector<model::RackedBroker> targets;
   if (!a.targets_given) {
     for (const auto& [id, b] : by_id)
       if (b.alive) targets.push_back({id, b.rack});
   } else {
-    if (a.targets_text.empty()) throw UsageError("--target-brokers: must list at least one broker, e.g. 0-18,20, got ''");
+    if (a.targets_text.empty())
+      throw UsageError("--target-brokers: must list at least one broker, e.g. 0-18,20, got ''");
     for (auto id : parse_id_ranges(a.targets_text, "--target-brokers")) {
       auto it = by_id.find(id);
-      if (it == by_id.end()) throw UsageError("--target-brokers: broker " + std::to_string(id) + " is not in --brokers");
+      if (it == by_id.end())
+        throw UsageError("--target-brokers: broker " + std::to_string(id) + " is not in --brokers");
       if (!it->second.alive) throw UsageError("--target-brokers: broker " + std::to_string(id) + " is not alive");
       targets.push_back({id, it->second.rack});
     }
@@ -113,8 +116,8 @@ model::RackMode rack_mode(const std::string& text, const std::vector<model::Rack
   else if (text == "none") mode = model::RackMode::kNone;
   else throw UsageError("--rack-mode: must be strict, even or none, got '" + text + "'");
   if (mode != model::RackMode::kNone && unracked != targets.rend())
-    throw UsageError("--rack-mode " + text + ": every target broker needs a rack, and broker " + std::to_string(unracked->id) +
-                     " has none (give racks in --brokers, or use --rack-mode none)");
+    throw UsageError("--rack-mode " + text + ": every target broker needs a rack, and broker " +
+                     std::to_string(unracked->id) + " has none (give racks in --brokers, or use --rack-mode none)");
   return mode;
 }
 
@@ -135,7 +138,8 @@ void set_bounds(model::ReassignRequest& req, const ReassignArgs& a, analysis::Ba
   req.replicas = per_broker_bounds(a.replicas_text, "--replicas-per-broker", a.balance, total, B);
   req.leaders = per_broker_bounds(a.leaders_text, "--leaders-per-broker", a.balance, P, B);
   if (scope == analysis::BalanceScope::kTopic) {  // the cluster as a whole is then free
-    req.replicas = {0, static_cast<std::int32_t>(std::min<std::int64_t>(total, std::numeric_limits<std::int32_t>::max()))};
+    req.replicas = {0,
+                    static_cast<std::int32_t>(std::min<std::int64_t>(total, std::numeric_limits<std::int32_t>::max()))};
     req.leaders = {0, static_cast<std::int32_t>(P)};
   }
   if (scope == analysis::BalanceScope::kCluster) return;
@@ -155,7 +159,8 @@ void set_bounds(model::ReassignRequest& req, const ReassignArgs& a, analysis::Ba
 
 // Partition sizes: one for all (--partition-size), or each from kafka-log-dirs output (--sizes).
 std::vector<std::int64_t> partition_sizes(const ReassignArgs& a, const std::vector<model::TopicPartition>& partitions) {
-  if (!a.size_text.empty() && !a.sizes_file.empty()) throw UsageError("give partition sizes with one of --partition-size or --sizes");
+  if (!a.size_text.empty() && !a.sizes_file.empty())
+    throw UsageError("give partition sizes with one of --partition-size or --sizes");
   std::vector<std::int64_t> sizes(partitions.size(), 0);
   if (!a.size_text.empty()) std::fill(sizes.begin(), sizes.end(), parse_bytes(a.size_text, "--partition-size"));
   if (!a.sizes_file.empty()) {
@@ -171,14 +176,17 @@ std::vector<std::int64_t> partition_sizes(const ReassignArgs& a, const std::vect
 
 // What no plan can do, refused as bad input: a partition with more replicas than there are
 // target brokers, and an assignment of which no live broker holds anything.
-void check_placeable(const ReassignArgs& a, const std::vector<scenarios::PartitionReplicas>& current, const std::vector<std::int32_t>& rf,
-                     std::int32_t targets, const std::vector<model::RackedBroker>& live) {
+void check_placeable(const ReassignArgs& a, const std::vector<scenarios::PartitionReplicas>& current,
+                     const std::vector<std::int32_t>& rf, std::int32_t targets,
+                     const std::vector<model::RackedBroker>& live) {
   for (std::size_t p = 0; p < current.size(); ++p) {
     if (rf[p] <= targets) continue;
     const auto name = current[p].topic + "-" + std::to_string(current[p].partition);
-    throw UsageError((a.targets_given ? "--target-brokers: " : "--brokers: ") + name + " has " + std::to_string(rf[p]) + " replicas and only " +
-                     analysis::count_of(targets, a.targets_given ? "target broker" : "live broker") + " can hold them; give at least " +
-                     std::to_string(rf[p]) + (a.targets_given ? " target brokers" : " live brokers") + ", or --rf " + std::to_string(targets));
+    throw UsageError((a.targets_given ? "--target-brokers: " : "--brokers: ") + name + " has " + std::to_string(rf[p]) +
+                     " replicas and only " +
+                     analysis::count_of(targets, a.targets_given ? "target broker" : "live broker") +
+                     " can hold them; give at least " + std::to_string(rf[p]) +
+                     (a.targets_given ? " target brokers" : " live brokers") + ", or --rf " + std::to_string(targets));
   }
   if (without_live_replica(current, live).size() < current.size()) return;
   std::set<std::int32_t> holders;
@@ -217,9 +225,9 @@ ReassignInputs study_request(const ReassignArgs& a, const std::vector<scenarios:
   check_placeable(a, current, req.rf, B, live_brokers(brokers));
   const auto P = static_cast<std::int64_t>(current.size());
   if (2 * P * B > kMaxVariables)
-    throw UsageError("the plan would need " + std::to_string(2 * P * B) + " 0-1 variables (2 x " + std::to_string(P) + " partitions x " +
-                     std::to_string(B) + " brokers); partsim's planner takes up to " + std::to_string(kMaxVariables) +
-                     ": plan a subset of the topics at a time");
+    throw UsageError("the plan would need " + std::to_string(2 * P * B) + " 0-1 variables (2 x " + std::to_string(P) +
+                     " partitions x " + std::to_string(B) + " brokers); partsim's planner takes up to " +
+                     std::to_string(kMaxVariables) + ": plan a subset of the topics at a time");
   in.scope = balance_scope(a.scope_text);
   set_bounds(req, a, in.scope, s.partitions);
   s.live = live_brokers(brokers);
@@ -235,7 +243,8 @@ int run_reassign_command(const Args& args) {
   if (help_requested(args, kReassignUsage, desc)) return kExitOk;
   a.targets_given = parse_command_line(args, desc).count("target-brokers") > 0;
   const auto format = parse_format(a.format_text, false);
-  const auto seed = parse_int(a.seed_text, "--seed", std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max());
+  const auto seed = parse_int(a.seed_text, "--seed", std::numeric_limits<std::int64_t>::min(),
+                              std::numeric_limits<std::int64_t>::max());
   const auto time_limit_s = parse_number(a.limit_text, "--time-limit", 0.1, 86400);
   const auto current = load_current_assignment(a.current_file, a.describe_file);
   const auto brokers = load_brokers(a.brokers_text);
@@ -246,11 +255,13 @@ int run_reassign_command(const Args& args) {
   const bool have_sizes = !a.size_text.empty() || !a.sizes_file.empty();
   const std::int64_t throttle = a.throttle_text.empty() ? 0 : parse_bytes(a.throttle_text, "--throttle", true);
   if (!a.throttle_text.empty() && throttle <= 0) throw UsageError("--throttle: must be above 0 bytes per second");
-  if (throttle > 0 && !have_sizes) throw UsageError("--throttle: needs partition sizes (--partition-size or --sizes) to estimate a copy time");
+  if (throttle > 0 && !have_sizes)
+    throw UsageError("--throttle: needs partition sizes (--partition-size or --sizes) to estimate a copy time");
 
   auto study = model::study_reassignment(request);
   if (study.plan.status == model::PlanStatus::kInfeasible || study.plan.status == model::PlanStatus::kTimedOut) {
-    std::cerr << "partsim reassign: " << (study.plan.status == model::PlanStatus::kInfeasible ? "infeasible: " : "no plan: ")
+    std::cerr << "partsim reassign: "
+              << (study.plan.status == model::PlanStatus::kInfeasible ? "infeasible: " : "no plan: ")
               << study.plan.reason << "\n";
     return kExitRunFailed;
   }
@@ -259,11 +270,20 @@ int run_reassign_command(const Args& args) {
     changed.push_back(current[p]);
     changed.back().replicas = study.planned[p];
   }
-  analysis::ReassignReport report{std::move(request), std::move(study), {}, a.balance, !a.replicas_text.empty() && !a.leaders_text.empty(),
-                                  scope, have_sizes, throttle, scenarios::write_reassignment_json(changed), a.plan_out};
+  analysis::ReassignReport report{std::move(request),
+                                  std::move(study),
+                                  {},
+                                  a.balance,
+                                  !a.replicas_text.empty() && !a.leaders_text.empty(),
+                                  scope,
+                                  have_sizes,
+                                  throttle,
+                                  scenarios::write_reassignment_json(changed),
+                                  a.plan_out};
   for (const auto& b : brokers) report.racks[b.id] = b.rack;
   if (!a.plan_out.empty()) write_file_atomically(a.plan_out, report.plan_json);
-  write_stdout(format == OutputFormat::kJson ? analysis::reassign_to_json(report).dump(2) + "\n" : analysis::reassign_to_text(report));
+  write_stdout(format == OutputFormat::kJson ? analysis::reassign_to_json(report).dump(2) + "\n"
+                                             : analysis::reassign_to_text(report));
   return kExitOk;
 }
 

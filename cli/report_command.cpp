@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <memory>
 #include <map>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -83,7 +83,8 @@ analysis::SweepData read_stores(std::vector<SweepStore>& stores, Progress& progr
       for (const auto& [path, value] : params.items())
         pd.params.emplace_back(path, value.is_string() ? value.get<std::string>() : value.dump());
     } catch (const nlohmann::json::exception& e) {
-      throw UsageError("store " + stores.front().path() + ": point " + std::to_string(p.point) + " has unreadable params (" + e.what() + ")");
+      throw UsageError("store " + stores.front().path() + ": point " + std::to_string(p.point) +
+                       " has unreadable params (" + e.what() + ")");
     }
     index[p.point] = d.points.size();
     d.points.push_back(std::move(pd));
@@ -100,7 +101,9 @@ analysis::SweepData read_stores(std::vector<SweepStore>& stores, Progress& progr
   for (const auto& [row, i] : owner) {
     progress.update(read++, owner.size());
     const auto it = index.find(row.first);
-    if (it == index.end()) throw UsageError("store " + stores[i].path() + ": a done row of point " + std::to_string(row.first) + ", which it does not list");
+    if (it == index.end())
+      throw UsageError("store " + stores[i].path() + ": a done row of point " + std::to_string(row.first) +
+                       ", which it does not list");
     auto& pd = d.points[it->second];
     for (const auto& m : stores[i].results(row)) {
       auto [mi, fresh] = metric_index.emplace(m.name, d.metrics.size());
@@ -129,7 +132,8 @@ std::string read_whole(const std::string& path) {
 // file names might not be).
 std::string chart_name(const std::string& metric, std::set<std::string>& taken) {
   std::string base;
-  for (char c : metric) base += (std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '_' || c == '-') ? c : '_';
+  for (char c : metric)
+    base += (std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '_' || c == '-') ? c : '_';
   if (base.empty() || base[0] == '.') base = "_" + base;
   std::string name = base;
   for (int k = 2; !taken.insert(name).second; ++k) name = base + "-" + std::to_string(k);
@@ -174,15 +178,18 @@ int run_report_command(const Args& args) {
   po::positional_options_description pos;
   pos.add("stores", -1);
   parse_command_line(args, desc, &pos);
-  if (s.stores.empty()) throw UsageError("partsim report: give the sweep's store: partsim report STORE.sqlite --out DIR");
+  if (s.stores.empty())
+    throw UsageError("partsim report: give the sweep's store: partsim report STORE.sqlite --out DIR");
   if (s.out.empty()) throw UsageError("--out: required: the folder to write the report into");
-  if (std::filesystem::exists(s.out) && !std::filesystem::is_directory(s.out)) throw UsageError("--out: '" + s.out + "' exists and is not a folder");
+  if (std::filesystem::exists(s.out) && !std::filesystem::is_directory(s.out))
+    throw UsageError("--out: '" + s.out + "' exists and is not a folder");
 
   auto stores = open_same_sweep(s.stores, "not reported together");
   // A large store takes minutes: progress on stderr, also in a log (a line every few seconds).
   Progress progress("partsim report: rows read", true);
   analysis::SweepData data = read_stores(stores, progress);
-  if (data.rows_done == 0) throw UsageError("store " + data.source + ": no row is done yet: nothing to report (run partsim sweep first)");
+  if (data.rows_done == 0)
+    throw UsageError("store " + data.source + ": no row is done yet: nothing to report (run partsim sweep first)");
   analysis::SweepReportOptions options;
   options.x = s.x;
   options.metrics = split_list(s.metrics);
@@ -215,12 +222,14 @@ int run_report_command(const Args& args) {
   for (std::size_t m : report->metrics()) {
     if (!report->has_chart(m)) continue;
     const std::string name = chart_name(report->data().metrics[m], names);
-    const analysis::GnuplotChart chart{analysis::kSweepChartTerminal, "svg", report->chart_data(m), report->chart_script(m)};
+    const analysis::GnuplotChart chart{analysis::kSweepChartTerminal, "svg", report->chart_data(m),
+                                       report->chart_script(m)};
     const std::string path = analysis::draw_gnuplot(chart, (scratch / "charts").string(), name);
     // The script and data beside the chart, to redraw it: cd charts && gnuplot NAME.gp
     write_file_atomically((scratch / "charts" / (name + ".dat")).string(), chart.data);
-    write_file_atomically((scratch / "charts" / (name + ".gp")).string(), chart.terminal + "set output " + analysis::gnuplot_quoted(name + ".svg") +
-                                                                              "\ndatafile = " + analysis::gnuplot_quoted(name + ".dat") + "\n" + chart.script);
+    write_file_atomically((scratch / "charts" / (name + ".gp")).string(),
+                          chart.terminal + "set output " + analysis::gnuplot_quoted(name + ".svg") +
+                              "\ndatafile = " + analysis::gnuplot_quoted(name + ".dat") + "\n" + chart.script);
     svg[m] = read_whole(path);
     for (const char* ext : {".svg", ".gp", ".dat"}) written.push_back(name + ext);
     progress.update(svg.size(), charts_total);
@@ -247,8 +256,9 @@ int run_report_command(const Args& args) {
   write_file_atomically(manifest.string(), listing);
   move_into_place(scratch / "summary.csv", dir / "summary.csv");
   move_into_place(scratch / "report.html", dir / "report.html");
-  std::fprintf(stderr, "partsim report: sweep '%s', %zu/%zu rows done, %zu metrics, %zu charts -> %s\n", report->data().name.c_str(),
-               report->data().rows_done, report->data().rows_total, report->metrics().size(), svg.size(), (dir / "report.html").c_str());
+  std::fprintf(stderr, "partsim report: sweep '%s', %zu/%zu rows done, %zu metrics, %zu charts -> %s\n",
+               report->data().name.c_str(), report->data().rows_done, report->data().rows_total,
+               report->metrics().size(), svg.size(), (dir / "report.html").c_str());
   return kExitOk;
 }
 

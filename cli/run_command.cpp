@@ -56,7 +56,8 @@ void warn_unmeasured(const RunSettings& rs, const model::RunResult& r) {
   if (r.records_acked > 0)
     why += " (run.warmup.ms " + analysis::fixed(rs.scenario.run.warmup.to_ms(), 1) + ", last acknowledgement at " +
            analysis::fixed(r.simulated_ms, 1) + " ms): lower run.warmup.ms or lengthen the run";
-  std::fprintf(stderr, "partsim run: warning: no records measured: %s; every statistic is null in JSON and empty in CSV\n",
+  std::fprintf(stderr,
+               "partsim run: warning: no records measured: %s; every statistic is null in JSON and empty in CSV\n",
                why.c_str());
 }
 
@@ -66,9 +67,11 @@ void plot_run(const std::string& dir, const model::RunResult& first, const analy
   std::vector<analysis::PartitionBar> bars;
   for (std::size_t p = 0; p < first.partitions.size(); ++p) {
     const auto& part = first.partitions[p];
-    analysis::PartitionBar bar{first.partitions.size() > 1 && part.topic.size() < 12 ? part.topic + "." + std::to_string(part.partition)
-                                                                                     : std::to_string(part.partition),
-                               static_cast<double>(part.records), static_cast<double>(part.records), static_cast<double>(part.records)};
+    analysis::PartitionBar bar{first.partitions.size() > 1 && part.topic.size() < 12
+                                   ? part.topic + "." + std::to_string(part.partition)
+                                   : std::to_string(part.partition),
+                               static_cast<double>(part.records), static_cast<double>(part.records),
+                               static_cast<double>(part.records)};
     if (summary) {
       const auto s = summary->summary(summary->registry().find(analysis::MetricScope::kPartition, p, "records"));
       bar.value = s.mean;
@@ -82,7 +85,8 @@ void plot_run(const std::string& dir, const model::RunResult& first, const analy
   plot.records_per_partition(name + ": records per partition" + reps, bars);
   if (!first.trace.empty() && !abandoned())
     plot.partition_strip(name + ": first " + std::to_string(first.trace.size()) + " partition choices", first.trace);
-  if (!first.timeseries.time_ms.empty() && !abandoned()) plot.broker_queues(name + ": undrained batches per broker", first);
+  if (!first.timeseries.time_ms.empty() && !abandoned())
+    plot.broker_queues(name + ": undrained batches per broker", first);
   if (!abandoned()) plot.latency_cdf(name + ": latency", {{name, &first.latency}});
   if (!abandoned()) plot.batch_size_histogram(name + ": records per batch", first.batch_records);
 }
@@ -102,7 +106,8 @@ void write_run_files(const RunSettings& rs, const model::RunResult& first) {
     f.commit();
   };
   if (!abandoned()) stream_to(dir + "/batches.csv", analysis::write_batches_csv, first);
-  if (!first.timeseries.time_ms.empty() && !abandoned()) stream_to(dir + "/timeseries.csv", analysis::write_timeseries_csv, first);
+  if (!first.timeseries.time_ms.empty() && !abandoned())
+    stream_to(dir + "/timeseries.csv", analysis::write_timeseries_csv, first);
   if (!first.consumer_groups.empty() && !abandoned())
     write_file_atomically(dir + "/consumer_groups.csv", analysis::consumer_groups_to_csv(first));
   if (!first.consumer_groups.empty() && !first.consumer_groups.front().lag_time_ms.empty() && !abandoned())
@@ -116,7 +121,8 @@ void write_run_files(const RunSettings& rs, const model::RunResult& first) {
 
 int finish(bool partial, const std::string& what) {
   if (abandoned()) {
-    std::fprintf(stderr, "partsim run: interrupted twice: %s; the outputs not yet begun were not written\n", what.c_str());
+    std::fprintf(stderr, "partsim run: interrupted twice: %s; the outputs not yet begun were not written\n",
+                 what.c_str());
     return signal_exit_code();
   }
   if (partial) {
@@ -127,7 +133,8 @@ int finish(bool partial, const std::string& what) {
 }
 
 // run.check's report: the replications' batch counts (summed) or broker queue samples.
-std::optional<analysis::TheoryReport> theory_check(const model::Scenario& s, const std::vector<std::int64_t>& batch_records,
+std::optional<analysis::TheoryReport> theory_check(const model::Scenario& s,
+                                                   const std::vector<std::int64_t>& batch_records,
                                                    const std::vector<analysis::QueueSample>& queue_samples) {
   switch (s.run.check) {
     case model::RunSpec::Check::kNone: break;
@@ -149,7 +156,8 @@ int run_single(const RunSettings& rs) {
     theory = std::move(report->text);
     if (wants_json) json["theory"] = std::move(report->json);
   }
-  if (!rs.out_dir.empty() && !abandoned()) write_file_atomically(rs.out_dir + "/summary.json", analysis::dump_json(json));
+  if (!rs.out_dir.empty() && !abandoned())
+    write_file_atomically(rs.out_dir + "/summary.json", analysis::dump_json(json));
   write_run_files(rs, r);
   if (!rs.plot_dir.empty()) plot_run(rs.plot_dir, r, nullptr);
   if (!abandoned()) {
@@ -160,8 +168,7 @@ int run_single(const RunSettings& rs) {
         // With --timeseries and no --out, the samples are the CSV (there is no file for them).
         if (!rs.timeseries_text.empty() && rs.out_dir.empty())
           analysis::write_timeseries_csv(r, [](std::string_view piece) { write_stdout(piece); });
-        else
-          write_stdout(analysis::partitions_to_csv(r));
+        else write_stdout(analysis::partitions_to_csv(r));
         break;
     }
   }
@@ -172,7 +179,7 @@ int run_replicated(const RunSettings& rs) {
   std::optional<model::RunResult> first;
   std::optional<analysis::ReplicationSummary> summary;
   std::optional<AtomicFile> summary_file;
-  std::vector<std::int64_t> batch_records;  // summed over replications (run.check)
+  std::vector<std::int64_t> batch_records;           // summed over replications (run.check)
   std::vector<analysis::QueueSample> queue_samples;  // one per replication (run.check)
   std::size_t done = 0;
   bool cut = false;  // a replication was cut short: the results are the ones before it
@@ -187,7 +194,8 @@ int run_replicated(const RunSettings& rs) {
       rs.replications, rs.threads,
       [&](std::size_t i) {
         // Per-batch rows and samples are kept for the first replication only.
-        return model::run_scenario(rs.scenario, rs.scenario.run.seed, i, i == 0 ? rs.options : model::RunOptions{.cancel = rs.options.cancel});
+        return model::run_scenario(rs.scenario, rs.scenario.run.seed, i,
+                                   i == 0 ? rs.options : model::RunOptions{.cancel = rs.options.cancel});
       },
       [&](std::size_t i, model::RunResult&& r) {
         // An interrupted replication is not one: the results are those of replications
@@ -214,10 +222,11 @@ int run_replicated(const RunSettings& rs) {
 
   const analysis::ReplicationCount count{rs.replications, done};
   if (summary->unmeasured() > 0)
-    std::fprintf(stderr,
-                 "partsim run: warning: no records measured in %zu of %zu replications (is run.warmup.ms longer than the run?); "
-                 "their statistics are left out\n",
-                 summary->unmeasured(), done);
+    std::fprintf(
+        stderr,
+        "partsim run: warning: no records measured in %zu of %zu replications (is run.warmup.ms longer than the run?); "
+        "their statistics are left out\n",
+        summary->unmeasured(), done);
   nlohmann::ordered_json extra = nlohmann::ordered_json::object();
   std::string theory;
   if (auto report = theory_check(rs.scenario, batch_records, queue_samples)) {
@@ -235,8 +244,8 @@ int run_replicated(const RunSettings& rs) {
     if (rs.format == OutputFormat::kTable) write_stdout(analysis::replicated_to_text(*summary, *first, count) + theory);
     if (rs.format == OutputFormat::kCsv) write_stdout(analysis::replicated_to_csv(*summary));
   }
-  return finish(count.partial(),
-                "the results are those of the first " + std::to_string(done) + " of " + std::to_string(rs.replications) + " replications");
+  return finish(count.partial(), "the results are those of the first " + std::to_string(done) + " of " +
+                                     std::to_string(rs.replications) + " replications");
 }
 
 }  // namespace
@@ -263,13 +272,15 @@ int run_run_command(const Args& args) {
     rs.options.timeseries = model::SimTime::from_ms(parse_number(rs.timeseries_text, "--timeseries", 0.001, 1e9));
   rs.scenario = load_scenario_with_warnings("run", rs.scenario_path, common.sets);
   if (!common.seed_text.empty())
-    rs.scenario.run.seed = static_cast<std::uint64_t>(parse_int(common.seed_text, "--seed", 0, std::numeric_limits<std::int64_t>::max()));
+    rs.scenario.run.seed =
+        static_cast<std::uint64_t>(parse_int(common.seed_text, "--seed", 0, std::numeric_limits<std::int64_t>::max()));
   if (!rs.plot_dir.empty() && rs.options.timeseries == model::SimTime::zero())
     // The queue chart needs samples: 2,000 over the run when its length is known (the chart
     // shows 200 intervals of 10), else every 10 ms.
-    rs.options.timeseries = rs.scenario.run.duration
-                                ? model::SimTime::ns(std::max<std::int64_t>(1, rs.scenario.run.duration->count_ns() / 2000))
-                                : model::SimTime::ms(10);
+    rs.options.timeseries =
+        rs.scenario.run.duration
+            ? model::SimTime::ns(std::max<std::int64_t>(1, rs.scenario.run.duration->count_ns() / 2000))
+            : model::SimTime::ms(10);
   rs.options.batches = !rs.out_dir.empty();
   model::RunPlan plan;
   plan.timeseries = rs.options.timeseries;

@@ -1,6 +1,5 @@
 #include "cli/run_files.hpp"
 
-
 #include <boost/uuid/detail/sha1.hpp>
 
 #include "cli/output.hpp"
@@ -28,7 +27,8 @@ std::string sha1_of_file(const std::string& path) {
 }
 
 void write_manifest(const std::string& dir, const std::string& scenario_path, const model::Scenario& resolved,
-                    std::size_t replications, const std::vector<std::string>& command_line, const std::string& extra_options) {
+                    std::size_t replications, const std::vector<std::string>& command_line,
+                    const std::string& extra_options) {
   const std::string yaml = scenarios::write_scenario_yaml(resolved);
   write_file_atomically(dir + "/scenario.resolved.yaml", yaml);
   nlohmann::ordered_json m;

@@ -18,6 +18,7 @@ std::string sha1_of_file(const std::string& path);
 
 /// Writes scenario.resolved.yaml and manifest.json into `dir`.
 void write_manifest(const std::string& dir, const std::string& scenario_path, const model::Scenario& resolved,
-                    std::size_t replications, const std::vector<std::string>& command_line, const std::string& extra_options = "");
+                    std::size_t replications, const std::vector<std::string>& command_line,
+                    const std::string& extra_options = "");
 
 }  // namespace partsim::cli

@@ -58,7 +58,8 @@ StoreShards parse_shards(const std::string& text, std::size_t total) {
     }
     if (count == 0 || index >= count) throw UsageError("a store's shard '" + text + "' is not I/N, all, or I/N+J/N");
     s.count = count;
-    if (s.indexes.insert(index).second && index < total) s.rows += (total - index + count - 1) / count;  // r = I, I + N, ...
+    if (s.indexes.insert(index).second && index < total)
+      s.rows += (total - index + count - 1) / count;  // r = I, I + N, ...
     from = plus + 1;
   }
   return s;
@@ -94,8 +95,9 @@ Reading read_progress(std::vector<SweepStore>& stores) {
   }
   r.done = all.size();
   char head[160];
-  std::snprintf(head, sizeof head, "sweep '%s': %zu/%zu rows done (%.1f%%) in %zu store%s", meta.sweep_name.c_str(), r.done, r.total,
-                r.total ? 100.0 * static_cast<double>(r.done) / static_cast<double>(r.total) : 100.0, stores.size(), stores.size() == 1 ? "" : "s");
+  std::snprintf(head, sizeof head, "sweep '%s': %zu/%zu rows done (%.1f%%) in %zu store%s", meta.sweep_name.c_str(),
+                r.done, r.total, r.total ? 100.0 * static_cast<double>(r.done) / static_cast<double>(r.total) : 100.0,
+                stores.size(), stores.size() == 1 ? "" : "s");
   r.line = std::string(head) + " [" + shards + "]";
   if (!whole && count > 0 && seen.size() < count) {
     std::string missing;
@@ -137,7 +139,8 @@ int run_status_command(const Args& args) {
   Reading now = first;
   while (now.done < now.total && !now.stores_complete && !interrupted().load()) {
     const auto wake = std::chrono::steady_clock::now() + std::chrono::seconds(every);
-    while (std::chrono::steady_clock::now() < wake && !interrupted().load()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    while (std::chrono::steady_clock::now() < wake && !interrupted().load())
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
     if (interrupted().load()) break;
     now = read_progress(stores);
     window.push_back(now);
@@ -145,15 +148,15 @@ int run_status_command(const Args& args) {
     const double elapsed = std::chrono::duration<double>(now.at - window.front().at).count();
     const double rate = static_cast<double>(now.done - std::min(now.done, window.front().done)) / elapsed;
     std::string eta = "?";
-    if (now.done >= now.total)
-      eta = "0 s";
-    else if (rate > 0)
-      eta = std::to_string(std::llround(static_cast<double>(now.total - now.done) / rate)) + " s";
+    if (now.done >= now.total) eta = "0 s";
+    else if (rate > 0) eta = std::to_string(std::llround(static_cast<double>(now.total - now.done) / rate)) + " s";
     std::printf("%s  %.2f runs/s  ETA %s\n", now.line.c_str(), rate, eta.c_str());
     std::fflush(stdout);
   }
   if (now.done < now.total && now.stores_complete)
-    std::printf("every store given holds all its shard's rows; the %zu rows left belong to shards with no store given\n", now.total - now.done);
+    std::printf(
+        "every store given holds all its shard's rows; the %zu rows left belong to shards with no store given\n",
+        now.total - now.done);
   return interrupted().load() ? kExitRunFailed : kExitOk;
 }
 

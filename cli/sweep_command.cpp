@@ -4,21 +4,21 @@
 
 #include <algorithm>
 #include <cctype>
-#include <condition_variable>
-#include <deque>
-#include <exception>
-#include <mutex>
-#include <thread>
-#include <map>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
+#include <exception>
 #include <filesystem>
 #include <limits>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -105,10 +105,14 @@ std::optional<SweepSettings> parse_sweep_args(const Args& args) {
   if (s.sweep_path.empty()) throw UsageError("partsim sweep: give the sweep file: partsim sweep SWEEP.yaml");
   s.threads = static_cast<unsigned>(parse_int(s.threads_text, "--threads", 0, 1024));
   if (!s.shards_text.empty()) s.shards = parse_count(s.shards_text, "--shards", 1);
-  if (!s.emit.empty() && s.emit != "slurm" && s.emit != "k8s") throw UsageError("--emit: must be slurm or k8s, got '" + s.emit + "'");
+  if (!s.emit.empty() && s.emit != "slurm" && s.emit != "k8s")
+    throw UsageError("--emit: must be slurm or k8s, got '" + s.emit + "'");
   if (s.emit.empty())
-    for (const auto& [given, name] : {std::pair{!s.out.empty(), "--out"}, {!s.image.empty(), "--image"}, {!s.volume.empty(), "--volume"},
-                                      {!s.sbatch.empty(), "--sbatch"}, {!s.partsim.empty(), "--partsim"}})
+    for (const auto& [given, name] : {std::pair{!s.out.empty(), "--out"},
+                                      {!s.image.empty(), "--image"},
+                                      {!s.volume.empty(), "--volume"},
+                                      {!s.sbatch.empty(), "--sbatch"},
+                                      {!s.partsim.empty(), "--partsim"}})
       if (given) throw UsageError(std::string(name) + ": only with --emit slurm|k8s");
   return s;
 }
@@ -123,9 +127,11 @@ Shard resolve_shard(const SweepSettings& s) {
   Shard sh;
   if (!s.shard_text.empty()) {
     const auto slash = s.shard_text.find('/');
-    if (slash == std::string::npos) throw UsageError("--shard: must be I/N (0-based shard I of N), got '" + s.shard_text + "'");
+    if (slash == std::string::npos)
+      throw UsageError("--shard: must be I/N (0-based shard I of N), got '" + s.shard_text + "'");
     sh.count = parse_count(s.shard_text.substr(slash + 1), "--shard (N)", 1);
-    sh.index = static_cast<std::size_t>(parse_int(s.shard_text.substr(0, slash), "--shard (I)", 0, static_cast<std::int64_t>(sh.count) - 1));
+    sh.index = static_cast<std::size_t>(parse_int(s.shard_text.substr(0, slash), "--shard (I)", 0,
+                                                  static_cast<std::int64_t>(sh.count) - 1));
     if (s.shards && *s.shards != sh.count)
       throw UsageError("--shards " + std::to_string(*s.shards) + " contradicts --shard " + s.shard_text);
     return sh;
@@ -135,23 +141,28 @@ Shard resolve_shard(const SweepSettings& s) {
     if (!count) throw UsageError("SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not: give --shard I/N");
     const char* min = env("SLURM_ARRAY_TASK_MIN");
     sh.count = parse_count(count, "SLURM_ARRAY_TASK_COUNT", 1);
-    const std::int64_t i = parse_int(id, "SLURM_ARRAY_TASK_ID", 0, 100'000'000) - (min ? parse_int(min, "SLURM_ARRAY_TASK_MIN", 0, 100'000'000) : 0);
+    const std::int64_t i = parse_int(id, "SLURM_ARRAY_TASK_ID", 0, 100'000'000) -
+                           (min ? parse_int(min, "SLURM_ARRAY_TASK_MIN", 0, 100'000'000) : 0);
     if (i < 0 || i >= static_cast<std::int64_t>(sh.count))
-      throw UsageError("SLURM_ARRAY_TASK_ID - SLURM_ARRAY_TASK_MIN = " + std::to_string(i) + " is not a shard of " + std::to_string(sh.count) +
-                       " (partsim needs a contiguous array such as --array=0-" + std::to_string(sh.count - 1) + ")");
+      throw UsageError("SLURM_ARRAY_TASK_ID - SLURM_ARRAY_TASK_MIN = " + std::to_string(i) + " is not a shard of " +
+                       std::to_string(sh.count) + " (partsim needs a contiguous array such as --array=0-" +
+                       std::to_string(sh.count - 1) + ")");
     if (s.shards && *s.shards != sh.count)
       throw UsageError("--shards " + std::to_string(*s.shards) + " contradicts SLURM_ARRAY_TASK_COUNT " + count);
     sh.index = static_cast<std::size_t>(i);
     return sh;
   }
   if (const char* index = env("JOB_COMPLETION_INDEX")) {
-    if (!s.shards) throw UsageError("JOB_COMPLETION_INDEX is set: give the shard count with --shards N (the Job's completions)");
+    if (!s.shards)
+      throw UsageError("JOB_COMPLETION_INDEX is set: give the shard count with --shards N (the Job's completions)");
     sh.count = *s.shards;
-    sh.index = static_cast<std::size_t>(parse_int(index, "JOB_COMPLETION_INDEX", 0, static_cast<std::int64_t>(sh.count) - 1));
+    sh.index =
+        static_cast<std::size_t>(parse_int(index, "JOB_COMPLETION_INDEX", 0, static_cast<std::int64_t>(sh.count) - 1));
     return sh;
   }
   if (s.shards && *s.shards > 1)
-    throw UsageError("--shards " + s.shards_text + ": which shard is this? give --shard I/N, or run as a Slurm array or a Kubernetes Indexed Job");
+    throw UsageError("--shards " + s.shards_text +
+                     ": which shard is this? give --shard I/N, or run as a Slurm array or a Kubernetes Indexed Job");
   return sh;
 }
 
@@ -159,7 +170,8 @@ std::string store_path(const SweepSettings& s, const scenarios::SweepDefinition&
   std::string path = s.store.empty() ? d.name + (sh.all() ? ".sqlite" : "-shard-%a.sqlite") : s.store;
   const auto at = path.find("%a");
   if (at != std::string::npos) {
-    if (sh.all()) throw UsageError("--store: '%a' stands for the shard index, but this run is not a shard (give --shard I/N)");
+    if (sh.all())
+      throw UsageError("--store: '%a' stands for the shard index, but this run is not a shard (give --shard I/N)");
     path.replace(at, 2, std::to_string(sh.index));
   }
   return path;
@@ -172,7 +184,8 @@ std::string json_of(const std::vector<scenarios::SweepAssignment>& sets) {
 }
 
 // The assignment a loader's message is about ("--set PATH=VALUE: ..."), if any.
-const scenarios::SweepAssignment* assignment_of(const std::string& message, const std::vector<const std::vector<scenarios::SweepAssignment>*>& lists) {
+const scenarios::SweepAssignment* assignment_of(
+    const std::string& message, const std::vector<const std::vector<scenarios::SweepAssignment>*>& lists) {
   for (const auto* list : lists)
     for (const auto& a : *list)
       if (message.rfind("--set " + a.set() + ":", 0) == 0) return &a;
@@ -230,8 +243,8 @@ std::vector<Point> load_points(const scenarios::SweepDefinition& d, const SweepS
           if (const auto* a = assignment_of(m, {&d.sets}))
             msgs.push_back(located(d, a) + ": set." + a->path + ": " + m);
           else
-            msgs.push_back(located(d, assignment_of(m, {&arm.sets, &w}) ? assignment_of(m, {&arm.sets, &w}) : first) + ": " + what +
-                           " does not load: " + m);
+            msgs.push_back(located(d, assignment_of(m, {&arm.sets, &w}) ? assignment_of(m, {&arm.sets, &w}) : first) +
+                           ": " + what + " does not load: " + m);
         }
         throw scenarios::InputError(msgs);
       }
@@ -272,9 +285,11 @@ private:
     const std::size_t done = already_ + run;
     const double rate = t > 0 ? static_cast<double>(run) / t : 0.0;
     char buf[256];
-    std::snprintf(buf, sizeof buf, "%s: %zu/%zu rows done (%zu this time, %zu before)  %.1f s  %.2f runs/s  ETA %s", what_.c_str(), done,
-                  total_, run, already_, t, rate,
-                  done >= total_ ? "0 s" : rate > 0 ? (std::to_string(std::lround(static_cast<double>(total_ - done) / rate)) + " s").c_str() : "?");
+    std::snprintf(buf, sizeof buf, "%s: %zu/%zu rows done (%zu this time, %zu before)  %.1f s  %.2f runs/s  ETA %s",
+                  what_.c_str(), done, total_, run, already_, t, rate,
+                  done >= total_ ? "0 s"
+                  : rate > 0 ? (std::to_string(std::lround(static_cast<double>(total_ - done) / rate)) + " s").c_str()
+                             : "?");
     return buf;
   }
   std::string what_;
@@ -290,7 +305,8 @@ private:
 // keeps computing meanwhile). At most kQueue rows wait; push() blocks beyond.
 class RowWriter {
 public:
-  RowWriter(SweepStore& store, SweepProgress& progress) : store_(store), progress_(progress), thread_([this] { loop(); }) {}
+  RowWriter(SweepStore& store, SweepProgress& progress)
+      : store_(store), progress_(progress), thread_([this] { loop(); }) {}
   ~RowWriter() {  // after an error elsewhere: what was handed over is still written
     if (!thread_.joinable()) return;
     {
@@ -390,7 +406,8 @@ std::string job_name(const std::string& name) {
 std::string emit_slurm(const SweepSettings& s, const scenarios::SweepDefinition& d, std::size_t shards) {
   const std::string pattern = s.store.empty() ? d.name + "-shard-%a.sqlite" : s.store;
   if (pattern.find("%a") == std::string::npos)
-    throw UsageError("--store: with --emit each shard needs its own store: put '%a' (the shard index) in the name, e.g. stores/shard-%a.sqlite");
+    throw UsageError(
+        "--store: with --emit each shard needs its own store: put '%a' (the shard index) in the name, e.g. stores/shard-%a.sqlite");
   const auto store = std::filesystem::absolute(pattern).lexically_normal();
   const auto dir = store.parent_path();
   std::error_code ec;
@@ -399,9 +416,11 @@ std::string emit_slurm(const SweepSettings& s, const scenarios::SweepDefinition&
   const std::string program = s.partsim.empty() ? self_path() : s.partsim;
   const std::string sweep = std::filesystem::absolute(d.file).lexically_normal().string();
   std::string out = "#!/bin/bash\n";
-  out += "# partsim sweep '" + d.name + "' as a Slurm array of " + std::to_string(shards) + " tasks (sweep hash " + scenarios::sweep_hash(d) +
-         ").\n# Submit with sbatch; each task writes its own store (resubmitting it, e.g. sbatch --array=2, resumes it); then\n#   " + program + " merge " +
-         (dir / "*.sqlite").string() + " --out ALL.sqlite\n";
+  out +=
+      "# partsim sweep '" + d.name + "' as a Slurm array of " + std::to_string(shards) + " tasks (sweep hash " +
+      scenarios::sweep_hash(d) +
+      ").\n# Submit with sbatch; each task writes its own store (resubmitting it, e.g. sbatch --array=2, resumes it); then\n#   " +
+      program + " merge " + (dir / "*.sqlite").string() + " --out ALL.sqlite\n";
   out += "#SBATCH --job-name=" + job_name(d.name) + "\n";
   out += "#SBATCH --array=0-" + std::to_string(shards - 1) + "\n";
   out += "#SBATCH --output=" + (dir / "slurm-%A_%a.out").string() + "\n";
@@ -409,28 +428,40 @@ std::string emit_slurm(const SweepSettings& s, const scenarios::SweepDefinition&
   out += "set -euo pipefail\n";
   // The shard is the task id itself, not SLURM_ARRAY_TASK_ID - MIN of COUNT: a task resubmitted
   // alone (sbatch --array=2) is then still shard 2 of N and resumes its own store.
-  out += "exec " + shell_quote(program) + " sweep " + shell_quote(sweep) + " --shard \"${SLURM_ARRAY_TASK_ID:?submit this script with sbatch}/" +
-         std::to_string(shards) + "\" --store " + shell_quote(store.string()) + " --threads \"${SLURM_CPUS_PER_TASK:-1}\"" +
+  out += "exec " + shell_quote(program) + " sweep " + shell_quote(sweep) +
+         " --shard \"${SLURM_ARRAY_TASK_ID:?submit this script with sbatch}/" + std::to_string(shards) + "\" --store " +
+         shell_quote(store.string()) + " --threads \"${SLURM_CPUS_PER_TASK:-1}\"" +
          (s.allow_large ? " --allow-large" : "") + "\n";
   return out;
 }
 
 std::string emit_k8s(const SweepSettings& s, const scenarios::SweepDefinition& d, std::size_t shards) {
-  if (s.image.empty()) throw UsageError("--emit k8s: give --image IMAGE (holding partsim and the sweep and scenario files)");
-  if (s.volume.empty()) throw UsageError("--emit k8s: give --volume CLAIM (the PersistentVolumeClaim the stores go to)");
-  const std::string pattern = std::filesystem::path(s.store.empty() ? d.name + "-shard-%a.sqlite" : s.store).filename().string();
+  if (s.image.empty())
+    throw UsageError("--emit k8s: give --image IMAGE (holding partsim and the sweep and scenario files)");
+  if (s.volume.empty())
+    throw UsageError("--emit k8s: give --volume CLAIM (the PersistentVolumeClaim the stores go to)");
+  const std::string pattern =
+      std::filesystem::path(s.store.empty() ? d.name + "-shard-%a.sqlite" : s.store).filename().string();
   if (pattern.find("%a") == std::string::npos)
-    throw UsageError("--store: with --emit each shard needs its own store: put '%a' (the shard index) in the name, e.g. shard-%a.sqlite");
+    throw UsageError(
+        "--store: with --emit each shard needs its own store: put '%a' (the shard index) in the name, e.g. shard-%a.sqlite");
   scenarios::IndexedJob job;
   job.name = job_name(d.name);
-  job.comment = "partsim sweep '" + d.name + "' as a Kubernetes Indexed Job of " + std::to_string(shards) + " completions (sweep hash " +
-                scenarios::sweep_hash(d) + "); a restarted pod resumes its store";
+  job.comment = "partsim sweep '" + d.name + "' as a Kubernetes Indexed Job of " + std::to_string(shards) +
+                " completions (sweep hash " + scenarios::sweep_hash(d) + "); a restarted pod resumes its store";
   job.completions = shards;
   job.image = s.image;
   job.claim = s.volume;
   job.mount = "/stores";
-  job.command = {s.partsim.empty() ? "partsim" : s.partsim, "sweep", d.file, "--store", "/stores/" + pattern, "--shards", std::to_string(shards),
-                 "--threads", "1"};
+  job.command = {s.partsim.empty() ? "partsim" : s.partsim,
+                 "sweep",
+                 d.file,
+                 "--store",
+                 "/stores/" + pattern,
+                 "--shards",
+                 std::to_string(shards),
+                 "--threads",
+                 "1"};
   if (s.allow_large) job.command.push_back("--allow-large");
   return scenarios::indexed_job_manifest(job);
 }
@@ -439,10 +470,8 @@ int emit(const SweepSettings& s, const scenarios::SweepDefinition& d) {
   if (!s.shards) throw UsageError("--emit " + s.emit + ": give the shard count with --shards N");
   if (!s.shard_text.empty()) throw UsageError("--shard: not with --emit (every shard is emitted)");
   const std::string text = s.emit == "slurm" ? emit_slurm(s, d, *s.shards) : emit_k8s(s, d, *s.shards);
-  if (s.out.empty())
-    write_stdout(text);
-  else
-    write_file_atomically(s.out, text);
+  if (s.out.empty()) write_stdout(text);
+  else write_file_atomically(s.out, text);
   return kExitOk;
 }
 
@@ -458,7 +487,8 @@ int run_sweep_command(const Args& args) {
   const Shard shard = resolve_shard(s);
   const std::string path = store_path(s, def, shard);
 
-  StoreMeta meta{scenarios::sweep_hash(def), partsim_version(), def.text, shard.text(), def.name, def.scenario_path, def.replications};
+  StoreMeta meta{scenarios::sweep_hash(def), partsim_version(), def.text, shard.text(), def.name,
+                 def.scenario_path,          def.replications};
   std::vector<StorePoint> stored;
   for (const auto& p : points) stored.push_back(p.stored);
   // The store's folder is made (a shard's `stores/shard-%a.sqlite` in a fresh folder), and
@@ -466,7 +496,8 @@ int run_sweep_command(const Args& args) {
   if (const auto dir = std::filesystem::path(path).parent_path(); !dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
-    if (ec) throw UsageError("--store: cannot create the folder '" + dir.string() + "' for " + path + ": " + ec.message());
+    if (ec)
+      throw UsageError("--store: cannot create the folder '" + dir.string() + "' for " + path + ": " + ec.message());
   }
   const StoreLock lock(path);
   SweepStore store = SweepStore::open_for(path, meta, stored);
@@ -482,7 +513,8 @@ int run_sweep_command(const Args& args) {
     if (!done.count(row)) pending.push_back(row);
   }
   enable_graceful_stop();
-  SweepProgress progress("partsim sweep " + def.name + " shard " + shard.text() + " -> " + path, mine, mine - pending.size());
+  SweepProgress progress("partsim sweep " + def.name + " shard " + shard.text() + " -> " + path, mine,
+                         mine - pending.size());
   RowWriter writer(store, progress);
   sim::for_each_replication<model::RunResult>(
       pending.size(), s.threads,
@@ -501,8 +533,10 @@ int run_sweep_command(const Args& args) {
   const std::size_t written = writer.finish();
   progress.finish(written);
   if (interrupted().load()) {
-    std::fprintf(stderr, "partsim sweep: interrupted: %zu of %zu rows of this shard are in %s; run the same command again to resume\n",
-                 mine - pending.size() + written, mine, path.c_str());
+    std::fprintf(
+        stderr,
+        "partsim sweep: interrupted: %zu of %zu rows of this shard are in %s; run the same command again to resume\n",
+        mine - pending.size() + written, mine, path.c_str());
     return kExitRunFailed;
   }
   return kExitOk;

@@ -4,11 +4,11 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include <sqlite3.h>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
 #include <fcntl.h>
+#include <sqlite3.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -35,9 +35,13 @@ public:
   Statement(const Statement&) = delete;
   Statement& operator=(const Statement&) = delete;
 
-  void bind(int i, const std::string& s) { check(sqlite3_bind_text(stmt_, i, s.data(), static_cast<int>(s.size()), SQLITE_TRANSIENT)); }
+  void bind(int i, const std::string& s) {
+    check(sqlite3_bind_text(stmt_, i, s.data(), static_cast<int>(s.size()), SQLITE_TRANSIENT));
+  }
   void bind(int i, std::int64_t v) { check(sqlite3_bind_int64(stmt_, i, static_cast<sqlite3_int64>(v))); }
-  void bind_real(int i, double v) { check(std::isnan(v) ? sqlite3_bind_null(stmt_, i) : sqlite3_bind_double(stmt_, i, v)); }
+  void bind_real(int i, double v) {
+    check(std::isnan(v) ? sqlite3_bind_null(stmt_, i) : sqlite3_bind_double(stmt_, i, v));
+  }
   /// True while there is a row.
   bool step() {
     const int rc = sqlite3_step(stmt_);
@@ -55,7 +59,9 @@ public:
     return p ? reinterpret_cast<const char*>(p) : "";
   }
   std::int64_t integer(int i) const { return sqlite3_column_int64(stmt_, i); }
-  double real(int i) const { return sqlite3_column_type(stmt_, i) == SQLITE_NULL ? std::nan("") : sqlite3_column_double(stmt_, i); }
+  double real(int i) const {
+    return sqlite3_column_type(stmt_, i) == SQLITE_NULL ? std::nan("") : sqlite3_column_double(stmt_, i);
+  }
 
 private:
   void check(int rc) {
@@ -91,23 +97,27 @@ std::string format_shard_mismatch(const std::string& path, const std::string& ha
 StoreLock::StoreLock(const std::string& store_path) : path_(store_path + ".lock") {
   for (;;) {
     const int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0) throw UsageError("store " + store_path + ": cannot make its lock file " + path_ + ": " + std::strerror(errno));
+    if (fd < 0)
+      throw UsageError("store " + store_path + ": cannot make its lock file " + path_ + ": " + std::strerror(errno));
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
       const int err = errno;
       std::string holder(200, '\0');
       const ssize_t n = err == EWOULDBLOCK ? ::pread(fd, holder.data(), holder.size(), 0) : 0;
       ::close(fd);
-      if (err != EWOULDBLOCK) throw UsageError("store " + store_path + ": cannot lock " + path_ + ": " + std::strerror(err));
+      if (err != EWOULDBLOCK)
+        throw UsageError("store " + store_path + ": cannot lock " + path_ + ": " + std::strerror(err));
       holder.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
       while (!holder.empty() && (holder.back() == '\n' || holder.back() == '\0')) holder.pop_back();
-      throw UsageError("store " + store_path + " is being written by another partsim (" + (holder.empty() ? "pid unknown" : holder) +
-                       "): one sweep writes a store at a time; wait for it to end (or stop it), or give another --store");
+      throw UsageError(
+          "store " + store_path + " is being written by another partsim (" + (holder.empty() ? "pid unknown" : holder) +
+          "): one sweep writes a store at a time; wait for it to end (or stop it), or give another --store");
     }
     // Locked; but a holder that was ending may have removed the file after this one opened
     // it: the lock counts only on the file that is still at the path.
     struct stat held {};
     struct stat now {};
-    if (::fstat(fd, &held) == 0 && ::stat(path_.c_str(), &now) == 0 && held.st_ino == now.st_ino && held.st_dev == now.st_dev) {
+    if (::fstat(fd, &held) == 0 && ::stat(path_.c_str(), &now) == 0 && held.st_ino == now.st_ino &&
+        held.st_dev == now.st_dev) {
       fd_ = fd;
       break;
     }
@@ -120,7 +130,8 @@ StoreLock::StoreLock(const std::string& store_path) : path_(store_path + ".lock"
   std::strftime(since, sizeof since, "%Y-%m-%d %H:%M:%S UTC", std::gmtime(&t));
   const std::string who = "pid " + std::to_string(::getpid()) + " on " + host + ", since " + since + "\n";
   // Without the note the lock holds all the same (a refused writer then reads "pid unknown").
-  const bool noted = ::ftruncate(fd_, 0) == 0 && ::pwrite(fd_, who.data(), who.size(), 0) == static_cast<ssize_t>(who.size());
+  const bool noted = ::ftruncate(fd_, 0) == 0 &&
+                     ::pwrite(fd_, who.data(), who.size(), 0) == static_cast<ssize_t>(who.size());
   (void)noted;
 }
 
@@ -131,7 +142,10 @@ StoreLock::~StoreLock() {
 }
 
 SweepStore::SweepStore(std::string path, sqlite3* db) : path_(std::move(path)), db_(db) {}
-SweepStore::SweepStore(SweepStore&& o) noexcept : path_(std::move(o.path_)), db_(o.db_), in_transaction_(o.in_transaction_) { o.db_ = nullptr; }
+SweepStore::SweepStore(SweepStore&& o) noexcept
+    : path_(std::move(o.path_)), db_(o.db_), in_transaction_(o.in_transaction_) {
+  o.db_ = nullptr;
+}
 SweepStore& SweepStore::operator=(SweepStore&& o) noexcept {
   if (this != &o) {
     sqlite3_close(db_);
@@ -159,16 +173,21 @@ SweepStore create_store(const std::string& tmp_path, const StoreMeta& meta, cons
   store.exec(kSchema);
   {
     Statement m(store.db_, "INSERT INTO meta(key, value) VALUES(?, ?)", tmp_path);
-    const std::pair<const char*, std::string> rows[] = {
-        {"sweep_hash", meta.sweep_hash}, {"partsim_version", meta.partsim_version}, {"sweep_yaml", meta.sweep_yaml},
-        {"shard", meta.shard},           {"replications", std::to_string(meta.replications)},
-        {"sweep_name", meta.sweep_name}, {"scenario", meta.scenario}};
+    const std::pair<const char*, std::string> rows[] = {{"sweep_hash", meta.sweep_hash},
+                                                        {"partsim_version", meta.partsim_version},
+                                                        {"sweep_yaml", meta.sweep_yaml},
+                                                        {"shard", meta.shard},
+                                                        {"replications", std::to_string(meta.replications)},
+                                                        {"sweep_name", meta.sweep_name},
+                                                        {"scenario", meta.scenario}};
     for (const auto& [k, v] : rows) {
       m.bind(1, std::string(k));
       m.bind(2, v);
       m.run();
     }
-    Statement p(store.db_, "INSERT INTO points(point, partitioner, params, label, variant_params, seed) VALUES(?, ?, ?, ?, ?, ?)", tmp_path);
+    Statement p(store.db_,
+                "INSERT INTO points(point, partitioner, params, label, variant_params, seed) VALUES(?, ?, ?, ?, ?, ?)",
+                tmp_path);
     for (const auto& pt : points) {
       p.bind(1, pt.point);
       p.bind(2, pt.partitioner);
@@ -193,8 +212,11 @@ SweepStore SweepStore::open_existing(const std::string& path, Access access) {
   SweepStore store(path, open_db(path, access == Access::kWrite ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY));
   try {
     if (access == Access::kWrite) store.exec("PRAGMA synchronous=NORMAL;");
-    Statement check(store.db_, "SELECT count(*) FROM sqlite_master WHERE type='table' AND name IN ('meta','points','results','done')", path);
-    if (!check.step() || check.integer(0) != 4) throw UsageError("store " + path + ": not a partsim sweep store (no meta/points/results/done tables)");
+    Statement check(
+        store.db_,
+        "SELECT count(*) FROM sqlite_master WHERE type='table' AND name IN ('meta','points','results','done')", path);
+    if (!check.step() || check.integer(0) != 4)
+      throw UsageError("store " + path + ": not a partsim sweep store (no meta/points/results/done tables)");
   } catch (const std::runtime_error& e) {
     if (dynamic_cast<const UsageError*>(&e)) throw;
     throw UsageError("store " + path + ": not a partsim sweep store (" + e.what() + ")");
@@ -205,7 +227,8 @@ SweepStore SweepStore::open_existing(const std::string& path, Access access) {
 SweepStore SweepStore::open_for(const std::string& path, const StoreMeta& meta, const std::vector<StorePoint>& points) {
   // An empty file (touched, or opened by a reader before the store was made) is no store yet.
   std::error_code size_ec;
-  if (!std::filesystem::exists(path) || (std::filesystem::is_regular_file(path) && std::filesystem::file_size(path, size_ec) == 0 && !size_ec)) {
+  if (!std::filesystem::exists(path) ||
+      (std::filesystem::is_regular_file(path) && std::filesystem::file_size(path, size_ec) == 0 && !size_ec)) {
     const std::string tmp = path + ".tmp." + std::to_string(::getpid());
     {
       TempFileGuard guard(tmp);
@@ -223,12 +246,12 @@ SweepStore SweepStore::open_for(const std::string& path, const StoreMeta& meta, 
   SweepStore store = open_existing(path, Access::kWrite);
   const StoreMeta have = store.meta();
   if (have.sweep_hash != meta.sweep_hash)
-    throw UsageError("store " + path + " holds another sweep ('" + have.sweep_name + "', hash " + have.sweep_hash + "; this sweep '" +
-                     meta.sweep_name + "' has hash " + meta.sweep_hash +
+    throw UsageError("store " + path + " holds another sweep ('" + have.sweep_name + "', hash " + have.sweep_hash +
+                     "; this sweep '" + meta.sweep_name + "' has hash " + meta.sweep_hash +
                      "): its rows cannot be resumed by this one; give another --store or remove that file");
   if (have.partsim_version != meta.partsim_version)
-    throw UsageError("store " + path + " was made by partsim " + have.partsim_version + ", this is partsim " + meta.partsim_version +
-                     ": rows of different versions are not mixed; give another --store");
+    throw UsageError("store " + path + " was made by partsim " + have.partsim_version + ", this is partsim " +
+                     meta.partsim_version + ": rows of different versions are not mixed; give another --store");
   if (have.shard != meta.shard) throw UsageError(format_shard_mismatch(path, have.shard, meta.shard));
   return store;
 }
@@ -240,11 +263,12 @@ std::vector<SweepStore> open_same_sweep(const std::vector<std::string>& paths, c
   for (auto& st : stores) {
     const StoreMeta m = st.meta();
     if (m.sweep_hash != first.sweep_hash)
-      throw UsageError("store " + st.path() + " holds another sweep ('" + m.sweep_name + "', hash " + m.sweep_hash + ") than " +
-                       stores.front().path() + " ('" + first.sweep_name + "', hash " + first.sweep_hash + "): " + consequence);
+      throw UsageError("store " + st.path() + " holds another sweep ('" + m.sweep_name + "', hash " + m.sweep_hash +
+                       ") than " + stores.front().path() + " ('" + first.sweep_name + "', hash " + first.sweep_hash +
+                       "): " + consequence);
     if (m.partsim_version != first.partsim_version)
-      throw UsageError("store " + st.path() + " was made by partsim " + m.partsim_version + ", " + stores.front().path() + " by " +
-                       first.partsim_version + ": " + consequence);
+      throw UsageError("store " + st.path() + " was made by partsim " + m.partsim_version + ", " +
+                       stores.front().path() + " by " + first.partsim_version + ": " + consequence);
   }
   return stores;
 }
@@ -268,7 +292,8 @@ StoreMeta SweepStore::meta() const {
 std::vector<StorePoint> SweepStore::points() const {
   std::vector<StorePoint> out;
   Statement s(db_, "SELECT point, partitioner, params, label, variant_params, seed FROM points ORDER BY point", path_);
-  while (s.step()) out.push_back({s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4), static_cast<std::uint64_t>(s.integer(5))});
+  while (s.step())
+    out.push_back({s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4), static_cast<std::uint64_t>(s.integer(5))});
   return out;
 }
 

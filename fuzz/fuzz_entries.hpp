@@ -62,7 +62,8 @@ inline void assignment_inputs(std::string_view view) {
     const auto again = scenarios::parse_reassignment_json(scenarios::write_reassignment_json(parsed), "again.json");
     if (again.size() != parsed.size()) __builtin_trap();
     for (std::size_t i = 0; i < parsed.size(); ++i)
-      if (again[i].topic != parsed[i].topic || again[i].partition != parsed[i].partition || again[i].replicas != parsed[i].replicas)
+      if (again[i].topic != parsed[i].topic || again[i].partition != parsed[i].partition ||
+          again[i].replicas != parsed[i].replicas)
         __builtin_trap();
   });
   input_errors_only([&] { scenarios::parse_topics_describe(text, "fuzz.txt"); });

@@ -57,14 +57,16 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
     brokers_.emplace_back(bc, streams_.stream(name + "/jitter"), streams_.stream(name + "/errors"));
     brokers_.back().place_on(host_of(bc.host));
     injects_errors = injects_errors || bc.error_rate > 0;
-    for (const auto& step : bc.schedule) injects_errors = injects_errors || step.kind == BrokerChange::Kind::kSetErrorRate;
+    for (const auto& step : bc.schedule)
+      injects_errors = injects_errors || step.kind == BrokerChange::Kind::kSetErrorRate;
     BrokerStats bs;
     bs.broker = bc.id;
     result_.brokers.push_back(bs);
   }
   up_.assign(brokers_.size(), 1);
   if (s.replication.followers()) replication_.emplace(s, leadership_, *this);
-  for (std::uint32_t p = 0; p < s.producers.size(); ++p) connection_of_.insert(connection_of_.end(), brokers_.size(), p);
+  for (std::uint32_t p = 0; p < s.producers.size(); ++p)
+    connection_of_.insert(connection_of_.end(), brokers_.size(), p);
   next_connection_.assign(brokers_.size(), static_cast<std::uint32_t>(s.producers.size()));
   // Consumer groups read the logs after the run (run_scenario drops them unless asked for).
   keep_logs_ = options.keep_logs || !s.consumers.empty() || s.migration.has_value();
@@ -229,7 +231,8 @@ void Engine::operator()(const MetadataRefresh& e) {
   KafkaProducer& p = producer(e.producer);
   const std::int32_t count = topic_count_[t];
   const bool grows = count > p.metadata().num_partitions();
-  p.on_metadata(leadership_.leaders(t), now(), grows ? std::span<const std::int32_t>(orders_[t].at(count)) : std::span<const std::int32_t>());
+  p.on_metadata(leadership_.leaders(t), now(),
+                grows ? std::span<const std::int32_t>(orders_[t].at(count)) : std::span<const std::int32_t>());
   if (!result_.repartition) return;
   if (grows) saw_new_count_[e.producer] = now().to_ms();
   last_refresh_[e.producer] = now();
@@ -249,8 +252,12 @@ void Engine::schedule_app(std::uint32_t p, SimTime at) { sim_.schedule_at(at, Ap
 void Engine::schedule_sender(std::uint32_t p, std::uint64_t generation, SimTime at) {
   sim_.emplace_timer<SenderWake>(timer_slot(p, kSenderTimer), at, SenderWake{p, generation});
 }
-void Engine::schedule_buffer_timeout(std::uint32_t p, std::uint64_t block, SimTime at) { sim_.schedule_at(at, BufferTimeout{p, block}); }
-void Engine::schedule_second_call(std::uint32_t p, std::uint64_t send, SimTime at) { sim_.schedule_at(at, SecondCall{p, send}); }
+void Engine::schedule_buffer_timeout(std::uint32_t p, std::uint64_t block, SimTime at) {
+  sim_.schedule_at(at, BufferTimeout{p, block});
+}
+void Engine::schedule_second_call(std::uint32_t p, std::uint64_t send, SimTime at) {
+  sim_.schedule_at(at, SecondCall{p, send});
+}
 void Engine::schedule_request_deadline(std::uint32_t p, SimTime at) {
   sim_.emplace_timer<RequestTimeout>(timer_slot(p, kDeadlineTimer), at, RequestTimeout{p});
 }
@@ -261,10 +268,10 @@ void Engine::request_metadata(std::uint32_t p, std::size_t node) {
 
 // ---- requests on the network and at the brokers ---------------------------------------------------
 
-std::uint64_t Engine::send_request(std::uint32_t p, std::size_t node, std::int64_t bytes, std::span<const BatchId> batches,
-                                   bool expects_response) {
-  const std::uint64_t id =
-      requests_.add(p, static_cast<std::uint32_t>(node), bytes, static_cast<std::int32_t>(batches.size()), expects_response);
+std::uint64_t Engine::send_request(std::uint32_t p, std::size_t node, std::int64_t bytes,
+                                   std::span<const BatchId> batches, bool expects_response) {
+  const std::uint64_t id = requests_.add(p, static_cast<std::uint32_t>(node), bytes,
+                                         static_cast<std::int32_t>(batches.size()), expects_response);
   requests_.find(id)->connection = connection_of_[std::size_t{p} * brokers_.size() + node];
   if (tag_records_ || s_.producers[p].config.idempotence || replication_) {
     // What the leader needs of each batch travels with the request: a batch's slot may be
@@ -286,7 +293,8 @@ std::uint64_t Engine::send_request(std::uint32_t p, std::size_t node, std::int64
       std::vector<LogRecord>& tagged = r.tagged[k];
       tagged.clear();
       const std::span<const RecordTag> tags = acc.batches().tags(batches[k]);
-      PARTSIM_CHECK(tags.size() == static_cast<std::size_t>(b.records), "a batch without a tag per record in a run that tags records");
+      PARTSIM_CHECK(tags.size() == static_cast<std::size_t>(b.records),
+                    "a batch without a tag per record in a run that tags records");
       tagged.reserve(tags.size());
       std::size_t i = 0;
       acc.batches().for_each_send_time(batches[k], [&](SimTime t) {
@@ -322,7 +330,8 @@ void Engine::operator()(const RequestArrive& e) {
   }
   ++result_.brokers[r->broker].requests;
   const std::uint32_t broker = r->broker;
-  if (const auto started = b.arrive(e.request, r->connection, r->bytes, r->batches, now())) start_service(broker, *started);
+  if (const auto started = b.arrive(e.request, r->connection, r->bytes, r->batches, now()))
+    start_service(broker, *started);
 }
 
 void Engine::start_service(std::uint32_t broker, const BrokerService::Started& s) {
@@ -387,7 +396,8 @@ void Engine::schedule_response(std::uint64_t id, const Request& r, SimTime at) {
 void Engine::operator()(const ResponseSent& e) {
   BrokerService& b = brokers_[e.broker];
   if (b.epoch() != e.epoch) return;  // the broker failed meanwhile: its connections are gone
-  const auto next = b.response_sent(e.connection, now(), [this](std::uint64_t id) { return requests_.find(id) != nullptr; });
+  const auto next =
+      b.response_sent(e.connection, now(), [this](std::uint64_t id) { return requests_.find(id) != nullptr; });
   if (next) start_service(e.broker, *next);
 }
 
@@ -407,7 +417,8 @@ void Engine::operator()(const ResponseArrive& e) {
 
 namespace partsim::model {
 
-RunResult run_scenario(const Scenario& scenario, std::uint64_t seed, std::uint64_t replication, const RunOptions& options) {
+RunResult run_scenario(const Scenario& scenario, std::uint64_t seed, std::uint64_t replication,
+                       const RunOptions& options) {
   RunResult result = detail::Engine(scenario, seed, replication, options).run();
   // Stop-replay: the run above stopped the producers at at.ms for good, which tells when the
   // replay and its verification end; the producers resume then, writing to the new topic
@@ -421,7 +432,8 @@ RunResult run_scenario(const Scenario& scenario, std::uint64_t seed, std::uint64
       const SimTime resume = result.migration->resume;
       const double record_bytes = result.migration->bridge_record_bytes;  // of the records before at.ms, as replayed
       result = detail::Engine(scenario, seed, replication, options, resume).run();
-      if (!result.partial) detail::run_migration(scenario, seed, replication, result, options.cancel, record_bytes, resume);
+      if (!result.partial)
+        detail::run_migration(scenario, seed, replication, result, options.cancel, record_bytes, resume);
     }
   } else if (scenario.migration && !result.partial) {
     // Consumers read the logs after the producers' run (they do not slow the producers).

@@ -28,39 +28,39 @@ struct MemberChange {
 /// ConsumerConfig with Kafka's names and 4.x defaults.
 struct ConsumerConfig {
   enum class Protocol { kClassic, kConsumer } protocol = Protocol::kClassic;  ///< group.protocol (§3.1)
-  std::int32_t fetch_min_bytes = 1;                       ///< fetch.min.bytes (§4.1)
-  SimTime fetch_max_wait = SimTime::ms(500);              ///< fetch.max.wait.ms
-  std::int32_t max_partition_fetch_bytes = 1048576;       ///< max.partition.fetch.bytes
-  std::int32_t fetch_max_bytes = 52428800;                ///< fetch.max.bytes
-  std::int32_t max_poll_records = 500;                    ///< max.poll.records
+  std::int32_t fetch_min_bytes = 1;                                           ///< fetch.min.bytes (§4.1)
+  SimTime fetch_max_wait = SimTime::ms(500);                                  ///< fetch.max.wait.ms
+  std::int32_t max_partition_fetch_bytes = 1048576;                           ///< max.partition.fetch.bytes
+  std::int32_t fetch_max_bytes = 52428800;                                    ///< fetch.max.bytes
+  std::int32_t max_poll_records = 500;                                        ///< max.poll.records
   /// auto.offset.reset (§5.2). kNone: poll() throws NoOffsetForPartitionException for a
   /// partition without a committed offset; kByDuration (Kafka 4.0, KIP-1106): the first offset
   /// whose timestamp is at or after the lookup time minus auto_offset_reset_by.
   enum class OffsetReset { kLatest, kEarliest, kNone, kByDuration } auto_offset_reset = OffsetReset::kLatest;
-  SimTime auto_offset_reset_by = SimTime::zero();         ///< by_duration:<ISO-8601 duration>
-  bool enable_auto_commit = true;                         ///< enable.auto.commit (§5.1)
-  SimTime auto_commit_interval = SimTime::ms(5000);       ///< auto.commit.interval.ms
-  SimTime max_poll_interval = SimTime::ms(300000);        ///< max.poll.interval.ms
-  SimTime metadata_max_age = SimTime::ms(300000);         ///< metadata.max.age.ms (§6.1)
-  std::string client_rack;                                ///< client.rack ("" = none)
+  SimTime auto_offset_reset_by = SimTime::zero();    ///< by_duration:<ISO-8601 duration>
+  bool enable_auto_commit = true;                    ///< enable.auto.commit (§5.1)
+  SimTime auto_commit_interval = SimTime::ms(5000);  ///< auto.commit.interval.ms
+  SimTime max_poll_interval = SimTime::ms(300000);   ///< max.poll.interval.ms
+  SimTime metadata_max_age = SimTime::ms(300000);    ///< metadata.max.age.ms (§6.1)
+  std::string client_rack;                           ///< client.rack ("" = none)
   /// group.instance.id (§1.5): set, the members are static, member i with this prefix and
   /// the index its member id has ("i" -> i0, i1, ...); "" = dynamic members.
   std::string group_instance_id;
   /// partition.assignment.strategy (classic only): the group uses the first entry (every
   /// member has the same list, so every member votes for it, §1.3).
   std::vector<std::string> assignment_strategy{"range", "cooperative-sticky"};
-  SimTime session_timeout = SimTime::ms(45000);           ///< session.timeout.ms (classic only)
-  SimTime heartbeat_interval = SimTime::ms(3000);         ///< heartbeat.interval.ms (classic only)
+  SimTime session_timeout = SimTime::ms(45000);    ///< session.timeout.ms (classic only)
+  SimTime heartbeat_interval = SimTime::ms(3000);  ///< heartbeat.interval.ms (classic only)
   /// group.remote.assignor (consumer only): the KIP-848 server assignor; with none given the
   /// broker uses the first of group.consumer.assignors, uniform (§3.2).
   enum class RemoteAssignor { kUniform, kRange } remote_assignor = RemoteAssignor::kUniform;
 };
 
 struct ConsumerGroupSpec {
-  std::string group;                  ///< group.id
-  std::vector<std::string> topics;    ///< the subscription
-  std::int32_t members = 1;           ///< members at the start
-  std::string member_prefix = "c";    ///< member ids: prefix + zero-padded index
+  std::string group;                     ///< group.id
+  std::vector<std::string> topics;       ///< the subscription
+  std::int32_t members = 1;              ///< members at the start
+  std::string member_prefix = "c";       ///< member ids: prefix + zero-padded index
   SimTime processing = SimTime::zero();  ///< processing.us: application time per record
   /// How the application commits (its own commitSync/commitAsync calls, beside any auto
   /// commit): after each poll's records, synchronously (the member waits a round trip to the

@@ -45,19 +45,19 @@ struct GroupResult {
   std::string protocol;  ///< "classic" or "consumer"
   std::string assignor;  ///< the assignor the group used (AssignorKind name)
   std::vector<GroupMemberResult> members;
-  std::int64_t records_consumed = 0;   ///< records processed, duplicates included
+  std::int64_t records_consumed = 0;  ///< records processed, duplicates included
   /// Records processed again: an offset processed again (after a crash or an uncommitted
   /// revoke) and the second copy of a record the log holds twice (a producer's retry of an
   /// appended batch); records_consumed = distinct records + duplicates.
   std::int64_t duplicates = 0;
-  std::int64_t order_violations = 0;   ///< records processed after one of the same key sent later
-  std::int64_t keys_out_of_order = 0;  ///< keys with at least one order violation
-  std::int64_t records_unconsumed = 0; ///< records in the subscribed partitions never processed
+  std::int64_t order_violations = 0;    ///< records processed after one of the same key sent later
+  std::int64_t keys_out_of_order = 0;   ///< keys with at least one order violation
+  std::int64_t records_unconsumed = 0;  ///< records in the subscribed partitions never processed
   /// Records auto.offset.reset=latest skipped: the high watermark of each partition assigned
   /// without a committed offset (e.g. written to a new partition before the group saw it).
   std::int64_t records_skipped_latest = 0;
-  std::int64_t lag_max = 0;            ///< the largest lag of one partition (readable, not yet processed)
-  LatencyHistogram e2e_latency;        ///< send() to the end of processing, first processing only
+  std::int64_t lag_max = 0;      ///< the largest lag of one partition (readable, not yet processed)
+  LatencyHistogram e2e_latency;  ///< send() to the end of processing, first processing only
   std::vector<RebalanceRecord> rebalances;
   std::vector<std::string> idle_members;  ///< live members without partitions at the end
   double end_ms = 0;                      ///< when its last record was processed

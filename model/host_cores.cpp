@@ -4,7 +4,8 @@
 
 namespace partsim::model {
 
-HostCores::HostCores(std::int32_t cores) : free_at_(static_cast<std::size_t>(std::max(cores, 1)), sim::SimTime::zero()) {}
+HostCores::HostCores(std::int32_t cores)
+    : free_at_(static_cast<std::size_t>(std::max(cores, 1)), sim::SimTime::zero()) {}
 
 sim::SimTime HostCores::run(sim::SimTime now, sim::SimTime length) {
   if (length <= sim::SimTime::zero()) return now;

@@ -56,7 +56,7 @@ private:
 
   static std::size_t index_of(std::uint64_t v) {
     if (v < (1u << (kSubBits + 1))) return static_cast<std::size_t>(v);
-    const int exp = 63 - std::countl_zero(v);           // >= kSubBits + 1
+    const int exp = 63 - std::countl_zero(v);  // >= kSubBits + 1
     const int shift = exp - kSubBits;
     const std::uint64_t mant = (v >> shift) & ((1u << kSubBits) - 1);
     return static_cast<std::size_t>((static_cast<std::uint64_t>(shift + 1) << kSubBits) + mant);

@@ -13,12 +13,12 @@ namespace partsim::model {
 
 enum class ProduceError : std::uint8_t {
   kNone,
-  kNotLeaderOrFollower,            ///< NOT_LEADER_OR_FOLLOWER (6): not appended; InvalidMetadataException
-  kUnknownTopicOrPartition,        ///< UNKNOWN_TOPIC_OR_PARTITION (3): not appended; InvalidMetadataException
-  kRequestTimedOut,                ///< REQUEST_TIMED_OUT (7): appended, acks=all replication timed out
-  kNotEnoughReplicas,              ///< NOT_ENOUGH_REPLICAS (19): refused before the append
-  kNotEnoughReplicasAfterAppend,   ///< NOT_ENOUGH_REPLICAS_AFTER_APPEND (20): appended, the ISR shrank
-  kOutOfOrderSequenceNumber,       ///< OUT_OF_ORDER_SEQUENCE_NUMBER (45): the broker's sequence check
+  kNotLeaderOrFollower,           ///< NOT_LEADER_OR_FOLLOWER (6): not appended; InvalidMetadataException
+  kUnknownTopicOrPartition,       ///< UNKNOWN_TOPIC_OR_PARTITION (3): not appended; InvalidMetadataException
+  kRequestTimedOut,               ///< REQUEST_TIMED_OUT (7): appended, acks=all replication timed out
+  kNotEnoughReplicas,             ///< NOT_ENOUGH_REPLICAS (19): refused before the append
+  kNotEnoughReplicasAfterAppend,  ///< NOT_ENOUGH_REPLICAS_AFTER_APPEND (20): appended, the ISR shrank
+  kOutOfOrderSequenceNumber,      ///< OUT_OF_ORDER_SEQUENCE_NUMBER (45): the broker's sequence check
 };
 
 struct ProduceErrorInfo {

@@ -15,18 +15,18 @@ namespace {
 // bytes a partition with 3 brokers (1,000,000 partitions, 1 to 4 producers) and 84 with
 // 10 (1,000 partitions, 200 producers).
 constexpr double kBytesPerProducerPartition = 100;
-constexpr double kBytesPerProducer = 16e3;         // sender, metadata, pool, random streams: measured 10 KB
+constexpr double kBytesPerProducer = 16e3;  // sender, metadata, pool, random streams: measured 10 KB
 // The run's own per-partition state (result rows, leadership, broker counters): measured 149.
 constexpr double kRunBytesPerPartition = 150;
 // The report's rows: the table, its text and the JSON (measured 0.95 to 1.1 KB a
 // partition at 100,000 and 1,000,000); they outlive the simulation state but not by much,
 // so the two are added.
 constexpr double kReportBytesPerPartition = 1000;
-constexpr double kBytesPerReplicaSlot = 16;       // replica lists per partition
-constexpr double kBytesPerZipfKey = 24;           // cumulative weights and the key text
+constexpr double kBytesPerReplicaSlot = 16;  // replica lists per partition
+constexpr double kBytesPerZipfKey = 24;      // cumulative weights and the key text
 constexpr double kBytesPerTraceEntry = 4;
 constexpr double kBytesPerGroupPartition = 150;  // a consumer group's state per partition
-constexpr double kRunResultBytes = 200e3;         // two 58 KB histograms, hot keys, vectors
+constexpr double kRunResultBytes = 200e3;        // two 58 KB histograms, hot keys, vectors
 // A finished run's row per partition (model::PartitionStats: 64 bytes, a topic name past
 // 15 characters on the heap besides).
 constexpr double kResultBytesPerPartition = 80;
@@ -34,8 +34,8 @@ constexpr double kResultBytesPerPartition = 80;
 // seed (measured: 2.8 KB a point, peak RSS of `sweep --emit k8s` at 5,000 and 20,000 points
 // of slow-broker.yaml: 22.2 and 63.5 MB).
 constexpr double kBytesPerSweepPoint = 3000;
-constexpr double kProcessBytes = 8e6;             // the program, its libraries and allocator (RSS of a tiny run)
-constexpr double kReportBytesPerMetric = 700;    // registry entry, summary, JSON and CSV row
+constexpr double kProcessBytes = 8e6;          // the program, its libraries and allocator (RSS of a tiny run)
+constexpr double kReportBytesPerMetric = 700;  // registry entry, summary, JSON and CSV row
 // Batches in memory: a slot in the run's batch arena, which keeps as many slots as batches
 // were ever alive at once (a 64-byte ProducerBatch and an 80-byte BatchDetail beside it);
 // and per record after the first the send() time it was meant for (8 bytes).
@@ -59,8 +59,8 @@ double bytes_per_sample(double partitions, double brokers) {
   // The outer vectors (a double, an int64 and four vector headers per sample) grow by
   // doubling: right after a growth they hold twice their size, and during it the old copy
   // as well (1.5x on average underestimated short runs: 0.79x at 200,000 samples).
-  const double kept = (16 + 4 * 24) * 2.0 + heap_block(4 * partitions) + heap_block(8 * partitions) + heap_block(4 * brokers) +
-                      heap_block(8 * brokers);
+  const double kept = (16 + 4 * 24) * 2.0 + heap_block(4 * partitions) + heap_block(8 * partitions) +
+                      heap_block(4 * brokers) + heap_block(8 * brokers);
   return kept;
 }
 
@@ -82,7 +82,8 @@ double min_record_bytes(const Workload& w) {
       case ValueSpec::Kind::kLognormal: value = 0; break;  // draws can be near 0
     }
   }
-  return kMinRecordBytes + value + static_cast<double>(w.header_count) * (2.0 + w.header_key_bytes + w.header_value_bytes);
+  return kMinRecordBytes + value +
+         static_cast<double>(w.header_count) * (2.0 + w.header_key_bytes + w.header_value_bytes);
 }
 
 // What a producer's batches can hold at once: buffer.memory gives each batch at least
@@ -110,7 +111,8 @@ RunEstimate estimate_run(const Scenario& s, const RunPlan& plan) {
   if (std::isinf(min_rtt_s)) min_rtt_s = 1e-6;
   double by_producers = 0, total_rate = 0;
   double buffer_bytes = 0, buffered = 0, zipf = 0, zipf_keys = 0, producer_partitions = 0;
-  const double run_records = s.run.records ? static_cast<double>(*s.run.records) : std::numeric_limits<double>::infinity();
+  const double run_records = s.run.records ? static_cast<double>(*s.run.records)
+                                           : std::numeric_limits<double>::infinity();
   for (const auto& p : s.producers) {
     const auto& a = p.workload.arrivals;
     double rate = 0;  // records per simulated second
@@ -142,29 +144,34 @@ RunEstimate estimate_run(const Scenario& s, const RunPlan& plan) {
 
   double partitions = 0;
   double state = kRunResultBytes + static_cast<double>(s.run.trace) * kBytesPerTraceEntry +
-                 static_cast<double>(s.producers.size()) * kBytesPerProducer + producer_partitions * kBytesPerProducerPartition;
+                 static_cast<double>(s.producers.size()) * kBytesPerProducer +
+                 producer_partitions * kBytesPerProducerPartition;
   for (const auto& t : s.topics) {
     partitions += t.partitions_before(s.run.duration);  // every partition the topic will have
-    state += static_cast<double>(t.partitions_before(s.run.duration)) * (kRunBytesPerPartition + kBytesPerReplicaSlot * t.replication_factor);
+    state += static_cast<double>(t.partitions_before(s.run.duration)) *
+             (kRunBytesPerPartition + kBytesPerReplicaSlot * t.replication_factor);
   }
   const double brokers = static_cast<double>(s.brokers.size());
 
   // A sweep runs `concurrent` rows at once whatever its replications.
   const double concurrent =
-      std::max(1.0, plan.sweep ? static_cast<double>(plan.concurrent) : std::min<double>(plan.concurrent, static_cast<double>(plan.replications)));
+      std::max(1.0, plan.sweep ? static_cast<double>(plan.concurrent)
+                               : std::min<double>(plan.concurrent, static_cast<double>(plan.replications)));
   auto add = [&e](std::string what, double count, double bytes, std::string remedy) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.3g", count);
     e.parts.push_back({what.replace(what.find('#'), 1, buf), bytes, std::move(remedy)});
   };
   // Simulation state exists once per run in memory at once.
-  const std::string times = concurrent > 1 ? " x " + std::to_string(static_cast<long>(concurrent)) + " runs at once" : "";
+  const std::string times = concurrent > 1 ? " x " + std::to_string(static_cast<long>(concurrent)) + " runs at once"
+                                           : "";
   const std::string or_threads = concurrent > 1 ? ", or lower --threads" : "";
-  const std::string producers =
-      s.producers.size() > 1 ? " and " + std::to_string(s.producers.size()) + " producers" : "";
+  const std::string producers = s.producers.size() > 1 ? " and " + std::to_string(s.producers.size()) + " producers"
+                                                       : "";
   add("simulation state of # partitions" + producers + times, partitions, state * concurrent,
       "lower the partitions" + std::string(producers.empty() ? "" : " or producers") + or_threads);
-  add("batches under buffer.memory: # bytes" + times, buffer_bytes, buffered * concurrent, "lower buffer.memory" + or_threads);
+  add("batches under buffer.memory: # bytes" + times, buffer_bytes, buffered * concurrent,
+      "lower buffer.memory" + or_threads);
   if (zipf_keys > 0) add("Zipf keys: #" + times, zipf_keys, zipf * concurrent, "lower keys.cardinality" + or_threads);
   if (plan.sweep) {
     // A sweep's row is its run-wide metrics, written to the store as it comes: no report
@@ -172,23 +179,26 @@ RunEstimate estimate_run(const Scenario& s, const RunPlan& plan) {
     // (sim::replication_window); the points' loaded scenarios are kept for the whole sweep.
     const double waiting = 2 * concurrent;
     add("finished runs waiting their turn to be stored (2 per thread): #", waiting,
-        kProcessBytes + waiting * (kRunResultBytes + partitions * kResultBytesPerPartition), "lower the partitions, or lower --threads");
+        kProcessBytes + waiting * (kRunResultBytes + partitions * kResultBytesPerPartition),
+        "lower the partitions, or lower --threads");
     add("the sweep's points: # loaded scenarios", static_cast<double>(plan.sweep_points),
         static_cast<double>(plan.sweep_points) * kBytesPerSweepPoint, "split the sweep into several files");
   } else {
-    add("report rows: # partitions", partitions, kProcessBytes + partitions * kReportBytesPerPartition, "lower the partitions");
+    add("report rows: # partitions", partitions, kProcessBytes + partitions * kReportBytesPerPartition,
+        "lower the partitions");
   }
   if (plan.timeseries > SimTime::zero()) {
     const double samples = std::floor(e.simulated_s / plan.timeseries.to_sec()) + 1;
-    add("--timeseries: # samples", samples, samples * bytes_per_sample(partitions, brokers), "raise --timeseries MS or shorten the run");
+    add("--timeseries: # samples", samples, samples * bytes_per_sample(partitions, brokers),
+        "raise --timeseries MS or shorten the run");
   }
   if (!s.consumers.empty()) {
     // Consumer groups keep the brokers' logs (a 40-byte LogRecord per record) and, per
     // group, one 32-byte Processed per record processed; vectors at their doubling peak
     // (x 2). Sizes from the structs, not calibrated against RSS like the parts above.
     const double groups = static_cast<double>(s.consumers.size());
-    add("brokers' logs and records processed by # consumer groups" + times, groups, e.records * (80.0 + 64.0 * groups) * concurrent,
-        "lower run.records or run.duration.ms" + or_threads);
+    add("brokers' logs and records processed by # consumer groups" + times, groups,
+        e.records * (80.0 + 64.0 * groups) * concurrent, "lower run.records or run.duration.ms" + or_threads);
     // Per partition and group: its state, its name in the lag table, owner and assignment
     // (a 20 s run whose topic grows to 10^6 partitions, read by one group, peaks 78 MB
     // (table) to 292 MB (JSON, the group's rows included) above the same run without it).
@@ -196,19 +206,22 @@ RunEstimate estimate_run(const Scenario& s, const RunPlan& plan) {
         partitions * groups * kBytesPerGroupPartition * concurrent, "lower the partitions" + or_threads);
   }
   if (plan.batches)  // at most one batch per record (linger.ms 0 on a fast broker comes close)
-    add("batches.csv: up to # rows", e.records, e.records * kBytesPerBatchRow, "lower run.records or run.duration.ms, or drop --out");
+    add("batches.csv: up to # rows", e.records, e.records * kBytesPerBatchRow,
+        "lower run.records or run.duration.ms, or drop --out");
   if (plan.sweep) {
     // nothing kept per run: each row goes to the store
   } else if (plan.replications > 1) {
     // Per metric: one double per replication, and its name, label and summary in the report.
-    const double metrics = static_cast<double>(plan.runs) * replication_metrics(partitions, brokers, static_cast<double>(s.producers.size()),
-                                                                                   static_cast<double>(s.topics.size()));
+    const double metrics = static_cast<double>(plan.runs) * replication_metrics(partitions, brokers,
+                                                                                static_cast<double>(s.producers.size()),
+                                                                                static_cast<double>(s.topics.size()));
     const double values = static_cast<double>(plan.replications) * metrics;
     add("replication summaries: # metric values", values, values * 8 + metrics * kReportBytesPerMetric,
         "lower --replications or the partitions");
   } else if (plan.runs > 1) {
     add("compared results: # runs", static_cast<double>(plan.runs),
-        static_cast<double>(plan.runs) * (kRunResultBytes + partitions * kReportBytesPerPartition), "compare fewer runs");
+        static_cast<double>(plan.runs) * (kRunResultBytes + partitions * kReportBytesPerPartition),
+        "compare fewer runs");
   }
   std::sort(e.parts.begin(), e.parts.end(), [](const MemoryPart& a, const MemoryPart& b) { return a.bytes > b.bytes; });
   for (const auto& part : e.parts) e.memory_bytes += part.bytes;
@@ -221,16 +234,17 @@ std::string check_run_limits(const Scenario& s, const RunPlan& plan) {
   if (!(e.records <= kMaxRecords)) {
     if (std::isinf(e.records))
       return "the run has no bound on the records it sends; set run.records or run.duration.ms";
-    std::snprintf(buf, sizeof buf,
-                  "estimated %.3g records, about %.1f hours at 5 million records/s (limit %.0e); lower run.records or run.duration.ms",
-                  e.records, e.records / 5e6 / 3600, kMaxRecords);
+    std::snprintf(
+        buf, sizeof buf,
+        "estimated %.3g records, about %.1f hours at 5 million records/s (limit %.0e); lower run.records or run.duration.ms",
+        e.records, e.records / 5e6 / 3600, kMaxRecords);
     return buf;
   }
   if (e.memory_bytes > kMaxMemoryBytes) {
     const auto& top = e.parts.front();
     std::snprintf(buf, sizeof buf, "estimated %.1f GiB of memory (limit %.0f GiB), %.1f GiB of it for %s; %s",
-                  e.memory_bytes / (1ull << 30), kMaxMemoryBytes / (1ull << 30), top.bytes / (1ull << 30), top.what.c_str(),
-                  top.remedy.c_str());
+                  e.memory_bytes / (1ull << 30), kMaxMemoryBytes / (1ull << 30), top.bytes / (1ull << 30),
+                  top.what.c_str(), top.remedy.c_str());
     return buf;
   }
   return "";

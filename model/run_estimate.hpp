@@ -27,8 +27,8 @@ struct RunPlan {
   SimTime timeseries = SimTime::zero();  ///< sampling interval (0 = none)
   bool batches = false;                  ///< one row per batch kept (batches.csv)
   std::size_t replications = 1;
-  unsigned concurrent = 1;               ///< simulations in memory at once (threads)
-  std::size_t runs = 1;                  ///< compare: runs whose results are kept side by side
+  unsigned concurrent = 1;  ///< simulations in memory at once (threads)
+  std::size_t runs = 1;     ///< compare: runs whose results are kept side by side
   /// A sweep: `concurrent` runs at once whatever `replications`, each run's row written to
   /// its store as it comes (nothing kept per run), and `sweep_points` loaded scenarios held.
   bool sweep = false;
@@ -37,22 +37,22 @@ struct RunPlan {
 
 /// One part of the memory estimate.
 struct MemoryPart {
-  std::string what;    ///< "--timeseries: 1.4e+06 samples"
+  std::string what;  ///< "--timeseries: 1.4e+06 samples"
   double bytes = 0;
   std::string remedy;  ///< "raise --timeseries MS"
 };
 
 struct RunEstimate {
-  double records = 0;           ///< records the run will send (an upper estimate)
-  double simulated_s = 0;       ///< simulated seconds (an estimate; infinite without a bound)
-  double memory_bytes = 0;      ///< peak memory
+  double records = 0;             ///< records the run will send (an upper estimate)
+  double simulated_s = 0;         ///< simulated seconds (an estimate; infinite without a bound)
+  double memory_bytes = 0;        ///< peak memory
   std::vector<MemoryPart> parts;  ///< the parts of memory_bytes, largest first
 };
 
 RunEstimate estimate_run(const Scenario& s, const RunPlan& plan = {});
 
 /// The limits past which a run is refused unless the user insists (--allow-large).
-inline constexpr double kMaxRecords = 1e11;            // about 6 hours at 5 million records/s
+inline constexpr double kMaxRecords = 1e11;  // about 6 hours at 5 million records/s
 inline constexpr double kMaxMemoryBytes = 8.0 * (1ull << 30);
 
 /// Empty when the run is within the limits, else why not (with the estimate and its

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "model/group_result.hpp"
+#include "model/latency_histogram.hpp"
 #include "model/migration_result.hpp"
 #include "model/repartition_result.hpp"
-#include "model/latency_histogram.hpp"
 
 namespace partsim::model {
 
@@ -20,9 +20,9 @@ struct BrokerLogs;  // model/cluster/partition_log.hpp (a domain header: not inc
 struct PartitionStats {
   std::string topic;
   std::int32_t partition = 0;
-  std::int32_t leader = -1;       ///< broker id at the end of the run (-1 = none)
-  std::int64_t records = 0;       ///< records acknowledged
-  std::int64_t bytes = 0;         ///< batch bytes on the wire (headers included)
+  std::int32_t leader = -1;  ///< broker id at the end of the run (-1 = none)
+  std::int64_t records = 0;  ///< records acknowledged
+  std::int64_t bytes = 0;    ///< batch bytes on the wire (headers included)
   std::int64_t batches = 0;
   /// How long the partition existed while the records counted here were sent (from the
   /// warm-up or its creation, whichever is later, to the run's last send), in ms: the same
@@ -36,20 +36,27 @@ struct BrokerStats {
   std::int64_t bytes = 0;
   std::int64_t batches = 0;
   std::int64_t requests = 0;
-  double queue_wait_ms_sum = 0;   ///< time requests waited in the broker's queue
+  double queue_wait_ms_sum = 0;  ///< time requests waited in the broker's queue
 };
 
 /// Why a record failed.
-enum class FailureReason { kBufferTimeout, kBufferLimit, kDeliveryTimeout, kRecordTooLarge, kRetriesExhausted, kInvalidPartition };
+enum class FailureReason {
+  kBufferTimeout,
+  kBufferLimit,
+  kDeliveryTimeout,
+  kRecordTooLarge,
+  kRetriesExhausted,
+  kInvalidPartition
+};
 
 /// Why records failed (each failed record is counted under exactly one reason).
 struct FailureCounts {
-  std::int64_t buffer_timeout = 0;    ///< send() blocked longer than max.block.ms
-  std::int64_t buffer_limit = 0;      ///< a new batch larger than buffer.memory (BufferPool's hard limit)
-  std::int64_t delivery_timeout = 0;  ///< not acknowledged within delivery.timeout.ms
-  std::int64_t record_too_large = 0;  ///< larger than max.request.size or buffer.memory
-  std::int64_t retries_exhausted = 0; ///< a retriable error after `retries` attempts
-  std::int64_t invalid_partition = 0; ///< a partitioner answered a negative partition
+  std::int64_t buffer_timeout = 0;     ///< send() blocked longer than max.block.ms
+  std::int64_t buffer_limit = 0;       ///< a new batch larger than buffer.memory (BufferPool's hard limit)
+  std::int64_t delivery_timeout = 0;   ///< not acknowledged within delivery.timeout.ms
+  std::int64_t record_too_large = 0;   ///< larger than max.request.size or buffer.memory
+  std::int64_t retries_exhausted = 0;  ///< a retriable error after `retries` attempts
+  std::int64_t invalid_partition = 0;  ///< a partitioner answered a negative partition
   std::int64_t& operator[](FailureReason r) {
     switch (r) {
       case FailureReason::kBufferTimeout: return buffer_timeout;
@@ -72,7 +79,7 @@ struct BatchRecord {
   std::int32_t partition = 0;
   std::int32_t broker = -1;  ///< broker id that acknowledged it (-1 if it failed)
   std::int32_t records = 0;
-  std::int32_t bytes = 0;    ///< on the wire
+  std::int32_t bytes = 0;  ///< on the wire
   double created_ms = 0, sent_ms = 0, done_ms = 0;
   bool acked = false;
 };
@@ -81,18 +88,20 @@ struct BatchRecord {
 struct TimeSeries {
   double interval_ms = 0;
   std::vector<double> time_ms;
-  std::vector<std::vector<std::int32_t>> partition_queue;     ///< [sample][partition]: undrained batches
-  std::vector<std::vector<std::int64_t>> partition_records;   ///< [sample][partition]: records appended since the last sample
-  std::vector<std::vector<std::int32_t>> broker_in_flight;    ///< [sample][broker]: requests in flight (all producers)
-  std::vector<std::vector<double>> broker_queue_wait_ms;      ///< [sample][broker]: mean wait of requests served since the last sample
-  std::vector<std::int64_t> buffer_bytes;                     ///< [sample]: buffer memory in use (all producers)
+  std::vector<std::vector<std::int32_t>> partition_queue;  ///< [sample][partition]: undrained batches
+  std::vector<std::vector<std::int64_t>>
+      partition_records;  ///< [sample][partition]: records appended since the last sample
+  std::vector<std::vector<std::int32_t>> broker_in_flight;  ///< [sample][broker]: requests in flight (all producers)
+  std::vector<std::vector<double>>
+      broker_queue_wait_ms;                ///< [sample][broker]: mean wait of requests served since the last sample
+  std::vector<std::int64_t> buffer_bytes;  ///< [sample]: buffer memory in use (all producers)
 };
 
 /// Leaders per broker after a leadership change (a failure, a return, a rebalance).
 struct LeaderSnapshot {
   double time_ms = 0;
-  std::string cause;                 ///< "start", "broker 2 failed", "broker 2 back", "preferred leader election"
-  std::vector<std::int32_t> leaders; ///< per broker, in the order of RunResult::brokers
+  std::string cause;                  ///< "start", "broker 2 failed", "broker 2 back", "preferred leader election"
+  std::vector<std::int32_t> leaders;  ///< per broker, in the order of RunResult::brokers
 };
 
 /// A key sent often to one partition (after the warm-up), as counted by HotKeys
@@ -101,7 +110,7 @@ struct HotKey {
   std::size_t partition = 0;  ///< index into RunResult::partitions
   std::string key;
   std::int64_t records = 0;
-  std::int64_t error = 0;     ///< the most `records` may overcount
+  std::int64_t error = 0;  ///< the most `records` may overcount
 };
 
 struct HotKeyCounts {
@@ -127,36 +136,44 @@ struct ProduceErrorCounts {
 
 /// cluster.replication: followers (kafka-consumer-spec §9): per partition, what its ISR did.
 struct PartitionReplication {
-  std::vector<std::int32_t> isr;        ///< broker ids at the end, assignment order
-  std::int32_t isr_min = 0;             ///< smallest ISR size during the run
-  std::int64_t shrinks = 0;             ///< leader-driven ISR shrinks (IsrShrinksPerSec's count)
-  std::int64_t expands = 0;             ///< ISR expansions (IsrExpandsPerSec's count)
-  std::int64_t fenced_removals = 0;     ///< removals by the controller's fencing (not IsrShrinks)
-  std::int64_t not_enough_replicas = 0; ///< acks=all batches refused with NOT_ENOUGH_REPLICAS
-  double under_replicated_ms = 0;       ///< time with a live leader and ISR < replicas
-  double under_min_isr_ms = 0;          ///< time with ISR < effective min.insync.replicas
-  double offline_ms = 0;                ///< time without a live leader
+  std::vector<std::int32_t> isr;         ///< broker ids at the end, assignment order
+  std::int32_t isr_min = 0;              ///< smallest ISR size during the run
+  std::int64_t shrinks = 0;              ///< leader-driven ISR shrinks (IsrShrinksPerSec's count)
+  std::int64_t expands = 0;              ///< ISR expansions (IsrExpandsPerSec's count)
+  std::int64_t fenced_removals = 0;      ///< removals by the controller's fencing (not IsrShrinks)
+  std::int64_t not_enough_replicas = 0;  ///< acks=all batches refused with NOT_ENOUGH_REPLICAS
+  double under_replicated_ms = 0;        ///< time with a live leader and ISR < replicas
+  double under_min_isr_ms = 0;           ///< time with ISR < effective min.insync.replicas
+  double offline_ms = 0;                 ///< time without a live leader
 };
 
 /// The ISR state after a change (or a --timeseries sample).
 struct IsrSnapshot {
   double time_ms = 0;
-  std::string cause;                         ///< "start", "broker 1 failed", "broker 1 fenced", "isr shrink", ...
-  std::vector<std::int32_t> isr_size;        ///< per partition (RunResult::partitions order)
-  std::int32_t under_replicated = 0;         ///< UnderReplicatedPartitions summed over the leaders
-  std::int32_t under_min_isr = 0;            ///< partitions refusing acks=all writes
-  std::int32_t offline = 0;                  ///< partitions without a live leader
-  std::int64_t not_enough_replicas = 0;      ///< NOT_ENOUGH_REPLICAS batches so far
-  std::int64_t records_acked = 0;            ///< records acknowledged so far
+  std::string cause;                     ///< "start", "broker 1 failed", "broker 1 fenced", "isr shrink", ...
+  std::vector<std::int32_t> isr_size;    ///< per partition (RunResult::partitions order)
+  std::int32_t under_replicated = 0;     ///< UnderReplicatedPartitions summed over the leaders
+  std::int32_t under_min_isr = 0;        ///< partitions refusing acks=all writes
+  std::int32_t offline = 0;              ///< partitions without a live leader
+  std::int64_t not_enough_replicas = 0;  ///< NOT_ENOUGH_REPLICAS batches so far
+  std::int64_t records_acked = 0;        ///< records acknowledged so far
 };
 
 struct ReplicationResult {
-  bool enabled = false;                             ///< cluster.replication: followers
-  std::vector<PartitionReplication> partitions;     ///< RunResult::partitions order
+  bool enabled = false;                          ///< cluster.replication: followers
+  std::vector<PartitionReplication> partitions;  ///< RunResult::partitions order
   std::vector<IsrSnapshot> history;
-  std::map<std::string, std::int64_t> errors;       ///< batches answered with each error code by the replication model
-  std::int64_t shrinks() const { std::int64_t n = 0; for (const auto& p : partitions) n += p.shrinks; return n; }
-  std::int64_t expands() const { std::int64_t n = 0; for (const auto& p : partitions) n += p.expands; return n; }
+  std::map<std::string, std::int64_t> errors;  ///< batches answered with each error code by the replication model
+  std::int64_t shrinks() const {
+    std::int64_t n = 0;
+    for (const auto& p : partitions) n += p.shrinks;
+    return n;
+  }
+  std::int64_t expands() const {
+    std::int64_t n = 0;
+    for (const auto& p : partitions) n += p.expands;
+    return n;
+  }
 };
 
 /// Per-key order in the brokers' logs, as the leaders appended the records (checked when the
@@ -166,19 +183,19 @@ struct LogOrder {
   /// Records appended after a record of the same key from the same producer that was sent
   /// later (a retried batch landing behind its successors).
   std::int64_t reordered_records = 0;
-  std::int64_t reordered_keys = 0;     ///< keys with at least one such record
-  std::int64_t duplicated_records = 0; ///< records appended a second time (a retry of an appended batch)
+  std::int64_t reordered_keys = 0;      ///< keys with at least one such record
+  std::int64_t duplicated_records = 0;  ///< records appended a second time (a retry of an appended batch)
 };
 
 /// One node's request latency as a producer's producer-node-metrics (node-id=node-<id>)
 /// report it (kafka-consumer-spec §10.1).
 struct ProducerNodeMetrics {
-  std::int32_t node = 0;                ///< the broker's id
-  std::int64_t requests = 0;            ///< produce requests sent to it
-  std::int64_t responses = 0;           ///< produce responses from it: the latency samples
+  std::int32_t node = 0;       ///< the broker's id
+  std::int64_t requests = 0;   ///< produce requests sent to it
+  std::int64_t responses = 0;  ///< produce responses from it: the latency samples
   double request_latency_sum_ms = 0;
-  double request_latency_avg_ms = 0;    ///< NaN without a response
-  double request_latency_max_ms = 0;    ///< NaN without a response
+  double request_latency_avg_ms = 0;  ///< NaN without a response
+  double request_latency_max_ms = 0;  ///< NaN without a response
 };
 
 /// A producer's own metrics (JMX kafka.producer:type=producer-metrics; kafka-consumer-spec
@@ -187,20 +204,20 @@ struct ProducerNodeMetrics {
 /// simulated_ms). An -avg or -max with nothing recorded is NaN, as Kafka reports it.
 struct ProducerMetrics {
   std::string producer;
-  std::int64_t record_send_total = 0;   ///< records drained into produce requests (a retried batch counts again)
-  double record_send_rate = 0;          ///< records/s
-  std::int64_t batches = 0;             ///< batches drained: the batch-size and record-queue-time samples
-  double batch_size_avg = 0;            ///< bytes
-  double batch_size_max = 0;            ///< bytes
-  std::int64_t requests = 0;            ///< records-per-request samples (one per node drained)
+  std::int64_t record_send_total = 0;  ///< records drained into produce requests (a retried batch counts again)
+  double record_send_rate = 0;         ///< records/s
+  std::int64_t batches = 0;            ///< batches drained: the batch-size and record-queue-time samples
+  double batch_size_avg = 0;           ///< bytes
+  double batch_size_max = 0;           ///< bytes
+  std::int64_t requests = 0;           ///< records-per-request samples (one per node drained)
   double records_per_request_avg = 0;
-  std::int64_t responses = 0;           ///< request-latency samples
-  double request_latency_avg = 0;       ///< ms
-  double request_latency_max = 0;       ///< ms
-  double record_queue_time_avg = 0;     ///< ms
-  double record_queue_time_max = 0;     ///< ms
-  double bufferpool_wait_ms = 0;        ///< time a send() waited for buffer.memory
-  double bufferpool_wait_ratio = 0;     ///< that time over the run's
+  std::int64_t responses = 0;        ///< request-latency samples
+  double request_latency_avg = 0;    ///< ms
+  double request_latency_max = 0;    ///< ms
+  double record_queue_time_avg = 0;  ///< ms
+  double record_queue_time_max = 0;  ///< ms
+  double bufferpool_wait_ms = 0;     ///< time a send() waited for buffer.memory
+  double bufferpool_wait_ratio = 0;  ///< that time over the run's
   std::int64_t record_retry_total = 0;
   std::int64_t record_error_total = 0;
   std::vector<ProducerNodeMetrics> nodes;  ///< every broker, in RunResult::brokers order
@@ -209,26 +226,26 @@ struct ProducerMetrics {
 struct RunResult {
   std::string scenario;
   std::uint64_t seed = 0;
-  bool partial = false;              ///< stopped early (interrupted): records may still be in flight
-  double simulated_ms = 0;           ///< simulated time when the last record completed
+  bool partial = false;     ///< stopped early (interrupted): records may still be in flight
+  double simulated_ms = 0;  ///< simulated time when the last record completed
   std::uint64_t events = 0;
-  std::int64_t records_sent = 0;     ///< send() calls (all, warm-up included)
+  std::int64_t records_sent = 0;  ///< send() calls (all, warm-up included)
   std::int64_t records_acked = 0;
   FailureCounts failed;
-  std::int64_t records_measured = 0; ///< acked records after the warm-up (in the statistics)
-  std::int64_t bytes_appended = 0;   ///< record bytes appended to batches (conservation check)
-  std::int64_t bytes_completed = 0;  ///< record bytes of batches acked or failed
-  std::int64_t retries = 0;          ///< batches re-enqueued after a retriable error
+  std::int64_t records_measured = 0;  ///< acked records after the warm-up (in the statistics)
+  std::int64_t bytes_appended = 0;    ///< record bytes appended to batches (conservation check)
+  std::int64_t bytes_completed = 0;   ///< record bytes of batches acked or failed
+  std::int64_t retries = 0;           ///< batches re-enqueued after a retriable error
   ProduceErrorCounts produce_errors;
   LogOrder log_order;
-  double buffer_full_ms = 0;         ///< time some application thread was blocked on buffer.memory
+  double buffer_full_ms = 0;  ///< time some application thread was blocked on buffer.memory
   std::int64_t peak_buffer_bytes = 0;
   std::vector<PartitionStats> partitions;
   std::vector<BrokerStats> brokers;
-  LatencyHistogram latency;          ///< send() to acknowledgement, measured records
-  LatencyHistogram batch_bytes;      ///< bytes of each measured batch on the wire (same log-linear bins)
-  std::vector<std::int32_t> trace;   ///< the first N partition choices, in send order
-  double window_ms = 0;              ///< width of the windows below (0 = none kept)
+  LatencyHistogram latency;         ///< send() to acknowledgement, measured records
+  LatencyHistogram batch_bytes;     ///< bytes of each measured batch on the wire (same log-linear bins)
+  std::vector<std::int32_t> trace;  ///< the first N partition choices, in send order
+  double window_ms = 0;             ///< width of the windows below (0 = none kept)
   /// windows[w][b]: records sent in window w (by send time) and acknowledged by broker b.
   std::vector<std::vector<std::int64_t>> windows;
   std::int64_t partitioner_switches = 0;
@@ -243,7 +260,7 @@ struct RunResult {
   ReplicationResult replication;               ///< cluster.replication: followers only
   std::vector<BatchRecord> batches;
   std::vector<ProducerMetrics> producer_metrics;  ///< per producer, in the scenario's order
-  HotKeyCounts hot_keys;      ///< keyed records sent after the warm-up, per (partition, key)
+  HotKeyCounts hot_keys;                          ///< keyed records sent after the warm-up, per (partition, key)
   /// The brokers' logs record by record (kept with RunOptions::keep_logs; null otherwise).
   /// Include model/cluster/partition_log.hpp to read them.
   std::shared_ptr<const BrokerLogs> logs;

@@ -21,28 +21,36 @@ using sim::SimTime;
 /// A random extra delay drawn per request from a named distribution (milliseconds).
 struct Jitter {
   enum class Kind { kNone, kExponential, kUniform, kLognormal } kind = Kind::kNone;
-  double mean_ms = 0;    ///< exponential: mean; lognormal: median (a distribution parameter, ms)
-  double max_ms = 0;     ///< uniform: upper bound (lower bound 0)
-  double sigma = 0.5;    ///< lognormal: sigma of the underlying normal
+  double mean_ms = 0;  ///< exponential: mean; lognormal: median (a distribution parameter, ms)
+  double max_ms = 0;   ///< uniform: upper bound (lower bound 0)
+  double sigma = 0.5;  ///< lognormal: sigma of the underlying normal
 };
 
 /// A change to a broker at a simulated time (the broker's schedule).
 struct BrokerChange {
   SimTime at;
-  enum class Kind { kSetRtt, kSetRequestTime, kSetByteRate, kFail, kRecover, kSetErrorRate, kSetReplicaRtt } kind = Kind::kSetRtt;
-  SimTime duration;                 ///< kSetRtt, kSetRequestTime, kSetReplicaRtt: the new value
-  double bytes_per_second = 0;      ///< kSetByteRate: the new value
-  double error_rate = 0;            ///< kSetErrorRate: the new value
+  enum class Kind {
+    kSetRtt,
+    kSetRequestTime,
+    kSetByteRate,
+    kFail,
+    kRecover,
+    kSetErrorRate,
+    kSetReplicaRtt
+  } kind = Kind::kSetRtt;
+  SimTime duration;             ///< kSetRtt, kSetRequestTime, kSetReplicaRtt: the new value
+  double bytes_per_second = 0;  ///< kSetByteRate: the new value
+  double error_rate = 0;        ///< kSetErrorRate: the new value
 };
 
 struct BrokerConfig {
   std::int32_t id = 0;
   std::string rack;
-  SimTime rtt = SimTime::ms(1);                  ///< rtt.ms: producer <-> broker round trip (network only)
-  SimTime request_time = SimTime::us(100);       ///< request.ms: service time per produce request
-  SimTime batch_time = SimTime::zero();          ///< batch.ms: service time per batch (partition) in a request
-  double bytes_per_second = 0;                   ///< byte.rate: service throughput (0 = unlimited)
-  SimTime replication = SimTime::ms(1);          ///< replication.ms: added for acks=all (the slowest in-sync follower)
+  SimTime rtt = SimTime::ms(1);             ///< rtt.ms: producer <-> broker round trip (network only)
+  SimTime request_time = SimTime::us(100);  ///< request.ms: service time per produce request
+  SimTime batch_time = SimTime::zero();     ///< batch.ms: service time per batch (partition) in a request
+  double bytes_per_second = 0;              ///< byte.rate: service throughput (0 = unlimited)
+  SimTime replication = SimTime::ms(1);     ///< replication.ms: added for acks=all (the slowest in-sync follower)
   /// replica.rtt.ms: round trip of this broker's follower fetches to its leaders
   /// (cluster.replication: followers only).
   SimTime replica_rtt = SimTime::ms(1);
@@ -80,7 +88,7 @@ struct TopicConfig {
   std::int32_t partitions = 6;  ///< the count at the start
   std::int32_t replication_factor = 1;
   std::vector<TopicChange> schedule;  ///< partition increases over simulated time
-  std::int32_t min_insync = 0;  ///< min.insync.replicas (topic config); 0: the brokers' default
+  std::int32_t min_insync = 0;        ///< min.insync.replicas (topic config); 0: the brokers' default
 
   /// The count after every change (the loader refuses decreases, so the largest).
   std::int32_t final_partitions() const { return partitions_before(std::nullopt); }
@@ -100,21 +108,21 @@ enum class Compression { kNone, kGzip, kSnappy, kLz4, kZstd };
 /// ProducerConfig with Kafka's names in comments and 4.x defaults (spec §6; linger.ms 5
 /// per KIP-1030). The loader's `client: kafka-3.x` profile sets linger.ms to 0.
 struct ProducerConfig {
-  std::int32_t batch_size_bytes = 16384;                    ///< batch.size
-  SimTime linger = SimTime::ms(5);                          ///< linger.ms
-  std::int64_t buffer_memory_bytes = 33554432;              ///< buffer.memory
-  SimTime max_block = SimTime::ms(60000);                   ///< max.block.ms
-  std::int32_t max_request_size_bytes = 1048576;            ///< max.request.size
-  std::int32_t max_in_flight = 5;                           ///< max.in.flight.requests.per.connection
-  SimTime request_timeout = SimTime::ms(30000);             ///< request.timeout.ms
-  SimTime delivery_timeout = SimTime::ms(120000);           ///< delivery.timeout.ms
-  std::int64_t retries = 2147483647;                        ///< retries
-  SimTime retry_backoff = SimTime::ms(100);                 ///< retry.backoff.ms
-  SimTime retry_backoff_max = SimTime::ms(1000);            ///< retry.backoff.max.ms
+  std::int32_t batch_size_bytes = 16384;           ///< batch.size
+  SimTime linger = SimTime::ms(5);                 ///< linger.ms
+  std::int64_t buffer_memory_bytes = 33554432;     ///< buffer.memory
+  SimTime max_block = SimTime::ms(60000);          ///< max.block.ms
+  std::int32_t max_request_size_bytes = 1048576;   ///< max.request.size
+  std::int32_t max_in_flight = 5;                  ///< max.in.flight.requests.per.connection
+  SimTime request_timeout = SimTime::ms(30000);    ///< request.timeout.ms
+  SimTime delivery_timeout = SimTime::ms(120000);  ///< delivery.timeout.ms
+  std::int64_t retries = 2147483647;               ///< retries
+  SimTime retry_backoff = SimTime::ms(100);        ///< retry.backoff.ms
+  SimTime retry_backoff_max = SimTime::ms(1000);   ///< retry.backoff.max.ms
   /// metadata.max.age.ms: the producer refreshes its metadata this long after the last
   /// refresh (kafka-consumer-spec §6.1-6.2); it learns of new partitions only then.
   SimTime metadata_max_age = SimTime::ms(300000);
-  Acks acks = Acks::kAll;                          ///< acks
+  Acks acks = Acks::kAll;  ///< acks
   /// enable.idempotence as in effect: Kafka's default true, quietly off when not set and
   /// acks, retries or max.in.flight forbid it (kafka-consumer-spec §8).
   bool idempotence = true;
@@ -130,10 +138,10 @@ struct ProducerConfig {
 /// When the application calls send().
 struct Arrivals {
   enum class Kind { kConstant, kPoisson, kOnOff, kClosedLoop, kFlatOut } kind = Kind::kConstant;
-  double records_per_second = 1000;  ///< rate: constant, poisson, and while "on"
-  SimTime on = SimTime::ms(100);     ///< on.ms: on/off bursts
-  SimTime off = SimTime::ms(100);    ///< off.ms
-  std::int32_t concurrency = 1;      ///< closed loop: outstanding sends
+  double records_per_second = 1000;     ///< rate: constant, poisson, and while "on"
+  SimTime on = SimTime::ms(100);        ///< on.ms: on/off bursts
+  SimTime off = SimTime::ms(100);       ///< off.ms
+  std::int32_t concurrency = 1;         ///< closed loop: outstanding sends
   SimTime send_cost = SimTime::zero();  ///< send.cost.us: application time per send() call
   /// Application threads sharing the producer. With a partitioner object, a send whose
   /// first partition() found no open batch makes its second call partition_gap later,
@@ -150,15 +158,15 @@ struct KeySpec {
   double zipf_s = 1.0;
   std::string hot_key;
   double hot_share = 0;
-  std::vector<std::string> list;         ///< cycled in order
+  std::vector<std::string> list;  ///< cycled in order
 };
 
 struct ValueSpec {
   enum class Kind { kFixed, kTemplate, kUniform, kLognormal } kind = Kind::kFixed;
-  std::int32_t size_bytes = 100;               ///< fixed
-  std::string value_template;                  ///< exact text, {i} = record index
-  std::int32_t min_bytes = 0, max_bytes = 0;   ///< uniform sizes
-  double median_bytes = 100, sigma = 0.5;      ///< lognormal sizes: median and the underlying normal's sigma
+  std::int32_t size_bytes = 100;              ///< fixed
+  std::string value_template;                 ///< exact text, {i} = record index
+  std::int32_t min_bytes = 0, max_bytes = 0;  ///< uniform sizes
+  double median_bytes = 100, sigma = 0.5;     ///< lognormal sizes: median and the underlying normal's sigma
   bool null_value = false;
 };
 
@@ -171,7 +179,7 @@ struct Workload {
   std::int32_t header_count = 0;
   std::int32_t header_key_bytes = 0;
   std::int32_t header_value_bytes = 0;
-  std::optional<std::int64_t> records;    ///< stop this producer after N records
+  std::optional<std::int64_t> records;  ///< stop this producer after N records
 };
 
 /// The producer's sender thread's CPU time (partsim keys; 0 = free, as before).
@@ -191,21 +199,21 @@ struct ProducerSpec {
 
 struct RunSpec {
   std::uint64_t seed = 1;
-  std::optional<std::int64_t> records;    ///< total records over all producers
-  std::optional<SimTime> duration;        ///< stop sending after this simulated time
-  SimTime warmup = SimTime::zero();       ///< records sent before this are left out of statistics
-  std::int32_t trace = 40;                ///< how many first partition choices to keep
-  SimTime window = SimTime::zero();       ///< records per broker per window of send time (0 = off)
-  bool sorted_partition_order = false;    ///< list partitions sorted instead of HashMap order
+  std::optional<std::int64_t> records;  ///< total records over all producers
+  std::optional<SimTime> duration;      ///< stop sending after this simulated time
+  SimTime warmup = SimTime::zero();     ///< records sent before this are left out of statistics
+  std::int32_t trace = 40;              ///< how many first partition choices to keep
+  SimTime window = SimTime::zero();     ///< records per broker per window of send time (0 = off)
+  bool sorted_partition_order = false;  ///< list partitions sorted instead of HashMap order
   /// A closed-form check printed beside the results (the loader checks its assumptions).
   enum class Check { kNone, kPoissonBatching, kBrokerQueue } check = Check::kNone;
 };
 
 /// Controller settings that move leaders (Kafka's broker configs and defaults).
 struct ControllerConfig {
-  bool auto_leader_rebalance = true;          ///< auto.leader.rebalance.enable
+  bool auto_leader_rebalance = true;                     ///< auto.leader.rebalance.enable
   SimTime imbalance_check_interval = SimTime::sec(300);  ///< leader.imbalance.check.interval.seconds
-  double imbalance_per_broker_percent = 10;   ///< leader.imbalance.per.broker.percentage
+  double imbalance_per_broker_percent = 10;              ///< leader.imbalance.per.broker.percentage
 };
 
 /// How acks=all waits for the followers (cluster.replication): a fixed replication.ms per
@@ -213,33 +221,33 @@ struct ControllerConfig {
 /// fencing and min.insync.replicas (kafka-consumer-spec §9). Defaults: §9.1.
 struct ReplicationConfig {
   enum class Mode { kFixed, kFollowers } mode = Mode::kFixed;
-  SimTime fetch_wait_max = SimTime::ms(500);      ///< replica.fetch.wait.max.ms
-  std::int64_t fetch_min_bytes = 1;               ///< replica.fetch.min.bytes
-  SimTime lag_time_max = SimTime::ms(30000);      ///< replica.lag.time.max.ms
-  SimTime heartbeat_interval = SimTime::ms(2000); ///< broker.heartbeat.interval.ms
-  SimTime session_timeout = SimTime::ms(9000);    ///< broker.session.timeout.ms
-  std::int32_t min_insync = 1;                    ///< min.insync.replicas (the brokers' default)
+  SimTime fetch_wait_max = SimTime::ms(500);       ///< replica.fetch.wait.max.ms
+  std::int64_t fetch_min_bytes = 1;                ///< replica.fetch.min.bytes
+  SimTime lag_time_max = SimTime::ms(30000);       ///< replica.lag.time.max.ms
+  SimTime heartbeat_interval = SimTime::ms(2000);  ///< broker.heartbeat.interval.ms
+  SimTime session_timeout = SimTime::ms(9000);     ///< broker.session.timeout.ms
+  std::int32_t min_insync = 1;                     ///< min.insync.replicas (the brokers' default)
   bool followers() const { return mode == Mode::kFollowers; }
 };
 
 /// The bridge of a migration: a consumer of the old topic handing records to `threads`
 /// producer threads that write them to the new topic.
 struct BridgeSpec {
-  std::int32_t threads = 1;                             ///< threads: writer threads
+  std::int32_t threads = 1;                                        ///< threads: writer threads
   enum class Route { kByKey, kRoundRobin } route = Route::kByKey;  ///< route: which thread writes a record
-  double records_per_second = 0;                        ///< rate: records/s over all threads (0 = unlimited)
+  double records_per_second = 0;                                   ///< rate: records/s over all threads (0 = unlimited)
 };
 
 /// Moving a topic's records to a new topic (book ch. 10.3, book-tables T10): stop, replay
 /// and switch; dual write; or a bridge that follows the live topic, then switch.
 struct MigrationSpec {
   enum class Strategy { kStopReplay, kDualWrite, kBridge } strategy = Strategy::kBridge;
-  std::string from;                  ///< the old topic (the producers' topic)
-  std::string to;                    ///< the new topic, declared under topics:
-  SimTime at = SimTime::zero();      ///< at.ms: producers stop / dual writes begin / the bridge starts
+  std::string from;              ///< the old topic (the producers' topic)
+  std::string to;                ///< the new topic, declared under topics:
+  SimTime at = SimTime::zero();  ///< at.ms: producers stop / dual writes begin / the bridge starts
   BridgeSpec bridge;
   double dual_write_failure_rate = 0;  ///< dual.write.failure.rate: share of second sends that fail
-  SimTime verify = SimTime::zero();  ///< verify.ms: verification before the switch-over
+  SimTime verify = SimTime::zero();    ///< verify.ms: verification before the switch-over
 };
 
 struct Scenario {

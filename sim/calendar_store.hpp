@@ -169,8 +169,7 @@ private:
     const std::uint64_t max = detail::key_time_bits(bottom_.back().key);
     if (lo == max) return false;
     // The bottom holds what precedes the finest rung's current bucket, or the whole ladder.
-    const std::uint64_t hi =
-        nrungs_ > 0 ? static_cast<std::uint64_t>(rungs_[nrungs_ - 1].cur_start - 1) : ladder_hi_;
+    const std::uint64_t hi = nrungs_ > 0 ? static_cast<std::uint64_t>(rungs_[nrungs_ - 1].cur_start - 1) : ladder_hi_;
     bottom_.erase(bottom_.begin(), bottom_.begin() + static_cast<std::ptrdiff_t>(head_));
     head_ = 0;
     split(bottom_, lo, max, hi);
@@ -248,8 +247,8 @@ private:
   // one time appends at the end: its keys only grow).
   void bottom_insert(Node&& n) {
     const auto first = bottom_.begin() + static_cast<std::ptrdiff_t>(head_);
-    const auto pos = std::upper_bound(first, bottom_.end(), n.key,
-                                      [](detail::EventKey k, const Node& x) { return k < x.key; });
+    const auto pos =
+        std::upper_bound(first, bottom_.end(), n.key, [](detail::EventKey k, const Node& x) { return k < x.key; });
     if (head_ > 0 && pos - first < bottom_.end() - pos) {
       std::move(first, pos, first - 1);
       --head_;

@@ -6,10 +6,10 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define PARTSIM_CHECK(cond, msg)                                                            \
-  do {                                                                                      \
-    if (!(cond)) [[unlikely]] {                                                             \
+#define PARTSIM_CHECK(cond, msg)                                                                \
+  do {                                                                                          \
+    if (!(cond)) [[unlikely]] {                                                                 \
       std::fprintf(stderr, "%s:%d: internal error: %s (%s)\n", __FILE__, __LINE__, msg, #cond); \
-      std::abort();                                                                         \
-    }                                                                                       \
+      std::abort();                                                                             \
+    }                                                                                           \
   } while (0)

@@ -102,9 +102,7 @@ public:
 
 private:
   // The earliest pending event is a timer (the store is empty or its top comes later).
-  bool timer_first() {
-    return !timers_.empty() && (store_.empty() || timers_.top_key() < store_.top_key());
-  }
+  bool timer_first() { return !timers_.empty() && (store_.empty() || timers_.top_key() < store_.top_key()); }
 
   void drop_cancelled_top() {
     if (cancelled_.empty()) return;

@@ -44,12 +44,12 @@ std::size_t for_each_replication(std::size_t count, unsigned threads, Run&& run,
   threads = replication_threads(threads, count);
   const std::size_t window = replication_window(threads);
   std::mutex mu;
-  std::condition_variable room;         // a slot in the window opened
-  std::size_t next = 0;                 // next index to start
-  std::size_t next_out = 0;             // next index to consume
+  std::condition_variable room;  // a slot in the window opened
+  std::size_t next = 0;          // next index to start
+  std::size_t next_out = 0;      // next index to consume
   std::size_t done = 0;
   std::size_t consumed = 0;
-  bool delivering = false;              // one thread at a time hands results on
+  bool delivering = false;  // one thread at a time hands results on
   bool stop = false;
   std::exception_ptr error;
   std::map<std::size_t, std::optional<Result>> ready;  // finished, waiting for earlier ones (nullopt: skipped)

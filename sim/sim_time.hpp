@@ -18,7 +18,9 @@ public:
   static constexpr SimTime ms(std::int64_t v) { return SimTime{v * 1'000'000}; }
   static constexpr SimTime sec(std::int64_t v) { return SimTime{v * 1'000'000'000}; }
   /// Rounds to the nearest nanosecond; the caller guarantees the value is in range.
-  static constexpr SimTime from_ms(double v) { return SimTime{static_cast<std::int64_t>(v * 1e6 + (v >= 0 ? 0.5 : -0.5))}; }
+  static constexpr SimTime from_ms(double v) {
+    return SimTime{static_cast<std::int64_t>(v * 1e6 + (v >= 0 ? 0.5 : -0.5))};
+  }
   static constexpr SimTime zero() { return SimTime{0}; }
   static constexpr SimTime max() { return SimTime{std::numeric_limits<std::int64_t>::max()}; }
 
@@ -31,8 +33,14 @@ public:
   constexpr auto operator<=>(const SimTime&) const = default;
   constexpr SimTime operator+(SimTime o) const { return SimTime{ns_ + o.ns_}; }
   constexpr SimTime operator-(SimTime o) const { return SimTime{ns_ - o.ns_}; }
-  constexpr SimTime& operator+=(SimTime o) { ns_ += o.ns_; return *this; }
-  constexpr SimTime& operator-=(SimTime o) { ns_ -= o.ns_; return *this; }
+  constexpr SimTime& operator+=(SimTime o) {
+    ns_ += o.ns_;
+    return *this;
+  }
+  constexpr SimTime& operator-=(SimTime o) {
+    ns_ -= o.ns_;
+    return *this;
+  }
 
   /// Addition that saturates at max() instead of overflowing ("never" + x stays "never").
   constexpr SimTime saturating_add(SimTime o) const {

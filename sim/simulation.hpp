@@ -19,9 +19,9 @@ enum class StopReason { kTimeLimit, kEventLimit, kPredicate, kNoEvents, kStopReq
 
 /// When to stop a run: all limits are optional and the first one reached wins.
 struct StopRule {
-  SimTime until = SimTime::max();                       ///< events at t > until do not run
-  std::uint64_t max_events = UINT64_MAX;                ///< events to process in this call
-  std::function<bool()> predicate;                      ///< checked after every event
+  SimTime until = SimTime::max();         ///< events at t > until do not run
+  std::uint64_t max_events = UINT64_MAX;  ///< events to process in this call
+  std::function<bool()> predicate;        ///< checked after every event
 };
 
 template <class Payload, class Store = HeapStore<Payload>>

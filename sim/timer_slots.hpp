@@ -98,10 +98,8 @@ private:
       return;
     }
     const std::size_t i = pos_[slot];
-    if (key < heap_[i].key)
-      sift_up(i, e);
-    else
-      sift_down(i, e);
+    if (key < heap_[i].key) sift_up(i, e);
+    else sift_down(i, e);
   }
 
   void place(std::size_t i, const Entry& e) {
@@ -155,14 +153,12 @@ private:
     if (i == heap_.size()) return;
     heap_[i] = last;
     pos_[last.slot] = static_cast<std::uint32_t>(i);
-    if (i > 0 && last.key < heap_[(i - 1) / kArity].key)
-      sift_up(i);
-    else
-      sift_down(i);
+    if (i > 0 && last.key < heap_[(i - 1) / kArity].key) sift_up(i);
+    else sift_down(i);
   }
 
-  std::vector<Entry> heap_;          // pending timers, ordered by key
-  std::vector<std::uint32_t> pos_;   // slot -> index in heap_, kNone when empty
+  std::vector<Entry> heap_;         // pending timers, ordered by key
+  std::vector<std::uint32_t> pos_;  // slot -> index in heap_, kNone when empty
   std::vector<Payload> payloads_;
 };
 

@@ -37,8 +37,12 @@ SimTime BrokerService::draw_jitter() {
   double ms = 0;
   switch (j.kind) {
     case Jitter::Kind::kNone: break;
-    case Jitter::Kind::kExponential: ms = boost::random::exponential_distribution<double>(1.0 / j.mean_ms)(jitter_rng_); break;
-    case Jitter::Kind::kUniform: ms = boost::random::uniform_real_distribution<double>(0.0, j.max_ms)(jitter_rng_); break;
+    case Jitter::Kind::kExponential:
+      ms = boost::random::exponential_distribution<double>(1.0 / j.mean_ms)(jitter_rng_);
+      break;
+    case Jitter::Kind::kUniform:
+      ms = boost::random::uniform_real_distribution<double>(0.0, j.max_ms)(jitter_rng_);
+      break;
     case Jitter::Kind::kLognormal:
       // ln X ~ N(ln median, sigma): Boost takes the underlying normal's mean and sigma.
       ms = boost::random::lognormal_distribution<double>(std::log(j.mean_ms), j.sigma)(jitter_rng_);
@@ -47,7 +51,8 @@ SimTime BrokerService::draw_jitter() {
   return SimTime::from_ms(ms);
 }
 
-double service_ms(SimTime request_time, SimTime batch_time, double bytes_per_second, std::int64_t bytes, std::int32_t batches) {
+double service_ms(SimTime request_time, SimTime batch_time, double bytes_per_second, std::int64_t bytes,
+                  std::int32_t batches) {
   double ms = request_time.to_ms() + batch_time.to_ms() * static_cast<double>(batches);
   if (bytes_per_second > 0) ms += static_cast<double>(bytes) * 1000.0 / bytes_per_second;
   return ms;
@@ -100,7 +105,8 @@ std::optional<BrokerService::Started> BrokerService::arrive(std::uint64_t reques
   return dispatch(now, all_live);
 }
 
-std::optional<BrokerService::Started> BrokerService::finish(SimTime now, const std::function<bool(std::uint64_t)>& live) {
+std::optional<BrokerService::Started> BrokerService::finish(SimTime now,
+                                                            const std::function<bool(std::uint64_t)>& live) {
   --busy_;
   if (threaded()) return dispatch(now, live);
   while (!queue_.empty()) {
@@ -143,7 +149,8 @@ void BrokerService::read_next(std::uint32_t c, const std::function<bool(std::uin
   blocked_order_.push_back(p);
 }
 
-std::optional<BrokerService::Started> BrokerService::dispatch(SimTime now, const std::function<bool(std::uint64_t)>& live) {
+std::optional<BrokerService::Started> BrokerService::dispatch(SimTime now,
+                                                              const std::function<bool(std::uint64_t)>& live) {
   // Every call adds at most one request an idle io thread can take (an idle io thread
   // means an empty queue), so at most one starts.
   for (;;) {

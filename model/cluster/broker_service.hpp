@@ -24,7 +24,8 @@ namespace partsim::model {
 /// A request's service time before jitter, in ms: request.ms, plus batch.ms per batch, plus
 /// its bytes at byte.rate (0 = unlimited). BrokerService serves by it; the broker-queue
 /// check (analysis/theory_report.cpp) takes its moments from it.
-double service_ms(SimTime request_time, SimTime batch_time, double bytes_per_second, std::int64_t bytes, std::int32_t batches);
+double service_ms(SimTime request_time, SimTime batch_time, double bytes_per_second, std::int64_t bytes,
+                  std::int32_t batches);
 
 /// The first two moments of the jitter BrokerService::draw_jitter draws (ms, ms^2):
 /// exponential by its mean, uniform on [0, max.ms], lognormal by its median and sigma.
@@ -38,7 +39,8 @@ class BrokerService {
 public:
   /// `error_rng` draws which requests error.rate fails (a stream of its own, so that
   /// injecting errors leaves the jitter's draws as they were).
-  BrokerService(const BrokerConfig& config, sim::RandomEngine jitter_rng, sim::RandomEngine error_rng = sim::RandomEngine{});
+  BrokerService(const BrokerConfig& config, sim::RandomEngine jitter_rng,
+                sim::RandomEngine error_rng = sim::RandomEngine{});
 
   /// A request the server starts: it finishes at `done_at`; it waited `waited` from arrival
   /// until it ran on a core (the queue, then on a shared host a free core).
@@ -53,7 +55,8 @@ public:
   /// the producer's index, then a new id each time it reconnects; network thread id % n).
   /// When a server is idle (and, threaded, the connection and its network thread are free)
   /// it starts at once.
-  std::optional<Started> arrive(std::uint64_t request, std::uint32_t connection, std::int64_t bytes, std::int32_t batches, SimTime now);
+  std::optional<Started> arrive(std::uint64_t request, std::uint32_t connection, std::int64_t bytes,
+                                std::int32_t batches, SimTime now);
   std::optional<Started> arrive(std::uint64_t request, std::int64_t bytes, std::int32_t batches, SimTime now) {
     return arrive(request, 0, bytes, batches, now);
   }
@@ -62,7 +65,8 @@ public:
   std::optional<Started> finish(SimTime now, const std::function<bool(std::uint64_t)>& live);
   /// Threaded: the response on `connection` was sent (after acks=all's wait): the network
   /// thread unmutes the connection and reads its next request, which may start.
-  std::optional<Started> response_sent(std::uint32_t connection, SimTime now, const std::function<bool(std::uint64_t)>& live);
+  std::optional<Started> response_sent(std::uint32_t connection, SimTime now,
+                                       const std::function<bool(std::uint64_t)>& live);
   /// Runs the service on a host's cores (shared with whatever else is placed there).
   void place_on(HostCores* host) { host_ = host; }
 
@@ -115,8 +119,8 @@ private:
     std::int32_t network = 0, io = 0, queued_max = 0;  // io 0: not threaded (one server)
   };
   struct Connection {
-    bool in_broker = false;      // a request of it is queued, in service or awaiting its response
-    std::deque<Queued> socket;   // requests not read yet (the connection is muted)
+    bool in_broker = false;     // a request of it is queued, in service or awaiting its response
+    std::deque<Queued> socket;  // requests not read yet (the connection is muted)
   };
   struct Processor {
     std::optional<Queued> blocked;  // the request it could not put into the full queue

@@ -21,13 +21,13 @@ using sim::SimTime;
 /// One record in a partition's log; its offset is its index in PartitionLog::records.
 struct LogRecord {
   static constexpr std::int32_t kNullKey = -1;
-  std::int32_t key = kNullKey;   ///< index into BrokerLogs::keys, or kNullKey
-  std::int32_t producer = 0;     ///< index of the producer that sent it
-  std::int64_t send_index = 0;   ///< the producer's send() count before this record (0, 1, ...): its send order
-  SimTime sent;                  ///< when send() was called (end-to-end latency starts here)
-  SimTime readable;              ///< when a consumer can fetch it: the high watermark passed it
-                                 ///< (the leader's append for acks 0/1; replication done for acks=all);
-                                 ///< nondecreasing along offsets, as the high watermark only advances
+  std::int32_t key = kNullKey;  ///< index into BrokerLogs::keys, or kNullKey
+  std::int32_t producer = 0;    ///< index of the producer that sent it
+  std::int64_t send_index = 0;  ///< the producer's send() count before this record (0, 1, ...): its send order
+  SimTime sent;                 ///< when send() was called (end-to-end latency starts here)
+  SimTime readable;             ///< when a consumer can fetch it: the high watermark passed it
+                                ///< (the leader's append for acks 0/1; replication done for acks=all);
+                                ///< nondecreasing along offsets, as the high watermark only advances
 };
 
 struct PartitionLog {

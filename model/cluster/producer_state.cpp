@@ -19,8 +19,8 @@ std::int32_t last_of(std::int32_t first, std::int32_t records) {
 
 }  // namespace
 
-ProducerStateTable::Verdict ProducerStateTable::append(std::size_t partition, std::uint32_t producer, std::int32_t first_sequence,
-                                                       std::int32_t records) {
+ProducerStateTable::Verdict ProducerStateTable::append(std::size_t partition, std::uint32_t producer,
+                                                       std::int32_t first_sequence, std::int32_t records) {
   const std::int32_t last = last_of(first_sequence, records);
   while (producer >= states_.size()) states_.emplace_back(memory_);
   auto& states = states_[producer];

@@ -38,7 +38,8 @@ Replication::Replication(const Scenario& s, Leadership& leadership, ReplicationH
     }
   result_.enabled = true;
   result_.partitions.resize(parts_.size());
-  for (std::size_t i = 0; i < parts_.size(); ++i) result_.partitions[i].isr_min = static_cast<std::int32_t>(parts_[i].isr.size());
+  for (std::size_t i = 0; i < parts_.size(); ++i)
+    result_.partitions[i].isr_min = static_cast<std::int32_t>(parts_[i].isr.size());
 }
 
 std::size_t Replication::pos(const Partition& p, std::int32_t b) const {
@@ -47,7 +48,9 @@ std::size_t Replication::pos(const Partition& p, std::int32_t b) const {
   return static_cast<std::size_t>(it - p.replicas.begin());
 }
 
-bool Replication::in_isr(const Partition& p, std::int32_t b) const { return std::find(p.isr.begin(), p.isr.end(), b) != p.isr.end(); }
+bool Replication::in_isr(const Partition& p, std::int32_t b) const {
+  return std::find(p.isr.begin(), p.isr.end(), b) != p.isr.end();
+}
 
 bool Replication::eligible(std::size_t t, std::size_t p, std::int32_t b) const {
   for (const auto& part : parts_)
@@ -60,7 +63,9 @@ SimTime Replication::isr_check_interval() const {
   return SimTime::ns(s_.replication.lag_time_max.count_ns() / 2);
 }
 
-std::string Replication::broker_name(std::int32_t b) const { return "broker " + std::to_string(s_.brokers[static_cast<std::size_t>(b)].id); }
+std::string Replication::broker_name(std::int32_t b) const {
+  return "broker " + std::to_string(s_.brokers[static_cast<std::size_t>(b)].id);
+}
 
 void Replication::start(SimTime now) {
   snapshot(now, "start");
@@ -94,7 +99,8 @@ bool Replication::append(std::size_t partition, std::int64_t bytes, SimTime now,
   // The append completes parked follower fetches of this leader that now have enough
   // bytes (§9.2, RM:977-999).
   for (Session& s : sessions_)
-    if (s.leader == p.leader && s.state == FetchState::kParked && available(s) >= s_.replication.fetch_min_bytes) respond(s, now);
+    if (s.leader == p.leader && s.state == FetchState::kParked && available(s) >= s_.replication.fetch_min_bytes)
+      respond(s, now);
   return waits;
 }
 
@@ -137,7 +143,8 @@ SimTime Replication::one_way(const Session& s) const {
 }
 
 bool Replication::fetches(const Session& s, const Partition& p) const {
-  return p.leader == s.leader && p.leader != s.follower && std::find(p.replicas.begin(), p.replicas.end(), s.follower) != p.replicas.end();
+  return p.leader == s.leader && p.leader != s.follower &&
+         std::find(p.replicas.begin(), p.replicas.end(), s.follower) != p.replicas.end();
 }
 
 std::int64_t Replication::available(const Session& s) const {
@@ -193,10 +200,8 @@ void Replication::on_fetch_arrive(std::uint32_t session, std::uint64_t fetch, Si
     Follower& f = p.state[pos(p, s.follower)];
     const std::int64_t leo = leader_leo(p);
     // lastCaughtUpTime (§9.3, RP:127-133).
-    if (f.leo >= leo)
-      f.last_caught_up = now;
-    else if (f.leo >= f.leo_at_prev_fetch)
-      f.last_caught_up = std::max(f.last_caught_up, f.prev_fetch);
+    if (f.leo >= leo) f.last_caught_up = now;
+    else if (f.leo >= f.leo_at_prev_fetch) f.last_caught_up = std::max(f.last_caught_up, f.prev_fetch);
     f.leo_at_prev_fetch = leo;
     f.prev_fetch = now;
     f.fetched = f.leo;
@@ -248,8 +253,7 @@ void Replication::kick(SimTime now) {
   for (Session& s : sessions_) {
     if (s.state != FetchState::kIdle || s.follower == s.leader || !up(s.follower) || !up(s.leader)) continue;
     bool any = false;
-    for (const Partition& p : parts_)
-      any = any || fetches(s, p);
+    for (const Partition& p : parts_) any = any || fetches(s, p);
     if (any) send_fetch(s, now);
   }
 }
@@ -368,7 +372,8 @@ void Replication::sync_leaders(SimTime now) {
   for (Partition& p : parts_) {
     const std::int32_t now_leader = leadership_.leaders(p.topic)[p.index];
     if (now_leader == p.leader) continue;
-    if (p.leader >= 0 && up(p.leader)) settle(p, std::numeric_limits<std::int64_t>::max(), ProduceError::kNotLeaderOrFollower);
+    if (p.leader >= 0 && up(p.leader))
+      settle(p, std::numeric_limits<std::int64_t>::max(), ProduceError::kNotLeaderOrFollower);
     for (const Pending& w : p.pending) waiting_.erase(w.request);
     p.pending.clear();
     p.leader = now_leader;

@@ -99,8 +99,8 @@ public:
 
 private:
   struct Follower {
-    std::int64_t leo = 0;             // this replica's log end (bytes)
-    std::int64_t fetched = 0;         // its log end as the leader saw it at its latest fetch
+    std::int64_t leo = 0;      // this replica's log end (bytes)
+    std::int64_t fetched = 0;  // its log end as the leader saw it at its latest fetch
     std::int64_t leo_at_prev_fetch = 0;
     SimTime prev_fetch = SimTime::zero();
     SimTime last_caught_up = SimTime::zero();
@@ -111,19 +111,19 @@ private:
   };
   struct Partition {
     std::size_t topic = 0, index = 0;
-    std::vector<std::int32_t> replicas;   // assignment order
-    std::vector<std::int32_t> isr;        // assignment order
-    std::vector<Follower> state;          // per replica position
-    std::int32_t leader = -1;             // as last settled
-    std::int32_t min_isr = 1;             // effective: min(min.insync.replicas, replicas)
+    std::vector<std::int32_t> replicas;  // assignment order
+    std::vector<std::int32_t> isr;       // assignment order
+    std::vector<Follower> state;         // per replica position
+    std::int32_t leader = -1;            // as last settled
+    std::int32_t min_isr = 1;            // effective: min(min.insync.replicas, replicas)
     std::int64_t hw = 0;
-    std::vector<Pending> pending;         // end offsets ascending
+    std::vector<Pending> pending;  // end offsets ascending
   };
   enum class FetchState { kIdle, kInFlight, kParked };
   struct Session {
     std::int32_t follower = 0, leader = 0;
     FetchState state = FetchState::kIdle;
-    std::uint64_t fetch = 0;                                // the current fetch's id
+    std::uint64_t fetch = 0;                                    // the current fetch's id
     std::vector<std::pair<std::size_t, std::int64_t>> carried;  // (partition, leader's log end) in the response
   };
 
@@ -134,7 +134,7 @@ private:
   void advance_hw(Partition& p, SimTime now);
   void settle(Partition& p, std::int64_t upto, std::optional<ProduceError> error);
   void send_fetch(Session& s, SimTime now);
-  void schedule(const Session& s, ReplicationHost::Step step, SimTime at);  // the session's current fetch
+  void schedule(const Session& s, ReplicationHost::Step step, SimTime at);         // the session's current fetch
   enum Needs : unsigned { kNeedsLeader = 1, kNeedsFollower = 2, kNeedsBoth = 3 };  // brokers that must be up
   Session* current(std::uint32_t session, std::uint64_t fetch, FetchState state, Needs needs);
   void respond(Session& s, SimTime now);

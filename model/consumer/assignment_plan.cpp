@@ -71,7 +71,8 @@ AssignmentPlan plan_assignment(AssignorKind kind, const GroupSpec& spec, const s
   });
   plan.moved.erase(std::unique(plan.moved.begin(), plan.moved.end(),
                                [](const PartitionMove& a, const PartitionMove& b) {
-                                 return a.partition.topic == b.partition.topic && a.partition.partition == b.partition.partition && a.from == b.from;
+                                 return a.partition.topic == b.partition.topic &&
+                                        a.partition.partition == b.partition.partition && a.from == b.from;
                                }),
                    plan.moved.end());
   for (std::size_t m = 0; m < spec.members.size(); ++m) {

@@ -33,11 +33,11 @@ struct AssignmentPlan {
   /// Every (previous claimant, partition) whose claimant does not end with it, by partition
   /// then claimant.
   std::vector<PartitionMove> moved;
-  std::vector<std::string> idle;  ///< members that end with no partition, in spec order
-  std::vector<std::string> left;  ///< the departed members, whose partitions all move
+  std::vector<std::string> idle;                        ///< members that end with no partition, in spec order
+  std::vector<std::string> left;                        ///< the departed members, whose partitions all move
   std::int32_t min_partitions = 0, max_partitions = 0;  ///< per member (0 without members)
-  std::int32_t assigned = 0;  ///< partitions assigned in the end
-  std::optional<std::string> kafka_failure;  ///< AssignmentResult::kafka_failure of any rebalance
+  std::int32_t assigned = 0;                            ///< partitions assigned in the end
+  std::optional<std::string> kafka_failure;             ///< AssignmentResult::kafka_failure of any rebalance
 };
 
 /// A safety bound on cooperative rebalances. Kafka's tests see at most 4 follow-ups on their

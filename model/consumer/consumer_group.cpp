@@ -10,7 +10,7 @@ GroupSettings group_settings(const ConsumerConfig& config, const GroupCoordinato
   if (config.protocol == ConsumerConfig::Protocol::kConsumer) {
     s.mode = GroupSettings::Mode::kConsumer;
     s.assignor = config.remote_assignor == ConsumerConfig::RemoteAssignor::kRange ? AssignorKind::kConsumerRange
-                                                                                   : AssignorKind::kConsumerUniform;
+                                                                                  : AssignorKind::kConsumerUniform;
     s.session_timeout = coordinator.consumer_session_timeout;
     s.heartbeat_interval = coordinator.consumer_heartbeat_interval;
     return s;
@@ -26,7 +26,8 @@ GroupSettings group_settings(const ConsumerConfig& config, const GroupCoordinato
   return s;
 }
 
-ConsumerGroup::ConsumerGroup(GroupSettings settings, std::vector<TopicMetadata> topics, const std::vector<std::string>& subscription)
+ConsumerGroup::ConsumerGroup(GroupSettings settings, std::vector<TopicMetadata> topics,
+                             const std::vector<std::string>& subscription)
     : settings_(settings), topics_(std::move(topics)), subscription_(subscription) {
   topic_first_.assign(topics_.size(), -1);
   for (const auto& name : subscription_)
@@ -53,7 +54,8 @@ void ConsumerGroup::set_partition_count(const std::string& topic, std::int32_t p
     changed = changed || topic_first_[t] >= 0;
   }
   const bool members = std::any_of(members_.begin(), members_.end(), [](const Member& m) { return m.in_group; });
-  if (changed && members) membership_changed(now, "metadata: " + topic + " has " + std::to_string(partitions) + " partitions", out);
+  if (changed && members)
+    membership_changed(now, "metadata: " + topic + " has " + std::to_string(partitions) + " partitions", out);
 }
 
 std::optional<std::int32_t> ConsumerGroup::find(const std::string& id) const {
@@ -75,7 +77,7 @@ SimTime ConsumerGroup::last_heartbeat(const Member& m, SimTime t) const {
   if (hb <= 0) return std::max(t, m.joined);
   const std::int64_t since = (t - m.beat).count_ns();
   const std::int64_t k = since >= 0 ? since / hb : -((-since + hb - 1) / hb);  // floor for both signs
-  return std::max(m.joined, m.beat + SimTime::ns(k * hb));  // its JoinGroup counts as one
+  return std::max(m.joined, m.beat + SimTime::ns(k * hb));                     // its JoinGroup counts as one
 }
 
 SimTime ConsumerGroup::due(std::int32_t member) const {
@@ -102,7 +104,7 @@ void ConsumerGroup::open_rebalance(SimTime now, const std::string& cause) {
   r.done_ms = now.to_ms();
   r.kind = settings_.mode == GroupSettings::Mode::kEager         ? "eager"
            : settings_.mode == GroupSettings::Mode::kCooperative ? "cooperative"
-                                                                  : "consumer";
+                                                                 : "consumer";
   r.cause = cause;
   rebalances_.push_back(std::move(r));
   rebalance_open_ = true;
@@ -196,7 +198,8 @@ void ConsumerGroup::restart(std::int32_t member, SimTime now, std::vector<Owners
   assert(m.crashed && m.instance_id);
   m.crashed = false;
   m.closed = false;
-  if (!m.in_group) {  // its session expired: removed, it joins afresh (§1.5: only a known instance id skips the rebalance)
+  if (!m.in_group) {  // its session expired: removed, it joins afresh (§1.5: only a known instance id skips the
+                      // rebalance)
     rejoin(member, now, out);
     return;
   }
@@ -235,7 +238,8 @@ void ConsumerGroup::give(std::int32_t m, std::int32_t p, SimTime now, std::vecto
   out.push_back({OwnershipChange::Kind::kRevokeCommitted, m, p});
 }
 
-void ConsumerGroup::take(std::int32_t m, std::int32_t p, SimTime now, OwnershipChange::Kind kind, std::vector<OwnershipChange>& out) {
+void ConsumerGroup::take(std::int32_t m, std::int32_t p, SimTime now, OwnershipChange::Kind kind,
+                         std::vector<OwnershipChange>& out) {
   auto& owned = members_[static_cast<std::size_t>(m)].owned;
   owned.insert(std::lower_bound(owned.begin(), owned.end(), p), p);
   owner_[static_cast<std::size_t>(p)] = m;
@@ -388,10 +392,8 @@ void ConsumerGroup::reconcile(std::int32_t member, SimTime now, std::vector<Owne
   bool waiting = false;
   for (const std::int32_t p : std::vector<std::int32_t>(m.target)) {
     if (std::binary_search(m.owned.begin(), m.owned.end(), p)) continue;
-    if (owner_[static_cast<std::size_t>(p)] < 0)
-      take(member, p, now, OwnershipChange::Kind::kAssign, out);
-    else
-      waiting = true;  // unreleased: still owned by another member
+    if (owner_[static_cast<std::size_t>(p)] < 0) take(member, p, now, OwnershipChange::Kind::kAssign, out);
+    else waiting = true;  // unreleased: still owned by another member
   }
   if (waiting) m.due = std::min(m.due, next_heartbeat(m, now + SimTime::ns(1)));
   close_if_settled(now);

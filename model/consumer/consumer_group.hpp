@@ -51,10 +51,10 @@ GroupSettings group_settings(const ConsumerConfig& config, const GroupCoordinato
 /// What a member does to one of its partitions.
 struct OwnershipChange {
   enum class Kind {
-    kAssign,          ///< start consuming it from the committed offset
-    kRevokeCommitted, ///< commit the position, then stop consuming it
-    kRevoke,          ///< stop consuming it without a commit (cooperative revoke after the join)
-    kCommit,          ///< commit its position and keep it (classic cooperative pre-rejoin commit)
+    kAssign,           ///< start consuming it from the committed offset
+    kRevokeCommitted,  ///< commit the position, then stop consuming it
+    kRevoke,           ///< stop consuming it without a commit (cooperative revoke after the join)
+    kCommit,           ///< commit its position and keep it (classic cooperative pre-rejoin commit)
   } kind = Kind::kAssign;
   std::int32_t member = 0;
   std::int32_t partition = -1;  ///< index into ConsumerGroup::partitions()
@@ -73,7 +73,8 @@ struct NewMember {
 class ConsumerGroup {
 public:
   /// `topics`: the cluster's topics; `subscription`: the topic names every member subscribes to.
-  ConsumerGroup(GroupSettings settings, std::vector<TopicMetadata> topics, const std::vector<std::string>& subscription);
+  ConsumerGroup(GroupSettings settings, std::vector<TopicMetadata> topics,
+                const std::vector<std::string>& subscription);
 
   /// The partitions of the subscribed topics, topic by topic in subscription order.
   const std::vector<TopicPartition>& partitions() const { return partitions_; }
@@ -82,7 +83,8 @@ public:
   /// was built with; a partition beyond it is never assigned). With members, a rebalance
   /// starts as for a membership change (classic §6.3: the leader rejoins; KIP-848 §3.5:
   /// the coordinator bumps the epoch and computes a new target).
-  void set_partition_count(const std::string& topic, std::int32_t partitions, SimTime now, std::vector<OwnershipChange>& out);
+  void set_partition_count(const std::string& topic, std::int32_t partitions, SimTime now,
+                           std::vector<OwnershipChange>& out);
   /// Members join together (JoinGroup): a rebalance starts (or the one under way takes them).
   void join(const std::vector<NewMember>& members, SimTime now, std::vector<OwnershipChange>& out);
   /// A member leaves (LeaveGroup after close()'s commit): its partitions are revoked now.
@@ -124,7 +126,9 @@ public:
   bool closed(std::int32_t m) const { return members_[static_cast<std::size_t>(m)].closed; }
   bool is_static(std::int32_t m) const { return members_[static_cast<std::size_t>(m)].instance_id.has_value(); }
   /// The partitions `member` consumes (indices, ascending).
-  const std::vector<std::int32_t>& owned(std::int32_t member) const { return members_[static_cast<std::size_t>(member)].owned; }
+  const std::vector<std::int32_t>& owned(std::int32_t member) const {
+    return members_[static_cast<std::size_t>(member)].owned;
+  }
   /// The member consuming `partition`, or -1.
   std::int32_t owner(std::int32_t partition) const { return owner_[static_cast<std::size_t>(partition)]; }
   bool rebalancing() const { return rebalance_open_; }
@@ -142,11 +146,11 @@ private:
     bool crashed = false;
     bool closed = false;  ///< a static member's close(): stopped like a crash, after a commit
     SimTime crashed_at;
-    bool rejoined = false;              ///< classic: has rejoined in the current round
+    bool rejoined = false;  ///< classic: has rejoined in the current round
     SimTime due = SimTime::max();
-    std::vector<std::int32_t> owned;    ///< what it consumes
-    std::vector<std::int32_t> previous; ///< classic eager: what it owned before revoking (sticky's user data)
-    std::vector<std::int32_t> target;   ///< consumer: the coordinator's target assignment
+    std::vector<std::int32_t> owned;     ///< what it consumes
+    std::vector<std::int32_t> previous;  ///< classic eager: what it owned before revoking (sticky's user data)
+    std::vector<std::int32_t> target;    ///< consumer: the coordinator's target assignment
   };
 
   /// The first heartbeat at or after t (callers pass now + 1 ns: the heartbeat at `now` went

@@ -1,12 +1,12 @@
 #include "model/consumer/consumer_simulation.hpp"
 
 #include <algorithm>
-#include <utility>
 #include <cassert>
 #include <cstdlib>
 #include <deque>
 #include <limits>
 #include <optional>
+#include <utility>
 #include <variant>
 
 #include "model/consumer/consumer_group.hpp"
@@ -19,29 +19,48 @@
 namespace partsim::model::consumer {
 namespace {
 
-struct PollAt { std::int32_t member; };
-struct FetchDone { std::int32_t member; std::int32_t broker; };
-struct GroupDue { std::int32_t member; };
+struct PollAt {
+  std::int32_t member;
+};
+struct FetchDone {
+  std::int32_t member;
+  std::int32_t broker;
+};
+struct GroupDue {
+  std::int32_t member;
+};
 struct Expiry {};
-struct Step { std::size_t index; };
+struct Step {
+  std::size_t index;
+};
 struct Sample {};
-struct PollTimeout { std::int32_t member; std::uint64_t poll; };
-struct Grow { std::size_t index; };  ///< the group learns of ConsumeInputs::partitions_added[index]
+struct PollTimeout {
+  std::int32_t member;
+  std::uint64_t poll;
+};
+struct Grow {
+  std::size_t index;
+};  ///< the group learns of ConsumeInputs::partitions_added[index]
 /// An application's OffsetCommit of one partition reaches the coordinator.
-struct CommitArrives { std::int32_t member; std::int32_t part; std::int64_t offset; std::uint32_t assigned; };
+struct CommitArrives {
+  std::int32_t member;
+  std::int32_t part;
+  std::int64_t offset;
+  std::uint32_t assigned;
+};
 using Event = std::variant<PollAt, FetchDone, GroupDue, Expiry, Step, Sample, PollTimeout, Grow, CommitArrives>;
 
 /// Per partition of the group (one owner at a time).
 struct PartState {
-  std::int32_t log = 0;            ///< index into BrokerLogs::partitions
-  std::int64_t position = 0;       ///< next offset poll() returns
-  std::int64_t fetched = 0;        ///< next offset to fetch; [position, fetched) is buffered
+  std::int32_t log = 0;       ///< index into BrokerLogs::partitions
+  std::int64_t position = 0;  ///< next offset poll() returns
+  std::int64_t fetched = 0;   ///< next offset to fetch; [position, fetched) is buffered
   std::optional<std::int64_t> committed;
-  std::int64_t processed_high = 0; ///< one past the highest offset ever processed (duplicates below it)
-  std::int64_t processed_first = 0; ///< records processed for the first time (skipped ones are not)
-  std::int64_t skipped_high = 0;   ///< one past the last record a reset to latest jumped over
-  std::uint32_t epoch = 0;         ///< bumped at every assign and revoke: stale responses are dropped
-  std::uint32_t assigned = 0;      ///< bumped at every assign: a commit sent before is of an older generation
+  std::int64_t processed_high = 0;   ///< one past the highest offset ever processed (duplicates below it)
+  std::int64_t processed_first = 0;  ///< records processed for the first time (skipped ones are not)
+  std::int64_t skipped_high = 0;     ///< one past the last record a reset to latest jumped over
+  std::uint32_t epoch = 0;           ///< bumped at every assign and revoke: stale responses are dropped
+  std::uint32_t assigned = 0;        ///< bumped at every assign: a commit sent before is of an older generation
 };
 
 struct FetchedRange {
@@ -52,23 +71,26 @@ struct FetchedRange {
 
 struct MemberState {
   SimTime busy_until;
-  bool idle = true;                                  ///< blocked in poll() waiting for data
+  bool idle = true;                                                 ///< blocked in poll() waiting for data
   std::vector<std::optional<std::vector<FetchedRange>>> in_flight;  ///< per broker
-  std::vector<std::vector<std::int32_t>> session;    ///< per broker: the fetch session's partition order
-  std::deque<std::int32_t> ready;                    ///< partitions with buffered data, in arrival order
+  std::vector<std::vector<std::int32_t>> session;                   ///< per broker: the fetch session's partition order
+  std::deque<std::int32_t> ready;                                   ///< partitions with buffered data, in arrival order
   SimTime next_commit;
   std::optional<SimTime> crash_at;
   bool leave_pending = false;
   std::optional<std::size_t> restart_after_close;  ///< a static member's restart step that came before its close()
-  bool expelled = false;    ///< left the group for a late poll(); rejoins at its next
-  std::uint64_t polls = 0;  ///< poll() calls that returned records
+  bool expelled = false;                           ///< left the group for a late poll(); rejoins at its next
+  std::uint64_t polls = 0;                         ///< poll() calls that returned records
   std::int64_t records = 0;
 };
 
 class GroupSimulation {
 public:
   GroupSimulation(const ConsumerGroupSpec& spec, const GroupCoordinatorConfig& coordinator, const ConsumeInputs& in)
-      : spec_(spec), in_(in), logs_(*in.logs), group_(group_settings(spec.config, coordinator), in.topics, spec.topics) {
+      : spec_(spec),
+        in_(in),
+        logs_(*in.logs),
+        group_(group_settings(spec.config, coordinator), in.topics, spec.topics) {
     for (const auto& tp : group_.partitions()) {
       std::int32_t log = 0;
       for (std::size_t t = 0; t < in.topics.size(); ++t)
@@ -86,8 +108,10 @@ public:
     // maps MIN_VALUE to 0), partition p on broker p mod n.
     if (!in.broker_rtt.empty()) {
       const std::int32_t h = java_string_hash(spec.group);
-      const std::int64_t offsets_partition = (h == std::numeric_limits<std::int32_t>::min() ? 0 : std::abs(static_cast<std::int64_t>(h))) % 50;
-      coordinator_rtt_ = in.broker_rtt[static_cast<std::size_t>(offsets_partition % static_cast<std::int64_t>(in.broker_rtt.size()))];
+      const std::int64_t offsets_partition =
+          (h == std::numeric_limits<std::int32_t>::min() ? 0 : std::abs(static_cast<std::int64_t>(h))) % 50;
+      coordinator_rtt_ =
+          in.broker_rtt[static_cast<std::size_t>(offsets_partition % static_cast<std::int64_t>(in.broker_rtt.size()))];
     }
     // A topic that grows starts with the count it had before its first increase.
     std::vector<OwnershipChange> none;
@@ -104,12 +128,15 @@ private:
   std::int64_t high_watermark(std::int32_t log, SimTime t) const {
     return consumer::high_watermark(logs_.partitions[static_cast<std::size_t>(log)], t);
   }
-  std::int32_t broker_of(std::int32_t part) const { return in_.leader[static_cast<std::size_t>(parts_[static_cast<std::size_t>(part)].log)]; }
+  std::int32_t broker_of(std::int32_t part) const {
+    return in_.leader[static_cast<std::size_t>(parts_[static_cast<std::size_t>(part)].log)];
+  }
 
   void add_members(std::int32_t count, SimTime now);
   void apply(const std::vector<OwnershipChange>& changes, SimTime now);
   void commit(std::int32_t part) {
-    if (spec_.config.enable_auto_commit) parts_[static_cast<std::size_t>(part)].committed = parts_[static_cast<std::size_t>(part)].position;
+    if (spec_.config.enable_auto_commit)
+      parts_[static_cast<std::size_t>(part)].committed = parts_[static_cast<std::size_t>(part)].position;
   }
   void drop(std::int32_t member, std::int32_t part);
   void restart(std::int32_t member, SimTime now, std::size_t step);
@@ -166,8 +193,10 @@ void GroupSimulation::add_members(std::int32_t count, SimTime now) {
   for (std::int32_t i = 0; i < count; ++i, ++joined_) {
     NewMember m;
     m.id = member_id(spec_.member_prefix, joined_, total_members_);
-    if (!spec_.config.group_instance_id.empty()) m.instance_id = member_id(spec_.config.group_instance_id, joined_, total_members_);
-    m.rack = spec_.racks.empty() ? spec_.config.client_rack : spec_.racks[static_cast<std::size_t>(joined_) % spec_.racks.size()];
+    if (!spec_.config.group_instance_id.empty())
+      m.instance_id = member_id(spec_.config.group_instance_id, joined_, total_members_);
+    m.rack = spec_.racks.empty() ? spec_.config.client_rack
+                                 : spec_.racks[static_cast<std::size_t>(joined_) % spec_.racks.size()];
     // Members that join together heartbeat out of step: spread evenly over the interval.
     m.heartbeat_offset = SimTime::ns(group_.settings().heartbeat_interval.count_ns() * i / count);
     joining.push_back(m);
@@ -189,7 +218,9 @@ std::optional<SimTime> GroupSimulation::next_crash(const std::string& id, SimTim
   std::optional<SimTime> at;
   for (std::size_t i = 0; i < spec_.schedule.size(); ++i) {
     const MemberChange& c = spec_.schedule[i];
-    if (c.kind == MemberChange::Kind::kCrash && c.member == id && (c.at > from || (c.at == from && i >= first)) && (!at || c.at < *at)) at = c.at;
+    if (c.kind == MemberChange::Kind::kCrash && c.member == id && (c.at > from || (c.at == from && i >= first)) &&
+        (!at || c.at < *at))
+      at = c.at;
   }
   return at;
 }
@@ -224,7 +255,8 @@ void GroupSimulation::flush_drops() {
   for (std::size_t i = 0; i < dropping_.size();) {
     const std::int32_t member = dropping_[i].first;
     std::size_t j = i;
-    for (; j < dropping_.size() && dropping_[j].first == member; ++j) marked_[static_cast<std::size_t>(dropping_[j].second)] = 1;
+    for (; j < dropping_.size() && dropping_[j].first == member; ++j)
+      marked_[static_cast<std::size_t>(dropping_[j].second)] = 1;
     const auto is_marked = [&](std::int32_t part) { return marked_[static_cast<std::size_t>(part)] != 0; };
     auto& ms = members_[static_cast<std::size_t>(member)];
     std::erase_if(ms.ready, is_marked);
@@ -240,16 +272,12 @@ void GroupSimulation::apply(const std::vector<OwnershipChange>& changes, SimTime
     const bool revoke = c.kind == OwnershipChange::Kind::kRevokeCommitted || c.kind == OwnershipChange::Kind::kRevoke;
     if (!revoke) flush_drops();  // a partition revoked, then assigned again, is dropped first
     switch (c.kind) {
-      case OwnershipChange::Kind::kCommit:
-        commit(c.partition);
-        break;
+      case OwnershipChange::Kind::kCommit: commit(c.partition); break;
       case OwnershipChange::Kind::kRevokeCommitted:
         commit(c.partition);
         drop(c.member, c.partition);
         break;
-      case OwnershipChange::Kind::kRevoke:
-        drop(c.member, c.partition);
-        break;
+      case OwnershipChange::Kind::kRevoke: drop(c.member, c.partition); break;
       case OwnershipChange::Kind::kAssign: {
         auto& s = parts_[static_cast<std::size_t>(c.partition)];
         const auto reset = spec_.config.auto_offset_reset;
@@ -263,7 +291,8 @@ void GroupSimulation::apply(const std::vector<OwnershipChange>& changes, SimTime
         }
         // §5.2: none throws NoOffsetForPartitionException from poll(); the loader refuses it
         // for a scenario's group, which starts without committed offsets.
-        PARTSIM_CHECK(s.committed || reset != Reset::kNone, "auto.offset.reset none for a partition without a committed offset");
+        PARTSIM_CHECK(s.committed || reset != Reset::kNone,
+                      "auto.offset.reset none for a partition without a committed offset");
         // §5.2: the committed offset, else auto.offset.reset (latest: the high watermark now).
         if (s.committed) {
           s.position = *s.committed;
@@ -316,16 +345,12 @@ void GroupSimulation::restart(std::int32_t member, SimTime now, std::size_t step
 void GroupSimulation::reschedule_group() {
   for (std::int32_t m = 0; m < group_.member_count(); ++m) {
     const SimTime due = group_.due(m);
-    if (due == SimTime::max())
-      queue_.clear_timer(static_cast<std::size_t>(m));
-    else
-      queue_.set_timer(static_cast<std::size_t>(m), due, GroupDue{m});
+    if (due == SimTime::max()) queue_.clear_timer(static_cast<std::size_t>(m));
+    else queue_.set_timer(static_cast<std::size_t>(m), due, GroupDue{m});
   }
   const SimTime expiry = group_.next_expiry();
-  if (expiry == SimTime::max())
-    queue_.clear_timer(static_cast<std::size_t>(total_members_));
-  else
-    queue_.set_timer(static_cast<std::size_t>(total_members_), expiry, Expiry{});
+  if (expiry == SimTime::max()) queue_.clear_timer(static_cast<std::size_t>(total_members_));
+  else queue_.set_timer(static_cast<std::size_t>(total_members_), expiry, Expiry{});
 }
 
 void GroupSimulation::poll(std::int32_t member, SimTime now) {
@@ -375,7 +400,8 @@ void GroupSimulation::poll(std::int32_t member, SimTime now) {
       const bool duplicate = s.position < s.processed_high;
       processed_.push_back({t, s.log, s.position, member, duplicate});
       if (!duplicate) {
-        const LogRecord& r = logs_.partitions[static_cast<std::size_t>(s.log)].records[static_cast<std::size_t>(s.position)];
+        const LogRecord& r =
+            logs_.partitions[static_cast<std::size_t>(s.log)].records[static_cast<std::size_t>(s.position)];
         result_.e2e_latency.record((t - r.sent).count_ns());
         s.processed_high = s.position + 1;
         ++s.processed_first;
@@ -397,7 +423,8 @@ void GroupSimulation::poll(std::int32_t member, SimTime now) {
   // commitSync() / commitAsync() after the poll's records: the positions of every partition
   // it owns; the synchronous one waits for the answer.
   if (taken > 0 && !dies && (spec_.commit == Commit::kSyncPerPoll || spec_.commit == Commit::kAsyncPerPoll)) {
-    for (const std::int32_t p : group_.owned(member)) send_commit(member, p, parts_[static_cast<std::size_t>(p)].position, t);
+    for (const std::int32_t p : group_.owned(member))
+      send_commit(member, p, parts_[static_cast<std::size_t>(p)].position, t);
     if (spec_.commit == Commit::kSyncPerPoll) t += coordinator_rtt_;
   }
   // Pipelining: the next fetches go out before the records are processed (§4.2).
@@ -408,7 +435,8 @@ void GroupSimulation::poll(std::int32_t member, SimTime now) {
     queue_.schedule(t, PollAt{member});
     // A batch that outlasts max.poll.interval.ms: the member leaves the group meanwhile.
     ++ms.polls;
-    if (t - now > spec_.config.max_poll_interval) queue_.schedule(now + spec_.config.max_poll_interval, PollTimeout{member, ms.polls});
+    if (t - now > spec_.config.max_poll_interval)
+      queue_.schedule(now + spec_.config.max_poll_interval, PollTimeout{member, ms.polls});
   }
 }
 
@@ -425,7 +453,8 @@ void GroupSimulation::send_fetches(std::int32_t member, SimTime now) {
     if (parts.empty()) continue;
     const SimTime half_rtt = SimTime::ns(in_.broker_rtt[b].count_ns() / 2);
     std::vector<FetchRequestPartition> request;
-    for (const std::int32_t p : parts) request.push_back({parts_[static_cast<std::size_t>(p)].log, parts_[static_cast<std::size_t>(p)].fetched});
+    for (const std::int32_t p : parts)
+      request.push_back({parts_[static_cast<std::size_t>(p)].log, parts_[static_cast<std::size_t>(p)].fetched});
     const FetchAnswer answer = answer_fetch(logs_, in_.record_bytes, request, now + half_rtt, spec_.config);
     std::vector<FetchedRange> ranges;
     std::vector<std::int32_t> returned;
@@ -437,8 +466,9 @@ void GroupSimulation::send_fetches(std::int32_t member, SimTime now) {
     }
     // KIP-227: partitions that returned data move to the end of the session's order.
     auto& order = ms.session[b];
-    std::stable_partition(order.begin(), order.end(),
-                          [&](std::int32_t p) { return std::find(returned.begin(), returned.end(), p) == returned.end(); });
+    std::stable_partition(order.begin(), order.end(), [&](std::int32_t p) {
+      return std::find(returned.begin(), returned.end(), p) == returned.end();
+    });
     ms.in_flight[b] = std::move(ranges);
     queue_.schedule(answer.at + half_rtt, FetchDone{member, static_cast<std::int32_t>(b)});
   }
@@ -472,7 +502,8 @@ GroupRun GroupSimulation::run() {
   result_.group = spec_.group;
   result_.protocol = cfg.protocol == ConsumerConfig::Protocol::kConsumer ? "consumer" : "classic";
   result_.assignor = std::string(assignor_name(group_.settings().assignor));
-  for (const auto& tp : group_.partitions()) result_.lag_partitions.push_back(tp.topic + "-" + std::to_string(tp.partition));
+  for (const auto& tp : group_.partitions())
+    result_.lag_partitions.push_back(tp.topic + "-" + std::to_string(tp.partition));
   add_members(spec_.members, SimTime::zero());
   for (std::size_t i = 0; i < spec_.schedule.size(); ++i) queue_.schedule(spec_.schedule[i].at, Step{i});
   if (in_.sample_interval > SimTime::zero()) queue_.schedule(SimTime::zero(), Sample{});
@@ -489,8 +520,10 @@ GroupRun GroupSimulation::run() {
   SimTime last_readable = SimTime::zero();
   for (const auto& s : parts_)
     if (log_end(s.log) > 0)
-      last_readable = std::max(last_readable, logs_.partitions[static_cast<std::size_t>(s.log)].records.back().readable);
-  const SimTime stall_window = SimTime::ns(10 * std::max(cfg.max_poll_interval, group_.settings().session_timeout).count_ns());
+      last_readable =
+          std::max(last_readable, logs_.partitions[static_cast<std::size_t>(s.log)].records.back().readable);
+  const SimTime stall_window =
+      SimTime::ns(10 * std::max(cfg.max_poll_interval, group_.settings().session_timeout).count_ns());
   std::int64_t progress = 0;
   SimTime progress_at = SimTime::zero();
   bool cancelled = false;
@@ -535,11 +568,14 @@ GroupRun GroupSimulation::run() {
             fetch_done(ev.member, ev.broker, now);
           } else if constexpr (std::is_same_v<T, GroupDue>) {
             // A member busy processing acts at its next poll; an idle one at once.
-            if (members_[static_cast<std::size_t>(ev.member)].idle && now >= members_[static_cast<std::size_t>(ev.member)].busy_until)
+            if (members_[static_cast<std::size_t>(ev.member)].idle &&
+                now >= members_[static_cast<std::size_t>(ev.member)].busy_until)
               poll(ev.member, now);
           } else if constexpr (std::is_same_v<T, PollTimeout>) {
             auto& ms = members_[static_cast<std::size_t>(ev.member)];
-            if (!alive(ev.member) || ms.polls != ev.poll || now >= ms.busy_until || (ms.crash_at && now >= *ms.crash_at)) return;
+            if (!alive(ev.member) || ms.polls != ev.poll || now >= ms.busy_until ||
+                (ms.crash_at && now >= *ms.crash_at))
+              return;
             ms.expelled = true;
             std::vector<OwnershipChange> out;
             group_.expel(ev.member, now, out);
@@ -606,7 +642,9 @@ GroupRun GroupSimulation::run() {
     result_.e2e_latency = LatencyHistogram{};
     for (const Processed& p : processed_)
       if (!p.duplicate)
-        result_.e2e_latency.record((p.at - logs_.partitions[static_cast<std::size_t>(p.log)].records[static_cast<std::size_t>(p.offset)].sent).count_ns());
+        result_.e2e_latency.record(
+            (p.at - logs_.partitions[static_cast<std::size_t>(p.log)].records[static_cast<std::size_t>(p.offset)].sent)
+                .count_ns());
   }
   result_.records_consumed = static_cast<std::int64_t>(processed_.size());
   for (const auto& s : parts_) result_.records_unconsumed += log_end(s.log) - s.processed_first;
@@ -614,7 +652,8 @@ GroupRun GroupSimulation::run() {
   for (std::int32_t m = 0; m < group_.member_count(); ++m) {
     GroupMemberResult r;
     r.member = group_.member_id(m);
-    for (const std::int32_t p : group_.owned(m)) r.partitions.push_back(result_.lag_partitions[static_cast<std::size_t>(p)]);
+    for (const std::int32_t p : group_.owned(m))
+      r.partitions.push_back(result_.lag_partitions[static_cast<std::size_t>(p)]);
     r.records = members_[static_cast<std::size_t>(m)].records;
     r.crashed = group_.crashed(m) && !group_.closed(m);
     r.left = group_.closed(m) || (!group_.in_group(m) && !group_.crashed(m));
@@ -643,7 +682,8 @@ GroupRun GroupSimulation::run() {
 
 }  // namespace
 
-GroupRun simulate_group(const ConsumerGroupSpec& spec, const GroupCoordinatorConfig& coordinator, const ConsumeInputs& in) {
+GroupRun simulate_group(const ConsumerGroupSpec& spec, const GroupCoordinatorConfig& coordinator,
+                        const ConsumeInputs& in) {
   assert(in.logs != nullptr);
   GroupSimulation sim(spec, coordinator, in);
   return sim.run();

@@ -58,7 +58,7 @@ struct ConsumeInputs {
   /// samples: nothing more can be consumed. What is under way (a rebalance, a crashed
   /// member's session expiry) still completes.
   SimTime run_end = SimTime::zero();
-  std::int32_t trace = 0;                     ///< records processed kept in the trace
+  std::int32_t trace = 0;  ///< records processed kept in the trace
   /// Set (Ctrl-C): the group stops within a few thousand events, its result so far kept.
   const std::atomic<bool>* cancel = nullptr;
 };
@@ -77,6 +77,7 @@ struct GroupRun {
 /// partition's index picks in broker order (p mod brokers, as partitions are striped): a
 /// commit takes effect half that broker's rtt.ms after it is sent, a synchronous one
 /// blocks the member a whole rtt.ms.
-GroupRun simulate_group(const ConsumerGroupSpec& spec, const GroupCoordinatorConfig& coordinator, const ConsumeInputs& in);
+GroupRun simulate_group(const ConsumerGroupSpec& spec, const GroupCoordinatorConfig& coordinator,
+                        const ConsumeInputs& in);
 
 }  // namespace partsim::model::consumer

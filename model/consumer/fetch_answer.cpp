@@ -7,12 +7,16 @@ namespace partsim::model::consumer {
 
 std::int64_t high_watermark(const PartitionLog& log, SimTime t) {
   const auto& r = log.records;  // readable is nondecreasing along offsets
-  return std::upper_bound(r.begin(), r.end(), t, [](SimTime x, const LogRecord& rec) { return x < rec.readable; }) - r.begin();
+  return std::upper_bound(r.begin(), r.end(), t, [](SimTime x, const LogRecord& rec) { return x < rec.readable; }) -
+         r.begin();
 }
 
 FetchAnswer answer_fetch(const BrokerLogs& logs, const std::vector<double>& record_bytes,
-                         const std::vector<FetchRequestPartition>& request, SimTime arrival, const ConsumerConfig& config) {
-  auto log_of = [&](std::size_t i) -> const PartitionLog& { return logs.partitions[static_cast<std::size_t>(request[i].log)]; };
+                         const std::vector<FetchRequestPartition>& request, SimTime arrival,
+                         const ConsumerConfig& config) {
+  auto log_of = [&](std::size_t i) -> const PartitionLog& {
+    return logs.partitions[static_cast<std::size_t>(request[i].log)];
+  };
   // When fetch.min.bytes are readable: walk the records past the positions in readable
   // order (a merge over the partitions) until their bytes reach it, or past the deadline.
   const SimTime deadline = arrival + config.fetch_max_wait;
@@ -26,7 +30,8 @@ FetchAnswer answer_fetch(const BrokerLogs& logs, const std::vector<double>& reco
     SimTime best_t = SimTime::max();
     for (std::size_t i = 0; i < request.size(); ++i) {
       const auto& recs = log_of(i).records;
-      if (next[i] < static_cast<std::int64_t>(recs.size()) && recs[static_cast<std::size_t>(next[i])].readable < best_t) {
+      if (next[i] < static_cast<std::int64_t>(recs.size()) &&
+          recs[static_cast<std::size_t>(next[i])].readable < best_t) {
         best_t = recs[static_cast<std::size_t>(next[i])].readable;
         best = i;
       }

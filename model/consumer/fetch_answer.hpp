@@ -16,8 +16,8 @@ namespace partsim::model::consumer {
 
 /// One partition of a fetch request.
 struct FetchRequestPartition {
-  std::int32_t log = 0;    ///< index into BrokerLogs::partitions
-  std::int64_t from = 0;   ///< the fetch position
+  std::int32_t log = 0;   ///< index into BrokerLogs::partitions
+  std::int64_t from = 0;  ///< the fetch position
 };
 
 struct FetchAnswer {
@@ -32,6 +32,7 @@ std::int64_t high_watermark(const PartitionLog& log, SimTime t);
 /// The leader's answer to a fetch that reaches it at `arrival`. `record_bytes` is indexed by
 /// log partition.
 FetchAnswer answer_fetch(const BrokerLogs& logs, const std::vector<double>& record_bytes,
-                         const std::vector<FetchRequestPartition>& request, SimTime arrival, const ConsumerConfig& config);
+                         const std::vector<FetchRequestPartition>& request, SimTime arrival,
+                         const ConsumerConfig& config);
 
 }  // namespace partsim::model::consumer

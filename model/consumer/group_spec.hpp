@@ -69,7 +69,8 @@ std::string member_id(const std::string& prefix, std::int32_t index, std::int32_
 
 /// Replica racks of a topic whose partition p has its replicas on brokers p, p+1, ...,
 /// p+rf-1 (mod the broker count) of `broker_racks` (one rack per broker, "" for none).
-std::vector<std::vector<std::string>> striped_replica_racks(std::int32_t partitions, const std::vector<std::string>& broker_racks,
+std::vector<std::vector<std::string>> striped_replica_racks(std::int32_t partitions,
+                                                            const std::vector<std::string>& broker_racks,
                                                             std::int32_t replication_factor);
 
 }  // namespace partsim::model::consumer

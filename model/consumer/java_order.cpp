@@ -11,7 +11,7 @@ namespace {
 constexpr std::int32_t kDefaultCapacity = 16;
 constexpr std::int32_t kMaximumCapacity = 1 << 30;
 constexpr float kLoadFactor = 0.75f;
-constexpr std::size_t kTreeifyThreshold = 8;   // a bucket reaching 9 keys is treeified...
+constexpr std::size_t kTreeifyThreshold = 8;     // a bucket reaching 9 keys is treeified...
 constexpr std::size_t kMinTreeifyCapacity = 64;  // ...or, in a smaller table, the table doubles
 
 // HashMap.tableSizeFor: the smallest power of two >= cap (1 for cap <= 1).

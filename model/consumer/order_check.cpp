@@ -11,7 +11,8 @@ namespace {
 // is small, a hash map otherwise (a million keys from many producers).
 class LatestSend {
 public:
-  LatestSend(std::size_t keys, std::size_t producers) : producers_(producers), dense_mode_(keys * producers <= kDenseMax) {
+  LatestSend(std::size_t keys, std::size_t producers)
+      : producers_(producers), dense_mode_(keys * producers <= kDenseMax) {
     if (dense_mode_) dense_.assign(keys * producers, -1);
   }
   /// The latest send index of (key, producer) processed so far; -1 when none.
@@ -32,12 +33,14 @@ private:
 }  // namespace
 
 OrderSummary check_order(std::vector<Processed>& processed, const BrokerLogs& logs) {
-  std::stable_sort(processed.begin(), processed.end(), [](const Processed& a, const Processed& b) { return a.at < b.at; });
+  std::stable_sort(processed.begin(), processed.end(),
+                   [](const Processed& a, const Processed& b) { return a.at < b.at; });
   auto record = [&](const Processed& p) -> const LogRecord& {
     return logs.partitions[static_cast<std::size_t>(p.log)].records[static_cast<std::size_t>(p.offset)];
   };
   std::size_t producers = 0;
-  for (const Processed& p : processed) producers = std::max(producers, static_cast<std::size_t>(record(p).producer) + 1);
+  for (const Processed& p : processed)
+    producers = std::max(producers, static_cast<std::size_t>(record(p).producer) + 1);
   LatestSend latest(logs.keys.size(), producers);
   std::vector<std::vector<bool>> consumed(producers);  ///< per producer, by send index: processed once already
   std::vector<bool> key_violated(logs.keys.size(), false);

@@ -19,11 +19,11 @@ namespace partsim::model::consumer {
 
 /// One record processed by a member.
 struct Processed {
-  SimTime at;                 ///< when its processing ended
-  std::int32_t log = 0;       ///< index into BrokerLogs::partitions
+  SimTime at;            ///< when its processing ended
+  std::int32_t log = 0;  ///< index into BrokerLogs::partitions
   std::int64_t offset = 0;
   std::int32_t member = 0;
-  bool duplicate = false;     ///< processed before: this offset again, or a record's second copy (check_order marks those)
+  bool duplicate = false;  ///< processed before: this offset again, or a record's second copy (check_order marks those)
 };
 
 struct OrderSummary {

@@ -19,7 +19,7 @@ using detail::TopicTable;
 // quotas (n / c each, one more for the first n % c that reach it).
 struct TopicState {
   const TopicMetadata* topic = nullptr;
-  std::vector<std::size_t> consumers;  // member indices in MemberInfo order
+  std::vector<std::size_t> consumers;    // member indices in MemberInfo order
   std::vector<std::int32_t> unassigned;  // ascending, as the LinkedHashSet keeps them
   std::map<std::size_t, std::int32_t> assigned_count;
   std::int32_t per_consumer = 0;
@@ -44,7 +44,8 @@ public:
 
   AssignmentResult run() {
     for (const auto* t : topics_in_map_order()) states_.push_back(make_state(*t));
-    const bool rack_aware = std::any_of(states_.begin(), states_.end(), [](const TopicState& s) { return s.needs_rack_aware; });
+    const bool rack_aware =
+        std::any_of(states_.begin(), states_.end(), [](const TopicState& s) { return s.needs_rack_aware; });
     if (rack_aware) assign_with_rack_matching();
     for (auto& s : states_) assign_ranges(s, [](std::size_t, std::int32_t) { return true; });
     if (rack_aware)
@@ -83,8 +84,9 @@ private:
       const auto& topics = spec_.members[m].topics;
       if (std::find(topics.begin(), topics.end(), t.name) != topics.end()) s.consumers.push_back(m);
     }
-    std::sort(s.consumers.begin(), s.consumers.end(),
-              [&](std::size_t a, std::size_t b) { return detail::member_info_less(spec_.members[a], spec_.members[b]); });
+    std::sort(s.consumers.begin(), s.consumers.end(), [&](std::size_t a, std::size_t b) {
+      return detail::member_info_less(spec_.members[a], spec_.members[b]);
+    });
     for (std::int32_t p = 0; p < t.partitions; ++p) s.unassigned.push_back(p);
     for (auto c : s.consumers) s.assigned_count[c] = 0;
     const auto c = static_cast<std::int32_t>(s.consumers.size());
@@ -98,7 +100,8 @@ private:
         s.partition_racks.push_back(topics_.replica_racks({t.name, p}));
         all_partition_racks.insert(s.partition_racks.back().begin(), s.partition_racks.back().end());
       }
-    s.needs_rack_aware = detail::use_rack_aware_assignment(consumer_racks, all_partition_racks, s.partition_racks, spec_.prefer_rack_aware);
+    s.needs_rack_aware = detail::use_rack_aware_assignment(consumer_racks, all_partition_racks, s.partition_racks,
+                                                           spec_.prefer_rack_aware);
     return s;
   }
 
@@ -148,12 +151,14 @@ private:
   }
 
   // RangeAssignor.assignCoPartitionedWithRackMatching (RGA:186-209).
-  void assign_co_partitioned(const std::vector<std::size_t>& consumers, std::int32_t partitions, const std::vector<TopicState*>& group) {
+  void assign_co_partitioned(const std::vector<std::size_t>& consumers, std::int32_t partitions,
+                             const std::vector<TopicState*>& group) {
     std::vector<std::size_t> remaining = consumers;
     for (std::int32_t p = 0; p < partitions; ++p) {
       const auto match = std::find_if(remaining.begin(), remaining.end(), [&](std::size_t c) {
-        return std::all_of(group.begin(), group.end(),
-                           [&](const TopicState* s) { return s->racks_match(spec_.members, c, p) && s->max_assignable(c) > 0; });
+        return std::all_of(group.begin(), group.end(), [&](const TopicState* s) {
+          return s->racks_match(spec_.members, c, p) && s->max_assignable(c) > 0;
+        });
       });
       if (match == remaining.end()) continue;
       const std::size_t c = *match;

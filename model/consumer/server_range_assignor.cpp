@@ -15,7 +15,8 @@ AssignmentResult server_range_assign(const GroupSpec& spec) {
   const detail::ServerGroup g(spec);
   std::vector<std::size_t> sorted(spec.members.size());
   std::iota(sorted.begin(), sorted.end(), 0);
-  std::sort(sorted.begin(), sorted.end(), [&](std::size_t a, std::size_t b) { return detail::member_info_less(spec.members[a], spec.members[b]); });
+  std::sort(sorted.begin(), sorted.end(),
+            [&](std::size_t a, std::size_t b) { return detail::member_info_less(spec.members[a], spec.members[b]); });
   // TopicMetadata: per topic its subscriber count (every member when homogeneous), quota,
   // extra partitions left and where the next range starts.
   struct Range {

@@ -15,7 +15,8 @@ using detail::PartitionKey;
 // CooperativeStickyAssignor.computePartitionsTransferringOwnership (the general builder):
 // the partitions some member gains that some member owned and loses. Kafka compares with
 // the owned partitions as the members reported them, before step 0.
-std::map<PartitionKey, std::size_t> added_and_revoked(const GroupSpec& spec, const std::vector<std::vector<TopicPartition>>& assignment) {
+std::map<PartitionKey, std::size_t> added_and_revoked(const GroupSpec& spec,
+                                                      const std::vector<std::vector<TopicPartition>>& assignment) {
   std::map<PartitionKey, std::size_t> added;
   std::set<PartitionKey> revoked;
   for (std::size_t m = 0; m < spec.members.size(); ++m) {
@@ -36,7 +37,8 @@ std::map<PartitionKey, std::size_t> added_and_revoked(const GroupSpec& spec, con
 AssignmentResult sticky_assign(const GroupSpec& spec, bool cooperative) {
   const detail::StickyContext ctx(spec);
   const detail::RackInfo racks(ctx);
-  auto outcome = ctx.all_subscriptions_equal ? detail::constrained_assign(ctx, racks) : detail::general_assign(ctx, racks);
+  auto outcome = ctx.all_subscriptions_equal ? detail::constrained_assign(ctx, racks)
+                                             : detail::general_assign(ctx, racks);
   AssignmentResult result;
   result.partitions = std::move(outcome.assignment);
   result.partitions.resize(spec.members.size());
@@ -49,7 +51,8 @@ AssignmentResult sticky_assign(const GroupSpec& spec, bool cooperative) {
     list.erase(std::find_if(list.begin(), list.end(), [&](const TopicPartition& tp) { return key_of(tp) == k; }));
     WithheldPartition w{{k.first, k.second}, {}, spec.members[to].id};
     for (const auto& m : spec.members)
-      if (std::any_of(m.owned.begin(), m.owned.end(), [&](const TopicPartition& tp) { return key_of(tp) == k; })) w.owners.push_back(m.id);
+      if (std::any_of(m.owned.begin(), m.owned.end(), [&](const TopicPartition& tp) { return key_of(tp) == k; }))
+        w.owners.push_back(m.id);
     result.withheld.push_back(std::move(w));
   }
   return result;

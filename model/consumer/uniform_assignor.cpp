@@ -40,7 +40,8 @@ std::vector<std::vector<TopicPartition>> homogeneous(const detail::ServerGroup& 
       --extra;
     }
     for (const auto& [topic, partitions] : g.previous_by_topic(m)) {
-      if (std::find(subscribed.begin(), subscribed.end(), topic) == subscribed.end()) continue;  // the whole topic is dropped
+      if (std::find(subscribed.begin(), subscribed.end(), topic) == subscribed.end())
+        continue;  // the whole topic is dropped
       for (auto p : partitions) {
         if (quota > 0) {
           --quota;

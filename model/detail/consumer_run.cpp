@@ -19,7 +19,8 @@ void run_consumers(const Scenario& s, const RunOptions& options, RunResult& resu
     broker_racks.push_back(b.rack);
     in.broker_rtt.push_back(b.rtt);
   }
-  const bool any_rack = std::any_of(broker_racks.begin(), broker_racks.end(), [](const std::string& r) { return !r.empty(); });
+  const bool any_rack =
+      std::any_of(broker_racks.begin(), broker_racks.end(), [](const std::string& r) { return !r.empty(); });
   std::int32_t first = 0;
   bool grows = false;
   for (const auto& t : s.topics) {
@@ -27,7 +28,8 @@ void run_consumers(const Scenario& s, const RunOptions& options, RunResult& resu
     meta.name = t.name;
     meta.partitions = t.partitions_before(s.run.duration);  // the steps made before the run's end
     // Replicas as the cluster places them (p -> brokers p, p+1, ...): KIP-881 matches racks.
-    if (any_rack) meta.replica_racks = consumer::striped_replica_racks(meta.partitions, broker_racks, t.replication_factor);
+    if (any_rack)
+      meta.replica_racks = consumer::striped_replica_racks(meta.partitions, broker_racks, t.replication_factor);
     in.topics.push_back(std::move(meta));
     in.topic_first_log.push_back(first);
     in.start_partitions.push_back(t.partitions);
@@ -47,7 +49,9 @@ void run_consumers(const Scenario& s, const RunOptions& options, RunResult& resu
     for (std::size_t b = 0; b < s.brokers.size(); ++b)
       if (s.brokers[b].id == ps.leader) leader = static_cast<std::int32_t>(b);
     in.leader.push_back(leader);
-    in.record_bytes.push_back(ps.records > 0 ? std::max(1.0, static_cast<double>(ps.bytes) / static_cast<double>(ps.records)) : 1.0);
+    in.record_bytes.push_back(ps.records > 0
+                                  ? std::max(1.0, static_cast<double>(ps.bytes) / static_cast<double>(ps.records))
+                                  : 1.0);
   }
   in.sample_interval = options.timeseries;
   in.run_end = s.run.duration.value_or(SimTime::zero());
@@ -80,8 +84,11 @@ void run_migration(const Scenario& s, std::uint64_t seed, std::uint64_t replicat
       records += ps.records;
       bytes += ps.bytes;
     }
-  const double average = record_bytes ? *record_bytes : records > 0 ? static_cast<double>(bytes) / static_cast<double>(records) : 1.0;
-  std::optional<migration::Migrated> done = migration::migrate(s, *result.logs, average, seed, replication, cancel, resume);
+  const double average = record_bytes  ? *record_bytes
+                         : records > 0 ? static_cast<double>(bytes) / static_cast<double>(records)
+                                       : 1.0;
+  std::optional<migration::Migrated> done =
+      migration::migrate(s, *result.logs, average, seed, replication, cancel, resume);
   if (!done) {  // interrupted: the producers' results stand, marked partial, without the migration
     result.partial = true;
     return;

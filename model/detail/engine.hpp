@@ -15,12 +15,12 @@
 #include <vector>
 
 #include "model/cluster/broker_service.hpp"
-#include "model/host_cores.hpp"
 #include "model/cluster/leadership.hpp"
 #include "model/cluster/partition_log.hpp"
-#include "model/cluster/replication.hpp"
 #include "model/cluster/producer_state.hpp"
+#include "model/cluster/replication.hpp"
 #include "model/cluster_simulation.hpp"
+#include "model/host_cores.hpp"
 #include "model/producer/hot_keys.hpp"
 #include "model/producer/kafka_producer.hpp"
 #include "sim/huge_pages.hpp"
@@ -30,38 +30,85 @@
 namespace partsim::model::detail {
 
 // ---- events: a closed set of small structs ----------------------------------------------
-struct AppSend { std::uint32_t producer; };
-struct SenderWake { std::uint32_t producer; std::uint64_t generation; };
-struct RequestArrive { std::uint64_t request; };
-struct BrokerDone { std::uint32_t broker; std::uint64_t epoch; std::uint64_t request; std::uint32_t connection; };
-struct ResponseSent { std::uint32_t broker; std::uint64_t epoch; std::uint32_t connection; };  // threaded brokers: unmute
-struct ResponseArrive { std::uint64_t request; };
-struct RequestTimeout { std::uint32_t producer; };  // the oldest request deadline of a producer
-struct Disconnect { std::uint32_t producer; std::uint32_t broker; std::uint64_t epoch; };
-struct BufferTimeout { std::uint32_t producer; std::uint64_t block; };
-struct MetadataRefresh { std::uint32_t producer; };
-struct SecondCall { std::uint32_t producer; std::uint64_t send; };  // a thread's second partition() call
+struct AppSend {
+  std::uint32_t producer;
+};
+struct SenderWake {
+  std::uint32_t producer;
+  std::uint64_t generation;
+};
+struct RequestArrive {
+  std::uint64_t request;
+};
+struct BrokerDone {
+  std::uint32_t broker;
+  std::uint64_t epoch;
+  std::uint64_t request;
+  std::uint32_t connection;
+};
+struct ResponseSent {
+  std::uint32_t broker;
+  std::uint64_t epoch;
+  std::uint32_t connection;
+};  // threaded brokers: unmute
+struct ResponseArrive {
+  std::uint64_t request;
+};
+struct RequestTimeout {
+  std::uint32_t producer;
+};  // the oldest request deadline of a producer
+struct Disconnect {
+  std::uint32_t producer;
+  std::uint32_t broker;
+  std::uint64_t epoch;
+};
+struct BufferTimeout {
+  std::uint32_t producer;
+  std::uint64_t block;
+};
+struct MetadataRefresh {
+  std::uint32_t producer;
+};
+struct SecondCall {
+  std::uint32_t producer;
+  std::uint64_t send;
+};                      // a thread's second partition() call
 struct Sample {};       // time series
 struct LeaderCheck {};  // the controller's periodic preferred-leader check
-struct BrokerScheduleStep { std::uint32_t broker; std::uint32_t index; };
-struct TopicStep { std::uint32_t topic; std::uint32_t index; };  // index into Engine::topic_steps_[topic]
-struct PeriodicRefresh { std::uint32_t producer; };  // metadata.max.age.ms elapsed since the last refresh
+struct BrokerScheduleStep {
+  std::uint32_t broker;
+  std::uint32_t index;
+};
+struct TopicStep {
+  std::uint32_t topic;
+  std::uint32_t index;
+};  // index into Engine::topic_steps_[topic]
+struct PeriodicRefresh {
+  std::uint32_t producer;
+};  // metadata.max.age.ms elapsed since the last refresh
 // cluster.replication: followers (model/cluster/replication.hpp)
-struct FetchStep { ReplicationHost::Step step; std::uint32_t session; std::uint64_t fetch; };
-struct IsrCheck {};                                          // the leaders' periodic ISR check
-struct Fence { std::uint32_t broker; std::uint64_t epoch; };  // the controller fences a dead broker
+struct FetchStep {
+  ReplicationHost::Step step;
+  std::uint32_t session;
+  std::uint64_t fetch;
+};
+struct IsrCheck {};  // the leaders' periodic ISR check
+struct Fence {
+  std::uint32_t broker;
+  std::uint64_t epoch;
+};  // the controller fences a dead broker
 using Event = std::variant<AppSend, SenderWake, RequestArrive, BrokerDone, ResponseArrive, RequestTimeout, Disconnect,
-                           BufferTimeout, MetadataRefresh, BrokerScheduleStep, SecondCall, Sample, LeaderCheck, ResponseSent,
-                           TopicStep, PeriodicRefresh, FetchStep, IsrCheck, Fence>;
+                           BufferTimeout, MetadataRefresh, BrokerScheduleStep, SecondCall, Sample, LeaderCheck,
+                           ResponseSent, TopicStep, PeriodicRefresh, FetchStep, IsrCheck, Fence>;
 
 /// A batch in a request as the leader sees it (described when the producer is idempotent,
 /// the run tags records or has followers).
 struct RequestBatch {
-  std::uint32_t log = 0;               // partition index (RunResult::partitions, BrokerLogs::partitions)
-  std::int32_t base_sequence = -1;     // the idempotent producer's, or -1
+  std::uint32_t log = 0;            // partition index (RunResult::partitions, BrokerLogs::partitions)
+  std::int32_t base_sequence = -1;  // the idempotent producer's, or -1
   std::int32_t records = 0;
-  std::int32_t bytes = 0;              // the batch's bytes (the followers' model's offsets)
-  BatchId id = kNoBatch;               // the producer's id of it (for prefetching only)
+  std::int32_t bytes = 0;  // the batch's bytes (the followers' model's offsets)
+  BatchId id = kNoBatch;   // the producer's id of it (for prefetching only)
 };
 // A request of ten batches is read from a few lines when the broker takes it up.
 static_assert(sizeof(RequestBatch) == 20);
@@ -73,12 +120,12 @@ struct Request {
   std::uint32_t connection = 0;  // the broker's id of the connection it travels on
   std::int64_t bytes = 0;
   std::int32_t batches = 0;
-  bool live = true;         // false: acks=0, nobody waits for the response
-  std::vector<RequestBatch> described;  // per batch, or empty (see RequestBatch)
+  bool live = true;                            // false: acks=0, nobody waits for the response
+  std::vector<RequestBatch> described;         // per batch, or empty (see RequestBatch)
   std::vector<std::vector<LogRecord>> tagged;  // beside described when records are tagged: each batch's records
                                                // (readable is set at the append)
-  std::vector<BatchId> batch_ids;       // without `described`: the producer's ids of its batches (prefetching)
-  std::vector<ProduceError> errors;     // the response's error per batch; empty: none
+  std::vector<BatchId> batch_ids;              // without `described`: the producer's ids of its batches (prefetching)
+  std::vector<ProduceError> errors;            // the response's error per batch; empty: none
 };
 
 /// The requests on their way, by id: a slot vector whose ids carry the slot's generation,
@@ -173,8 +220,8 @@ public:
   void schedule_buffer_timeout(std::uint32_t producer, std::uint64_t block, SimTime at) override;
   void schedule_second_call(std::uint32_t producer, std::uint64_t send, SimTime at) override;
   void schedule_request_deadline(std::uint32_t producer, SimTime at) override;
-  std::uint64_t send_request(std::uint32_t producer, std::size_t node, std::int64_t bytes, std::span<const BatchId> batches,
-                             bool expects_response) override;
+  std::uint64_t send_request(std::uint32_t producer, std::size_t node, std::int64_t bytes,
+                             std::span<const BatchId> batches, bool expects_response) override;
   void abandon_request(std::uint32_t producer, std::uint64_t request) override;
   void close_connection(std::uint32_t producer, std::size_t node) override;
   void request_metadata(std::uint32_t producer, std::size_t node) override;
@@ -198,7 +245,9 @@ private:
   bool cancelled() const { return options_.cancel && options_.cancel->load(std::memory_order_relaxed); }
   KafkaProducer& producer(std::uint32_t i) { return *producers_[i]; }
   enum Timer : std::size_t { kSenderTimer, kDeadlineTimer, kMetadataTimer, kTimersPerProducer };
-  static std::size_t timer_slot(std::uint32_t producer, Timer t) { return std::size_t{producer} * kTimersPerProducer + t; }
+  static std::size_t timer_slot(std::uint32_t producer, Timer t) {
+    return std::size_t{producer} * kTimersPerProducer + t;
+  }
   void start_service(std::uint32_t broker, const BrokerService::Started& s);
   void schedule_response(std::uint64_t id, const Request& r, SimTime at);
   void fail_broker(std::uint32_t b);
@@ -231,7 +280,7 @@ private:
   std::unique_ptr<sim::HugePageResource> huge_pages_;
   std::pmr::memory_resource* memory_ = std::pmr::new_delete_resource();
   static constexpr std::size_t kHugePageStates = 65536;  // producer x partition states
-  bool track_leaders_ = false;  // the scenario fails brokers: keep leader counts over time
+  bool track_leaders_ = false;                           // the scenario fails brokers: keep leader counts over time
   sim::RandomStreams streams_;
   sim::Simulation<Event, sim::CalendarStore<Event>> sim_;
   std::vector<HostCores> hosts_;  // cluster.hosts, in order (brokers and producers point into it)
@@ -242,16 +291,16 @@ private:
   std::vector<std::uint32_t> connection_of_, next_connection_;
   Leadership leadership_;
   std::optional<Replication> replication_;  // cluster.replication: followers
-  std::vector<std::size_t> topic_of_;      // per producer
-  std::vector<std::size_t> stats_offset_;  // per topic: its first row in RunResult::partitions
+  std::vector<std::size_t> topic_of_;       // per producer
+  std::vector<std::size_t> stats_offset_;   // per topic: its first row in RunResult::partitions
   // Replication fixed: per topic its effective min.insync.replicas, min(min.insync.replicas,
   // replication.factor); none when no topic's is above 1 (nothing to refuse).
   std::vector<std::int32_t> fixed_min_isr_;
-  std::shared_ptr<BatchArena> batch_arena_;  // the producers' batches
+  std::shared_ptr<BatchArena> batch_arena_;                                                  // the producers' batches
   std::vector<std::unique_ptr<KafkaProducer, sim::MemoryDelete<KafkaProducer>>> producers_;  // in memory_
   RequestTable requests_;
   std::vector<std::uint32_t> after_event_;  // producers to call once the event is over
-  bool prefetch_sends_ = false;  // many partition states: the next send's is prefetched
+  bool prefetch_sends_ = false;             // many partition states: the next send's is prefetched
   static constexpr std::size_t kPrefetchStates = 4096;
   std::int64_t total_sent_ = 0;
   SimTime last_completion_ = SimTime::zero();
@@ -259,12 +308,12 @@ private:
   std::vector<std::int64_t> ts_records_;
   std::vector<double> ts_wait_sum_;
   std::vector<std::int64_t> ts_wait_count_;
-  HotKeys hot_keys_;  // keyed records after the warm-up, per (partition, key)
+  HotKeys hot_keys_;                  // keyed records after the warm-up, per (partition, key)
   std::shared_ptr<BrokerLogs> logs_;  // with tag_records_; its records only with RunOptions::keep_logs
   // Records carry tags (key, send index) to the leader: the run keeps logs or checks order
   // (a broker injects errors).
   bool tag_records_ = false;
-  bool keep_logs_ = false;  // RunOptions::keep_logs, or consumer groups to run over the logs
+  bool keep_logs_ = false;        // RunOptions::keep_logs, or consumer groups to run over the logs
   ProducerStateTable sequences_;  // the leaders' idempotence state (replicated: one per partition)
   // The per-key order check of the logs (LogOrder): per partition, (producer, key) -> the
   // highest send index appended; per producer, the send indexes appended; per key, reordered.
@@ -276,11 +325,11 @@ private:
   std::vector<std::int32_t> topic_count_;
   std::vector<std::vector<TopicChange>> topic_steps_;
   std::vector<std::size_t> steps_done_;
-  std::vector<SimTime> created_;  // per row of RunResult::partitions: when it was made (max: never)
+  std::vector<SimTime> created_;           // per row of RunResult::partitions: when it was made (max: never)
   SimTime last_append_ = SimTime::zero();  // the run's last record appended
   std::vector<std::map<std::int32_t, std::vector<std::int32_t>>> orders_;
-  std::vector<SimTime> last_refresh_;                  // per producer: its last metadata refresh
-  std::vector<std::optional<double>> saw_new_count_;   // per producer: when its count last grew
+  std::vector<SimTime> last_refresh_;                 // per producer: its last metadata refresh
+  std::vector<std::optional<double>> saw_new_count_;  // per producer: when its count last grew
   // Per topic with a schedule: key -> the partition of its records so far, -1 once split.
   // Looked up by string_view (transparent hash), so a key seen before costs no allocation.
   struct KeyHash {

@@ -73,7 +73,8 @@ void Engine::append_records(std::size_t log_index, const std::vector<LogRecord>&
       ++order.duplicated_records;  // a retry of a batch the leader had appended
     } else if (rec.key != LogRecord::kNullKey) {
       seen[index] = true;
-      const std::uint64_t who = (std::uint64_t{static_cast<std::uint32_t>(rec.producer)} << 32) | static_cast<std::uint32_t>(rec.key);
+      const std::uint64_t who = (std::uint64_t{static_cast<std::uint32_t>(rec.producer)} << 32) |
+                                static_cast<std::uint32_t>(rec.key);
       const auto [it, first] = latest.try_emplace(who, rec.send_index);
       if (!first && rec.send_index < it->second) {
         ++order.reordered_records;

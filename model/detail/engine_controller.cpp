@@ -53,10 +53,8 @@ void Engine::recover_broker(std::uint32_t bi) {
   up_[bi] = 1;
   // Offline partitions with a replica here (followers: whose ISR lists it) come back led by
   // it; others keep their leader.
-  if (replication_)
-    replication_->broker_recovered(static_cast<std::int32_t>(bi), now());
-  else
-    leadership_.broker_recovered(static_cast<std::int32_t>(bi));
+  if (replication_) replication_->broker_recovered(static_cast<std::int32_t>(bi), now());
+  else leadership_.broker_recovered(static_cast<std::int32_t>(bi));
   for (auto& p : producers_) sim_.schedule_at(now() + b.rtt(), MetadataRefresh{p->index()});
   snapshot_leaders("broker " + std::to_string(s_.brokers[bi].id) + " back");
 }
@@ -75,7 +73,8 @@ void Engine::snapshot_leaders(const std::string& cause) {
 // preferred leader election), if it is alive.
 void Engine::operator()(const LeaderCheck&) {
   Leadership::Eligible in_isr;
-  if (replication_) in_isr = [this](std::size_t t, std::size_t p, std::int32_t b) { return replication_->eligible(t, p, b); };
+  if (replication_)
+    in_isr = [this](std::size_t t, std::size_t p, std::int32_t b) { return replication_->eligible(t, p, b); };
   if (leadership_.rebalance_preferred(up_, s_.controller.imbalance_per_broker_percent, in_isr)) {
     if (replication_) replication_->leaders_moved(now(), "preferred leader election");
     snapshot_leaders("preferred leader election");

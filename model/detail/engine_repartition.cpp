@@ -19,7 +19,8 @@ void Engine::setup_repartition() {
     auto& steps = topic_steps_.emplace_back();
     for (const TopicChange& c : tc.schedule)
       if (!s_.run.duration || c.at < *s_.run.duration) steps.push_back(c);
-    std::stable_sort(steps.begin(), steps.end(), [](const TopicChange& a, const TopicChange& b) { return a.at < b.at; });
+    std::stable_sort(steps.begin(), steps.end(),
+                     [](const TopicChange& a, const TopicChange& b) { return a.at < b.at; });
     any = any || !steps.empty();
     // The partitions the topic starts with exist from 0 ms; the others from their step.
     for (std::int32_t p = 0; p < tc.partitions_before(s_.run.duration); ++p)
@@ -53,7 +54,8 @@ void Engine::operator()(const TopicStep& e) {
   // Once every producer has stopped sending the run is over (a run stopped by its records):
   // a step then is not made, as one after run.duration.ms.
   if (std::all_of(producers_.begin(), producers_.end(), [](const auto& p) { return p->stopped(); })) return;
-  for (std::int32_t p = topic_count_[e.topic]; p < c.partitions; ++p) created_[stats_offset_[e.topic] + static_cast<std::size_t>(p)] = now();
+  for (std::int32_t p = topic_count_[e.topic]; p < c.partitions; ++p)
+    created_[stats_offset_[e.topic] + static_cast<std::size_t>(p)] = now();
   PartitionIncrease change;
   change.topic = s_.topics[e.topic].name;
   change.at_ms = now().to_ms();
@@ -83,7 +85,8 @@ void Engine::arm_metadata_refresh(std::uint32_t p) {
     if (age <= SimTime::zero()) {
       at = std::max(step, last);
     } else {
-      const std::int64_t k = std::max<std::int64_t>(1, ((step - last).count_ns() + age.count_ns() - 1) / age.count_ns());
+      const std::int64_t k =
+          std::max<std::int64_t>(1, ((step - last).count_ns() + age.count_ns() - 1) / age.count_ns());
       at = last + SimTime::ns(k * age.count_ns());
     }
   } else {
@@ -107,10 +110,8 @@ void Engine::note_repartition_record(std::uint32_t p, std::int32_t partition, st
   if (!key) return;
   auto& keys = key_partition_[t];
   const auto it = keys.find(*key);  // heterogeneous: no std::string unless the key is new
-  if (it == keys.end())
-    keys.emplace(std::string(*key), partition);
-  else if (it->second != partition)
-    it->second = -1;
+  if (it == keys.end()) keys.emplace(std::string(*key), partition);
+  else if (it->second != partition) it->second = -1;
 }
 
 // How long each partition existed while the records counted were sent (the statistics
@@ -118,7 +119,8 @@ void Engine::note_repartition_record(std::uint32_t p, std::int32_t partition, st
 void Engine::note_existence() {
   for (std::size_t i = 0; i < result_.partitions.size(); ++i) {
     const SimTime from = std::max(created_[i], s_.run.warmup);
-    result_.partitions[i].existed_ms = created_[i] == SimTime::max() || from >= last_append_ ? 0.0 : (last_append_ - from).to_ms();
+    result_.partitions[i].existed_ms =
+        created_[i] == SimTime::max() || from >= last_append_ ? 0.0 : (last_append_ - from).to_ms();
   }
 }
 

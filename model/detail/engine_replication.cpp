@@ -71,8 +71,7 @@ void Engine::refuse_for_followers(Request& r, bool acks_all) {
     if (!replication_->led_by(r.described[k].log, static_cast<std::int32_t>(r.broker))) {
       refusal = ProduceError::kNotLeaderOrFollower;
       replication_->count_error(refusal);
-    } else if (acks_all && replication_->refuses(r.described[k].log))
-      refusal = ProduceError::kNotEnoughReplicas;
+    } else if (acks_all && replication_->refuses(r.described[k].log)) refusal = ProduceError::kNotEnoughReplicas;
     if (refusal == ProduceError::kNone) continue;
     if (r.errors.empty()) r.errors.assign(static_cast<std::size_t>(r.batches), ProduceError::kNone);
     r.errors[k] = refusal;
@@ -86,7 +85,8 @@ void Engine::refuse_for_followers(Request& r, bool acks_all) {
 void Engine::refuse_under_min_isr(Request& r) {
   for (std::size_t k = 0; k < r.described.size(); ++k) {
     const std::size_t log = r.described[k].log;
-    const auto topic = static_cast<std::size_t>(std::upper_bound(stats_offset_.begin(), stats_offset_.end(), log) - stats_offset_.begin() - 1);
+    const auto topic = static_cast<std::size_t>(std::upper_bound(stats_offset_.begin(), stats_offset_.end(), log) -
+                                                stats_offset_.begin() - 1);
     const std::int32_t min_isr = fixed_min_isr_[topic];
     if (min_isr <= 1) continue;
     std::int32_t live = 0;

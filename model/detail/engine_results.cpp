@@ -16,7 +16,8 @@ void Engine::record_appended(std::uint32_t p, std::int32_t partition, std::int32
   if (result_.repartition) note_repartition_record(p, partition, key);
   const std::int32_t rows = topic_count_[topic_of_[p]];  // the partitions the topic has now
   if (key && partition < rows && intended >= s_.run.warmup)
-    hot_keys_.add(stats_offset_[topic_of_[p]] + static_cast<std::size_t>(partition), *key, static_cast<std::uint32_t>(key_hash));
+    hot_keys_.add(stats_offset_[topic_of_[p]] + static_cast<std::size_t>(partition), *key,
+                  static_cast<std::uint32_t>(key_hash));
   if (static_cast<std::int32_t>(result_.trace.size()) < s_.run.trace) result_.trace.push_back(partition);
   if (!ts_records_.empty() && partition < rows)
     ++ts_records_[stats_offset_[topic_of_[p]] + static_cast<std::size_t>(partition)];
@@ -132,13 +133,14 @@ void Engine::gather_results() {
   for (std::size_t t = 0; t < s_.topics.size(); ++t) {
     const auto leaders = leadership_.leaders(t);
     for (std::size_t p = 0; p < leaders.size(); ++p)
-      result_.partitions[stats_offset_[t] + p].leader = leaders[p] < 0 ? -1 : s_.brokers[static_cast<std::size_t>(leaders[p])].id;
+      result_.partitions[stats_offset_[t] + p].leader =
+          leaders[p] < 0 ? -1 : s_.brokers[static_cast<std::size_t>(leaders[p])].id;
   }
   std::vector<std::int32_t> node_ids;
   for (const auto& b : result_.brokers) node_ids.push_back(b.broker);
   for (const auto& p : producers_) {
-    result_.producer_metrics.push_back(
-        producer_metrics(p->spec().name, p->sender().metrics(), p->buffer_wait(), p->send_errors(), last_completion_, node_ids));
+    result_.producer_metrics.push_back(producer_metrics(p->spec().name, p->sender().metrics(), p->buffer_wait(),
+                                                        p->send_errors(), last_completion_, node_ids));
     result_.records_sent += p->sent();
     const RecordAccumulator& acc = p->accumulator();
     result_.partitioner_switches += acc.partitioner().switches();

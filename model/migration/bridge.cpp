@@ -8,13 +8,14 @@
 
 namespace partsim::model::migration {
 
-NewTopic::NewTopic(const Scenario& s, std::int32_t partitions, double record_bytes, const std::vector<std::string>& keys,
-                   std::uint64_t seed, std::uint64_t replication)
+NewTopic::NewTopic(const Scenario& s, std::int32_t partitions, double record_bytes,
+                   const std::vector<std::string>& keys, std::uint64_t seed, std::uint64_t replication)
     : partitions_(partitions), record_bytes_(record_bytes), keys_(keys) {
   PARTSIM_CHECK(partitions > 0 && !s.brokers.empty(), "a new topic needs partitions and brokers");
   const sim::RandomStreams streams(seed, replication);
   brokers_.reserve(s.brokers.size());
-  for (const auto& b : s.brokers) brokers_.emplace_back(b, streams.stream("migration/broker/" + std::to_string(b.id) + "/jitter"));
+  for (const auto& b : s.brokers)
+    brokers_.emplace_back(b, streams.stream("migration/broker/" + std::to_string(b.id) + "/jitter"));
 }
 
 std::int32_t NewTopic::partition_of(std::int32_t key, std::size_t index) const {
@@ -47,8 +48,9 @@ SimTime paced(SimTime start, std::size_t j, double records_per_second) {
   return start + SimTime::ns(static_cast<std::int64_t>(ns));
 }
 
-std::vector<Write> run_bridge(const std::vector<Source>& sources, const std::vector<std::size_t>& order, const BridgeSpec& spec,
-                              SimTime start, NewTopic& topic, const std::vector<std::string>& keys) {
+std::vector<Write> run_bridge(const std::vector<Source>& sources, const std::vector<std::size_t>& order,
+                              const BridgeSpec& spec, SimTime start, NewTopic& topic,
+                              const std::vector<std::string>& keys) {
   const auto threads = static_cast<std::size_t>(spec.threads);
   std::vector<SimTime> free(threads, start);
   std::vector<Write> writes;

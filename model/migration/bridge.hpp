@@ -17,7 +17,7 @@ namespace partsim::model::migration {
 
 /// One record of the old topic, as the producers sent it.
 struct Source {
-  std::int32_t key = -1;          ///< index into the logs' key table, -1 = null key
+  std::int32_t key = -1;  ///< index into the logs' key table, -1 = null key
   std::int32_t producer = 0;
   std::int64_t send_index = 0;
   SimTime sent, readable;
@@ -26,7 +26,7 @@ struct Source {
 
 /// One record appended to the new topic.
 struct Write {
-  std::size_t source = 0;         ///< index into the sources
+  std::size_t source = 0;  ///< index into the sources
   std::int32_t partition = 0;
   SimTime append, ack;
 };
@@ -62,7 +62,8 @@ SimTime paced(SimTime start, std::size_t j, double records_per_second);
 
 /// Copies `order` (indices into `sources`, in the order the bridge reads them) starting
 /// at `start`; a record is read once readable, at most `rate` records/s over all threads.
-std::vector<Write> run_bridge(const std::vector<Source>& sources, const std::vector<std::size_t>& order, const BridgeSpec& spec,
-                              SimTime start, NewTopic& topic, const std::vector<std::string>& keys);
+std::vector<Write> run_bridge(const std::vector<Source>& sources, const std::vector<std::size_t>& order,
+                              const BridgeSpec& spec, SimTime start, NewTopic& topic,
+                              const std::vector<std::string>& keys);
 
 }  // namespace partsim::model::migration

@@ -30,7 +30,8 @@ std::size_t topic_index(const Scenario& s, const std::string& name) {
 /// The old topic's records, partition by partition in offset order.
 std::vector<Source> old_topic(const Scenario& s, const BrokerLogs& logs, std::size_t topic) {
   std::size_t first = 0;
-  for (std::size_t t = 0; t < topic; ++t) first += static_cast<std::size_t>(s.topics[t].partitions_before(s.run.duration));
+  for (std::size_t t = 0; t < topic; ++t)
+    first += static_cast<std::size_t>(s.topics[t].partitions_before(s.run.duration));
   std::vector<Source> out;
   for (std::int32_t p = 0; p < s.topics[topic].partitions; ++p)
     for (const LogRecord& r : logs.partitions[first + static_cast<std::size_t>(p)].records)
@@ -43,7 +44,8 @@ template <class T, class TimeOf>
 std::vector<std::size_t> by_time(const std::vector<T>& items, TimeOf time_of) {
   std::vector<std::size_t> order(items.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return time_of(items[a]) < time_of(items[b]); });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return time_of(items[a]) < time_of(items[b]); });
   return order;
 }
 
@@ -102,12 +104,14 @@ std::vector<std::size_t> by_append(const std::vector<Write>& writes) {
 /// The new topic's logs as indices into the sources.
 std::vector<std::vector<std::size_t>> new_logs(const std::vector<Write>& writes, std::int32_t partitions) {
   std::vector<std::vector<std::size_t>> logs(static_cast<std::size_t>(partitions));
-  for (const std::size_t i : by_append(writes)) logs[static_cast<std::size_t>(writes[i].partition)].push_back(writes[i].source);
+  for (const std::size_t i : by_append(writes))
+    logs[static_cast<std::size_t>(writes[i].partition)].push_back(writes[i].source);
   return logs;
 }
 
 /// The new topic's log: readable once acknowledged, the high watermark never going back.
-std::vector<PartitionLog> new_topic_log(const std::vector<Write>& writes, const std::vector<Source>& sources, std::int32_t partitions) {
+std::vector<PartitionLog> new_topic_log(const std::vector<Write>& writes, const std::vector<Source>& sources,
+                                        std::int32_t partitions) {
   std::vector<PartitionLog> logs(static_cast<std::size_t>(partitions));
   for (const std::size_t i : by_append(writes)) {
     const Source& r = sources[writes[i].source];
@@ -119,12 +123,14 @@ std::vector<PartitionLog> new_topic_log(const std::vector<Write>& writes, const 
 }
 
 /// The old topic's log as the migration left it: the records `in_old`, in offset order.
-std::vector<PartitionLog> old_topic_log(const std::vector<Source>& sources, const std::vector<bool>& in_old, std::int32_t partitions) {
+std::vector<PartitionLog> old_topic_log(const std::vector<Source>& sources, const std::vector<bool>& in_old,
+                                        std::int32_t partitions) {
   std::vector<PartitionLog> logs(static_cast<std::size_t>(partitions));
   for (std::size_t i = 0; i < sources.size(); ++i) {
     if (!in_old[i]) continue;
     const Source& r = sources[i];
-    logs[static_cast<std::size_t>(r.old_partition)].records.push_back(LogRecord{r.key, r.producer, r.send_index, r.sent, r.readable});
+    logs[static_cast<std::size_t>(r.old_partition)].records.push_back(LogRecord{r.key, r.producer, r.send_index, r.sent,
+                                                                                r.readable});
   }
   return logs;
 }
@@ -137,7 +143,8 @@ struct CaughtUp {
 /// When the bridge had first copied everything readable: walking the read order, the
 /// latest acknowledgement so far, once the next record became readable only after it. When
 /// that happens only at the last record, the producers stopped before the bridge caught up.
-CaughtUp caught_up(const std::vector<Source>& sources, const std::vector<std::size_t>& order, const std::vector<Write>& writes, SimTime start) {
+CaughtUp caught_up(const std::vector<Source>& sources, const std::vector<std::size_t>& order,
+                   const std::vector<Write>& writes, SimTime start) {
   SimTime latest = start;
   for (std::size_t j = 0; j < writes.size(); ++j) {
     latest = std::max(latest, writes[j].ack);
@@ -149,7 +156,8 @@ CaughtUp caught_up(const std::vector<Source>& sources, const std::vector<std::si
 
 /// Lag: records readable in the old topic and not yet acknowledged by the new one. Returns
 /// the bridge's last acknowledgement.
-SimTime fill_lag(const std::vector<Source>& sources, const std::vector<Write>& bridged, SimTime start, BridgeFigures& f) {
+SimTime fill_lag(const std::vector<Source>& sources, const std::vector<Write>& bridged, SimTime start,
+                 BridgeFigures& f) {
   std::vector<std::pair<SimTime, int>> events;  // 0 = became readable, 1 = acknowledged (readable first at equal times)
   std::int64_t lag = 0;
   SimTime finished = start;
@@ -175,8 +183,9 @@ SimTime fill_lag(const std::vector<Source>& sources, const std::vector<Write>& b
 /// new topic holds (`writes`) and what it should hold (`expected[i]`).
 /// False when `cancelled` stopped it between its passes (m is then incomplete).
 template <class Cancelled>
-bool fill_common(const std::vector<Source>& sources, const std::vector<Write>& writes, const std::vector<bool>& expected,
-                 const BrokerLogs& logs, std::int32_t to_partitions, MigrationResult& m, const Cancelled& cancelled) {
+bool fill_common(const std::vector<Source>& sources, const std::vector<Write>& writes,
+                 const std::vector<bool>& expected, const BrokerLogs& logs, std::int32_t to_partitions,
+                 MigrationResult& m, const Cancelled& cancelled) {
   std::set<Identity> present;
   for (const Write& w : writes) present.insert(identity(sources[w.source]));
   struct KeyState {
@@ -335,7 +344,8 @@ Outcome bridge(const Input& in, MigrationResult& m) {
   m.records_migrated = static_cast<std::int64_t>(o.writes.size());
   for (std::size_t j = 0; j < in.order.size(); ++j) {
     const Source& r = in.sources[in.order[j]];
-    if (!o.in_old[in.order[j]]) o.writes.push_back(Write{in.order[j], first_pass.partition_of(r.key, j), r.readable, r.readable});
+    if (!o.in_old[in.order[j]])
+      o.writes.push_back(Write{in.order[j], first_pass.partition_of(r.key, j), r.readable, r.readable});
   }
   return o;
 }
@@ -351,8 +361,9 @@ const char* strategy_name(Strategy s) {
   return "?";
 }
 
-std::optional<Migrated> migrate(const Scenario& s, const BrokerLogs& logs, double average_record_bytes, std::uint64_t seed,
-                                std::uint64_t replication, const std::atomic<bool>* cancel, std::optional<SimTime> resume) {
+std::optional<Migrated> migrate(const Scenario& s, const BrokerLogs& logs, double average_record_bytes,
+                                std::uint64_t seed, std::uint64_t replication, const std::atomic<bool>* cancel,
+                                std::optional<SimTime> resume) {
   const auto cancelled = [cancel] { return cancel != nullptr && cancel->load(std::memory_order_relaxed); };
   PARTSIM_CHECK(s.migration.has_value(), "migrate() without a migration section");
   const MigrationSpec& spec = *s.migration;
@@ -364,7 +375,9 @@ std::optional<Migrated> migrate(const Scenario& s, const BrokerLogs& logs, doubl
   m.to = to.name;
   m.from_partitions = from.partitions;
   m.to_partitions = to.partitions;
-  Input in{s, spec, logs, old_topic(s, logs, topic_index(s, spec.from)), {}, to.partitions, average_record_bytes, seed, replication, resume};
+  Input in{
+      s,    spec,        logs,  old_topic(s, logs, topic_index(s, spec.from)), {}, to.partitions, average_record_bytes,
+      seed, replication, resume};
   in.order = read_order(in.sources);
   if (cancelled()) return std::nullopt;
   m.has_bridge = spec.strategy != Strategy::kDualWrite;
@@ -381,8 +394,10 @@ std::optional<Migrated> migrate(const Scenario& s, const BrokerLogs& logs, doubl
   }
   m.order_violations_old = check_order(old_logs, in.sources).violations;
   if (cancelled()) return std::nullopt;
-  if (!fill_common(in.sources, o.writes, o.expected, logs, to.partitions, m, cancelled) || cancelled()) return std::nullopt;
-  return Migrated{std::move(m), new_topic_log(o.writes, in.sources, to.partitions), old_topic_log(in.sources, o.in_old, from.partitions)};
+  if (!fill_common(in.sources, o.writes, o.expected, logs, to.partitions, m, cancelled) || cancelled())
+    return std::nullopt;
+  return Migrated{std::move(m), new_topic_log(o.writes, in.sources, to.partitions),
+                  old_topic_log(in.sources, o.in_old, from.partitions)};
 }
 
 }  // namespace partsim::model::migration

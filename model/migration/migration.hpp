@@ -43,8 +43,9 @@ struct Migrated {
 /// With `cancel` set (Ctrl-C, SIGTERM) it stops between its passes over the records, each
 /// well under a second for millions of records, and returns nothing. `resume` (stop-replay):
 /// when the run resumed the producers, from its first run; by default the replay's end.
-std::optional<Migrated> migrate(const Scenario& s, const BrokerLogs& logs, double average_record_bytes, std::uint64_t seed,
-                                std::uint64_t replication, const std::atomic<bool>* cancel = nullptr,
+std::optional<Migrated> migrate(const Scenario& s, const BrokerLogs& logs, double average_record_bytes,
+                                std::uint64_t seed, std::uint64_t replication,
+                                const std::atomic<bool>* cancel = nullptr,
                                 std::optional<SimTime> resume = std::nullopt);
 
 }  // namespace partsim::model::migration

@@ -23,7 +23,8 @@ std::int32_t BuiltInPartitioner::next_partition(std::span<const std::int32_t> av
   return cft_partitions_[static_cast<std::size_t>(it - cft_.begin())];
 }
 
-std::int32_t BuiltInPartitioner::current_partition(std::span<const std::int32_t> available, std::int32_t num_partitions) {
+std::int32_t BuiltInPartitioner::current_partition(std::span<const std::int32_t> available,
+                                                   std::int32_t num_partitions) {
   if (!has_current_) {
     current_ = next_partition(available, num_partitions);
     produced_bytes_ = 0;
@@ -58,7 +59,7 @@ void BuiltInPartitioner::update_load_stats(std::span<const std::int32_t> queue_s
     all_equal = all_equal && queue_sizes[i] == queue_sizes[0];
   }
   if (all_equal && n == queue_sizes.size()) return;  // uniform unless some were excluded
-  const std::int32_t m = max_size + 1;                // weight = m - queue size >= 1
+  const std::int32_t m = max_size + 1;               // weight = m - queue size >= 1
   cft_.resize(n);
   cft_partitions_.assign(partition_ids.begin(), partition_ids.begin() + static_cast<std::ptrdiff_t>(n));
   std::int32_t running = 0;

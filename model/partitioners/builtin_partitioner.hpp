@@ -50,7 +50,8 @@ public:
   /// Whether update_partition_info(appended_bytes, enable_switch) would switch, and so draw.
   bool would_switch(std::int32_t appended_bytes, bool enable_switch) const {
     const std::int64_t produced = produced_bytes_ + appended_bytes;
-    return has_current_ && ((produced >= sticky_batch_size_ && enable_switch) || produced >= 2 * std::int64_t{sticky_batch_size_});
+    return has_current_ &&
+           ((produced >= sticky_batch_size_ && enable_switch) || produced >= 2 * std::int64_t{sticky_batch_size_});
   }
   std::int64_t produced_bytes() const { return produced_bytes_; }
   std::int64_t switches() const { return switches_; }

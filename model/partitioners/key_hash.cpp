@@ -65,10 +65,16 @@ std::uint32_t next_code_point(std::string_view s, std::size_t& i) {
   }
   for (int k = 1; k <= extra; ++k) {
     const std::uint8_t b = byte(i + static_cast<std::size_t>(k));
-    if ((b & 0xC0) != 0x80) { ++i; return kReplacement; }
+    if ((b & 0xC0) != 0x80) {
+      ++i;
+      return kReplacement;
+    }
     cp = (cp << 6) | (b & 0x3Fu);
   }
-  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) { ++i; return kReplacement; }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+    ++i;
+    return kReplacement;
+  }
   i += static_cast<std::size_t>(extra) + 1;
   return cp;
 }

@@ -41,7 +41,9 @@ bool KeyMovementCounter::add(std::int32_t h, std::size_t index) {
     }
   }
   if (new_p % m_.change.from == old_p) ++m_.modulo_stable;
-  if (with_flow_) ++m_.flow[static_cast<std::size_t>(old_p) * static_cast<std::size_t>(m_.change.to) + static_cast<std::size_t>(new_p)];
+  if (with_flow_)
+    ++m_.flow[static_cast<std::size_t>(old_p) * static_cast<std::size_t>(m_.change.to) +
+              static_cast<std::size_t>(new_p)];
   return example;
 }
 

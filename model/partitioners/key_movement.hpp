@@ -67,7 +67,6 @@ private:
 
 /// Counts movement for one change over the keys' toPositive(murmur2) values.
 /// Requires change.from > 0 and change.to > 0.
-KeyMovement measure_key_movement(std::span<const std::int32_t> positive_hashes, PartitionChange change,
-                                 bool with_flow);
+KeyMovement measure_key_movement(std::span<const std::int32_t> positive_hashes, PartitionChange change, bool with_flow);
 
 }  // namespace partsim::model

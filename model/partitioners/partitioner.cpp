@@ -8,8 +8,9 @@
 namespace partsim::model {
 
 const std::vector<std::string>& partitioner_names() {
-  static const std::vector<std::string> names{"builtin", "round-robin", "round-robin-fixed", "sticky-kip480",
-                                              "uniform-sticky-kip480", "legacy", "rules"};
+  static const std::vector<std::string> names{"builtin",       "round-robin",           "round-robin-fixed",
+                                              "sticky-kip480", "uniform-sticky-kip480", "legacy",
+                                              "rules"};
   return names;
 }
 

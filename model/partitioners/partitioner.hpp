@@ -41,14 +41,14 @@ public:
 };
 
 enum class PartitionerKind {
-  kBuiltin,             ///< no partitioner object: KIP-794 in the accumulator
-  kRoundRobin,          ///< RoundRobinPartitioner, counter step per call (KAFKA-9965)
-  kRoundRobinFixed,     ///< one counter step per record (KAFKA-17632)
-  kStickyKip480,        ///< 2.4-3.2 DefaultPartitioner: keys hashed, null keys sticky
-  kUniformStickyKip480, ///< 2.4-3.2 UniformStickyPartitioner: keys ignored
-  kLegacy,              ///< pre-2.4 DefaultPartitioner: null keys round-robin per record
-  kRules,               ///< partsim's declarative user partitioner
-  kCode,                ///< a partitioner written in C++ (PartitionerSpec::factory)
+  kBuiltin,              ///< no partitioner object: KIP-794 in the accumulator
+  kRoundRobin,           ///< RoundRobinPartitioner, counter step per call (KAFKA-9965)
+  kRoundRobinFixed,      ///< one counter step per record (KAFKA-17632)
+  kStickyKip480,         ///< 2.4-3.2 DefaultPartitioner: keys hashed, null keys sticky
+  kUniformStickyKip480,  ///< 2.4-3.2 UniformStickyPartitioner: keys ignored
+  kLegacy,               ///< pre-2.4 DefaultPartitioner: null keys round-robin per record
+  kRules,                ///< partsim's declarative user partitioner
+  kCode,                 ///< a partitioner written in C++ (PartitionerSpec::factory)
 };
 
 /// One ordered rule of a user partitioner: the first that matches the key decides.

@@ -24,7 +24,8 @@ std::int32_t RulePartitioner::partition(std::optional<std::string_view> key, con
     }
     if (hit) return r.partition;
   }
-  if (fallback_.hash == RuleFallback::Hash::kJavaString) return fallback_.first + floor_mod(java_string_hash(*key), count);
+  if (fallback_.hash == RuleFallback::Hash::kJavaString)
+    return fallback_.first + floor_mod(java_string_hash(*key), count);
   return fallback_.first + to_positive(murmur2(*key)) % count;
 }
 

@@ -14,7 +14,8 @@ void StickyKip480Partitioner::on_new_batch(std::int32_t previous, const Partitio
   next_partition(previous, view);
 }
 
-std::int32_t StickyKip480Partitioner::next_partition(std::optional<std::int32_t> previous, const PartitionerView& view) {
+std::int32_t StickyKip480Partitioner::next_partition(std::optional<std::int32_t> previous,
+                                                     const PartitionerView& view) {
   // Only the caller that still sees the cache at `previous` (or an empty cache) switches.
   if (cached_ && previous && *cached_ != *previous) return *cached_;
   if (cached_ && !previous) return *cached_;

@@ -29,8 +29,10 @@ AssignmentScore score_assignment(const Assignment& a, const std::vector<RackedBr
     if (used.size() >= std::min(replicas.size(), racks.size())) ++s.partitions_rack_ok;
   }
   if (!s.brokers.empty()) {
-    auto [rmin, rmax] = std::minmax_element(s.brokers.begin(), s.brokers.end(), [](auto& x, auto& y) { return x.replicas < y.replicas; });
-    auto [lmin, lmax] = std::minmax_element(s.brokers.begin(), s.brokers.end(), [](auto& x, auto& y) { return x.leaders < y.leaders; });
+    auto [rmin, rmax] = std::minmax_element(s.brokers.begin(), s.brokers.end(),
+                                            [](auto& x, auto& y) { return x.replicas < y.replicas; });
+    auto [lmin, lmax] =
+        std::minmax_element(s.brokers.begin(), s.brokers.end(), [](auto& x, auto& y) { return x.leaders < y.leaders; });
     s.replica_min = rmin->replicas;
     s.replica_max = rmax->replicas;
     s.leader_min = lmin->leaders;
@@ -43,12 +45,14 @@ AssignmentScore score_assignment(const Assignment& a, const std::vector<RackedBr
     for (const auto& b : brokers)
       if (b.id != f.id) leaders[b.id] = 0;
     for (const auto& replicas : a) {
-      const auto live = std::find_if(replicas.begin(), replicas.end(), [&](std::int32_t r) { return r != f.id && leaders.count(r); });
+      const auto live =
+          std::find_if(replicas.begin(), replicas.end(), [&](std::int32_t r) { return r != f.id && leaders.count(r); });
       if (live == replicas.end()) ++fl.offline;
       else ++leaders[*live];
     }
     if (!leaders.empty()) {
-      auto [mn, mx] = std::minmax_element(leaders.begin(), leaders.end(), [](auto& x, auto& y) { return x.second < y.second; });
+      auto [mn, mx] =
+          std::minmax_element(leaders.begin(), leaders.end(), [](auto& x, auto& y) { return x.second < y.second; });
       fl.min_leaders = mn->second;
       fl.max_leaders = mx->second;
     }

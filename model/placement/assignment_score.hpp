@@ -21,9 +21,9 @@ struct BrokerLoad {
 
 struct FailureLoad {
   std::int32_t failed = 0;
-  std::int32_t max_leaders = 0;   ///< the most leaders any live broker then has
+  std::int32_t max_leaders = 0;  ///< the most leaders any live broker then has
   std::int32_t min_leaders = 0;
-  std::int32_t offline = 0;       ///< partitions left without a live replica
+  std::int32_t offline = 0;  ///< partitions left without a live replica
 };
 
 struct AssignmentScore {

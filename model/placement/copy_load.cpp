@@ -15,7 +15,8 @@ CopyLoad copy_load(const Assignment& before, const Assignment& after, const std:
                    const std::set<std::int32_t>& alive) {
   CopyLoad load;
   for (std::size_t p = 0; p < after.size(); ++p) {
-    const auto source = std::find_if(before[p].begin(), before[p].end(), [&](std::int32_t b) { return alive.count(b) > 0; });
+    const auto source =
+        std::find_if(before[p].begin(), before[p].end(), [&](std::int32_t b) { return alive.count(b) > 0; });
     for (auto b : after[p])
       if (std::find(before[p].begin(), before[p].end(), b) == before[p].end()) {
         load.total_bytes += sizes_bytes[p];

@@ -18,9 +18,9 @@
 namespace partsim::model {
 
 struct CopyLoad {
-  std::int64_t total_bytes = 0;                       ///< over every new replica
-  std::map<std::int32_t, std::int64_t> in_bytes;      ///< per broker: what it receives
-  std::map<std::int32_t, std::int64_t> out_bytes;     ///< per broker: what it sends as a copy source
+  std::int64_t total_bytes = 0;                    ///< over every new replica
+  std::map<std::int32_t, std::int64_t> in_bytes;   ///< per broker: what it receives
+  std::map<std::int32_t, std::int64_t> out_bytes;  ///< per broker: what it sends as a copy source
   /// The most bytes any one broker sends or receives.
   std::int64_t busiest_bytes() const;
 };

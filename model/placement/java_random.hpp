@@ -52,7 +52,8 @@ public:
     // for (u = r; u - (r = u % bound) + m < 0; u = next(31)): the sum overflows int.
     for (std::int32_t u = r;; u = lcg_.next(31)) {
       r = u % bound;
-      if (static_cast<std::int32_t>(static_cast<std::uint32_t>(u) - static_cast<std::uint32_t>(r) + static_cast<std::uint32_t>(m)) >= 0)
+      if (static_cast<std::int32_t>(static_cast<std::uint32_t>(u) - static_cast<std::uint32_t>(r) +
+                                    static_cast<std::uint32_t>(m)) >= 0)
         break;
     }
     return r;
@@ -61,7 +62,8 @@ public:
   /// Collections.shuffle(list, rnd): for i = size down to 2, swap(i - 1, nextInt(i)).
   template <class T>
   void shuffle(std::vector<T>& v) {
-    for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[static_cast<std::size_t>(next_int(static_cast<std::int32_t>(i)))]);
+    for (std::size_t i = v.size(); i > 1; --i)
+      std::swap(v[i - 1], v[static_cast<std::size_t>(next_int(static_cast<std::int32_t>(i)))]);
   }
 
 private:

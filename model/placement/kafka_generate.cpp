@@ -24,8 +24,8 @@ std::int64_t moves_of(const GenerateRequest& r, const std::vector<std::size_t>& 
 
 // Every (start, shift) pair when placing the topic for each costs at most `max_work`
 // partition placements, else a fixed sample of pairs drawn from java.util.Random(seed + 1).
-std::vector<std::pair<std::int32_t, std::int32_t>> candidate_draws(std::int32_t n, std::int32_t count, const GenerateRequest& r,
-                                                                   bool& sampled) {
+std::vector<std::pair<std::int32_t, std::int32_t>> candidate_draws(std::int32_t n, std::int32_t count,
+                                                                   const GenerateRequest& r, bool& sampled) {
   std::vector<std::pair<std::int32_t, std::int32_t>> draws;
   if (static_cast<std::int64_t>(n) * n * count <= r.max_work) {
     for (std::int32_t a = 0; a < n; ++a)
@@ -62,7 +62,8 @@ GenerateResult kafka_generate(const GenerateRequest& r) {
     for (auto i : rows) count = std::max(count, r.partitions[i].partition + 1);
     const auto topic_rf = r.rf[rows.front()];  // Kafka takes the topic's replication factor from its first partition
     auto place = [&](std::int32_t start, std::int32_t shift) {
-      return g.rack_aware ? admin_rack_aware(targets, count, topic_rf, start, shift) : admin_rack_unaware(ids, count, topic_rf, start, shift);
+      return g.rack_aware ? admin_rack_aware(targets, count, topic_rf, start, shift)
+                          : admin_rack_unaware(ids, count, topic_rf, start, shift);
     };
     const auto start = random.next_int(n);
     const auto shift = random.next_int(n);

@@ -33,15 +33,15 @@ struct GenerateRequest {
 };
 
 struct GenerateResult {
-  Assignment seeded;                  ///< per input partition: what the seeded draw proposes
-  bool rack_aware = false;            ///< every target has a rack
-  std::int32_t moves = 0;             ///< of the seeded draw (count_moves)
-  std::int32_t leader_changes = 0;    ///< of the seeded draw
-  std::int64_t draws = 0;             ///< (start, shift) pairs evaluated per topic (the most of any topic)
-  std::int64_t possible = 0;          ///< n^2 pairs per topic
-  bool sampled = false;               ///< some topic was sampled rather than enumerated
+  Assignment seeded;                          ///< per input partition: what the seeded draw proposes
+  bool rack_aware = false;                    ///< every target has a rack
+  std::int32_t moves = 0;                     ///< of the seeded draw (count_moves)
+  std::int32_t leader_changes = 0;            ///< of the seeded draw
+  std::int64_t draws = 0;                     ///< (start, shift) pairs evaluated per topic (the most of any topic)
+  std::int64_t possible = 0;                  ///< n^2 pairs per topic
+  bool sampled = false;                       ///< some topic was sampled rather than enumerated
   std::int64_t min_moves = 0, max_moves = 0;  ///< summed over topics of each topic's fewest / most
-  double mean_moves = 0;              ///< summed over topics of each topic's mean over its draws
+  double mean_moves = 0;                      ///< summed over topics of each topic's mean over its draws
 };
 
 GenerateResult kafka_generate(const GenerateRequest& request);

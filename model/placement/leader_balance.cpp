@@ -18,8 +18,8 @@ LeaderBounds leader_bounds_band(std::int32_t partitions, std::int32_t brokers, d
 }
 
 LeaderChoice choose_leaders(const Assignment& candidates, const std::vector<std::int32_t>& current_leader,
-                            const std::vector<std::int32_t>& brokers, LeaderBounds bounds, const std::vector<std::int32_t>& group,
-                            const std::vector<LeaderBounds>& group_bounds) {
+                            const std::vector<std::int32_t>& brokers, LeaderBounds bounds,
+                            const std::vector<std::int32_t>& group, const std::vector<LeaderBounds>& group_bounds) {
   // source -> partition (1) -> [group, broker] -> broker -> sink; cost 1 unless the current
   // leader; bounds as bounded arcs. Without groups the middle layer is one group, unbounded.
   const auto P = candidates.size(), B = brokers.size();
@@ -35,17 +35,21 @@ LeaderChoice choose_leaders(const Assignment& candidates, const std::vector<std:
     const std::size_t g = group_bounds.empty() ? 0 : static_cast<std::size_t>(group[p]);
     for (auto b : candidates[p]) {
       auto it = index.find(b);
-      if (it != index.end()) arcs[p].push_back({flow.add_arc(1 + p, layer0 + g * B + it->second, 1, b == current_leader[p] ? 0 : 1), b});
+      if (it != index.end())
+        arcs[p].push_back({flow.add_arc(1 + p, layer0 + g * B + it->second, 1, b == current_leader[p] ? 0 : 1), b});
     }
   }
   std::vector<std::pair<std::size_t, std::size_t>> lower;  // (lower arc, broker index)
   for (std::size_t g = 0; g < G; ++g)
     for (std::size_t b = 0; b < B; ++b) {
       if (group_bounds.empty()) flow.add_arc(layer0 + b, broker0 + b, static_cast<std::int64_t>(P), 0);
-      else lower.push_back({flow.add_bounded_arc(layer0 + g * B + b, broker0 + b, group_bounds[g].lo, group_bounds[g].hi, K), b});
+      else
+        lower.push_back(
+            {flow.add_bounded_arc(layer0 + g * B + b, broker0 + b, group_bounds[g].lo, group_bounds[g].hi, K), b});
     }
   std::vector<std::size_t> broker_lower(B);
-  for (std::size_t b = 0; b < B; ++b) lower.push_back({broker_lower[b] = flow.add_bounded_arc(broker0 + b, t, bounds.lo, bounds.hi, K), b});
+  for (std::size_t b = 0; b < B; ++b)
+    lower.push_back({broker_lower[b] = flow.add_bounded_arc(broker0 + b, t, bounds.lo, bounds.hi, K), b});
   LeaderChoice out;
   if (flow.solve(s, t) < static_cast<std::int64_t>(P)) {
     out.over = true;
@@ -64,7 +68,8 @@ LeaderChoice choose_leaders(const Assignment& candidates, const std::vector<std:
   return out;
 }
 
-LeaderPlan balance_leaders(const Assignment& current, const std::vector<std::int32_t>& brokers, LeaderBounds bounds, bool failover) {
+LeaderPlan balance_leaders(const Assignment& current, const std::vector<std::int32_t>& brokers, LeaderBounds bounds,
+                           bool failover) {
   LeaderPlan plan;
   const auto P = current.size();
   if (P == 0) return plan;  // nothing to lead (choose_leaders' empty answer would read as infeasible)
@@ -84,11 +89,12 @@ LeaderPlan balance_leaders(const Assignment& current, const std::vector<std::int
   const auto chosen = choose_leaders(current, fronts, brokers, bounds);
   if (chosen.leader.empty()) {
     plan.feasible = false;
-    plan.infeasible_reason = chosen.over ? "no choice of leaders among the replicas keeps every broker at most " + std::to_string(bounds.hi) +
-                                               " preferred leaders"
+    plan.infeasible_reason = chosen.over ? "no choice of leaders among the replicas keeps every broker at most " +
+                                               std::to_string(bounds.hi) + " preferred leaders"
                                          : "broker " + std::to_string(chosen.short_broker) + " can lead only " +
                                                std::to_string(chosen.short_count) +
-                                               " partitions among its replicas, below the lower bound " + std::to_string(bounds.lo);
+                                               " partitions among its replicas, below the lower bound " +
+                                               std::to_string(bounds.lo);
     return plan;
   }
   const auto& leader = chosen.leader;

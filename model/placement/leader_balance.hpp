@@ -24,10 +24,10 @@ LeaderBounds leader_bounds_band(std::int32_t partitions, std::int32_t brokers, d
 
 /// Leaders chosen by choose_leaders(), or why there are none.
 struct LeaderChoice {
-  std::vector<std::int32_t> leader;   ///< per partition; empty when the bounds cannot be met
-  bool over = false;                  ///< some broker must lead more than the upper bound
-  std::int32_t short_broker = -1;     ///< else a broker that cannot reach the lower bound...
-  std::int64_t short_count = 0;       ///< ...leading only this many
+  std::vector<std::int32_t> leader;  ///< per partition; empty when the bounds cannot be met
+  bool over = false;                 ///< some broker must lead more than the upper bound
+  std::int32_t short_broker = -1;    ///< else a broker that cannot reach the lower bound...
+  std::int64_t short_count = 0;      ///< ...leading only this many
 };
 
 /// Leaders among each partition's candidate brokers (those not in `brokers` are skipped) as
@@ -35,18 +35,20 @@ struct LeaderChoice {
 /// partition, groups 0..) and `group_bounds` are given, each group within its own bounds on
 /// every broker; as few leaders as possible differ from `current_leader`.
 LeaderChoice choose_leaders(const Assignment& candidates, const std::vector<std::int32_t>& current_leader,
-                            const std::vector<std::int32_t>& brokers, LeaderBounds bounds, const std::vector<std::int32_t>& group = {},
+                            const std::vector<std::int32_t>& brokers, LeaderBounds bounds,
+                            const std::vector<std::int32_t>& group = {},
                             const std::vector<LeaderBounds>& group_bounds = {});
 
 struct LeaderPlan {
   bool feasible = true;
   std::string infeasible_reason;
-  Assignment reordered;              ///< replicas per partition, chosen leader first
-  std::int32_t leader_changes = 0;   ///< partitions whose preferred leader changed
-  std::int32_t failover_changes = 0; ///< partitions whose second replica changed
+  Assignment reordered;               ///< replicas per partition, chosen leader first
+  std::int32_t leader_changes = 0;    ///< partitions whose preferred leader changed
+  std::int32_t failover_changes = 0;  ///< partitions whose second replica changed
 };
 
 /// `brokers`: the brokers that may lead (alive). `failover`: also order the followers.
-LeaderPlan balance_leaders(const Assignment& current, const std::vector<std::int32_t>& brokers, LeaderBounds bounds, bool failover);
+LeaderPlan balance_leaders(const Assignment& current, const std::vector<std::int32_t>& brokers, LeaderBounds bounds,
+                           bool failover);
 
 }  // namespace partsim::model

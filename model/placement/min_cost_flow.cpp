@@ -48,7 +48,8 @@ std::int64_t MinCostFlow::solve(std::size_t s, std::size_t t) {
     auto weight = boost::get(boost::edge_weight, paths);
     for (std::size_t a = 0; a < m; ++a) {
       const auto& arc = arcs_[a];
-      if (flows_[a] < arc.capacity) weight[boost::add_edge(arc.u, arc.v, paths).first] = std::max(0.0, reduced(a, true));
+      if (flows_[a] < arc.capacity)
+        weight[boost::add_edge(arc.u, arc.v, paths).first] = std::max(0.0, reduced(a, true));
       if (flows_[a] > 0) weight[boost::add_edge(arc.v, arc.u, paths).first] = std::max(0.0, reduced(a, false));
     }
     boost::dijkstra_shortest_paths(paths, s, boost::distance_map(dist.data()).distance_inf(inf));
@@ -59,7 +60,8 @@ std::int64_t MinCostFlow::solve(std::size_t s, std::size_t t) {
     auto cap = boost::get(boost::edge_capacity, admissible);
     auto rev = boost::get(boost::edge_reverse, admissible);
     auto residual = boost::get(boost::edge_residual_capacity, admissible);
-    std::vector<std::pair<FlowTraits::edge_descriptor, std::ptrdiff_t>> used;  // (edge, +arc+1 forward / -arc-1 backward)
+    std::vector<std::pair<FlowTraits::edge_descriptor, std::ptrdiff_t>>
+        used;  // (edge, +arc+1 forward / -arc-1 backward)
     auto add = [&](std::size_t u, std::size_t v, std::int64_t c, std::ptrdiff_t tag) {
       auto e = boost::add_edge(u, v, admissible).first;
       auto r = boost::add_edge(v, u, admissible).first;

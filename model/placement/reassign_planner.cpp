@@ -54,16 +54,20 @@ public:
     }
   }
 
-  std::string name(std::size_t p) const { return p < r_.names.size() ? r_.names[p] : "partition #" + std::to_string(p); }
+  std::string name(std::size_t p) const {
+    return p < r_.names.size() ? r_.names[p] : "partition #" + std::to_string(p);
+  }
   std::size_t racks() const { return rack_ids_.size(); }
   std::size_t topic_of(std::size_t p) const { return r_.topic.empty() ? 0 : static_cast<std::size_t>(r_.topic[p]); }
-  std::size_t topics() const { return r_.topic.empty() ? 1 : static_cast<std::size_t>(*std::max_element(r_.topic.begin(), r_.topic.end())) + 1; }
+  std::size_t topics() const {
+    return r_.topic.empty() ? 1 : static_cast<std::size_t>(*std::max_element(r_.topic.begin(), r_.topic.end())) + 1;
+  }
   bool per_topic() const { return !r_.topic_replicas.empty(); }
 
   /// The (topic, broker) layer between partitions and brokers: arcs topic_broker(t, b) ->
   /// broker0 + b, bounded by the per-topic bounds `tb` when there are any.
-  void topic_layer(MinCostFlow& f, std::size_t layer0, std::size_t broker0, const std::vector<CountBounds>& tb, std::int64_t K,
-                   std::vector<std::size_t>& lower) const {
+  void topic_layer(MinCostFlow& f, std::size_t layer0, std::size_t broker0, const std::vector<CountBounds>& tb,
+                   std::int64_t K, std::vector<std::size_t>& lower) const {
     for (std::size_t t = 0; t < topics(); ++t)
       for (std::size_t b = 0; b < B_; ++b) {
         if (per_topic()) lower.push_back(f.add_bounded_arc(layer0 + t * B_ + b, broker0 + b, tb[t].lo, tb[t].hi, K));
@@ -79,7 +83,8 @@ public:
       const auto rf = r_.rf[p];
       total += rf;
       if (rf > B)
-        return name(p) + " needs " + std::to_string(rf) + " replicas but there are only " + std::to_string(B) + " target brokers";
+        return name(p) + " needs " + std::to_string(rf) + " replicas but there are only " + std::to_string(B) +
+               " target brokers";
       if (r_.rack_mode == RackMode::kNone) continue;
       const auto range = rack_range(r_.rack_mode, rf, static_cast<std::int32_t>(racks()));
       std::int64_t room = 0;
@@ -107,20 +112,20 @@ public:
         }
         if (least > n * r_.replicas.hi)
           return "--rack-mode " + std::string(mode_name(r_.rack_mode)) + ": rack '" + rack + "' must hold at least " +
-                 std::to_string(least) + " replicas, more than its " + std::to_string(n) + " target brokers may with replicas per broker " +
-                 range_text(r_.replicas);
+                 std::to_string(least) + " replicas, more than its " + std::to_string(n) +
+                 " target brokers may with replicas per broker " + range_text(r_.replicas);
         if (most < n * r_.replicas.lo)
           return "--rack-mode " + std::string(mode_name(r_.rack_mode)) + ": rack '" + rack + "' may hold at most " +
-                 std::to_string(most) + " replicas, fewer than its " + std::to_string(n) + " target brokers need with replicas per broker " +
-                 range_text(r_.replicas);
+                 std::to_string(most) + " replicas, fewer than its " + std::to_string(n) +
+                 " target brokers need with replicas per broker " + range_text(r_.replicas);
       }
     if (r_.replicas.lo > r_.replicas.hi || B * r_.replicas.lo > total || B * r_.replicas.hi < total)
       return "replicas per broker " + range_text(r_.replicas) + ": " + std::to_string(B) + " brokers must hold " +
              std::to_string(total) + " replicas";
     if (r_.leaders.lo > r_.leaders.hi || B * r_.leaders.lo > static_cast<std::int64_t>(P_) ||
         B * r_.leaders.hi < static_cast<std::int64_t>(P_))
-      return "preferred leaders per broker " + range_text(r_.leaders) + ": " + std::to_string(B) + " brokers must lead " +
-             std::to_string(P_) + " partitions";
+      return "preferred leaders per broker " + range_text(r_.leaders) + ": " + std::to_string(B) +
+             " brokers must lead " + std::to_string(P_) + " partitions";
     if (per_topic())
       for (std::size_t t = 0; t < topics(); ++t) {
         std::int64_t replicas = 0, partitions = 0;
@@ -130,17 +135,17 @@ public:
         const auto rb = r_.topic_replicas[t], lb = r_.topic_leaders[t];
         const std::string topic = r_.names.empty() ? "topic #" + std::to_string(t) : "topic of " + name(first);
         if (partitions > 0 && (rb.lo > rb.hi || B * rb.lo > replicas || B * rb.hi < replicas))
-          return "per-topic replicas per broker " + range_text(rb) + ": " + std::to_string(B) + " brokers must hold the " +
-                 std::to_string(replicas) + " replicas of the " + topic;
+          return "per-topic replicas per broker " + range_text(rb) + ": " + std::to_string(B) +
+                 " brokers must hold the " + std::to_string(replicas) + " replicas of the " + topic;
         if (partitions > 0 && (lb.lo > lb.hi || B * lb.lo > partitions || B * lb.hi < partitions))
-          return "per-topic preferred leaders per broker " + range_text(lb) + ": " + std::to_string(B) + " brokers must lead the " +
-                 std::to_string(partitions) + " partitions of the " + topic;
+          return "per-topic preferred leaders per broker " + range_text(lb) + ": " + std::to_string(B) +
+                 " brokers must lead the " + std::to_string(partitions) + " partitions of the " + topic;
       }
     return "";
   }
 
   struct Solution {
-    int glpk_status = GLP_UNDEF;  // GLP_OPT, GLP_FEAS, GLP_NOFEAS, GLP_UNDEF
+    int glpk_status = GLP_UNDEF;                      // GLP_OPT, GLP_FEAS, GLP_NOFEAS, GLP_UNDEF
     std::vector<std::vector<std::int32_t>> replicas;  // per partition, target brokers chosen
     std::vector<std::int32_t> leader;
   };
@@ -201,7 +206,8 @@ public:
       const int fixed = row(GLP_DB, static_cast<double>(moves), static_cast<double>(moves));
       for (std::size_t p = 0; p < P; ++p)
         for (std::size_t b = 0; b < B; ++b)
-          if (std::find(r_.current[p].begin(), r_.current[p].end(), r_.targets[b].id) == r_.current[p].end()) put(fixed, x(p, b), 1);
+          if (std::find(r_.current[p].begin(), r_.current[p].end(), r_.targets[b].id) == r_.current[p].end())
+            put(fixed, x(p, b), 1);
     }
     for (std::size_t b = 0; b < B; ++b) {
       const int rep = row(GLP_DB, r_.replicas.lo, r_.replicas.hi);
@@ -247,7 +253,8 @@ public:
         for (std::size_t b = 0; b < B; ++b) {
           const auto id = r_.targets[b].id;
           const auto& chosen = (*start_replicas)[p];
-          seed[static_cast<std::size_t>(x(p, b))] = std::find(chosen.begin(), chosen.end(), id) != chosen.end() ? 1.0 : 0.0;
+          seed[static_cast<std::size_t>(x(p, b))] = std::find(chosen.begin(), chosen.end(), id) != chosen.end() ? 1.0
+                                                                                                                : 0.0;
           seed[static_cast<std::size_t>(y(p, b))] = (*start_leader)[p] == id ? 1.0 : 0.0;
         }
       ip.cb_info = &seed;
@@ -276,36 +283,42 @@ public:
   /// (the rack mode's per-partition range) -> broker (capacity 1 per partition) -> sink (the
   /// replica bounds). Costs: W per replica on a broker that did not hold the partition, and
   /// 1 per replica on a broker other than the partition's wanted leader (the current one, or
-  /// `ideal`'s), so that among the fewest moves the wanted leaders hold a replica. Lower bounds are arcs of cost 0 beside arcs of cost K, K above any other
-  /// total, so they fill first and are met whenever the constraints allow. Exact for the
-  /// fewest moves with leaders left out; returns the chosen brokers, or nothing when the
-  /// replica and rack constraints cannot be met.
-  std::optional<std::vector<std::vector<std::int32_t>>> flow_replicas(bool rack_bounds, const std::vector<std::int32_t>* ideal = nullptr) const {
+  /// `ideal`'s), so that among the fewest moves the wanted leaders hold a replica. Lower bounds are arcs of cost 0
+  /// beside arcs of cost K, K above any other total, so they fill first and are met whenever the constraints allow.
+  /// Exact for the fewest moves with leaders left out; returns the chosen brokers, or nothing when the replica and rack
+  /// constraints cannot be met.
+  std::optional<std::vector<std::vector<std::int32_t>>> flow_replicas(
+      bool rack_bounds, const std::vector<std::int32_t>* ideal = nullptr) const {
     const auto P = P_, B = B_;
     const bool by_rack = rack_bounds && r_.rack_mode != RackMode::kNone;
     const std::size_t R = by_rack ? racks() : 1;
     std::int64_t total = 0;
     for (auto rf : r_.rf) total += rf;
     const std::int64_t W = total + 1, K = W * (total + 1);
-    const std::size_t s = 0, part0 = 1, rack0 = part0 + P, layer0 = rack0 + P * R, broker0 = layer0 + topics() * B, t = broker0 + B;
+    const std::size_t s = 0, part0 = 1, rack0 = part0 + P, layer0 = rack0 + P * R, broker0 = layer0 + topics() * B,
+                      t = broker0 + B;
     MinCostFlow flow(t + 1);
     std::vector<std::size_t> lower_arcs;
     std::vector<std::vector<std::pair<std::size_t, std::int32_t>>> choice(P);  // (arc, broker)
     for (std::size_t p = 0; p < P; ++p) {
       flow.add_arc(s, part0 + p, r_.rf[p], 0);
-      const auto range = by_rack ? rack_range(r_.rack_mode, r_.rf[p], static_cast<std::int32_t>(R)) : RackRange{0, r_.rf[p]};
-      for (std::size_t k = 0; k < R; ++k) lower_arcs.push_back(flow.add_bounded_arc(part0 + p, rack0 + p * R + k, range.lo, range.hi, K));
+      const auto range = by_rack ? rack_range(r_.rack_mode, r_.rf[p], static_cast<std::int32_t>(R))
+                                 : RackRange{0, r_.rf[p]};
+      for (std::size_t k = 0; k < R; ++k)
+        lower_arcs.push_back(flow.add_bounded_arc(part0 + p, rack0 + p * R + k, range.lo, range.hi, K));
       const auto& cur = r_.current[p];
       for (std::size_t b = 0; b < B; ++b) {
         const auto id = r_.targets[b].id;
         const auto at = std::find(cur.begin(), cur.end(), id);
         const bool wanted = ideal ? (*ideal)[p] == id : at == cur.begin();
         const std::int64_t cost = (at == cur.end() ? W : 0) + (wanted ? 0 : 1);
-        choice[p].push_back({flow.add_arc(rack0 + p * R + (by_rack ? rack_of_[b] : 0), layer0 + topic_of(p) * B + b, 1, cost), id});
+        choice[p].push_back(
+            {flow.add_arc(rack0 + p * R + (by_rack ? rack_of_[b] : 0), layer0 + topic_of(p) * B + b, 1, cost), id});
       }
     }
     topic_layer(flow, layer0, broker0, r_.topic_replicas, K, lower_arcs);
-    for (std::size_t b = 0; b < B; ++b) lower_arcs.push_back(flow.add_bounded_arc(broker0 + b, t, r_.replicas.lo, r_.replicas.hi, K));
+    for (std::size_t b = 0; b < B; ++b)
+      lower_arcs.push_back(flow.add_bounded_arc(broker0 + b, t, r_.replicas.lo, r_.replicas.hi, K));
     if (flow.solve(s, t) < total) return std::nullopt;
     for (auto a : lower_arcs)
       if (!flow.met(a)) return std::nullopt;
@@ -344,7 +357,8 @@ public:
     std::map<std::int32_t, std::size_t> index;
     for (std::size_t b = 0; b < B; ++b) index[r_.targets[b].id] = b;
     const std::int64_t C = static_cast<std::int64_t>(P) + 1, K = C * (static_cast<std::int64_t>(P) + 1);
-    const std::size_t T = topics(), s = 0, hub0 = 1, part0 = hub0 + T, layer0 = part0 + P, broker0 = layer0 + T * B, t = broker0 + B;
+    const std::size_t T = topics(), s = 0, hub0 = 1, part0 = hub0 + T, layer0 = part0 + P, broker0 = layer0 + T * B,
+                      t = broker0 + B;
     MinCostFlow flow(t + 1);
     std::vector<std::vector<std::pair<std::size_t, std::int32_t>>> direct(P);
     std::vector<std::size_t> via_hub(P);
@@ -354,15 +368,18 @@ public:
       for (std::size_t j = 0; j < cur.size(); ++j) {
         auto it = index.find(cur[j]);
         if (it != index.end())
-          direct[p].push_back({flow.add_arc(part0 + p, layer0 + topic_of(p) * B + it->second, 1, j == 0 ? 0 : C), cur[j]});
+          direct[p].push_back({flow.add_arc(part0 + p, layer0 + topic_of(p) * B + it->second, 1, j == 0 ? 0 : C),
+                               cur[j]});
       }
       via_hub[p] = flow.add_arc(part0 + p, hub0 + topic_of(p), 1, C + 1);
     }
     std::vector<std::size_t> from_hub(T * B), lower_arcs;
     for (std::size_t tp = 0; tp < T; ++tp)
-      for (std::size_t b = 0; b < B; ++b) from_hub[tp * B + b] = flow.add_arc(hub0 + tp, layer0 + tp * B + b, static_cast<std::int64_t>(P), 0);
+      for (std::size_t b = 0; b < B; ++b)
+        from_hub[tp * B + b] = flow.add_arc(hub0 + tp, layer0 + tp * B + b, static_cast<std::int64_t>(P), 0);
     topic_layer(flow, layer0, broker0, r_.topic_leaders, K, lower_arcs);
-    for (std::size_t b = 0; b < B; ++b) lower_arcs.push_back(flow.add_bounded_arc(broker0 + b, t, r_.leaders.lo, r_.leaders.hi, K));
+    for (std::size_t b = 0; b < B; ++b)
+      lower_arcs.push_back(flow.add_bounded_arc(broker0 + b, t, r_.leaders.lo, r_.leaders.hi, K));
     flow.solve(s, t);
     IdealLeaders out;
     out.leader.assign(P, -1);
@@ -445,7 +462,8 @@ std::string check_plan(const ReassignRequest& r, const Assignment& a) {
     for (std::size_t j = 0; j < a[p].size(); ++j) {
       auto it = index.find(a[p][j]);
       if (it == index.end()) return name + ": broker " + std::to_string(a[p][j]) + " is not a target";
-      if (std::find(a[p].begin(), a[p].begin() + static_cast<std::ptrdiff_t>(j), a[p][j]) != a[p].begin() + static_cast<std::ptrdiff_t>(j))
+      if (std::find(a[p].begin(), a[p].begin() + static_cast<std::ptrdiff_t>(j), a[p][j]) !=
+          a[p].begin() + static_cast<std::ptrdiff_t>(j))
         return name + ": broker " + std::to_string(a[p][j]) + " twice";
       ++replicas[it->second];
       if (j == 0) ++leaders[it->second];
@@ -467,11 +485,14 @@ std::string check_plan(const ReassignRequest& r, const Assignment& a) {
       return "broker " + std::to_string(r.targets[b].id) + " leads " + std::to_string(leaders[b]) + " partitions";
     for (std::size_t t = 0; t < r.topic_replicas.size(); ++t) {
       const auto key = std::pair{static_cast<std::int32_t>(t), b};
-      const auto n = topic_replicas.count(key) ? topic_replicas[key] : 0, l = topic_leaders.count(key) ? topic_leaders[key] : 0;
+      const auto n = topic_replicas.count(key) ? topic_replicas[key] : 0,
+                 l = topic_leaders.count(key) ? topic_leaders[key] : 0;
       if (n < r.topic_replicas[t].lo || n > r.topic_replicas[t].hi)
-        return "broker " + std::to_string(r.targets[b].id) + " holds " + std::to_string(n) + " replicas of topic #" + std::to_string(t);
+        return "broker " + std::to_string(r.targets[b].id) + " holds " + std::to_string(n) + " replicas of topic #" +
+               std::to_string(t);
       if (l < r.topic_leaders[t].lo || l > r.topic_leaders[t].hi)
-        return "broker " + std::to_string(r.targets[b].id) + " leads " + std::to_string(l) + " partitions of topic #" + std::to_string(t);
+        return "broker " + std::to_string(r.targets[b].id) + " leads " + std::to_string(l) + " partitions of topic #" +
+               std::to_string(t);
     }
   }
   return "";
@@ -499,13 +520,13 @@ ReassignPlan plan_reassignment(const ReassignRequest& r) {
   const auto replicas = problem.flow_replicas(true, &ideal.leader);
   if (!replicas) {
     if (r.rack_mode != RackMode::kNone && problem.flow_replicas(false))
-      out.reason = "--rack-mode " + std::string(mode_name(r.rack_mode)) + " cannot be met with replicas per broker within " +
-                   range_text(r.replicas);
-    else
-      out.reason = "no placement keeps replicas per broker within " + range_text(r.replicas);
+      out.reason = "--rack-mode " + std::string(mode_name(r.rack_mode)) +
+                   " cannot be met with replicas per broker within " + range_text(r.replicas);
+    else out.reason = "no placement keeps replicas per broker within " + range_text(r.replicas);
     return out;
   }
-  auto finish = [&](const std::vector<std::vector<std::int32_t>>& chosen, const std::vector<std::int32_t>& leader, PlanStatus status) {
+  auto finish = [&](const std::vector<std::vector<std::int32_t>>& chosen, const std::vector<std::int32_t>& leader,
+                    PlanStatus status) {
     out.status = status;
     for (std::size_t p = 0; p < r.current.size(); ++p) out.plan.push_back(problem.order(p, chosen[p], leader[p]));
     out.moves = count_moves(r.current, out.plan);
@@ -533,7 +554,8 @@ ReassignPlan plan_reassignment(const ReassignRequest& r) {
   glp_term_out(GLP_OFF);
   // With the flow's fewest moves fixed first (their minimum is proven, so if a plan exists
   // there it is the optimum), and only if none does, with the moves free.
-  auto s = problem.solve(r.time_limit_s, out.lower_bound_moves, leaders ? &*replicas : nullptr, leaders ? &*leaders : nullptr);
+  auto s = problem.solve(r.time_limit_s, out.lower_bound_moves, leaders ? &*replicas : nullptr,
+                         leaders ? &*leaders : nullptr);
   if (s.glpk_status == GLP_NOFEAS) s = problem.solve(r.time_limit_s, -1, nullptr, nullptr);
   glp_free_env();
   if (s.glpk_status == GLP_OPT) return finish(s.replicas, s.leader, PlanStatus::kOptimal);

@@ -40,15 +40,15 @@ enum class RackMode {
 using CountBounds = LeaderBounds;  ///< [lo, hi] per broker; leader_bounds_exact/_band compute them
 
 struct ReassignRequest {
-  Assignment current;                     ///< per partition: replicas, preferred leader first
-  std::vector<std::int32_t> rf;           ///< per partition: replicas wanted
-  std::vector<RackedBroker> targets;      ///< brokers that may hold replicas
+  Assignment current;                 ///< per partition: replicas, preferred leader first
+  std::vector<std::int32_t> rf;       ///< per partition: replicas wanted
+  std::vector<RackedBroker> targets;  ///< brokers that may hold replicas
   RackMode rack_mode = RackMode::kNone;
-  CountBounds replicas, leaders;          ///< per target broker
-  std::vector<std::int32_t> topic;        ///< per partition: its topic's index 0.. (empty: all one topic)
+  CountBounds replicas, leaders;    ///< per target broker
+  std::vector<std::int32_t> topic;  ///< per partition: its topic's index 0.. (empty: all one topic)
   std::vector<CountBounds> topic_replicas, topic_leaders;  ///< per topic, per target broker (empty: none)
-  double time_limit_s = 60;               ///< for the solver's search
-  std::vector<std::string> names;         ///< per partition, for messages ("t-3"); optional
+  double time_limit_s = 60;                                ///< for the solver's search
+  std::vector<std::string> names;                          ///< per partition, for messages ("t-3"); optional
 };
 
 enum class PlanStatus {
@@ -64,8 +64,8 @@ struct ReassignPlan {
   Assignment plan;  ///< per partition: preferred leader first, kept replicas in their old order
   std::int32_t moves = 0;
   std::int32_t leader_changes = 0;
-  std::string method;  ///< "flow" (certified by the bounds) or "0-1 program"
-  std::int64_t lower_bound_moves = 0;  ///< the fewest moves any plan needs (the replica flow)
+  std::string method;                           ///< "flow" (certified by the bounds) or "0-1 program"
+  std::int64_t lower_bound_moves = 0;           ///< the fewest moves any plan needs (the replica flow)
   std::int64_t lower_bound_leader_changes = 0;  ///< the fewest leader changes any plan needs
 };
 

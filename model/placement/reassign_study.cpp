@@ -32,7 +32,8 @@ ReassignStudy study_reassignment(const ReassignStudyRequest& r) {
   // Partitions without a live replica have nothing to copy from: Kafka cannot move them
   // until one of their brokers returns.
   for (std::size_t p = 0; p < current.size(); ++p) {
-    if (std::none_of(current[p].begin(), current[p].end(), [&](std::int32_t b) { return alive.count(b) > 0; })) s.stranded.push_back(p);
+    if (std::none_of(current[p].begin(), current[p].end(), [&](std::int32_t b) { return alive.count(b) > 0; }))
+      s.stranded.push_back(p);
     if (s.planned[p] != current[p]) s.changed.push_back(p);
   }
   return s;

@@ -6,8 +6,9 @@
 
 namespace partsim::model {
 
-Assignment admin_rack_unaware(const std::vector<std::int32_t>& brokers, std::int32_t partitions, std::int32_t replication_factor,
-                              std::int32_t start_index, std::int32_t initial_shift, std::int32_t start_partition) {
+Assignment admin_rack_unaware(const std::vector<std::int32_t>& brokers, std::int32_t partitions,
+                              std::int32_t replication_factor, std::int32_t start_index, std::int32_t initial_shift,
+                              std::int32_t start_partition) {
   const auto n = static_cast<std::int32_t>(brokers.size());
   Assignment out;
   std::int32_t shift = initial_shift;
@@ -34,8 +35,9 @@ std::vector<std::int32_t> rack_alternated_list(const std::vector<RackedBroker>& 
   return out;
 }
 
-Assignment admin_rack_aware(const std::vector<RackedBroker>& brokers, std::int32_t partitions, std::int32_t replication_factor,
-                            std::int32_t start_index, std::int32_t initial_shift, std::int32_t start_partition) {
+Assignment admin_rack_aware(const std::vector<RackedBroker>& brokers, std::int32_t partitions,
+                            std::int32_t replication_factor, std::int32_t start_index, std::int32_t initial_shift,
+                            std::int32_t start_partition) {
   std::map<std::int32_t, std::string> rack_of;
   std::set<std::string> racks;
   for (const auto& b : brokers) {
@@ -74,12 +76,14 @@ Assignment admin_rack_aware(const std::vector<RackedBroker>& brokers, std::int32
   return out;
 }
 
-Assignment round_robin_assignment(const std::vector<std::int32_t>& brokers, std::int32_t partitions, std::int32_t replication_factor) {
+Assignment round_robin_assignment(const std::vector<std::int32_t>& brokers, std::int32_t partitions,
+                                  std::int32_t replication_factor) {
   const auto n = static_cast<std::int32_t>(brokers.size());
   Assignment out;
   for (std::int32_t p = 0; p < partitions; ++p) {
     std::vector<std::int32_t> replicas;
-    for (std::int32_t j = 0; j < replication_factor; ++j) replicas.push_back(brokers[static_cast<std::size_t>((p + j) % n)]);
+    for (std::int32_t j = 0; j < replication_factor; ++j)
+      replicas.push_back(brokers[static_cast<std::size_t>((p + j) % n)]);
     out.push_back(std::move(replicas));
   }
   return out;

@@ -69,7 +69,8 @@ RackList::RackList(PlacerRandom random, const std::vector<UsableBroker>& brokers
     r.unfenced.initialize(random_);
   }
   for (std::size_t i = 0; i < racks_.size(); ++i) sorted_.push_back(i);
-  std::sort(sorted_.begin(), sorted_.end(), [&](std::size_t a, std::size_t b) { return racks_[a].name < racks_[b].name; });
+  std::sort(sorted_.begin(), sorted_.end(),
+            [&](std::size_t a, std::size_t b) { return racks_[a].name < racks_[b].name; });
   offset_ = racks_.empty() ? 0 : random_.next_int(static_cast<std::int32_t>(racks_.size()));
 }
 
@@ -80,7 +81,9 @@ std::vector<std::string> RackList::rack_names() const {
 }
 
 std::vector<std::int32_t> RackList::place(std::int32_t rf) {
-  if (rf <= 0) throw PlacementError("Invalid replication factor " + std::to_string(rf) + ": the replication factor must be positive.");
+  if (rf <= 0)
+    throw PlacementError("Invalid replication factor " + std::to_string(rf) +
+                         ": the replication factor must be positive.");
   if (rf > total_)
     throw PlacementError("The target replication factor of " + std::to_string(rf) + " cannot be reached because only " +
                          std::to_string(total_) + " broker(s) are registered.");

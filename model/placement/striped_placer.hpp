@@ -60,8 +60,8 @@ private:
   };
 
   PlacerRandom random_;
-  std::vector<Rack> racks_;                 // in Java HashMap iteration order of their names
-  std::vector<std::size_t> sorted_;         // racks_ indexes in rackNames order
+  std::vector<Rack> racks_;          // in Java HashMap iteration order of their names
+  std::vector<std::size_t> sorted_;  // racks_ indexes in rackNames order
   std::int32_t total_ = 0, unfenced_ = 0, offset_ = 0, epoch_ = 0;
 };
 

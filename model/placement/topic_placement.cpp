@@ -15,8 +15,8 @@ void check_admin_counts(const TopicPlacementRequest& r) {
   if (r.partitions < 1) throw PlacementError("Number of partitions must be larger than 0.");
   if (r.replication_factor < 1) throw PlacementError("Replication factor must be larger than 0.");
   if (r.replication_factor > static_cast<std::int32_t>(r.brokers.size()))
-    throw PlacementError("Replication factor: " + std::to_string(r.replication_factor) + " larger than available brokers: " +
-                         std::to_string(r.brokers.size()) + ".");
+    throw PlacementError("Replication factor: " + std::to_string(r.replication_factor) +
+                         " larger than available brokers: " + std::to_string(r.brokers.size()) + ".");
 }
 
 }  // namespace
@@ -42,8 +42,10 @@ TopicPlacement place_topic(const TopicPlacementRequest& r) {
         ids.push_back(b.id);
         racked.push_back({b.id, b.rack.value_or("")});
       }
-      const auto with_rack = std::count_if(sorted.begin(), sorted.end(), [](const auto& b) { return b.rack.has_value(); });
-      if (with_rack > 0 && with_rack < n) throw PlacementError("Not all brokers have rack information for replica rack aware assignment.");
+      const auto with_rack =
+          std::count_if(sorted.begin(), sorted.end(), [](const auto& b) { return b.rack.has_value(); });
+      if (with_rack > 0 && with_rack < n)
+        throw PlacementError("Not all brokers have rack information for replica rack aware assignment.");
       out.rack_aware = with_rack > 0;
       if (r.start_index) {
         out.start_index = out.replica_shift = *r.start_index;
@@ -51,13 +53,15 @@ TopicPlacement place_topic(const TopicPlacementRequest& r) {
         out.start_index = random.next_int(n);
         out.replica_shift = random.next_int(n);
       }
-      out.assignment = out.rack_aware ? admin_rack_aware(racked, r.partitions, r.replication_factor, out.start_index, out.replica_shift)
-                                      : admin_rack_unaware(ids, r.partitions, r.replication_factor, out.start_index, out.replica_shift);
+      out.assignment =
+          out.rack_aware
+              ? admin_rack_aware(racked, r.partitions, r.replication_factor, out.start_index, out.replica_shift)
+              : admin_rack_unaware(ids, r.partitions, r.replication_factor, out.start_index, out.replica_shift);
       break;
     }
     case Placer::kStriped:
-      out.assignment =
-          striped_place(PlacerRandom{[&random](std::int32_t bound) { return random.next_int(bound); }}, sorted, r.partitions, r.replication_factor);
+      out.assignment = striped_place(PlacerRandom{[&random](std::int32_t bound) { return random.next_int(bound); }},
+                                     sorted, r.partitions, r.replication_factor);
       break;
   }
   return out;

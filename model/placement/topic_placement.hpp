@@ -21,7 +21,7 @@ enum class Placer {
 
 struct TopicPlacementRequest {
   Placer placer = Placer::kAdmin;
-  std::vector<UsableBroker> brokers;        ///< as listed; fenced matters to kStriped only
+  std::vector<UsableBroker> brokers;  ///< as listed; fenced matters to kStriped only
   std::int32_t partitions = 0;
   std::int32_t replication_factor = 0;
   std::optional<std::int32_t> start_index;  ///< kAdmin: Kafka's fixedStartIndex (start and shift); else both drawn

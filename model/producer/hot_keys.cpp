@@ -13,7 +13,8 @@ namespace {
 std::uint64_t hash_of(std::size_t partition, std::uint32_t key_hash) {
   // Only the table's layout depends on the hash, never a count: the result is the same
   // with any hash function. The key's own hash is the murmur2 the producer already took.
-  std::uint64_t h = (std::uint64_t{key_hash} << 32 | key_hash) ^ (static_cast<std::uint64_t>(partition) * 0x9E3779B97F4A7C15ull);
+  std::uint64_t h = (std::uint64_t{key_hash} << 32 | key_hash) ^
+                    (static_cast<std::uint64_t>(partition) * 0x9E3779B97F4A7C15ull);
   h ^= h >> 31;
   return h * 0xBF58476D1CE4E5B9ull;
 }
@@ -75,10 +76,8 @@ std::int32_t HotKeys::new_bucket(std::int64_t count, std::int32_t after) {
   n.prev = after;
   n.next = after == kNone ? smallest_ : buckets_[static_cast<std::size_t>(after)].next;
   if (n.next != kNone) buckets_[static_cast<std::size_t>(n.next)].prev = b;
-  if (after == kNone)
-    smallest_ = b;
-  else
-    buckets_[static_cast<std::size_t>(after)].next = b;
+  if (after == kNone) smallest_ = b;
+  else buckets_[static_cast<std::size_t>(after)].next = b;
   return b;
 }
 
@@ -88,21 +87,22 @@ void HotKeys::append(std::int32_t counter, std::int32_t bucket) {
   c.bucket = bucket;
   c.prev = b.last;
   c.next = kNone;
-  if (b.last != kNone)
-    counters_[static_cast<std::size_t>(b.last)].next = counter;
-  else
-    b.first = counter;
+  if (b.last != kNone) counters_[static_cast<std::size_t>(b.last)].next = counter;
+  else b.first = counter;
   b.last = counter;
 }
 
 void HotKeys::unlink(std::int32_t counter) {
   Counter& c = counters_[static_cast<std::size_t>(counter)];
   Bucket& b = buckets_[static_cast<std::size_t>(c.bucket)];
-  if (c.prev != kNone) counters_[static_cast<std::size_t>(c.prev)].next = c.next; else b.first = c.next;
-  if (c.next != kNone) counters_[static_cast<std::size_t>(c.next)].prev = c.prev; else b.last = c.prev;
+  if (c.prev != kNone) counters_[static_cast<std::size_t>(c.prev)].next = c.next;
+  else b.first = c.next;
+  if (c.next != kNone) counters_[static_cast<std::size_t>(c.next)].prev = c.prev;
+  else b.last = c.prev;
   if (b.first != kNone) return;
   // The bucket is empty: take it out of the list and keep it for reuse.
-  if (b.prev != kNone) buckets_[static_cast<std::size_t>(b.prev)].next = b.next; else smallest_ = b.next;
+  if (b.prev != kNone) buckets_[static_cast<std::size_t>(b.prev)].next = b.next;
+  else smallest_ = b.next;
   if (b.next != kNone) buckets_[static_cast<std::size_t>(b.next)].prev = b.prev;
   free_buckets_.push_back(c.bucket);
 }
@@ -116,7 +116,9 @@ void HotKeys::increment(std::int32_t counter) {
   append(counter, to);
 }
 
-void HotKeys::add(std::size_t partition, std::string_view key) { add(partition, key, static_cast<std::uint32_t>(murmur2(key))); }
+void HotKeys::add(std::size_t partition, std::string_view key) {
+  add(partition, key, static_cast<std::uint32_t>(murmur2(key)));
+}
 
 void HotKeys::add(std::size_t partition, std::string_view key, std::uint32_t key_hash) {
   ++counted_;
@@ -132,7 +134,9 @@ void HotKeys::add(std::size_t partition, std::string_view key, std::uint32_t key
     counters_.push_back({std::string(key), partition, 0, h, kNone, kNone, kNone});
     table_insert(id);
     // A new pair starts at 1: the bucket of count 1 is the smallest if it exists.
-    const std::int32_t one = smallest_ != kNone && buckets_[static_cast<std::size_t>(smallest_)].count == 1 ? smallest_ : new_bucket(1, kNone);
+    const std::int32_t one = smallest_ != kNone && buckets_[static_cast<std::size_t>(smallest_)].count == 1
+                                 ? smallest_
+                                 : new_bucket(1, kNone);
     append(id, one);
     return;
   }

@@ -64,18 +64,18 @@ private:
   std::int32_t find(std::uint64_t hash, std::size_t partition, std::string_view key) const;
   void table_insert(std::int32_t counter);
   void table_erase(std::int32_t counter);
-  void unlink(std::int32_t counter);              // from its bucket (dropping an emptied bucket)
+  void unlink(std::int32_t counter);  // from its bucket (dropping an emptied bucket)
   void append(std::int32_t counter, std::int32_t bucket);
   std::int32_t new_bucket(std::int64_t count, std::int32_t after);  // after kNone: at the head
-  void increment(std::int32_t counter);           // moves it to the bucket of count + 1
+  void increment(std::int32_t counter);                             // moves it to the bucket of count + 1
 
   std::size_t capacity_;
   std::int64_t counted_ = 0;
   std::vector<Counter> counters_;
   std::vector<Bucket> buckets_;
   std::vector<std::int32_t> free_buckets_;
-  std::int32_t smallest_ = kNone;     // the bucket of the smallest count
-  std::vector<Slot> table_;           // open addressing, linear probing
+  std::int32_t smallest_ = kNone;            // the bucket of the smallest count
+  std::vector<Slot> table_;                  // open addressing, linear probing
   std::vector<std::int64_t> per_partition_;  // exact keyed records per partition
 };
 

@@ -38,7 +38,8 @@ KafkaProducer::KafkaProducer(std::uint32_t index, const ProducerSpec& spec, std:
       workload_(spec.workload, streams, spec.name),
       metadata_(client_order, node_up.size(), host.memory()),
       draw_(partition_draw(streams, spec.name)),
-      accumulator_(AccumulatorConfig::from(spec.config, spec.config.partitioner.kind != PartitionerKind::kBuiltin, sticky_records(spec)),
+      accumulator_(AccumulatorConfig::from(spec.config, spec.config.partitioner.kind != PartitionerKind::kBuiltin,
+                                           sticky_records(spec)),
                    static_cast<std::int32_t>(leaders.size()), node_up.size(), draw_, host.batch_arena(), host.memory()),
       sender_(SenderConfig::from(spec.config), accumulator_, metadata_, *this,
               streams.stream("producer/" + spec.name + "/sender/backoff")),
@@ -46,7 +47,8 @@ KafkaProducer::KafkaProducer(std::uint32_t index, const ProducerSpec& spec, std:
       tokens_(spec.workload.arrivals.concurrency) {
   // The built-in partitioner and a partitioner object draw from the same stream.
   custom_ = make_partitioner(spec.config.partitioner, draw_);
-  hashes_keys_ = !spec.workload.partition && !custom_ && spec.workload.keys.kind != KeySpec::Kind::kNone && !config_.ignore_keys;
+  hashes_keys_ = !spec.workload.partition && !custom_ && spec.workload.keys.kind != KeySpec::Kind::kNone &&
+                 !config_.ignore_keys;
   metadata_.update(leaders);
   accumulator_.after_metadata_update(metadata_);
 }
@@ -239,10 +241,8 @@ void KafkaProducer::finish_append(PendingSend& s, SimTime now) {
         if (keep_records_)
           accumulator_.batches().add_tag(r.batch, RecordTag{s.has_key ? host_.key_id(s.key) : -1, s.send_index});
         // Wake the sender when a batch became full or a new one was created (step 11).
-        if (r.batch_is_full)
-          wake_sender(now, now);
-        else if (r.new_batch_created)
-          wake_for_new_batch(r.partition, now);
+        if (r.batch_is_full) wake_sender(now, now);
+        else if (r.new_batch_created) wake_for_new_batch(r.partition, now);
         return;
       case AppendResult::Status::kOverMemoryLimit:
         // BufferPool.allocate: "Attempt to allocate N bytes, but there is a hard limit of M
@@ -414,7 +414,8 @@ void KafkaProducer::run_sender(SimTime now) {
   // request, cpu.sender.batch.us per batch, cpu.sender.byte.ns per byte, rounded to the
   // nanosecond; partsim's, not a Kafka config): its next pass comes no earlier. The requests
   // leave at once; the time counts after them.
-  const auto byte_ns = static_cast<std::int64_t>(std::llround(spec_.cpu.per_byte_ns * static_cast<double>(pass_bytes_)));
+  const auto byte_ns =
+      static_cast<std::int64_t>(std::llround(spec_.cpu.per_byte_ns * static_cast<double>(pass_bytes_)));
   const SimTime cpu = SimTime::ns(spec_.cpu.per_request.count_ns() * pass_requests_ +
                                   spec_.cpu.per_batch.count_ns() * pass_batches_ + byte_ns);
   // From when the thread is free (on_sender_wake waits for it), on a host once a core is.
@@ -445,7 +446,8 @@ void KafkaProducer::on_disconnect(std::size_t node, SimTime now) {
   sender_.disconnect(node, now);
 }
 
-void KafkaProducer::on_metadata(std::span<const std::int32_t> leaders, SimTime now, std::span<const std::int32_t> client_order) {
+void KafkaProducer::on_metadata(std::span<const std::int32_t> leaders, SimTime now,
+                                std::span<const std::int32_t> client_order) {
   now_ = now;
   accumulator_.before_metadata_update(metadata_);
   if (static_cast<std::int32_t>(leaders.size()) > metadata_.num_partitions()) {

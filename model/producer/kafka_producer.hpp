@@ -81,9 +81,9 @@ public:
 
 /// How many records the run lets the producers send (shared by all producers).
 struct SendBudget {
-  std::optional<std::int64_t> run_records;   ///< run.records over all producers
-  std::optional<SimTime> duration;           ///< run.duration.ms: no send() from then on
-  std::int64_t* total_sent = nullptr;        ///< sends so far, all producers
+  std::optional<std::int64_t> run_records;  ///< run.records over all producers
+  std::optional<SimTime> duration;          ///< run.duration.ms: no send() from then on
+  std::int64_t* total_sent = nullptr;       ///< sends so far, all producers
   /// The application stops calling send() at `from` and starts again at `until` (a
   /// stop-replay migration's downtime): the first send() due at or after `from` and every
   /// later one come `until - from` later (open loop: the arrivals shifted; closed loop and
@@ -167,7 +167,7 @@ private:
   struct PendingSend {  // a send() between partition choice and a finished append
     std::string key;
     bool has_key = false;
-    std::int32_t key_hash = 0;  // murmur2(key), when it has one
+    std::int32_t key_hash = 0;    // murmur2(key), when it has one
     std::int64_t send_index = 0;  // sent_ before this send()
     AppendRequest request;
   };
@@ -229,7 +229,7 @@ private:
   RecordAccumulator accumulator_;
   Sender sender_;
   bool keep_records_;  // batches carry a RecordTag per record (host_.keeps_records())
-  SimTime now_;  // the time of the call being handled (for sender callbacks)
+  SimTime now_;        // the time of the call being handled (for sender callbacks)
 
   HostCores* host_cores_ = nullptr;  // the producer's host, or null: cores of its own
 
@@ -259,7 +259,7 @@ private:
   std::uint64_t block_id_ = 0;
   std::int32_t waiting_need_ = 0;  // the memory the waiting send() asked for
   SimTime block_start_;
-  SimTime buffer_wait_;             // summed over every wait
+  SimTime buffer_wait_;  // summed over every wait
   std::int64_t send_errors_ = 0;
   PendingSend pending_;
   std::int64_t tokens_ = 0;  // closed loop: sends that may be outstanding

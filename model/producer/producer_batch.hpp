@@ -38,26 +38,26 @@ inline constexpr BatchId kNoBatch = UINT32_MAX;
 /// times after the first, the records' tags) is kept beside it (BatchDetail).
 struct alignas(64) ProducerBatch {
   std::int32_t partition = 0;
-  BatchId next = kNoBatch;          ///< the next batch in its partition's queue
-  std::uint64_t sequence = 0;       ///< creation order within the producer
-  SimTime created;                  ///< createdMs: delivery.timeout.ms counts from here
-  SimTime first_send_time;          ///< the send() time the first record was meant for (latency)
-  std::int64_t record_bytes = 0;    ///< U: exact uncompressed record sizes
+  BatchId next = kNoBatch;        ///< the next batch in its partition's queue
+  std::uint64_t sequence = 0;     ///< creation order within the producer
+  SimTime created;                ///< createdMs: delivery.timeout.ms counts from here
+  SimTime first_send_time;        ///< the send() time the first record was meant for (latency)
+  std::int64_t record_bytes = 0;  ///< U: exact uncompressed record sizes
   std::int32_t records = 0;
   /// The idempotent producer's baseSequence, assigned at the first drain (kNoSequence before
   /// and without idempotence; kafka-consumer-spec §8).
   std::int32_t base_sequence = -1;
-  std::int32_t capacity = 0;        ///< write limit: the buffer, max(batch.size, first record's upper bound)
-  std::int32_t built_bytes = 0;     ///< set when closed for sending (drained)
-  float ratio_estimate = 1.0f;      ///< CompressionRatioEstimator value when the batch was created
+  std::int32_t capacity = 0;     ///< write limit: the buffer, max(batch.size, first record's upper bound)
+  std::int32_t built_bytes = 0;  ///< set when closed for sending (drained)
+  float ratio_estimate = 1.0f;   ///< CompressionRatioEstimator value when the batch was created
   // The flags an append reads are whole bytes (a bit-field costs a mask at every look).
-  bool closed = false;              ///< closed for appends (no room, or drained)
-  bool built = false;               ///< close(): the final bytes are known
+  bool closed = false;  ///< closed for appends (no room, or drained)
+  bool built = false;   ///< close(): the final bytes are known
   bool compressed = false;
-  bool done : 1 = false;            ///< acknowledged or failed
-  bool in_request : 1 = false;      ///< a live request carries it: its slot must not be reused
-  bool queued : 1 = false;          ///< in its partition's deque
-  bool retried : 1 = false;         ///< re-enqueued at least once: its BatchDetail holds the attempts
+  bool done : 1 = false;        ///< acknowledged or failed
+  bool in_request : 1 = false;  ///< a live request carries it: its slot must not be reused
+  bool queued : 1 = false;      ///< in its partition's deque
+  bool retried : 1 = false;     ///< re-enqueued at least once: its BatchDetail holds the attempts
 
   /// estimatedSizeInBytes (MRB:899): the built size once closed, else the estimate.
   std::int32_t estimated_bytes() const {
@@ -74,7 +74,8 @@ struct alignas(64) ProducerBatch {
   /// exact size and `appended` the increase of the estimate (spec §3.3). `full`: is_full()
   /// already known. The record's send() time is the caller's to keep: the first record's in
   /// first_send_time, the later ones with BatchArena::add_later_send_time.
-  bool try_append(std::int32_t payload_part, bool full, SimTime now, std::int32_t& appended, std::int32_t& record_bytes_out) {
+  bool try_append(std::int32_t payload_part, bool full, SimTime now, std::int32_t& appended,
+                  std::int32_t& record_bytes_out) {
     const std::int64_t ts_delta = now.whole_ms() - created.whole_ms();  // from the base timestamp, set at creation
     const std::int32_t size = record_size(records, ts_delta, payload_part);
     const std::int32_t before = estimated_bytes();
@@ -95,8 +96,8 @@ static_assert(sizeof(ProducerBatch) == 64, "a batch's slot is one cache line");
 /// retry) and the backoff drawn for it.
 struct RetryState {
   std::int32_t attempts = 0;
-  SimTime last_attempt;             ///< lastAttemptMs: created until re-enqueued for a retry
-  SimTime backoff;                  ///< retry backoff of the current attempt (drawn at re-enqueue)
+  SimTime last_attempt;  ///< lastAttemptMs: created until re-enqueued for a retry
+  SimTime backoff;       ///< retry backoff of the current attempt (drawn at re-enqueue)
 };
 
 /// What a batch keeps beside its slot, read seldom. Never reset with the slot: each part is
@@ -106,9 +107,9 @@ struct RetryState {
 /// at the first; `sent` once `built`, where the arena keeps drain times).
 struct BatchDetail {
   RetryState retry;
-  SimTime sent;                        ///< when the sender last drained it
+  SimTime sent;                          ///< when the sender last drained it
   std::vector<SimTime> more_send_times;  ///< the send() times of the records after the first
-  std::vector<RecordTag> tags;         ///< per record, in append order
+  std::vector<RecordTag> tags;           ///< per record, in append order
 };
 
 /// Where batches live: slots by BatchId, reused through a free list. The producers of a run
@@ -119,7 +120,8 @@ struct BatchDetail {
 class BatchArena {
 public:
   /// `memory`: where the slots live.
-  explicit BatchArena(std::pmr::memory_resource* memory = std::pmr::new_delete_resource()) : memory_(memory), tags_(memory) {}
+  explicit BatchArena(std::pmr::memory_resource* memory = std::pmr::new_delete_resource())
+      : memory_(memory), tags_(memory) {}
 
   /// A fresh batch (a reused slot keeps its detail's buffers' memory).
   BatchId allocate() {
@@ -167,7 +169,9 @@ public:
 
   /// Batch `id`'s retry state; its detail is read only once it has been retried (`b` is the
   /// batch, for a caller that holds it).
-  RetryState retry(BatchId id, const ProducerBatch& b) const { return b.retried ? detail(id).retry : RetryState{0, b.created, {}}; }
+  RetryState retry(BatchId id, const ProducerBatch& b) const {
+    return b.retried ? detail(id).retry : RetryState{0, b.created, {}};
+  }
   RetryState retry(BatchId id) const { return retry(id, (*this)[id]); }
   /// Another attempt begins at `now`, after `backoff`.
   void begin_retry(BatchId id, SimTime now, SimTime backoff) {
@@ -179,7 +183,9 @@ public:
     b.retried = true;
   }
   /// lastAttemptMs.
-  SimTime last_attempt(BatchId id) const { return (*this)[id].retried ? detail(id).retry.last_attempt : (*this)[id].created; }
+  SimTime last_attempt(BatchId id) const {
+    return (*this)[id].retried ? detail(id).retry.last_attempt : (*this)[id].created;
+  }
 
   /// The drain time is kept only where something reads it (batches.csv): a write to the
   /// detail at every drain would be a cache miss per batch.

@@ -25,8 +25,9 @@ AccumulatorConfig AccumulatorConfig::from(const ProducerConfig& c, bool partitio
   return a;
 }
 
-RecordAccumulator::RecordAccumulator(const AccumulatorConfig& config, std::int32_t num_partitions, std::size_t num_nodes,
-                                     PartitionDraw draw, std::shared_ptr<BatchArena> arena, std::pmr::memory_resource* memory)
+RecordAccumulator::RecordAccumulator(const AccumulatorConfig& config, std::int32_t num_partitions,
+                                     std::size_t num_nodes, PartitionDraw draw, std::shared_ptr<BatchArena> arena,
+                                     std::pmr::memory_resource* memory)
     : config_(config),
       num_partitions_(num_partitions),
       partitioner_(config.batch_size_bytes, std::move(draw)),
@@ -41,11 +42,13 @@ RecordAccumulator::RecordAccumulator(const AccumulatorConfig& config, std::int32
       ready_index_(memory),
       node_partitions_(num_nodes, memory),
       readiness_(num_nodes, memory),
-      created_pass_(config.adaptive && config.sticky_records ? static_cast<std::size_t>(num_partitions) : 0, kNotCreated),
+      created_pass_(config.adaptive && config.sticky_records ? static_cast<std::size_t>(num_partitions) : 0,
+                    kNotCreated),
       pass_excluded_(num_nodes, 0),
       ready_scratch_(num_nodes, 0) {
   ready_index_.reserve(num_nodes);
-  for (std::size_t node = 0; node < num_nodes; ++node) ready_index_.emplace_back(memory);  // each with its own groups there
+  for (std::size_t node = 0; node < num_nodes; ++node)
+    ready_index_.emplace_back(memory);  // each with its own groups there
 }
 
 // ---- deques ------------------------------------------------------------------------------------
@@ -119,7 +122,8 @@ void RecordAccumulator::became_empty(std::int32_t partition) {
   }
   nonempty_.reset(static_cast<std::size_t>(partition));
   const PartitionState& ps = parts_[static_cast<std::size_t>(partition)];
-  if (ps.leader >= 0) drainable_.reset(static_cast<std::size_t>(ps.leader), static_cast<std::size_t>(ps.drain_position));
+  if (ps.leader >= 0)
+    drainable_.reset(static_cast<std::size_t>(ps.leader), static_cast<std::size_t>(ps.drain_position));
 }
 
 void RecordAccumulator::grow(std::int32_t num_partitions) {
@@ -196,9 +200,13 @@ AppendResult RecordAccumulator::append(const AppendRequest& request, SimTime now
       }
       if (reserved == 0) {
         switch (pool_.allocate(result.need_bytes)) {
-          case BufferPool::Allocation::kOverLimit: result.status = AppendResult::Status::kOverMemoryLimit; return result;
+          case BufferPool::Allocation::kOverLimit:
+            result.status = AppendResult::Status::kOverMemoryLimit;
+            return result;
           case BufferPool::Allocation::kWait: result.status = AppendResult::Status::kWaitForMemory; return result;
-          case BufferPool::Allocation::kGranted: reserved = result.need_bytes; continue;  // re-checks partitionChanged (RA:360)
+          case BufferPool::Allocation::kGranted:
+            reserved = result.need_bytes;
+            continue;  // re-checks partitionChanged (RA:360)
         }
       }
       // appendNewBatch (RA:393-420).
@@ -245,14 +253,12 @@ void RecordAccumulator::close(ProducerBatch& b) {
   const double compressed = std::round(static_cast<double>(b.record_bytes) * config_.compression_ratio);
   b.built_bytes = kBatchHeaderBytes + static_cast<std::int32_t>(compressed);
   const auto observed = static_cast<float>(static_cast<double>(b.built_bytes) / static_cast<double>(b.record_bytes));
-  if (observed > ratio_estimate_)
-    ratio_estimate_ = std::max(ratio_estimate_ + 0.05f, observed);
-  else if (observed < ratio_estimate_)
-    ratio_estimate_ = std::max(ratio_estimate_ - 0.005f, observed);
+  if (observed > ratio_estimate_) ratio_estimate_ = std::max(ratio_estimate_ + 0.05f, observed);
+  else if (observed < ratio_estimate_) ratio_estimate_ = std::max(ratio_estimate_ - 0.005f, observed);
 }
 
-void RecordAccumulator::drain(const ProducerMetadata& metadata, std::size_t node, SimTime now, std::int32_t max_request_size,
-                              std::vector<BatchId>& out) {
+void RecordAccumulator::drain(const ProducerMetadata& metadata, std::size_t node, SimTime now,
+                              std::int32_t max_request_size, std::vector<BatchId>& out) {
   out.clear();
   const auto parts = metadata.partitions_for_node(node);
   if (parts.empty()) return;
@@ -291,7 +297,8 @@ void RecordAccumulator::drain(const ProducerMetadata& metadata, std::size_t node
       // recordCount (RA:920-941). A retry keeps its own.
       if (b.base_sequence < 0) {
         b.base_sequence = ps.next_sequence;
-        ps.next_sequence = static_cast<std::int32_t>((std::int64_t{ps.next_sequence} + b.records) % (std::int64_t{INT32_MAX} + 1));
+        ps.next_sequence =
+            static_cast<std::int32_t>((std::int64_t{ps.next_sequence} + b.records) % (std::int64_t{INT32_MAX} + 1));
       }
       if (ps.sequence_wait) wait_in_flight_.add(part, 1);  // a waiting partition unmuted by guarantee_order
       // The next retry waits for this batch (about to join a request) and any before it.
@@ -306,7 +313,8 @@ void RecordAccumulator::drain(const ProducerMetadata& metadata, std::size_t node
   drain_positions_.clear();
   for (auto i = drainable_.find_from(node, start); i != detail::NodeBits::npos; i = drainable_.find_from(node, i + 1))
     drain_positions_.push_back(i);
-  for (auto i = drainable_.find_from(node, 0); i != detail::NodeBits::npos && i < start; i = drainable_.find_from(node, i + 1))
+  for (auto i = drainable_.find_from(node, 0); i != detail::NodeBits::npos && i < start;
+       i = drainable_.find_from(node, i + 1))
     drain_positions_.push_back(i);
   for (const std::size_t i : drain_positions_) __builtin_prefetch(&parts_[static_cast<std::size_t>(parts[i])]);
   for (const std::size_t i : drain_positions_) {

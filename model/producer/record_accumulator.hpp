@@ -63,12 +63,12 @@ struct AccumulatorConfig {
 
 /// What append() was asked to add.
 struct AppendRequest {
-  std::int32_t partition = -1;       ///< -1: the built-in partitioner chooses (UNKNOWN_PARTITION)
+  std::int32_t partition = -1;  ///< -1: the built-in partitioner chooses (UNKNOWN_PARTITION)
   RecordShape shape;
-  std::int32_t payload_part = -1;    ///< shape.payload_part() when the caller knows it (-1: append computes it)
-  SimTime intended;                  ///< when the application meant to send it (latency)
-  bool abort_on_new_batch = false;   ///< a partitioner object is set (KP:1068)
-  std::int32_t reserved_bytes = 0;   ///< memory already granted for a new batch (after waiting)
+  std::int32_t payload_part = -1;   ///< shape.payload_part() when the caller knows it (-1: append computes it)
+  SimTime intended;                 ///< when the application meant to send it (latency)
+  bool abort_on_new_batch = false;  ///< a partitioner object is set (KP:1068)
+  std::int32_t reserved_bytes = 0;  ///< memory already granted for a new batch (after waiting)
 };
 
 /// RecordAppendResult (RA:1177-1194) and what else append() decided.
@@ -79,13 +79,13 @@ struct AppendResult {
     kWaitForMemory,     ///< needs a new batch and buffer.memory is exhausted: the pool now has a waiter
     kOverMemoryLimit,   ///< a new batch would be larger than buffer.memory (IllegalArgumentException)
   } status = Status::kAppended;
-  std::int32_t partition = -1;       ///< the effective partition (AppendCallbacks.setPartition)
-  bool batch_is_full = false;        ///< dq.size() > 1 || last batch full: wake the sender
-  bool new_batch_created = false;    ///< wake the sender
-  std::int32_t appended_bytes = 0;   ///< what the sticky partitioner was charged (spec §3.3)
-  std::int32_t record_bytes = 0;     ///< the record's exact size in the batch
-  std::int32_t need_bytes = 0;       ///< the new batch's buffer: max(batch.size, upper bound)
-  BatchId batch = kNoBatch;          ///< kAppended: the batch that took the record
+  std::int32_t partition = -1;      ///< the effective partition (AppendCallbacks.setPartition)
+  bool batch_is_full = false;       ///< dq.size() > 1 || last batch full: wake the sender
+  bool new_batch_created = false;   ///< wake the sender
+  std::int32_t appended_bytes = 0;  ///< what the sticky partitioner was charged (spec §3.3)
+  std::int32_t record_bytes = 0;    ///< the record's exact size in the batch
+  std::int32_t need_bytes = 0;      ///< the new batch's buffer: max(batch.size, upper bound)
+  BatchId batch = kNoBatch;         ///< kAppended: the batch that took the record
 };
 
 /// The batches that requests in flight carry: the sender's. The idempotent producer's count
@@ -115,8 +115,8 @@ public:
   /// `draw` gives the built-in partitioner its random ints (spec §2.1); `arena` holds the
   /// batches (shared by a run's producers; a new one when null); `memory` the per-partition
   /// state and the ready index.
-  RecordAccumulator(const AccumulatorConfig& config, std::int32_t num_partitions, std::size_t num_nodes, PartitionDraw draw,
-                    std::shared_ptr<BatchArena> arena = nullptr,
+  RecordAccumulator(const AccumulatorConfig& config, std::int32_t num_partitions, std::size_t num_nodes,
+                    PartitionDraw draw, std::shared_ptr<BatchArena> arena = nullptr,
                     std::pmr::memory_resource* memory = std::pmr::new_delete_resource());
 
   /// append (spec §3.2): the record goes into the last batch of its partition or a new one.
@@ -136,7 +136,8 @@ public:
   /// ready partition (batchReady is skipped once the node is ready). The indexed pass
   /// leaves them out; this adds them, for the state of the pass (call it before anything
   /// changes the deques).
-  SimTime ready_nodes_check_delay(const ProducerMetadata& metadata, SimTime now, std::span<const std::size_t> ready_nodes);
+  SimTime ready_nodes_check_delay(const ProducerMetadata& metadata, SimTime now,
+                                  std::span<const std::size_t> ready_nodes);
 
   /// A batch was just created for `partition`, not full, and the last pass was quiet
   /// (Sender::quiet): the earliest time a pass would first find something new because of
@@ -161,9 +162,7 @@ public:
   /// When the oldest batch still in a deque expires (kNever: none).
   SimTime next_expiry();
   /// A time no queued batch expires before (cheap; next_expiry() is exact).
-  SimTime expiry_floor() const {
-    return oldest_floor_ == kNever ? kNever : oldest_floor_ + config_.delivery_timeout;
-  }
+  SimTime expiry_floor() const { return oldest_floor_ == kNever ? kNever : oldest_floor_ + config_.delivery_timeout; }
 
   /// reenqueue (spec §3.9): attempts + 1, back at the head in creation order; `backoff` is
   /// this attempt's retry backoff.
@@ -248,7 +247,9 @@ private:
     BatchId id;
     std::uint64_t sequence;
     std::uint64_t tag;  // of its stay in the deque (BatchArena::queued)
-    bool operator>(const ExpiryEntry& o) const { return created != o.created ? created > o.created : sequence > o.sequence; }
+    bool operator>(const ExpiryEntry& o) const {
+      return created != o.created ? created > o.created : sequence > o.sequence;
+    }
   };
   bool still_queued(const ExpiryEntry& e) const { return batches_.queued_as(e.id, e.tag); }
 
@@ -288,16 +289,16 @@ private:
   // cache line of it.
   struct PartitionState {
     BatchQueue queue;
-    std::int32_t leader = -1;             // as the indexed metadata says
-    std::int32_t drain_position = -1;     // in partitions_for_node(leader)
-    std::uint32_t tree_position = 0;      // in its leader's ready tree
+    std::int32_t leader = -1;                    // as the indexed metadata says
+    std::int32_t drain_position = -1;            // in partitions_for_node(leader)
+    std::uint32_t tree_position = 0;             // in its leader's ready tree
     SimTime ready_key = detail::MinTree::kNone;  // its entry in its leader's ready tree
     bool muted = false;
-    bool created = false;                 // its deque exists (RA:733: created on first use, never removed)
-    bool backoff_key = false;             // its tree time is the end of a backoff, not its ready time
-    bool sequence_wait = false;           // waits until its batches in requests are back (wait_in_flight_), muted
-                                          // meanwhile (guarantee_order's release may unmute it earlier)
-    std::int32_t next_sequence = 0;       // the idempotent producer's next sequence (RA:920-941)
+    bool created = false;            // its deque exists (RA:733: created on first use, never removed)
+    bool backoff_key = false;        // its tree time is the end of a backoff, not its ready time
+    bool sequence_wait = false;      // waits until its batches in requests are back (wait_in_flight_), muted
+                                     // meanwhile (guarantee_order's release may unmute it earlier)
+    std::int32_t next_sequence = 0;  // the idempotent producer's next sequence (RA:920-941)
   };
   // Idempotence (RA:858-864): a batch that already has a sequence (a retry) is drained only
   // when it is the first in flight of its partition; partsim waits until none is in flight,
@@ -350,7 +351,7 @@ private:
   // a non-ready one may turn ready, the earliest `until` of the ready ones, and when some
   // verdict runs out.
   std::vector<std::size_t> stale_nodes_;
-  bool aggregate_stale_ = true;  // a verdict's `until` changed without a new judgement
+  bool aggregate_stale_ = true;          // a verdict's `until` changed without a new judgement
   std::vector<std::size_t> ready_list_;  // also what scan_ready found
   SimTime not_ready_until_ = kNever, ready_until_ = kNever, recheck_at_ = kNever;
   void invalidate(std::size_t node) {

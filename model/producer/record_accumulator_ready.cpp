@@ -49,10 +49,8 @@ void RecordAccumulator::reindex(std::int32_t partition) {
   const SimTime old = parts_[up].ready_key;
   if (old == key) return;
   parts_[up].ready_key = key;
-  if (key < old)
-    tree.lower(pos, key);
-  else
-    tree.set(pos, key);
+  if (key < old) tree.lower(pos, key);
+  else tree.set(pos, key);
   // How the change bears on the node's last verdict: a partition after the first ready one
   // changes nothing; one before it can only move the time the verdict holds until; the
   // first ready one itself needs a new judgement. A node that was not ready holds until
@@ -94,7 +92,8 @@ void RecordAccumulator::rebuild_ready_index() {
 
 // ---- ready (spec §3.6) ---------------------------------------------------------------------------
 
-bool RecordAccumulator::partition_ready(const BatchQueue& q, SimTime now, bool exhausted, bool closing, SimTime& delay) const {
+bool RecordAccumulator::partition_ready(const BatchQueue& q, SimTime now, bool exhausted, bool closing,
+                                        SimTime& delay) const {
   const ProducerBatch& first = batches_[q.head];
   const RetryState r = batches_.retry(q.head, first);
   const SimTime waited = now - r.last_attempt;
@@ -126,10 +125,8 @@ void RecordAccumulator::ready(const ProducerMetadata& metadata, SimTime now, boo
         pass_excluded_[node] = nl.exists && nl.ready_time - nl.drain_time > config_.availability_timeout;
       }
   }
-  if (use_index_ && !exhausted && !closing)
-    indexed_ready(now, out);
-  else
-    scan_ready(metadata, now, closing, exhausted, out);
+  if (use_index_ && !exhausted && !closing) indexed_ready(now, out);
+  else scan_ready(metadata, now, closing, exhausted, out);
 }
 
 // partitionReady over every partition with batches (RA:665-762), in the deque map's order:
@@ -147,10 +144,8 @@ void RecordAccumulator::scan_ready(const ProducerMetadata& metadata, SimTime now
     const auto ul = static_cast<std::size_t>(leader);
     if (ready_scratch_[ul] || parts_[bit].muted) continue;
     SimTime delay;
-    if (partition_ready(q, now, exhausted, closing, delay))
-      ready_scratch_[ul] = 1;
-    else
-      r.next_ready_check_delay = std::min(r.next_ready_check_delay, delay);
+    if (partition_ready(q, now, exhausted, closing, delay)) ready_scratch_[ul] = 1;
+    else r.next_ready_check_delay = std::min(r.next_ready_check_delay, delay);
   }
   ready_list_.clear();
   for (std::size_t node = 0; node < ready_scratch_.size(); ++node)
@@ -176,7 +171,8 @@ void RecordAccumulator::judge(std::size_t node, SimTime now) {
     // Which partition it is, and its state (seldom in cache), are looked at only when some
     // partition's key is a backoff's end.
     const auto part = backoff_keys_ == 0 ? std::size_t{0} : static_cast<std::size_t>(node_partitions_[node][pos]);
-    if (backoff_keys_ == 0 || !parts_[part].backoff_key || partition_ready(parts_[part].queue, now, false, false, delay)) {
+    if (backoff_keys_ == 0 || !parts_[part].backoff_key ||
+        partition_ready(parts_[part].queue, now, false, false, delay)) {
       c.ready = true;
       c.first = pos;
       c.until = tree.prefix_min(pos);
@@ -226,12 +222,13 @@ void RecordAccumulator::indexed_ready(SimTime now, ReadyCheckResult& r) {
 // memory) or record per-node latency (the availability timeout) are not skipped, nor one
 // after an append filled a batch that nothing woke the sender for.
 std::optional<SimTime> RecordAccumulator::new_batch_wake(std::int32_t partition, SimTime now) const {
-  if (!use_index_ || full_since_pass_ || pool_.has_waiter() || config_.availability_timeout > SimTime::zero()) return std::nullopt;
+  if (!use_index_ || full_since_pass_ || pool_.has_waiter() || config_.availability_timeout > SimTime::zero())
+    return std::nullopt;
   if (partition < 0 || partition >= num_partitions_) return std::nullopt;
   const PartitionState& ps = parts_[static_cast<std::size_t>(partition)];
   const SimTime expiry = now + config_.delivery_timeout;  // a pass also wakes for the batch's expiry
   if (ps.leader < 0) return expiry;  // not in the index: a pass ignores it (ready() skips unknown leaders)
-  if (ps.ready_key == detail::MinTree::kNone) return expiry;  // muted
+  if (ps.ready_key == detail::MinTree::kNone) return expiry;       // muted
   if (ps.ready_key <= now || ps.backoff_key) return std::nullopt;  // ready now, or a retry
   const NodeReadiness& c = readiness_[static_cast<std::size_t>(ps.leader)];
   if (!c.valid) return std::nullopt;
@@ -271,7 +268,8 @@ std::int32_t RecordAccumulator::sticky_partition(const ProducerMetadata& metadat
 
 bool RecordAccumulator::update_sticky(std::int32_t appended, bool enable_switch, const ProducerMetadata& metadata) {
   if (partitioner_.would_switch(appended, enable_switch)) materialize_load_stats();
-  if (!partitioner_.update_partition_info(appended, enable_switch, metadata.available(), metadata.num_partitions())) return false;
+  if (!partitioner_.update_partition_info(appended, enable_switch, metadata.available(), metadata.num_partitions()))
+    return false;
   note_draw();
   return true;
 }
@@ -323,7 +321,8 @@ void RecordAccumulator::note_draw() {
   }
   ++adaptive_choices_[static_cast<std::size_t>(partitioner_.current())];
   const auto len = static_cast<std::size_t>(table_length_);
-  const std::int32_t max_size = *std::max_element(table_sizes_.begin(), table_sizes_.begin() + static_cast<std::ptrdiff_t>(len));
+  const std::int32_t max_size =
+      *std::max_element(table_sizes_.begin(), table_sizes_.begin() + static_cast<std::ptrdiff_t>(len));
   double total = 0;
   for (std::size_t i = 0; i < len; ++i) total += max_size + 1 - table_sizes_[i];
   for (std::size_t i = 0; i < len; ++i)

@@ -51,8 +51,8 @@ struct RecordShape {
   constexpr std::int32_t payload_part() const {
     const std::int32_t key_part = key_bytes < 0 ? 1 : varint_size(key_bytes) + key_bytes;
     const std::int32_t value_part = value_bytes < 0 ? 1 : varint_size(value_bytes) + value_bytes;
-    const std::int32_t one_header = varint_size(header_key_bytes) + header_key_bytes +
-                                    varint_size(header_value_bytes) + header_value_bytes;
+    const std::int32_t one_header =
+        varint_size(header_key_bytes) + header_key_bytes + varint_size(header_value_bytes) + header_value_bytes;
     return key_part + value_part + varint_size(header_count) + header_count * one_header;
   }
 };
@@ -60,7 +60,8 @@ struct RecordShape {
 /// DefaultRecord.sizeInBytes: body (attributes, deltas, key, value, headers) plus the
 /// varint of the body's length. Example (spec §5.4): null key, 12-byte value, deltas 0 ->
 /// body 18, record 19.
-constexpr std::int32_t record_size(std::int32_t offset_delta, std::int64_t timestamp_delta_ms, std::int32_t payload_part) {
+constexpr std::int32_t record_size(std::int32_t offset_delta, std::int64_t timestamp_delta_ms,
+                                   std::int32_t payload_part) {
   // payload_part already holds the header-count varint; add attributes (1) and the deltas.
   const std::int32_t body = 1 + varint_size(offset_delta) + varlong_size(timestamp_delta_ms) + payload_part;
   return body + varint_size(body);
@@ -84,7 +85,8 @@ constexpr std::int32_t records_per_full_batch(std::int32_t batch_size, std::int3
 
 /// MemoryRecordsBuilder.estimatedBytesWritten: 61 + U uncompressed, else 61 +
 /// (int)(U * ratio * 1.05f) in float arithmetic as Java does it.
-inline std::int32_t estimated_bytes_written(std::int64_t uncompressed_record_bytes, bool compressed, float ratio_estimate) {
+inline std::int32_t estimated_bytes_written(std::int64_t uncompressed_record_bytes, bool compressed,
+                                            float ratio_estimate) {
   if (!compressed) return kBatchHeaderBytes + static_cast<std::int32_t>(uncompressed_record_bytes);
   const float est = static_cast<float>(uncompressed_record_bytes) * ratio_estimate * kCompressionEstimationFactor;
   return kBatchHeaderBytes + static_cast<std::int32_t>(est);

@@ -136,10 +136,8 @@ SimTime Sender::expire(SimTime now, bool exact) {
         if (!r.live) break;
         const ProducerBatch& batch = accumulator_.batch(b);
         if (batch.done) continue;
-        if (now - batch.created >= config_.delivery_timeout)
-          expired_.push_back(b);
-        else
-          next_inflight_expiry_ = std::min(next_inflight_expiry_, batch.created + config_.delivery_timeout);
+        if (now - batch.created >= config_.delivery_timeout) expired_.push_back(b);
+        else next_inflight_expiry_ = std::min(next_inflight_expiry_, batch.created + config_.delivery_timeout);
       }
     }
   }

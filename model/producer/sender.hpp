@@ -54,8 +54,8 @@ public:
 
 class Sender : public RequestedBatches {
 public:
-  Sender(const SenderConfig& config, RecordAccumulator& accumulator, const ProducerMetadata& metadata, SenderListener& listener,
-         sim::RandomEngine backoff_rng);
+  Sender(const SenderConfig& config, RecordAccumulator& accumulator, const ProducerMetadata& metadata,
+         SenderListener& listener, sim::RandomEngine backoff_rng);
   ~Sender() override;
   Sender(const Sender&) = delete;  // the accumulator keeps a pointer to it
   Sender& operator=(const Sender&) = delete;

@@ -16,7 +16,8 @@ double max(const SensorSum& s, double unit) { return s.count == 0 ? kNaN : d(s.m
 }  // namespace
 
 ProducerMetrics producer_metrics(std::string name, const SenderMetrics& sender, sim::SimTime buffer_wait,
-                                 std::int64_t send_errors, sim::SimTime run_time, std::span<const std::int32_t> node_ids) {
+                                 std::int64_t send_errors, sim::SimTime run_time,
+                                 std::span<const std::int32_t> node_ids) {
   ProducerMetrics m;
   m.producer = std::move(name);
   // With a sample window longer than the run, a Rate is its one sample's total over the

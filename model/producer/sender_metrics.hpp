@@ -47,6 +47,7 @@ struct SenderMetrics {
 /// send() calls waited for buffer.memory, the records send() failed with an ApiException
 /// (they count in record-error-total) and each node's broker id.
 ProducerMetrics producer_metrics(std::string name, const SenderMetrics& sender, sim::SimTime buffer_wait,
-                                 std::int64_t send_errors, sim::SimTime run_time, std::span<const std::int32_t> node_ids);
+                                 std::int64_t send_errors, sim::SimTime run_time,
+                                 std::span<const std::int32_t> node_ids);
 
 }  // namespace partsim::model

@@ -25,8 +25,12 @@ std::int32_t decimal_digits(std::int64_t v) {
 }  // namespace
 
 WorkloadGenerator::WorkloadGenerator(const Workload& w, const sim::RandomStreams& streams, const std::string& name)
-    : arrivals_(w.arrivals), keys_(w.keys), values_(w.values), header_count_(w.header_count),
-      header_key_bytes_(w.header_key_bytes), header_value_bytes_(w.header_value_bytes),
+    : arrivals_(w.arrivals),
+      keys_(w.keys),
+      values_(w.values),
+      header_count_(w.header_count),
+      header_key_bytes_(w.header_key_bytes),
+      header_value_bytes_(w.header_value_bytes),
       arrival_rng_(streams.stream("producer/" + name + "/workload/arrivals")),
       key_rng_(streams.stream("producer/" + name + "/workload/keys")),
       value_rng_(streams.stream("producer/" + name + "/workload/values")) {
@@ -35,8 +39,10 @@ WorkloadGenerator::WorkloadGenerator(const Workload& w, const sim::RandomStreams
   if (keys_.kind == KeySpec::Kind::kZipf) {
     // Zipf(s) over ranks 1..N: weight of rank k is 1 / k^s.
     std::vector<double> weights(static_cast<std::size_t>(keys_.cardinality));
-    for (std::size_t k = 0; k < weights.size(); ++k) weights[k] = 1.0 / std::pow(static_cast<double>(k + 1), keys_.zipf_s);
-    zipf_ = std::make_unique<boost::random::discrete_distribution<std::int64_t, double>>(weights.begin(), weights.end());
+    for (std::size_t k = 0; k < weights.size(); ++k)
+      weights[k] = 1.0 / std::pow(static_cast<double>(k + 1), keys_.zipf_s);
+    zipf_ =
+        std::make_unique<boost::random::discrete_distribution<std::int64_t, double>>(weights.begin(), weights.end());
   }
   if (values_.kind == ValueSpec::Kind::kTemplate) {
     std::size_t pos = 0;
@@ -44,7 +50,8 @@ WorkloadGenerator::WorkloadGenerator(const Workload& w, const sim::RandomStreams
       ++placeholders_in_value_;
       pos += kIndex.size();
     }
-    value_template_fixed_bytes_ = static_cast<std::int32_t>(values_.value_template.size() - placeholders_in_value_ * kIndex.size());
+    value_template_fixed_bytes_ =
+        static_cast<std::int32_t>(values_.value_template.size() - placeholders_in_value_ * kIndex.size());
   }
 }
 
@@ -96,8 +103,9 @@ GeneratedRecord WorkloadGenerator::generate(std::int64_t index, std::string& key
     case KeySpec::Kind::kNone: break;
     case KeySpec::Kind::kTemplate: {
       const KeyTemplate& templ =
-          key_templates_.empty() ? key_template_
-                                 : key_templates_[static_cast<std::size_t>(index % static_cast<std::int64_t>(key_templates_.size()))];
+          key_templates_.empty()
+              ? key_template_
+              : key_templates_[static_cast<std::size_t>(index % static_cast<std::int64_t>(key_templates_.size()))];
       render(templ, keys_.cardinality > 0 ? index % keys_.cardinality : index, key_buffer);
       r.has_key = true;
       break;
@@ -153,7 +161,8 @@ SimTime WorkloadGenerator::next_arrival(SimTime previous) {
   switch (arrivals_.kind) {
     case Arrivals::Kind::kConstant:
       // The k-th send at k / rate seconds, computed from k so rounding never drifts.
-      return SimTime::ns(static_cast<std::int64_t>(std::llround(static_cast<double>(k) * 1e9 / arrivals_.records_per_second)));
+      return SimTime::ns(static_cast<std::int64_t>(std::llround(static_cast<double>(k) * 1e9 /
+                                                                arrivals_.records_per_second)));
     case Arrivals::Kind::kPoisson: {
       boost::random::exponential_distribution<double> gap(arrivals_.records_per_second / 1e9);
       return k == 0 ? SimTime::ns(static_cast<std::int64_t>(gap(arrival_rng_)))

@@ -16,7 +16,8 @@ namespace partsim::scenarios {
 namespace {
 
 void check_topic_name(const std::string& name, const InputLocation& at, const std::string& what) {
-  if (const std::string problem = topic_name_problem(name); !problem.empty()) throw InputError(at, what + ": " + problem);
+  if (const std::string problem = topic_name_problem(name); !problem.empty())
+    throw InputError(at, what + ": " + problem);
 }
 
 }  // namespace
@@ -24,15 +25,18 @@ void check_topic_name(const std::string& name, const InputLocation& at, const st
 std::vector<PartitionReplicas> parse_reassignment_json(const std::string& text, const std::string& source) {
   const auto j = parse_json(text, source);
   if (!j.is_object() || !j.contains("partitions") || !j["partitions"].is_array())
-    throw InputError({source}, "must be Kafka's reassignment JSON: {\"version\":1,\"partitions\":[{\"topic\",\"partition\",\"replicas\"}]}");
+    throw InputError(
+        {source},
+        "must be Kafka's reassignment JSON: {\"version\":1,\"partitions\":[{\"topic\",\"partition\",\"replicas\"}]}");
   std::vector<PartitionReplicas> out;
   std::set<std::pair<std::string, std::int32_t>> seen;
   for (std::size_t i = 0; i < j["partitions"].size(); ++i) {
     const auto& e = j["partitions"][i];
     const std::string path = "partitions[" + std::to_string(i) + "]";
-    if (!e.is_object() || !e.contains("topic") || !e["topic"].is_string() || !e.contains("partition") || !e.contains("replicas") ||
-        !e["replicas"].is_array())
-      throw InputError({source}, path + ": needs \"topic\" (string), \"partition\" and \"replicas\" (list of broker ids)");
+    if (!e.is_object() || !e.contains("topic") || !e["topic"].is_string() || !e.contains("partition") ||
+        !e.contains("replicas") || !e["replicas"].is_array())
+      throw InputError({source},
+                       path + ": needs \"topic\" (string), \"partition\" and \"replicas\" (list of broker ids)");
     PartitionReplicas p{e["topic"].get<std::string>(), json_int(e["partition"], source, path + ".partition", 0), {}};
     check_topic_name(p.topic, {source}, path + ".topic");
     for (std::size_t k = 0; k < e["replicas"].size(); ++k)
@@ -49,7 +53,8 @@ std::vector<PartitionReplicas> parse_reassignment_json(const std::string& text, 
       if (!dirs.is_array() || dirs.size() != p.replicas.size() ||
           !std::all_of(dirs.begin(), dirs.end(), [](const nlohmann::json& d) { return d.is_string(); }))
         throw InputError({source}, path + ".log_dirs: must be null or a list of " + std::to_string(p.replicas.size()) +
-                                       " strings (one per replica, \"any\" for no preference), got " + shown_json(dirs));
+                                       " strings (one per replica, \"any\" for no preference), got " +
+                                       shown_json(dirs));
     }
     out.push_back(std::move(p));
   }
@@ -76,7 +81,8 @@ std::vector<PartitionReplicas> parse_topics_describe(const std::string& text, co
     fields >> p.topic;
     check_topic_name(p.topic, {source, line_no, line.find_first_not_of(" \t", tp + 6) + 1}, "Topic");
     std::istringstream part(line.substr(pp + 10));
-    if (!(part >> p.partition) || p.partition < 0) throw InputError({source, line_no, pp + 11}, "Partition: must be a number >= 0");
+    if (!(part >> p.partition) || p.partition < 0)
+      throw InputError({source, line_no, pp + 11}, "Partition: must be a number >= 0");
     std::istringstream reps(line.substr(rp + 9));
     std::string list;
     reps >> list;
@@ -87,7 +93,8 @@ std::vector<PartitionReplicas> parse_topics_describe(const std::string& text, co
       std::int32_t v = 0;
       auto [ptr, ec] = std::from_chars(id.data(), id.data() + id.size(), v);
       if (id.empty() || ec != std::errc() || ptr != id.data() + id.size() || v < 0)
-        throw InputError({source, line_no, rp + 10}, "Replicas: must be broker ids separated by commas, got '" + list + "'");
+        throw InputError({source, line_no, rp + 10},
+                         "Replicas: must be broker ids separated by commas, got '" + list + "'");
       p.replicas.push_back(v);
       if (comma == std::string::npos) break;
       pos = comma + 1;
@@ -95,9 +102,11 @@ std::vector<PartitionReplicas> parse_topics_describe(const std::string& text, co
     if (p.replicas.empty()) throw InputError({source, line_no, rp + 10}, "Replicas: must list at least one broker");
     for (auto it = p.replicas.begin(); it != p.replicas.end(); ++it)  // as the JSON form refuses them
       if (std::find(p.replicas.begin(), it, *it) != it)
-        throw InputError({source, line_no, rp + 10}, "Replicas: broker " + std::to_string(*it) + " appears twice in '" + list + "'");
+        throw InputError({source, line_no, rp + 10},
+                         "Replicas: broker " + std::to_string(*it) + " appears twice in '" + list + "'");
     if (!seen.insert({p.topic, p.partition}).second)
-      throw InputError({source, line_no, pp + 11}, "Partition: " + p.topic + "-" + std::to_string(p.partition) + " is listed twice");
+      throw InputError({source, line_no, pp + 11},
+                       "Partition: " + p.topic + "-" + std::to_string(p.partition) + " is listed twice");
     out.push_back(std::move(p));
   }
   if (out.empty()) throw InputError({source}, "no partition lines (expected kafka-topics.sh --describe output)");
@@ -117,14 +126,17 @@ std::vector<BrokerEntry> parse_brokers_json(const std::string& text, const std::
     BrokerEntry b{json_int(e["id"], source, path + ".id", 0), "", true};
     // null means absent, as Kafka's own tools write an unset rack ("rack": null).
     if (e.contains("rack") && !e["rack"].is_null()) {
-      if (!e["rack"].is_string()) throw InputError({source}, path + ".rack: must be a string or null, got " + shown_json(e["rack"]));
+      if (!e["rack"].is_string())
+        throw InputError({source}, path + ".rack: must be a string or null, got " + shown_json(e["rack"]));
       b.rack = e["rack"].get<std::string>();
     }
     if (e.contains("alive") && !e["alive"].is_null()) {
-      if (!e["alive"].is_boolean()) throw InputError({source}, path + ".alive: must be true, false or null, got " + shown_json(e["alive"]));
+      if (!e["alive"].is_boolean())
+        throw InputError({source}, path + ".alive: must be true, false or null, got " + shown_json(e["alive"]));
       b.alive = e["alive"].get<bool>();
     }
-    if (!ids.insert(b.id).second) throw InputError({source}, path + ".id: broker " + std::to_string(b.id) + " is listed twice");
+    if (!ids.insert(b.id).second)
+      throw InputError({source}, path + ".id: broker " + std::to_string(b.id) + " is listed twice");
     out.push_back(b);
   }
   if (out.empty()) throw InputError({source}, "brokers: must list at least one broker");
@@ -146,7 +158,9 @@ std::vector<BrokerEntry> parse_brokers_list(const std::string& text, const std::
       throw InputError({option}, "must be ID[:RACK],... with ids >= 0, got '" + item + "'");
     if (!ids.insert(v).second) throw InputError({option}, "broker " + std::to_string(v) + " is listed twice");
     const std::string rack = colon == std::string::npos ? "" : item.substr(colon + 1);
-    if (!is_valid_utf8(rack)) throw InputError({option}, "rack '" + printable(rack) + "' of broker " + std::to_string(v) + " is not valid UTF-8");
+    if (!is_valid_utf8(rack))
+      throw InputError({option},
+                       "rack '" + printable(rack) + "' of broker " + std::to_string(v) + " is not valid UTF-8");
     out.push_back({v, rack, true});
     if (comma == std::string::npos) break;
     pos = comma + 1;
@@ -166,8 +180,9 @@ std::map<std::string, std::int64_t> parse_log_dirs_json(const std::string& text,
   }
   if (from >= text.size()) throw InputError({source}, "no JSON object (expected kafka-log-dirs.sh --describe output)");
   const auto j = parse_json(text, source, from);
-  const char* shape = "must be kafka-log-dirs.sh --describe output: {\"brokers\":[{\"broker\":0,\"logDirs\":[{\"partitions\":"
-                      "[{\"partition\":\"t-0\",\"size\":123,\"isFuture\":false}]}]}]}";
+  const char* shape =
+      "must be kafka-log-dirs.sh --describe output: {\"brokers\":[{\"broker\":0,\"logDirs\":[{\"partitions\":"
+      "[{\"partition\":\"t-0\",\"size\":123,\"isFuture\":false}]}]}]}";
   if (!j.is_object() || !j.contains("brokers") || !j["brokers"].is_array()) throw InputError({source}, shape);
   std::map<std::string, std::int64_t> sizes;
   for (std::size_t b = 0; b < j["brokers"].size(); ++b) {
@@ -201,7 +216,8 @@ std::string write_reassignment_json(const std::vector<PartitionReplicas>& plan) 
   nlohmann::ordered_json j;
   j["version"] = 1;
   auto& parts = j["partitions"] = nlohmann::ordered_json::array();
-  for (const auto& p : plan) parts.push_back({{"topic", p.topic}, {"partition", p.partition}, {"replicas", p.replicas}});
+  for (const auto& p : plan)
+    parts.push_back({{"topic", p.topic}, {"partition", p.partition}, {"replicas", p.replicas}});
   return j.dump(2) + "\n";
 }
 

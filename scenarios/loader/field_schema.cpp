@@ -2,7 +2,8 @@
 
 namespace partsim::scenarios {
 
-FieldInfo field_info(FieldInfo::Shape shape, std::string key, std::string type, std::string unit, std::string range, std::string doc) {
+FieldInfo field_info(FieldInfo::Shape shape, std::string key, std::string type, std::string unit, std::string range,
+                     std::string doc) {
   FieldInfo info;
   info.shape = shape;
   info.key = std::move(key);

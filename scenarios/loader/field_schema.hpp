@@ -13,20 +13,21 @@ struct Schema;
 struct FieldInfo {
   enum class Shape { kValue, kMapping, kList } shape = Shape::kValue;
   std::string key;
-  std::string type;          ///< integer, number, duration, bool, string, choice, list of strings, mapping, list
-  std::string unit;          ///< ms, us, s, bytes, records/s, ... ("" when none)
-  std::string range;         ///< allowed values: "[1, 2147483647]", "none | gzip | ..." ("" when any)
-  std::string doc;           ///< one line
-  std::string default_text;  ///< the 4.x default as YAML ("" when none: required, optional, one of several)
-  std::string kafka3_text;   ///< the `client: kafka-3.x` default, when it differs ("" otherwise)
-  bool required = false;     ///< the key must be given
-  std::string required_hint; ///< what "is required" adds: "(a broker id >= 0)"
-  std::string example;       ///< for a key without default: a value the reference shows commented out
+  std::string type;             ///< integer, number, duration, bool, string, choice, list of strings, mapping, list
+  std::string unit;             ///< ms, us, s, bytes, records/s, ... ("" when none)
+  std::string range;            ///< allowed values: "[1, 2147483647]", "none | gzip | ..." ("" when any)
+  std::string doc;              ///< one line
+  std::string default_text;     ///< the 4.x default as YAML ("" when none: required, optional, one of several)
+  std::string kafka3_text;      ///< the `client: kafka-3.x` default, when it differs ("" otherwise)
+  bool required = false;        ///< the key must be given
+  std::string required_hint;    ///< what "is required" adds: "(a broker id >= 0)"
+  std::string example;          ///< for a key without default: a value the reference shows commented out
   const Schema* sub = nullptr;  ///< kMapping: its keys; kList of mappings: an item's keys
 };
 
 /// A FieldInfo with the parts every row has.
-FieldInfo field_info(FieldInfo::Shape shape, std::string key, std::string type, std::string unit, std::string range, std::string doc);
+FieldInfo field_info(FieldInfo::Shape shape, std::string key, std::string type, std::string unit, std::string range,
+                     std::string doc);
 
 /// A table's keys in order, for walking without the C++ types.
 struct Schema {

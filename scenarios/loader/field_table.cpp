@@ -41,7 +41,9 @@ std::string yaml_text(const YAML::Node& n) {
 
 namespace detail {
 
-std::string integer_range(std::int64_t lo, std::int64_t hi) { return "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]"; }
+std::string integer_range(std::int64_t lo, std::int64_t hi) {
+  return "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+}
 
 std::string number_range(double lo, double hi) {
   char buf[96];

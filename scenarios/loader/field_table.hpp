@@ -90,12 +90,12 @@ struct ListRules {
     return *this;
   }
 
-  std::string noun;                                    ///< "broker": "must list at least one broker"
+  std::string noun;  ///< "broker": "must list at least one broker"
   std::size_t min_items = 0;
   std::size_t max_items = std::numeric_limits<std::size_t>::max();
-  std::string unique_key;                              ///< an item key whose values must differ
-  std::string unique_noun;                             ///< "broker id": "duplicate broker id 0"
-  std::function<void(Item&, std::size_t)> init;       ///< defaults that depend on the item's index
+  std::string unique_key;                        ///< an item key whose values must differ
+  std::string unique_noun;                       ///< "broker id": "duplicate broker id 0"
+  std::function<void(Item&, std::size_t)> init;  ///< defaults that depend on the item's index
 };
 
 template <class S>
@@ -135,7 +135,8 @@ public:
     const std::size_t errors_before = m.context()->errors.size();
     for (const auto& f : fields_) {
       if (f.info.required && !m.has(f.info.key))
-        m.error(f.info.key, "is required" + (f.info.required_hint.empty() ? std::string() : " " + f.info.required_hint));
+        m.error(f.info.key,
+                "is required" + (f.info.required_hint.empty() ? std::string() : " " + f.info.required_hint));
       f.read(m, out);
     }
     if (check_ && m.context()->errors.size() == errors_before) check_(m, out);
@@ -194,11 +195,13 @@ template <class S>
 struct Fields {
   /// An integer member (or std::optional of one: written only when set, no default).
   template <class Acc>
-  static Field<S> integer(std::string key, Acc acc, std::int64_t lo, std::int64_t hi, std::string unit, std::string doc) {
+  static Field<S> integer(std::string key, Acc acc, std::int64_t lo, std::int64_t hi, std::string unit,
+                          std::string doc) {
     using M = detail::member_t<S, Acc>;
     using T = typename detail::value_of<M>::type;
     Field<S> f;
-    f.info = field_info(FieldInfo::Shape::kValue, key, "integer", std::move(unit), detail::integer_range(lo, hi), std::move(doc));
+    f.info = field_info(FieldInfo::Shape::kValue, key, "integer", std::move(unit), detail::integer_range(lo, hi),
+                        std::move(doc));
     f.read = [key, acc, lo, hi](MapReader& m, S& s) {
       if (!m.has(key)) return;
       std::int64_t v = 0;
@@ -210,8 +213,7 @@ struct Fields {
       const auto& v = std::invoke(acc, s);
       if constexpr (detail::is_optional<M>::value)
         return v ? YAML::Node(std::to_string(*v)) : YAML::Node(YAML::NodeType::Undefined);
-      else
-        return YAML::Node(std::to_string(v));
+      else return YAML::Node(std::to_string(v));
     };
     f.has_default = !detail::is_optional<M>::value;
     return f;
@@ -221,7 +223,8 @@ struct Fields {
   template <class Acc>
   static Field<S> number(std::string key, Acc acc, double lo, double hi, std::string unit, std::string doc) {
     Field<S> f;
-    f.info = field_info(FieldInfo::Shape::kValue, key, "number", std::move(unit), detail::number_range(lo, hi), std::move(doc));
+    f.info = field_info(FieldInfo::Shape::kValue, key, "number", std::move(unit), detail::number_range(lo, hi),
+                        std::move(doc));
     f.read = [key, acc, lo, hi](MapReader& m, S& s) { m.read(key, std::invoke(acc, s), lo, hi); };
     f.write = [acc](const S& s) { return YAML::Node(number_text(std::invoke(acc, s))); };
     return f;
@@ -233,7 +236,8 @@ struct Fields {
     using M = detail::member_t<S, Acc>;
     static const char* const kUnits[] = {"s", "ms", "us"};
     Field<S> f;
-    f.info = field_info(FieldInfo::Shape::kValue, key, "duration", kUnits[static_cast<int>(unit)], detail::number_range(lo, hi), std::move(doc));
+    f.info = field_info(FieldInfo::Shape::kValue, key, "duration", kUnits[static_cast<int>(unit)],
+                        detail::number_range(lo, hi), std::move(doc));
     f.read = [key, acc, unit, lo, hi](MapReader& m, S& s) {
       if (!m.has(key)) return;
       double v = 0;
@@ -245,8 +249,7 @@ struct Fields {
       const auto& v = std::invoke(acc, s);
       if constexpr (detail::is_optional<M>::value)
         return v ? YAML::Node(number_text(time_value(*v, unit))) : YAML::Node(YAML::NodeType::Undefined);
-      else
-        return YAML::Node(number_text(time_value(v, unit)));
+      else return YAML::Node(number_text(time_value(v, unit)));
     };
     f.has_default = !detail::is_optional<M>::value;
     return f;
@@ -267,7 +270,8 @@ struct Fields {
   static Field<S> text(std::string key, Acc acc, std::size_t max_length, std::string doc,
                        std::string (*rule)(std::string_view) = nullptr) {
     Field<S> f;
-    f.info = field_info(FieldInfo::Shape::kValue, key, "string", "", "at most " + std::to_string(max_length) + " bytes of UTF-8", std::move(doc));
+    f.info = field_info(FieldInfo::Shape::kValue, key, "string", "",
+                        "at most " + std::to_string(max_length) + " bytes of UTF-8", std::move(doc));
     f.read = [key, acc, max_length, rule](MapReader& m, S& s) {
       if (!m.has(key)) return;
       std::string v;
@@ -376,8 +380,9 @@ struct Fields {
         out.push_back(std::move(item));
       }
       if (items.size() < rules.min_items)
-        m.error(key, rules.min_items == 1 ? "must list at least one " + rules.noun
-                                          : "must list at least " + std::to_string(rules.min_items) + " " + rules.noun + "s");
+        m.error(key, rules.min_items == 1
+                         ? "must list at least one " + rules.noun
+                         : "must list at least " + std::to_string(rules.min_items) + " " + rules.noun + "s");
     };
     f.write = [acc, &table](const S& s) {
       YAML::Node list(YAML::NodeType::Sequence);
@@ -406,7 +411,8 @@ struct Fields {
   }
 
   /// A row whose reading and writing do not fit the kinds above.
-  static Field<S> custom(FieldInfo info, std::function<void(MapReader&, S&)> read, std::function<YAML::Node(const S&)> write) {
+  static Field<S> custom(FieldInfo info, std::function<void(MapReader&, S&)> read,
+                         std::function<YAML::Node(const S&)> write) {
     Field<S> f;
     f.info = std::move(info);
     f.read = std::move(read);

@@ -24,7 +24,8 @@ nlohmann::json parse_json(const std::string& text, const std::string& source, st
   try {
     return nlohmann::json::parse(text.begin() + static_cast<std::ptrdiff_t>(from), text.end());
   } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(at_byte(source, text, from + (e.byte > 0 ? e.byte - 1 : 0)), std::string("invalid JSON: ") + e.what());
+    throw InputError(at_byte(source, text, from + (e.byte > 0 ? e.byte - 1 : 0)),
+                     std::string("invalid JSON: ") + e.what());
   } catch (const nlohmann::json::exception& e) {  // e.g. a number too large for any type (out_of_range)
     throw InputError({source}, std::string("invalid JSON: ") + e.what());
   }

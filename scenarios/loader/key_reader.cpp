@@ -32,14 +32,17 @@ std::string decode_hex_key(std::string_view hex, std::string_view source, std::s
   for (std::size_t i = 0; i < hex.size(); ++i) {
     if (hex_value(hex[i]) < 0) {
       const unsigned char c = static_cast<unsigned char>(hex[i]);
-      std::string shown = (c >= 0x20 && c < 0x7f) ? std::string(1, hex[i]) : "\\x" + std::string{"0123456789abcdef"[c >> 4], "0123456789abcdef"[c & 15]};
+      std::string shown = (c >= 0x20 && c < 0x7f)
+                              ? std::string(1, hex[i])
+                              : "\\x" + std::string{"0123456789abcdef"[c >> 4], "0123456789abcdef"[c & 15]};
       throw InputError({std::string(source), line, i + 1},
                        "invalid hex digit '" + shown + "' (a hex key uses 0-9, a-f, A-F, two digits per byte)");
     }
   }
   if (hex.size() % 2 != 0)
-    throw InputError({std::string(source), line, hex.size()},
-                     "odd number of hex digits (" + std::to_string(hex.size()) + "); a hex key has two digits per byte");
+    throw InputError({std::string(source), line, hex.size()}, "odd number of hex digits (" +
+                                                                  std::to_string(hex.size()) +
+                                                                  "); a hex key has two digits per byte");
   for (std::size_t i = 0; i < hex.size(); i += 2)
     out.push_back(static_cast<char>(hex_value(hex[i]) * 16 + hex_value(hex[i + 1])));
   return out;
@@ -55,10 +58,8 @@ std::vector<std::string> parse_keys(std::string_view text, KeyEncoding encoding,
     std::string_view line = text.substr(pos, end - pos);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     ++line_no;
-    if (encoding == KeyEncoding::kHex)
-      keys.push_back(decode_hex_key(line, source, line_no));
-    else
-      keys.emplace_back(line);
+    if (encoding == KeyEncoding::kHex) keys.push_back(decode_hex_key(line, source, line_no));
+    else keys.emplace_back(line);
     pos = end + 1;
   }
   return keys;

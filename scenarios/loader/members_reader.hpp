@@ -26,12 +26,13 @@ std::vector<std::pair<std::string, std::int32_t>> parse_topic_counts(const std::
                                                                      std::int32_t max_partitions);
 
 struct MembersFile {
-  std::vector<model::consumer::GroupMember> members;  ///< in file order
+  std::vector<model::consumer::GroupMember> members;          ///< in file order
   std::map<std::string, model::consumer::TopicId> topic_ids;  ///< empty, or one per topic
 };
 
 /// Reads a members file. `topics` are the topics and partition counts (from --topics): every
 /// topic the file names must be one of them, every owned partition below its count.
-MembersFile parse_members_json(const std::string& text, const std::string& source, const std::map<std::string, std::int32_t>& topics);
+MembersFile parse_members_json(const std::string& text, const std::string& source,
+                               const std::map<std::string, std::int32_t>& topics);
 
 }  // namespace partsim::scenarios

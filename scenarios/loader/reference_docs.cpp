@@ -41,8 +41,7 @@ std::string comment(const FieldInfo& f) {
   std::string c = f.doc;
   if (f.type == "integer" || f.type == "number" || f.type == "duration")
     c += "; " + (f.unit.empty() ? std::string() : f.unit + " ") + "in " + f.range;
-  else if (f.type == "choice")
-    c += "; " + f.range;
+  else if (f.type == "choice") c += "; " + f.range;
   if (f.required) c += "; required";
   if (!f.kafka3_text.empty()) c += "; kafka-3.x: " + f.kafka3_text;
   return c;
@@ -126,12 +125,9 @@ void render_field(std::vector<std::string>& out, const YAML::Node& node, const F
     }
     return;
   }
-  if (value.IsDefined())
-    line(out, indent, f.key + ": " + yaml_text(value), comment(f));
-  else if (!f.default_text.empty())
-    line(out, indent, f.key + ": " + f.default_text, comment(f));
-  else
-    line(out, indent, "# " + f.key + ": " + f.example, comment(f));
+  if (value.IsDefined()) line(out, indent, f.key + ": " + yaml_text(value), comment(f));
+  else if (!f.default_text.empty()) line(out, indent, f.key + ": " + f.default_text, comment(f));
+  else line(out, indent, "# " + f.key + ": " + f.example, comment(f));
 }
 
 void render(std::vector<std::string>& out, const YAML::Node& node, const Schema& schema, std::size_t indent) {
@@ -153,7 +149,10 @@ void markdown_section(std::string& out, const Schema& schema, const std::string&
   std::string last = path.substr(path.rfind('.') == std::string::npos ? 0 : path.rfind('.') + 1);
   if (last.ends_with("[]")) last.resize(last.size() - 2);
   out += "\n## " + (path.empty() ? std::string("top level") : "`" + path + "`") +
-         (path.ends_with("[]") ? ": one " + schema.name : last == schema.name || path.empty() ? "" : ": " + schema.name) + "\n\n";
+         (path.ends_with("[]")                  ? ": one " + schema.name
+          : last == schema.name || path.empty() ? ""
+                                                : ": " + schema.name) +
+         "\n\n";
   out += "| key | type | default | allowed | meaning |\n|---|---|---|---|---|\n";
   std::vector<std::pair<const Schema*, std::string>> below;
   for (const auto& f : schema.fields) {
@@ -161,7 +160,8 @@ void markdown_section(std::string& out, const Schema& schema, const std::string&
     std::string def = f.required ? "required" : code(f.default_text);
     if (!f.kafka3_text.empty()) def += " (kafka-3.x: " + code(f.kafka3_text) + ")";
     if (f.sub) {
-      const std::string sub_path = (path.empty() ? "" : path + ".") + f.key + (f.shape == FieldInfo::Shape::kList ? "[]" : "");
+      const std::string sub_path =
+          (path.empty() ? "" : path + ".") + f.key + (f.shape == FieldInfo::Shape::kList ? "[]" : "");
       def = "see `" + sub_path + "`";
       below.emplace_back(f.sub, sub_path);
     } else if (def.empty()) {

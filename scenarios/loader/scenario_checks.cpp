@@ -13,14 +13,19 @@ using namespace partsim::model;
 
 void check_jitter(MapReader& m, Jitter& j) {
   if (j.kind == Jitter::Kind::kExponential && j.mean_ms <= 0) m.error("mean.ms", "must be > 0 for exponential jitter");
-  if (j.kind == Jitter::Kind::kLognormal && j.mean_ms <= 0) m.error("mean.ms", "must be > 0 (the median) for lognormal jitter");
+  if (j.kind == Jitter::Kind::kLognormal && j.mean_ms <= 0)
+    m.error("mean.ms", "must be > 0 (the median) for lognormal jitter");
 }
 
 void check_step(MapReader& m, BrokerChange&) {
   int actions = 0;
-  for (const char* key : {"set.rtt.ms", "set.request.ms", "set.byte.rate", "set.error.rate", "set.replica.rtt.ms", "fail", "recover"}) actions += m.has(key) ? 1 : 0;
+  for (const char* key :
+       {"set.rtt.ms", "set.request.ms", "set.byte.rate", "set.error.rate", "set.replica.rtt.ms", "fail", "recover"})
+    actions += m.has(key) ? 1 : 0;
   if (actions != 1)
-    m.error("at.ms", "a schedule step needs exactly one of set.rtt.ms, set.request.ms, set.byte.rate, set.error.rate, set.replica.rtt.ms, fail, recover");
+    m.error(
+        "at.ms",
+        "a schedule step needs exactly one of set.rtt.ms, set.request.ms, set.byte.rate, set.error.rate, set.replica.rtt.ms, fail, recover");
 }
 
 // CreatePartitions (kafka-consumer-spec §7, RCM:1754-1760): the controller refuses the same
@@ -32,7 +37,8 @@ void check_topic(MapReader& m, TopicConfig& t) {
   if (items.size() != t.schedule.size()) return;  // the list itself had errors
   std::vector<std::size_t> order(t.schedule.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return t.schedule[a].at < t.schedule[b].at; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return t.schedule[a].at < t.schedule[b].at; });
   std::int32_t current = t.partitions;
   for (const std::size_t i : order) {
     const std::int32_t requested = t.schedule[i].partitions;
@@ -40,8 +46,8 @@ void check_topic(MapReader& m, TopicConfig& t) {
     if (requested == current) {
       step.error("set.partitions", "Topic already has " + std::to_string(current) + " partition(s).");
     } else if (requested < current) {
-      step.error("set.partitions", "The topic " + t.name + " currently has " + std::to_string(current) + " partition(s); " +
-                                       std::to_string(requested) + " would not be an increase.");
+      step.error("set.partitions", "The topic " + t.name + " currently has " + std::to_string(current) +
+                                       " partition(s); " + std::to_string(requested) + " would not be an increase.");
     } else {
       current = requested;
     }
@@ -61,7 +67,8 @@ void check_config(MapReader& m, ProducerConfig& c) {
   const bool idempotence_set = m.has("enable.idempotence");
   if (idempotence_set && c.idempotence) {
     if (c.max_in_flight > 5)
-      m.error("max.in.flight.requests.per.connection", "must be <= 5 with enable.idempotence=true, got " + std::to_string(c.max_in_flight));
+      m.error("max.in.flight.requests.per.connection",
+              "must be <= 5 with enable.idempotence=true, got " + std::to_string(c.max_in_flight));
     if (c.acks != Acks::kAll) m.error("acks", "must be all with enable.idempotence=true");
     if (c.retries == 0) m.error("retries", "must be > 0 with enable.idempotence=true");
   } else if (!idempotence_set) {
@@ -71,10 +78,10 @@ void check_config(MapReader& m, ProducerConfig& c) {
   // silently raised when defaulted.
   if (c.delivery_timeout < c.linger + c.request_timeout) {
     if (m.has("delivery.timeout.ms"))
-      m.error("delivery.timeout.ms", "must be >= linger.ms + request.timeout.ms (" +
-                                         std::to_string(static_cast<std::int64_t>((c.linger + c.request_timeout).to_ms())) + ")");
-    else
-      c.delivery_timeout = c.linger + c.request_timeout;
+      m.error("delivery.timeout.ms",
+              "must be >= linger.ms + request.timeout.ms (" +
+                  std::to_string(static_cast<std::int64_t>((c.linger + c.request_timeout).to_ms())) + ")");
+    else c.delivery_timeout = c.linger + c.request_timeout;
   }
   // BufferPool.allocate refuses any request above buffer.memory outright ("hard limit"), and
   // every new batch asks for at least batch.size: Kafka accepts the config, every send that
@@ -103,7 +110,8 @@ void check_keys(MapReader& m, KeySpec& k) {
 
 void check_values(MapReader& m, ValueSpec& v) {
   if (v.kind == ValueSpec::Kind::kUniform && v.max_bytes < v.min_bytes) m.error("max", "must be >= min");
-  if (v.kind == ValueSpec::Kind::kTemplate && !m.has("template")) m.error("template", "is required for template values");
+  if (v.kind == ValueSpec::Kind::kTemplate && !m.has("template"))
+    m.error("template", "is required for template values");
   // Boost's lognormal takes ln(median) as the underlying normal's mean: 0 has none.
   if (v.kind == ValueSpec::Kind::kLognormal && !v.null_value && v.median_bytes <= 0)
     m.error("median", "must be > 0 for lognormal values (the median size in bytes)");
@@ -113,7 +121,8 @@ namespace {
 
 // The reader of item i of the list under `key`, to place an error found across sections.
 MapReader item(MapReader& parent, const std::string& key, std::size_t i) {
-  return MapReader(*parent.context(), parent.sequence(key).at(i), join_path(parent.path(), key + "." + std::to_string(i)));
+  return MapReader(*parent.context(), parent.sequence(key).at(i),
+                   join_path(parent.path(), key + "." + std::to_string(i)));
 }
 
 // A time in ms as a scenario writes it: 320000, 0.5.
@@ -144,12 +153,16 @@ void check_producer_topic(MapReader& top, Scenario& s, std::size_t i) {
     return;
   }
   if (!topic) {
-    p.map("workload").error("topic", "names no topic of this scenario ('" + ps.workload.topic + "'; topics: " + topic_names(s) + ")");
+    p.map("workload")
+        .error("topic",
+               "names no topic of this scenario ('" + ps.workload.topic + "'; topics: " + topic_names(s) + ")");
     return;
   }
   const std::string partitions = std::to_string(topic->partitions);
   if (ps.workload.partition && *ps.workload.partition >= topic->partitions)
-    p.map("workload").error("partition", "must be < the topic's " + partitions + " partitions, got " + std::to_string(*ps.workload.partition));
+    p.map("workload")
+        .error("partition",
+               "must be < the topic's " + partitions + " partitions, got " + std::to_string(*ps.workload.partition));
   // A rule's partition is known here: out of range is a scenario error, not a run failure.
   MapReader cfg = p.map("config");
   const auto& spec = ps.config.partitioner;
@@ -158,11 +171,12 @@ void check_producer_topic(MapReader& top, Scenario& s, std::size_t i) {
       cfg.error("partsim.partitioner.rules." + std::to_string(r) + ".partition",
                 "must be < the topic's " + partitions + " partitions, got " + std::to_string(spec.rules[r].partition));
   if (spec.kind == PartitionerKind::kRules) {
-    const std::int64_t last = std::int64_t{spec.fallback.first} + (spec.fallback.count > 0 ? spec.fallback.count : 1) - 1;
+    const std::int64_t last =
+        std::int64_t{spec.fallback.first} + (spec.fallback.count > 0 ? spec.fallback.count : 1) - 1;
     if (last >= topic->partitions)
-      cfg.error("partsim.partitioner.fallback", "the range from " + std::to_string(spec.fallback.first) + " (" +
-                                                    std::to_string(spec.fallback.count) + " partitions) must end below the topic's " +
-                                                    partitions + " partitions");
+      cfg.error("partsim.partitioner.fallback",
+                "the range from " + std::to_string(spec.fallback.first) + " (" + std::to_string(spec.fallback.count) +
+                    " partitions) must end below the topic's " + partitions + " partitions");
   }
 }
 
@@ -175,16 +189,19 @@ void check_hosts(MapReader& top, const Scenario& s) {
   std::string names;
   for (const auto& h : s.hosts) names += (names.empty() ? "" : ", ") + h.name;
   const auto known = [&](const std::string& host) {
-    return host.empty() || std::any_of(s.hosts.begin(), s.hosts.end(), [&](const HostConfig& h) { return h.name == host; });
+    return host.empty() ||
+           std::any_of(s.hosts.begin(), s.hosts.end(), [&](const HostConfig& h) { return h.name == host; });
   };
   const std::string allowed = names.empty() ? "cluster.hosts lists none" : "hosts: " + names;
   MapReader cluster = top.map("cluster");
   for (std::size_t i = 0; i < s.brokers.size(); ++i)
     if (!known(s.brokers[i].host))
-      item(cluster, "brokers", i).error("host", "names no host of cluster.hosts ('" + s.brokers[i].host + "'; " + allowed + ")");
+      item(cluster, "brokers", i)
+          .error("host", "names no host of cluster.hosts ('" + s.brokers[i].host + "'; " + allowed + ")");
   for (std::size_t i = 0; i < s.producers.size(); ++i)
     if (!known(s.producers[i].host))
-      item(top, "producers", i).error("host", "names no host of cluster.hosts ('" + s.producers[i].host + "'; " + allowed + ")");
+      item(top, "producers", i)
+          .error("host", "names no host of cluster.hosts ('" + s.producers[i].host + "'; " + allowed + ")");
 }
 
 }  // namespace
@@ -196,8 +213,9 @@ void check_replication_mode(MapReader& top, const Scenario& s) {
   const ReplicationConfig defaults;
   const BrokerConfig broker_defaults;
   if (!s.replication.followers()) {
-    const char* why = " is ignored under cluster.replication: fixed (the default), which models no follower fetches, ISR changes "
-                      "or fencing; set cluster.replication: followers for it to take effect";
+    const char* why =
+        " is ignored under cluster.replication: fixed (the default), which models no follower fetches, ISR changes "
+        "or fencing; set cluster.replication: followers for it to take effect";
     if (top.has("cluster")) {
       MapReader cluster = top.map("cluster");
       const std::pair<const char*, bool> set[] = {
@@ -221,8 +239,9 @@ void check_replication_mode(MapReader& top, const Scenario& s) {
         MapReader cluster = top.map("cluster");
         MapReader b = item(cluster, "brokers", i);
         if (b.has("replication.ms"))
-          b.warn("replication.ms", "replication.ms is ignored under cluster.replication: followers, where acks=all waits for the "
-                                   "followers' fetches (replica.rtt.ms, replica.fetch.wait.max.ms); it applies under fixed");
+          b.warn("replication.ms",
+                 "replication.ms is ignored under cluster.replication: followers, where acks=all waits for the "
+                 "followers' fetches (replica.rtt.ms, replica.fetch.wait.max.ms); it applies under fixed");
       }
   }
 }
@@ -233,8 +252,9 @@ void check_scenario(MapReader& top, Scenario& s) {
   check_replication_mode(top, s);
   for (std::size_t i = 0; i < s.topics.size(); ++i)
     if (!s.brokers.empty() && s.topics[i].replication_factor > static_cast<std::int32_t>(s.brokers.size()))
-      item(top, "topics", i).error("replication.factor", "must be <= the number of brokers (" + std::to_string(s.brokers.size()) +
-                                                             "), got " + std::to_string(s.topics[i].replication_factor));
+      item(top, "topics", i)
+          .error("replication.factor", "must be <= the number of brokers (" + std::to_string(s.brokers.size()) +
+                                           "), got " + std::to_string(s.topics[i].replication_factor));
   for (std::size_t i = 0; i < s.producers.size(); ++i) check_producer_topic(top, s, i);
   // A closed loop sends again as soon as a send completes. With acks=0 a send completes as
   // its batch leaves, so where a batch is sendable at once (linger.ms 0, a partition's
@@ -243,39 +263,46 @@ void check_scenario(MapReader& top, Scenario& s) {
   // Time per send() lets the clock advance.
   for (std::size_t i = 0; i < s.producers.size(); ++i) {
     const ProducerSpec& p = s.producers[i];
-    if (p.workload.arrivals.kind != Arrivals::Kind::kClosedLoop || p.workload.arrivals.send_cost > SimTime::zero()) continue;
+    if (p.workload.arrivals.kind != Arrivals::Kind::kClosedLoop || p.workload.arrivals.send_cost > SimTime::zero())
+      continue;
     // clang-format off
     const char* why = p.config.acks == Acks::kNone                ? "acks 0 (each send completes as its batch leaves"
                       : p.config.max_block <= SimTime::zero() ? "max.block.ms 0 (each send fails at once while memory is used up"
                                                                : nullptr;
     // clang-format on
     if (why)
-      item(top, "producers", i).map("workload").map("arrivals").error(
-          "send.cost.us", std::string("must be > 0 for closed-loop arrivals with ") + why +
-                              ": without time per send() the run may never advance)");
+      item(top, "producers", i)
+          .map("workload")
+          .map("arrivals")
+          .error("send.cost.us", std::string("must be > 0 for closed-loop arrivals with ") + why +
+                                     ": without time per send() the run may never advance)");
   }
   // The followers' model sets when records become readable only through acks (the high
   // watermark is not written to the logs): consumers and migrations read those logs.
   if (s.replication.followers() && (!s.consumers.empty() || s.migration))
-    top.map("cluster").error("replication", "followers cannot be combined with consumers or a migration yet (use fixed)");
+    top.map("cluster").error("replication",
+                             "followers cannot be combined with consumers or a migration yet (use fixed)");
   // The followers' state is laid out for the topics' starting partitions.
   for (std::size_t i = 0; i < s.topics.size(); ++i)
     if (s.replication.followers() && !s.topics[i].schedule.empty())
-      item(top, "topics", i).error("schedule", "a topic schedule cannot be combined with cluster.replication: followers yet (use fixed)");
+      item(top, "topics", i)
+          .error("schedule", "a topic schedule cannot be combined with cluster.replication: followers yet (use fixed)");
   // A follower with nothing to fetch waits replica.fetch.wait.max.ms, then asks again a
   // round trip later: both 0 would spin at one instant.
   if (s.replication.followers() && s.replication.fetch_wait_max == SimTime::zero())
     for (const auto& b : s.brokers)
       if (b.replica_rtt == SimTime::zero()) {
-        top.map("cluster").error("replica.fetch.wait.max.ms", "must be > 0 when a broker's replica.rtt.ms is 0 (broker " +
-                                                                  std::to_string(b.id) + "): a follower's fetches would never let time pass");
+        top.map("cluster").error("replica.fetch.wait.max.ms",
+                                 "must be > 0 when a broker's replica.rtt.ms is 0 (broker " + std::to_string(b.id) +
+                                     "): a follower's fetches would never let time pass");
         return;
       }
   for (const auto& b : s.brokers)
     for (const auto& step : b.schedule)
       if (step.kind == BrokerChange::Kind::kSetReplicaRtt && !s.replication.followers()) {
-        top.map("cluster").error("replication", "must be followers for a schedule step with set.replica.rtt.ms (broker " +
-                                                    std::to_string(b.id) + ")");
+        top.map("cluster").error("replication",
+                                 "must be followers for a schedule step with set.replica.rtt.ms (broker " +
+                                     std::to_string(b.id) + ")");
         return;
       }
   // A topic step at or after the run's end is never made (the engine leaves it out): say so.
@@ -288,17 +315,18 @@ void check_scenario(MapReader& top, Scenario& s) {
       for (std::size_t k = 0; k < t.schedule.size() && k < steps.size(); ++k) {
         if (t.schedule[k].at < *s.run.duration) continue;
         MapReader step(*top.context(), steps[k], join_path(topic.path(), "schedule." + std::to_string(k)));
-        step.warn("at.ms", "the step to " + std::to_string(t.schedule[k].partitions) + " partitions at " + fixed_ms(t.schedule[k].at) +
-                               " ms is at or after the run's end (run.duration.ms " + fixed_ms(*s.run.duration) +
-                               "): it is never made, the topic keeps " + std::to_string(t.partitions_before(s.run.duration)) +
-                               " partitions");
+        step.warn("at.ms", "the step to " + std::to_string(t.schedule[k].partitions) + " partitions at " +
+                               fixed_ms(t.schedule[k].at) + " ms is at or after the run's end (run.duration.ms " +
+                               fixed_ms(*s.run.duration) + "): it is never made, the topic keeps " +
+                               std::to_string(t.partitions_before(s.run.duration)) + " partitions");
       }
     }
   MapReader run = top.map("run");
   if (!s.run.records && !s.run.duration && !run.has("records") && !run.has("duration.ms")) {
     bool all_bounded = !s.producers.empty();
     for (const auto& p : s.producers) all_bounded = all_bounded && p.workload.records.has_value();
-    if (!all_bounded) run.error("records", "the run needs a stop rule: run.records, run.duration.ms, or records on every producer");
+    if (!all_bounded)
+      run.error("records", "the run needs a stop rule: run.records, run.duration.ms, or records on every producer");
   }
   if (s.run.check == RunSpec::Check::kPoissonBatching) {
     // The closed form holds for one producer sending Poisson arrivals of one size with null
@@ -308,32 +336,36 @@ void check_scenario(MapReader& top, Scenario& s) {
                        s.producers[0].workload.keys.kind == KeySpec::Kind::kNone &&
                        s.producers[0].workload.values.kind == ValueSpec::Kind::kFixed &&
                        s.producers[0].config.partitioner.kind == PartitionerKind::kBuiltin &&
-                       s.producers[0].config.compression == Compression::kNone && s.producers[0].config.linger < SimTime::ms(64);
+                       s.producers[0].config.compression == Compression::kNone &&
+                       s.producers[0].config.linger < SimTime::ms(64);
     if (!shape)
-      run.error("check", "poisson-batching needs one producer, one topic with one partition, Poisson arrivals, null keys, "
-                         "fixed-size values, no compression, the built-in partitioner and linger.ms < 64");
+      run.error("check",
+                "poisson-batching needs one producer, one topic with one partition, Poisson arrivals, null keys, "
+                "fixed-size values, no compression, the built-in partitioner and linger.ms < 64");
   }
   if (s.run.check == RunSpec::Check::kBrokerQueue) {
     // M/G/1: every record its own request (linger.ms 0, one partition, one size), arriving
     // as a Poisson process at one FIFO server whose service time is its fixed costs plus
     // the jitter; nothing else may delay, batch or drop requests.
-    bool shape = !s.producers.empty() && s.topics.size() == 1 && s.topics[0].partitions == 1 && s.topics[0].schedule.empty() &&
-                 s.hosts.empty() && !s.replication.followers() && !s.migration && s.run.warmup == SimTime::zero();
+    bool shape = !s.producers.empty() && s.topics.size() == 1 && s.topics[0].partitions == 1 &&
+                 s.topics[0].schedule.empty() && s.hosts.empty() && !s.replication.followers() && !s.migration &&
+                 s.run.warmup == SimTime::zero();
     for (const auto& p : s.producers)
-      shape = shape && p.workload.arrivals.kind == Arrivals::Kind::kPoisson && p.workload.arrivals.send_cost == SimTime::zero() &&
-              !p.workload.records &&
+      shape = shape && p.workload.arrivals.kind == Arrivals::Kind::kPoisson &&
+              p.workload.arrivals.send_cost == SimTime::zero() && !p.workload.records &&
               p.workload.keys.kind == KeySpec::Kind::kNone && p.workload.values.kind == ValueSpec::Kind::kFixed &&
               p.workload.values.null_value == s.producers[0].workload.values.null_value &&
-              p.workload.values.size_bytes == s.producers[0].workload.values.size_bytes && p.workload.header_count == 0 &&
-              p.config.partitioner.kind == PartitionerKind::kBuiltin && p.config.compression == Compression::kNone &&
-              p.config.linger == SimTime::zero() && p.cpu.per_request == SimTime::zero() && p.cpu.per_batch == SimTime::zero() &&
-              p.cpu.per_byte_ns == 0;
+              p.workload.values.size_bytes == s.producers[0].workload.values.size_bytes &&
+              p.workload.header_count == 0 && p.config.partitioner.kind == PartitionerKind::kBuiltin &&
+              p.config.compression == Compression::kNone && p.config.linger == SimTime::zero() &&
+              p.cpu.per_request == SimTime::zero() && p.cpu.per_batch == SimTime::zero() && p.cpu.per_byte_ns == 0;
     for (const auto& b : s.brokers) shape = shape && !b.threaded() && b.schedule.empty() && b.error_rate == 0;
     if (!shape)
-      run.error("check", "broker-queue needs one topic with one partition (no schedule), Poisson arrivals without send.cost.us, "
-                         "sender cpu or a records limit per producer, null keys, one fixed value size without headers, no "
-                         "compression, linger.ms 0, the built-in partitioner, no run.warmup.ms, and brokers without threads, "
-                         "hosts, schedules, error.rate or followers");
+      run.error("check",
+                "broker-queue needs one topic with one partition (no schedule), Poisson arrivals without send.cost.us, "
+                "sender cpu or a records limit per producer, null keys, one fixed value size without headers, no "
+                "compression, linger.ms 0, the built-in partitioner, no run.warmup.ms, and brokers without threads, "
+                "hosts, schedules, error.rate or followers");
   }
 }
 
@@ -347,7 +379,8 @@ void check_bridge_rate(MapReader& m, const MigrationSpec& spec, const Scenario& 
   const double rate = spec.bridge.records_per_second;
   if (!b.has("rate") || rate <= 0) return;
   if (rate < kMinBridgeRate) {
-    b.error("rate", "must be 0 (unlimited) or at least " + number_text(kMinBridgeRate) + " records/s, got " + number_text(rate));
+    b.error("rate", "must be 0 (unlimited) or at least " + number_text(kMinBridgeRate) + " records/s, got " +
+                        number_text(rate));
     return;
   }
   std::optional<double> records;
@@ -363,7 +396,8 @@ void check_bridge_rate(MapReader& m, const MigrationSpec& spec, const Scenario& 
   const double end_ms = spec.at.to_ms() + *records / rate * 1e3;
   if (end_ms > kMaxSimulatedMs)
     b.error("rate", "paces the run's " + number_text(*records) + " records to " + number_text(end_ms) +
-                        " ms, past the end of simulated time (" + number_text(kMaxSimulatedMs) + " ms); raise it or set 0 (unlimited)");
+                        " ms, past the end of simulated time (" + number_text(kMaxSimulatedMs) +
+                        " ms); raise it or set 0 (unlimited)");
 }
 
 }  // namespace
@@ -377,24 +411,29 @@ void check_migration(MapReader& top, Scenario& s) {
   const MigrationSpec& spec = *s.migration;
   for (const auto& [key, name] : {std::pair<std::string, std::string>{"from", spec.from}, {"to", spec.to}})
     if (!name.empty() && !declared(name))
-      m.error(key, "names no topic of this scenario ('" + name + "'; topics: " + topic_names(s) + "); declare it under topics:");
-  if (!spec.from.empty() && spec.from == spec.to) m.error("to", "must differ from from ('" + spec.from + "'): a migration moves records to a new topic");
+      m.error(key, "names no topic of this scenario ('" + name + "'; topics: " + topic_names(s) +
+                       "); declare it under topics:");
+  if (!spec.from.empty() && spec.from == spec.to)
+    m.error("to", "must differ from from ('" + spec.from + "'): a migration moves records to a new topic");
   for (const auto& p : s.producers)
     if (!spec.to.empty() && spec.from != spec.to && p.workload.topic == spec.to)
       m.error("to", "is the topic producer '" + p.name + "' sends to; the producers send to from ('" + spec.from +
                         "') and the migration fills to");
   const auto sent_to = [&](const std::string& topic) {
-    return std::any_of(s.producers.begin(), s.producers.end(), [&](const ProducerSpec& p) { return p.workload.topic == topic; });
+    return std::any_of(s.producers.begin(), s.producers.end(),
+                       [&](const ProducerSpec& p) { return p.workload.topic == topic; });
   };
   // (A producer sending to `to` instead is reported above.)
   if (!spec.from.empty() && declared(spec.from) && !sent_to(spec.from) && !sent_to(spec.to))
-    m.error("from", "no producer sends to topic '" + spec.from + "' (migration.from): a migration moves a topic the producers send to");
+    m.error("from", "no producer sends to topic '" + spec.from +
+                        "' (migration.from): a migration moves a topic the producers send to");
   if (m.has("bridge")) check_bridge_rate(m, spec, s);
   for (const auto& t : s.topics)
     if (!t.schedule.empty() && (t.name == spec.from || t.name == spec.to))
-      m.error(t.name == spec.from ? "from" : "to", "topic '" + t.name +
-                                                       "' has a partition schedule; a migration's topics keep their partition count "
-                                                       "(a live increase and a migration in one run are not modelled)");
+      m.error(t.name == spec.from ? "from" : "to",
+              "topic '" + t.name +
+                  "' has a partition schedule; a migration's topics keep their partition count "
+                  "(a live increase and a migration in one run are not modelled)");
 }
 
 }  // namespace partsim::scenarios

@@ -24,16 +24,18 @@ YAML::Node parse_yaml_document(std::string_view text, const std::string& source)
   for (std::size_t i = 1; i < docs.size(); ++i) {
     if (docs[i].IsNull()) continue;
     const YAML::Mark m = docs[i].Mark();
-    throw InputError({source, static_cast<std::size_t>(m.line + 1), static_cast<std::size_t>(m.column + 1)},
-                     "a second YAML document starts here; a scenario file holds one (remove the '---' before it, or split the file)");
+    throw InputError(
+        {source, static_cast<std::size_t>(m.line + 1), static_cast<std::size_t>(m.column + 1)},
+        "a second YAML document starts here; a scenario file holds one (remove the '---' before it, or split the file)");
   }
   return docs.empty() ? YAML::Node() : docs[0];
 }
 
-model::Scenario load_scenario_text(std::string_view text, const std::string& source, const std::vector<std::string>& sets,
-                                   std::vector<std::string>* warnings) {
+model::Scenario load_scenario_text(std::string_view text, const std::string& source,
+                                   const std::vector<std::string>& sets, std::vector<std::string>* warnings) {
   const YAML::Node root = parse_yaml_document(text, source);
-  if (!root.IsDefined() || root.IsNull()) throw InputError({source}, "is empty; a scenario needs cluster, topics and producers");
+  if (!root.IsDefined() || root.IsNull())
+    throw InputError({source}, "is empty; a scenario needs cluster, topics and producers");
   ReadContext ctx;
   ctx.file = source;
   for (const auto& s : sets) add_override(ctx.overrides, parse_override(s, scenario_table().schema()));
@@ -46,7 +48,8 @@ model::Scenario load_scenario_text(std::string_view text, const std::string& sou
   return scenario;
 }
 
-model::Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& sets, std::vector<std::string>* warnings) {
+model::Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& sets,
+                                   std::vector<std::string>* warnings) {
   const std::string text = read_input_file(path);
   model::Scenario s = load_scenario_text(text, path, sets, warnings);
   if (s.name.empty()) {

@@ -18,7 +18,8 @@ model::Scenario load_scenario_file(const std::string& path, const std::vector<st
                                    std::vector<std::string>* warnings = nullptr);
 
 /// The same from text; `source` names it in errors.
-model::Scenario load_scenario_text(std::string_view text, const std::string& source, const std::vector<std::string>& sets = {},
+model::Scenario load_scenario_text(std::string_view text, const std::string& source,
+                                   const std::vector<std::string>& sets = {},
                                    std::vector<std::string>* warnings = nullptr);
 
 }  // namespace partsim::scenarios

@@ -40,7 +40,8 @@ Override parse_override(const std::string& assignment, const Schema& top) {
   const std::string path_text = assignment.substr(0, eq);
   const std::string value_text = assignment.substr(eq + 1);
   if (blank(value_text))
-    throw InputError(where, "the value is empty; give one, or remove the field (back to its default) with " + path_text + "=~");
+    throw InputError(where, "the value is empty; give one, or remove the field (back to its default) with " +
+                                path_text + "=~");
   Override o;
   o.assignment = "--set " + assignment;
   try {
@@ -77,7 +78,8 @@ Override parse_override(const std::string& assignment, const Schema& top) {
       continue;
     }
     if (field->shape != FieldInfo::Shape::kList || field->sub == nullptr)
-      throw InputError(where, path + ": is not a mapping ('" + join(segs, i, segs.size()) + "' cannot be set inside it; set the whole value)");
+      throw InputError(where, path + ": is not a mapping ('" + join(segs, i, segs.size()) +
+                                  "' cannot be set inside it; set the whole value)");
     if (segs[i] == "*") {
       path = join_path(path, "*");
     } else {
@@ -116,7 +118,9 @@ std::vector<std::string> unused_override_errors(const std::vector<Override>& ove
     std::string message = "names nothing in this scenario";
     for (std::size_t k = 1; k < segs.size() + 1; ++k) {
       const auto it = list_sizes.find(join(segs, 0, k - 1));
-      if (k < 2 || it == list_sizes.end() || segs[k - 1].empty() || !std::isdigit(static_cast<unsigned char>(segs[k - 1][0]))) continue;
+      if (k < 2 || it == list_sizes.end() || segs[k - 1].empty() ||
+          !std::isdigit(static_cast<unsigned char>(segs[k - 1][0])))
+        continue;
       if (std::stoul(segs[k - 1]) >= it->second) {
         message = it->first + ": has " + std::to_string(it->second) + " items, no index " + segs[k - 1];
         break;

@@ -48,7 +48,8 @@ bool read_assignment(ReadContext& ctx, const YAML::Node& key, const YAML::Node& 
                      SweepAssignment& out) {
   const std::string path = key.IsScalar() ? key.Scalar() : "";
   if (path.empty()) {
-    ctx.error(key, where, "a key must be a scenario path such as workload.arrivals.rate or linger.ms, got " + shown(key));
+    ctx.error(key, where,
+              "a key must be a scenario path such as workload.arrivals.rate or linger.ms, got " + shown(key));
     return false;
   }
   if (!value.IsScalar() || value.Scalar().empty()) {
@@ -74,7 +75,8 @@ bool read_assignment(ReadContext& ctx, const YAML::Node& key, const YAML::Node& 
 std::vector<SweepAssignment> read_assignments(ReadContext& ctx, const YAML::Node& map, const std::string& where) {
   std::vector<SweepAssignment> out;
   if (!map.IsMap()) {
-    ctx.error(map, where, "must be a mapping of scenario paths to values (workload.arrivals.rate: 1000), got " + shown(map));
+    ctx.error(map, where,
+              "must be a mapping of scenario paths to values (workload.arrivals.rate: 1000), got " + shown(map));
     return out;
   }
   std::set<std::string> seen;
@@ -114,7 +116,10 @@ void read_arms(ReadContext& ctx, MapReader& top, SweepDefinition& d) {
   const YAML::Node vnode = variants.node();
   if (vnode.IsDefined() && !vnode.IsNull()) {
     if (!vnode.IsMap()) {
-      ctx.error(vnode, "variants", "must be a mapping of names to settings (adaptive-off: {partitioner.adaptive.partitioning.enable: false}), got " + shown(vnode));
+      ctx.error(
+          vnode, "variants",
+          "must be a mapping of names to settings (adaptive-off: {partitioner.adaptive.partitioning.enable: false}), got " +
+              shown(vnode));
     } else {
       for (const auto& kv : vnode) {
         const std::string name = kv.first.IsScalar() ? kv.first.Scalar() : "";
@@ -127,7 +132,8 @@ void read_arms(ReadContext& ctx, MapReader& top, SweepDefinition& d) {
           continue;
         }
         auto sets = read_assignments(ctx, kv.second, "variants." + name);
-        if (sets.empty() && kv.second.IsMap()) ctx.error(kv.first, "variants." + name, "sets nothing; give at least one PATH: VALUE");
+        if (sets.empty() && kv.second.IsMap())
+          ctx.error(kv.first, "variants." + name, "sets nothing; give at least one PATH: VALUE");
         d.arms.push_back({name, std::move(sets)});
       }
     }
@@ -138,7 +144,9 @@ void read_arms(ReadContext& ctx, MapReader& top, SweepDefinition& d) {
 // grid: {PATH: [V1, V2, ...], ...}: every combination, the first key varying slowest.
 void read_grid(ReadContext& ctx, const YAML::Node& grid, SweepDefinition& d) {
   if (!grid.IsMap() || grid.size() == 0) {
-    ctx.error(grid, "grid", "must be a mapping of scenario paths to lists of values (workload.arrivals.rate: [100, 1000]), got " + shown(grid));
+    ctx.error(grid, "grid",
+              "must be a mapping of scenario paths to lists of values (workload.arrivals.rate: [100, 1000]), got " +
+                  shown(grid));
     return;
   }
   std::vector<std::vector<SweepAssignment>> axes;
@@ -147,7 +155,8 @@ void read_grid(ReadContext& ctx, const YAML::Node& grid, SweepDefinition& d) {
     const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "?";
     if (!kv.second.IsSequence() || kv.second.size() == 0) {
       ctx.error(kv.second.IsDefined() && !kv.second.IsNull() ? kv.second : kv.first, join_path("grid", key),
-                "must be a non-empty list of values ([100, 1000]), got " + (kv.second.IsSequence() ? "an empty list" : shown(kv.second)));
+                "must be a non-empty list of values ([100, 1000]), got " +
+                    (kv.second.IsSequence() ? "an empty list" : shown(kv.second)));
       continue;
     }
     std::vector<SweepAssignment> axis;
@@ -159,8 +168,9 @@ void read_grid(ReadContext& ctx, const YAML::Node& grid, SweepDefinition& d) {
       const auto [same, fresh] = values.emplace(number_form(a.value), axis.size());
       if (!fresh) {
         const SweepAssignment& first = axis[same->second];
-        ctx.error(v, join_path("grid", key), a.value + " is listed twice (first at " + std::to_string(first.line) + ":" +
-                                                  std::to_string(first.column) + "): the same point would run twice");
+        ctx.error(v, join_path("grid", key),
+                  a.value + " is listed twice (first at " + std::to_string(first.line) + ":" +
+                      std::to_string(first.column) + "): the same point would run twice");
         continue;
       }
       axis.push_back(std::move(a));
@@ -197,7 +207,8 @@ void read_grid(ReadContext& ctx, const YAML::Node& grid, SweepDefinition& d) {
 // points: [{PATH: VALUE, ...}, ...]: each item one point, as written.
 void read_points(ReadContext& ctx, const YAML::Node& points, SweepDefinition& d) {
   if (!points.IsSequence() || points.size() == 0) {
-    ctx.error(points, "points", "must be a non-empty list of mappings ({workload.arrivals.kind: flat-out}), got " + shown(points));
+    ctx.error(points, "points",
+              "must be a non-empty list of mappings ({workload.arrivals.kind: flat-out}), got " + shown(points));
     return;
   }
   if (points.size() * d.arms.size() > kMaxPoints) {
@@ -208,14 +219,16 @@ void read_points(ReadContext& ctx, const YAML::Node& points, SweepDefinition& d)
   for (std::size_t i = 0; i < points.size(); ++i) {
     auto w = read_assignments(ctx, points[i], "points." + std::to_string(i));
     std::vector<SweepAssignment> sorted = w;
-    std::sort(sorted.begin(), sorted.end(), [](const SweepAssignment& a, const SweepAssignment& b) { return a.full_path < b.full_path; });
+    std::sort(sorted.begin(), sorted.end(),
+              [](const SweepAssignment& a, const SweepAssignment& b) { return a.full_path < b.full_path; });
     std::string key;
     for (const auto& a : sorted) key += a.full_path + "=" + number_form(a.value) + "\n";
     const auto [it, fresh] = seen.emplace(key, i);
     if (!fresh && !w.empty()) {
-      ctx.error(points[i], "points." + std::to_string(i), "is the same point as points." + std::to_string(it->second) + " (" +
-                                                              std::to_string(line_of(points[it->second])) + ":" +
-                                                              std::to_string(column_of(points[it->second])) + "): it would run twice");
+      ctx.error(points[i], "points." + std::to_string(i),
+                "is the same point as points." + std::to_string(it->second) + " (" +
+                    std::to_string(line_of(points[it->second])) + ":" + std::to_string(column_of(points[it->second])) +
+                    "): it would run twice");
       continue;
     }
     d.workloads.push_back(std::move(w));
@@ -245,8 +258,10 @@ void read_sample(ReadContext& ctx, MapReader& sample, SweepDefinition& d) {
   sample.finish();
   if (!rnode.IsMap() || rnode.size() == 0) {
     if (rnode.IsDefined() && !rnode.IsNull() && !rnode.IsMap()) return;  // reported by the reader
-    ctx.error(rnode.IsDefined() ? rnode : sample.node(), "sample.ranges",
-              "must be a mapping of scenario paths to ranges (workload.arrivals.rate: {min: 100, max: 30000, scale: log}), got " + shown(rnode));
+    ctx.error(
+        rnode.IsDefined() ? rnode : sample.node(), "sample.ranges",
+        "must be a mapping of scenario paths to ranges (workload.arrivals.rate: {min: 100, max: 30000, scale: log}), got " +
+            shown(rnode));
     return;
   }
   struct Range {
@@ -278,7 +293,8 @@ void read_sample(ReadContext& ctx, MapReader& sample, SweepDefinition& d) {
     if (!(r.min < r.max)) ctx.error(kv.second, path, "min must be below max");
     if (r.log && !(r.min > 0)) ctx.error(kv.second, path, "scale: log needs min > 0");
     // The path is checked with a number of the range's kind.
-    if (!read_assignment(ctx, kv.first, YAML::Node(format_sample(r.min, r.integer)), "sample.ranges", r.where)) continue;
+    if (!read_assignment(ctx, kv.first, YAML::Node(format_sample(r.min, r.integer)), "sample.ranges", r.where))
+      continue;
     r.where.line = line_of(kv.first);
     r.where.column = column_of(kv.first);
     if (!seen.insert(r.where.full_path).second) {
@@ -301,7 +317,8 @@ void read_sample(ReadContext& ctx, MapReader& sample, SweepDefinition& d) {
     boost::random::uniform_real_distribution<double> u(0.0, 1.0);
     for (std::size_t i = 0; i < count; ++i) {
       const double x = (static_cast<double>(perm[i]) + u(rng)) / static_cast<double>(count);
-      const double v = r.log ? std::exp(std::log(r.min) + x * (std::log(r.max) - std::log(r.min))) : r.min + x * (r.max - r.min);
+      const double v = r.log ? std::exp(std::log(r.min) + x * (std::log(r.max) - std::log(r.min)))
+                             : r.min + x * (r.max - r.min);
       SweepAssignment a = r.where;
       a.value = format_sample(std::clamp(v, r.min, r.max), r.integer);
       points[i].push_back(std::move(a));
@@ -345,13 +362,11 @@ SweepDefinition load_sweep_file(const std::string& path) {
   read_arms(ctx, top, d);
   const bool grid = top.has("grid"), points = top.has("points"), sample = top.has("sample");
   if (grid + points + sample != 1)
-    top.error(grid ? "points" : "grid", "a sweep needs exactly one of grid, points or sample, got " + std::to_string(grid + points + sample));
-  else if (grid)
-    read_grid(ctx, root["grid"], d);
-  else if (points)
-    read_points(ctx, root["points"], d);
-  else if (MapReader s(ctx, root["sample"], "sample", root); s.node().IsMap())
-    read_sample(ctx, s, d);
+    top.error(grid ? "points" : "grid",
+              "a sweep needs exactly one of grid, points or sample, got " + std::to_string(grid + points + sample));
+  else if (grid) read_grid(ctx, root["grid"], d);
+  else if (points) read_points(ctx, root["points"], d);
+  else if (MapReader s(ctx, root["sample"], "sample", root); s.node().IsMap()) read_sample(ctx, s, d);
   d.source = grid ? "grid" : points ? "points" : "sample";
   top.finish();
   if (!ctx.errors.empty()) throw InputError(ctx.errors);
@@ -362,8 +377,9 @@ SweepDefinition load_sweep_file(const std::string& path) {
     d.scenario_text = read_input_file(d.scenario_path);
   } catch (const InputError& e) {
     const YAML::Node at = root["scenario"];
-    throw InputError({path, line_of(at), column_of(at)}, "scenario: cannot read the base scenario '" + d.scenario_path +
-                                                             "' (a path relative to the sweep file): " + e.messages().front());
+    throw InputError({path, line_of(at), column_of(at)},
+                     "scenario: cannot read the base scenario '" + d.scenario_path +
+                         "' (a path relative to the sweep file): " + e.messages().front());
   }
   if (d.name.empty()) d.name = std::filesystem::path(path).stem().string();
   return d;
@@ -375,7 +391,8 @@ std::string indexed_job_manifest(const IndexedJob& job) {
   e << YAML::BeginMap;
   e << YAML::Key << "apiVersion" << YAML::Value << "batch/v1";
   e << YAML::Key << "kind" << YAML::Value << "Job";
-  e << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "name" << YAML::Value << job.name << YAML::EndMap;
+  e << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "name" << YAML::Value << job.name
+    << YAML::EndMap;
   e << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
   e << YAML::Key << "completionMode" << YAML::Value << "Indexed";
   e << YAML::Key << "completions" << YAML::Value << job.completions;
@@ -393,12 +410,13 @@ std::string indexed_job_manifest(const IndexedJob& job) {
   e << YAML::Key << "command" << YAML::Value << YAML::BeginSeq;
   for (const auto& w : job.command) e << YAML::DoubleQuoted << w;
   e << YAML::EndSeq;
-  e << YAML::Key << "volumeMounts" << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "name" << YAML::Value << "stores"
-    << YAML::Key << "mountPath" << YAML::Value << YAML::DoubleQuoted << job.mount << YAML::EndMap << YAML::EndSeq;
+  e << YAML::Key << "volumeMounts" << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "name"
+    << YAML::Value << "stores" << YAML::Key << "mountPath" << YAML::Value << YAML::DoubleQuoted << job.mount
+    << YAML::EndMap << YAML::EndSeq;
   e << YAML::EndMap << YAML::EndSeq;
-  e << YAML::Key << "volumes" << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "name" << YAML::Value << "stores"
-    << YAML::Key << "persistentVolumeClaim" << YAML::Value << YAML::BeginMap << YAML::Key << "claimName" << YAML::Value << YAML::DoubleQuoted << job.claim
-    << YAML::EndMap << YAML::EndMap << YAML::EndSeq;
+  e << YAML::Key << "volumes" << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "name" << YAML::Value
+    << "stores" << YAML::Key << "persistentVolumeClaim" << YAML::Value << YAML::BeginMap << YAML::Key << "claimName"
+    << YAML::Value << YAML::DoubleQuoted << job.claim << YAML::EndMap << YAML::EndMap << YAML::EndSeq;
   e << YAML::EndMap << YAML::EndMap << YAML::EndMap << YAML::EndMap;
   if (!e.good()) throw std::runtime_error("Kubernetes manifest: " + e.GetLastError());
   return std::string(e.c_str()) + "\n";
@@ -411,8 +429,9 @@ std::string workload_key(const std::vector<SweepAssignment>& workload) {
 }
 
 std::string canonical_sweep_text(const SweepDefinition& d) {
-  std::string out = "partsim sweep v1\nseed " + std::to_string(d.seed) + "\nreplications " + std::to_string(d.replications) +
-                    "\nscenario " + std::to_string(d.scenario_text.size()) + "\n" + d.scenario_text + "\nset\n" + workload_key(d.sets);
+  std::string out = "partsim sweep v1\nseed " + std::to_string(d.seed) + "\nreplications " +
+                    std::to_string(d.replications) + "\nscenario " + std::to_string(d.scenario_text.size()) + "\n" +
+                    d.scenario_text + "\nset\n" + workload_key(d.sets);
   for (const auto& arm : d.arms) out += "arm " + arm.name + "\n" + workload_key(arm.sets);
   for (const auto& w : d.workloads) out += "point\n" + workload_key(w);
   return out;

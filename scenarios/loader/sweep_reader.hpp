@@ -13,9 +13,9 @@ namespace partsim::scenarios {
 
 /// One --set assignment of a sweep, as written and as applied.
 struct SweepAssignment {
-  std::string path;       ///< as written: "workload.arrivals.rate"
-  std::string full_path;  ///< as --set takes it: "producers.*.workload.arrivals.rate"
-  std::string value;      ///< the YAML scalar as written: "100", "flat-out"
+  std::string path;                  ///< as written: "workload.arrivals.rate"
+  std::string full_path;             ///< as --set takes it: "producers.*.workload.arrivals.rate"
+  std::string value;                 ///< the YAML scalar as written: "100", "flat-out"
   std::size_t line = 0, column = 0;  ///< where the value is in the sweep file (1-based)
 
   std::string set() const { return full_path + "=" + value; }
@@ -29,11 +29,11 @@ struct SweepArm {
 };
 
 struct SweepDefinition {
-  std::string file;            ///< the sweep file as given
-  std::string text;            ///< its content
-  std::string name;            ///< `name:`, else the file's stem
-  std::string scenario_path;   ///< the base scenario, resolved against the sweep file's folder
-  std::string scenario_text;   ///< its content (part of the sweep's hash)
+  std::string file;           ///< the sweep file as given
+  std::string text;           ///< its content
+  std::string name;           ///< `name:`, else the file's stem
+  std::string scenario_path;  ///< the base scenario, resolved against the sweep file's folder
+  std::string scenario_text;  ///< its content (part of the sweep's hash)
   std::uint64_t seed = 1;
   std::size_t replications = 1;
   std::vector<SweepAssignment> sets;  ///< `set:`, applied to every run first

@@ -9,9 +9,7 @@
 
 namespace partsim::scenarios {
 
-std::string join_path(const std::string& path, const std::string& key) {
-  return path.empty() ? key : path + "." + key;
-}
+std::string join_path(const std::string& path, const std::string& key) { return path.empty() ? key : path + "." + key; }
 
 namespace {
 
@@ -134,7 +132,8 @@ void expand_merge_keys(ReadContext& ctx, YAML::Node map, const std::string& path
       } else if (merge.IsSequence()) {
         for (std::size_t i = 0; i < merge.size(); ++i) sources.push_back(merge[i]);
       }
-      const bool valid = !sources.empty() && std::all_of(sources.begin(), sources.end(), [](const YAML::Node& n) { return n.IsMap(); });
+      const bool valid = !sources.empty() &&
+                         std::all_of(sources.begin(), sources.end(), [](const YAML::Node& n) { return n.IsMap(); });
       m.remove(merge_key);
       if (!valid) {
         ctx.error(merge, join_path(at_path, "<<"),
@@ -146,7 +145,8 @@ void expand_merge_keys(ReadContext& ctx, YAML::Node map, const std::string& path
         for (const auto& kv : src) {
           if (!kv.first.IsScalar()) continue;
           bool present = false;
-          for (const auto& own : m) present = present || (own.first.IsScalar() && own.first.Scalar() == kv.first.Scalar());
+          for (const auto& own : m)
+            present = present || (own.first.IsScalar() && own.first.Scalar() == kv.first.Scalar());
           if (!present) m.force_insert(kv.first, kv.second);
         }
       }
@@ -206,9 +206,13 @@ YAML::Node MapReader::where(const std::string& key) {
   return parent_;
 }
 
-void MapReader::error(const std::string& key, const std::string& message) { ctx_.error(where(key), join_path(path_, key), message); }
+void MapReader::error(const std::string& key, const std::string& message) {
+  ctx_.error(where(key), join_path(path_, key), message);
+}
 
-void MapReader::warn(const std::string& key, const std::string& message) { ctx_.warn(where(key), join_path(path_, key), message); }
+void MapReader::warn(const std::string& key, const std::string& message) {
+  ctx_.warn(where(key), join_path(path_, key), message);
+}
 
 template <class T>
 bool MapReader::scalar(const std::string& key, T& out, const char* what) {
@@ -263,7 +267,8 @@ namespace {
 // Every string of a scenario ends up in results (names, keys in traces, JSON), so it must
 // be text: valid UTF-8 (YAML streams are Unicode; Java's StringSerializer writes UTF-8).
 std::string text_problem(const std::string& v, std::size_t max_length) {
-  if (v.size() > max_length) return "must be at most " + std::to_string(max_length) + " characters, got " + std::to_string(v.size());
+  if (v.size() > max_length)
+    return "must be at most " + std::to_string(max_length) + " characters, got " + std::to_string(v.size());
   if (!is_valid_utf8(v)) return "must be valid UTF-8 text, got '" + printable(v) + "'";
   return "";
 }

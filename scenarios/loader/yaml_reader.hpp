@@ -36,7 +36,7 @@ struct ReadContext {
   std::vector<Override> overrides;
   std::map<std::string, std::string> overridden;  ///< concrete path -> "--set ..." that set it
   std::map<std::string, std::size_t> list_sizes;  ///< concrete path of each list read -> items
-  bool kafka3_defaults = false;                    ///< `client: kafka-3.x`
+  bool kafka3_defaults = false;                   ///< `client: kafka-3.x`
 
   void error(const YAML::Node& at, const std::string& path, const std::string& message);
   void warn(const YAML::Node& at, const std::string& path, const std::string& message);

@@ -27,7 +27,8 @@ analysis::AssignReport two_partitions(model::Placer placer) {
 }  // namespace
 
 TEST_CASE("assign report: the table, from the method line to the cost on disk") {
-  CHECK(analysis::assign_to_text(two_partitions(model::Placer::kAdmin)) == R"(Kafka's AdminUtils, rack-aware, start index 1, replica shift 0
+  CHECK(analysis::assign_to_text(two_partitions(model::Placer::kAdmin)) ==
+        R"(Kafka's AdminUtils, rack-aware, start index 1, replica shift 0
 
 partition  replicas (leader first)
         0  0,1
@@ -49,14 +50,18 @@ cost on disk: 4 partition directories, 20 files when new, 4 logs, at least 12 se
 }
 
 TEST_CASE("assign report: each placer names itself and its draws") {
-  CHECK(analysis::assign_to_text(two_partitions(model::Placer::kStriped)).rfind("the KRaft controller's StripedReplicaPlacer, java.util.Random seed 42\n", 0) == 0);
-  CHECK(analysis::assign_to_text(two_partitions(model::Placer::kSimple)).rfind("plain round-robin over the brokers as listed (the book's T6)\n", 0) == 0);
+  CHECK(analysis::assign_to_text(two_partitions(model::Placer::kStriped))
+            .rfind("the KRaft controller's StripedReplicaPlacer, java.util.Random seed 42\n", 0) == 0);
+  CHECK(analysis::assign_to_text(two_partitions(model::Placer::kSimple))
+            .rfind("plain round-robin over the brokers as listed (the book's T6)\n", 0) == 0);
   auto unaware = two_partitions(model::Placer::kAdmin);
   unaware.placement.rack_aware = false;
-  CHECK(analysis::assign_to_json(unaware)["method"] == "Kafka's AdminUtils, rack-unaware, start index 1, replica shift 0");
+  CHECK(analysis::assign_to_json(unaware)["method"] ==
+        "Kafka's AdminUtils, rack-unaware, start index 1, replica shift 0");
   CHECK(analysis::assign_to_json(two_partitions(model::Placer::kSimple))["placer"] == "simple");
 }
 
 TEST_CASE("assign report: the CSV is the assignment alone, replica lists quoted") {
-  CHECK(analysis::assign_to_csv(two_partitions(model::Placer::kAdmin)) == "partition,replicas (leader first)\n0,\"0,1\"\n1,\"1,0\"\n");
+  CHECK(analysis::assign_to_csv(two_partitions(model::Placer::kAdmin)) ==
+        "partition,replicas (leader first)\n0,\"0,1\"\n1,\"1,0\"\n");
 }

@@ -43,7 +43,7 @@ TEST_CASE("the spread summarises defined values and counts undefined ones") {
   CHECK(s.median == doctest::Approx(3.0));
   CHECK(s.min == 1.0);
   CHECK(s.max == 5.0);
-  CHECK(s.q025 == doctest::Approx(1.1));   // type 7: 1 + 0.025 * 4 * (2 - 1)
+  CHECK(s.q025 == doctest::Approx(1.1));  // type 7: 1 + 0.025 * 4 * (2 - 1)
   CHECK(s.q975 == doctest::Approx(4.9));
   // 99% Student t interval with 4 degrees of freedom: t = 4.604095, sd = sqrt(2.5).
   CHECK(s.mean == doctest::Approx(3.0));
@@ -78,7 +78,7 @@ TEST_CASE("the binomial test doubles the smaller exact tail and is capped at 1")
   // Hand-computed over exact fractions: X ~ Binomial(n, p0).
   CHECK(binomial_test_p_value(0, 4, 0.5) == doctest::Approx(0.125));  // 2 (1/2)^4
   CHECK(binomial_test_p_value(4, 4, 0.5) == doctest::Approx(0.125));
-  CHECK(binomial_test_p_value(2, 4, 0.5) == 1.0);                    // 2 (11/16), capped
+  CHECK(binomial_test_p_value(2, 4, 0.5) == 1.0);  // 2 (11/16), capped
   // 2 of 21 at 1/6: 2 P(X <= 2) = 2 (5^21 + 21 5^20 + 210 5^19) / 6^21 = 0.591239.
   CHECK(binomial_test_p_value(2, 21, 1.0 / 6) == doctest::Approx(0.5912385415706801).epsilon(1e-9));
   // 7 of 21 at 1/6: the upper tail, 2 P(X >= 7) = 0.095839.
@@ -104,8 +104,8 @@ TEST_CASE("a probability row pools the replications' counts and tests them in th
   CHECK(s.mean == doctest::Approx((0.15 + 150.0 / 1100) / 2));  // the shares, summarised as for any row
   const Criterion alone{Test::kPublishedProbability, 1.0 / 6, {}, "", 0.05, 1};
   const Criterion among_11{Test::kPublishedProbability, 1.0 / 6, {}, "", 0.05 / 11, 11};
-  CHECK(verdict(alone, s) == Verdict::kFail);      // 0.0032 < 0.05
-  CHECK(verdict(among_11, s) == Verdict::kFail);   // 0.0032 < 0.0045
+  CHECK(verdict(alone, s) == Verdict::kFail);                                     // 0.0032 < 0.05
+  CHECK(verdict(among_11, s) == Verdict::kFail);                                  // 0.0032 < 0.0045
   const std::vector<std::optional<Tally>> u{Tally{200, 1000}, Tally{200, 1100}};  // 400 of 2100: p 0.0043
   CHECK(verdict(among_11, spread(u, 1.0 / 6)) == Verdict::kFail);
   CHECK(verdict({Test::kPublishedProbability, 1.0 / 6, {}, "", 0.004, 12}, spread(u, 1.0 / 6)) == Verdict::kPass);
@@ -148,7 +148,8 @@ TEST_CASE("one run's outcome fails when its p-value is below the family's thresh
   CHECK(verdict({Test::kPublishedNotInTail, 1, {}, "", 0.05, 1}, inside) == Verdict::kUndecided);
   // The rule is "passes when the interval lies at or above the threshold": its bottom passes.
   CHECK(verdict({Test::kPublishedNotInTail, 1, {}, "", inside.p_interval.lo, 1}, inside) == Verdict::kPass);
-  CHECK(verdict({Test::kPublishedNotInTail, 1, {}, "", inside.p_interval.lo * 1.000001, 1}, inside) == Verdict::kUndecided);
+  CHECK(verdict({Test::kPublishedNotInTail, 1, {}, "", inside.p_interval.lo * 1.000001, 1}, inside) ==
+        Verdict::kUndecided);
   // A criterion whose threshold the runner never set cannot pass: it would test nothing.
   CHECK(verdict({Test::kPublishedNotInTail, 1, {}, "", 0, 0}, inside) == Verdict::kFail);
   const Criterion among_5 = {Test::kPublishedNotInTail, 60, {}, "", kFamilyAlpha / 5, 5};

@@ -42,7 +42,8 @@ TEST_CASE("the interval always contains the Monte Carlo p-value it is printed wi
     for (std::size_t b = 0; b <= r; b += (r / 7 + 1)) {
       const std::size_t a = r - b + (b > 0 ? 1 : 0);  // one tie when b > 0
       const auto p = p_value_interval(b, a, r);
-      const double mc = std::min(1.0, 2 * std::min(1.0 + static_cast<double>(b), 1.0 + static_cast<double>(a)) / static_cast<double>(r + 1));
+      const double mc = std::min(1.0, 2 * std::min(1.0 + static_cast<double>(b), 1.0 + static_cast<double>(a)) /
+                                          static_cast<double>(r + 1));
       CAPTURE(r);
       CAPTURE(b);
       CHECK(p.lo <= mc);

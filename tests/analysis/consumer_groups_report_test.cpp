@@ -38,15 +38,14 @@ RunResult group_run(int members, int owners, int joins) {
     GroupMemberResult m;
     m.member = member_id(i);
     m.records = i;
-    if (i < owners)
-      m.partitions = {"t-" + std::to_string(i)};
-    else
-      g.idle_members.push_back(m.member);
+    if (i < owners) m.partitions = {"t-" + std::to_string(i)};
+    else g.idle_members.push_back(m.member);
     g.members.push_back(m);
   }
   g.rebalances.push_back({0, 0, "eager", "start", 1, 0, 0, 0});
   for (int i = 1; i <= joins; ++i)
-    g.rebalances.push_back({i * 10.0, i * 10.0 + 1, "eager", "join " + member_id(i), 1, i, static_cast<double>(i), static_cast<double>(i)});
+    g.rebalances.push_back({i * 10.0, i * 10.0 + 1, "eager", "join " + member_id(i), 1, i, static_cast<double>(i),
+                            static_cast<double>(i)});
   g.records_consumed = 100;
   r.consumer_groups.push_back(g);
   return r;
@@ -63,10 +62,8 @@ std::string csv_cell(const std::string& csv, const std::string& column) {
   auto split = [](const std::string& s) {
     std::vector<std::string> out(1);
     for (const char c : s) {
-      if (c == ',')
-        out.emplace_back();
-      else
-        out.back() += c;
+      if (c == ',') out.emplace_back();
+      else out.back() += c;
     }
     return out;
   };
@@ -104,14 +101,16 @@ TEST_CASE("a group of 10,000 members prints a capped table, like the partition t
   // The busiest members (most records: the last ones) and how many there are.
   CHECK(text.find(member_id(9'999) + " ") != std::string::npos);
   CHECK(text.find(member_id(0) + " ") == std::string::npos);
-  CHECK(text.find("(the 20 busiest of 10000 members; 1 processed no records; every member: --format json)") != std::string::npos);
+  CHECK(text.find("(the 20 busiest of 10000 members; 1 processed no records; every member: --format json)") !=
+        std::string::npos);
   // Idle members: how many, the first few named.
   CHECK(text.find("idle members (1000): " + member_id(9'000) + " ") != std::string::npos);
   CHECK(text.find(member_id(9'500)) == std::string::npos);
   // Rebalances: the longest pauses, in time order, and how many there were.
   CHECK(text.find("join " + member_id(10'000)) != std::string::npos);
   CHECK(text.find("join " + member_id(10) + " ") == std::string::npos);
-  CHECK(text.find("(the 20 of 10001 rebalances with the longest pause sum; every rebalance: --format json)") != std::string::npos);
+  CHECK(text.find("(the 20 of 10001 rebalances with the longest pause sum; every rebalance: --format json)") !=
+        std::string::npos);
 }
 
 TEST_CASE("consumer_groups.csv counts rebalances and idle members as compare does") {

@@ -39,7 +39,8 @@ ConsumersReport report() {
 }  // namespace
 
 TEST_CASE("a member's partitions print compactly, runs of three or more as ranges") {
-  CHECK(compact_partitions({{"orders", 0}, {"orders", 1}, {"orders", 2}, {"orders", 7}, {"payments", 4}}) == "orders[0-2,7] payments[4]");
+  CHECK(compact_partitions({{"orders", 0}, {"orders", 1}, {"orders", 2}, {"orders", 7}, {"payments", 4}}) ==
+        "orders[0-2,7] payments[4]");
   CHECK(compact_partitions({{"a", 1}, {"a", 2}, {"a", 4}, {"a", 5}, {"a", 6}}) == "a[1,2,4-6]");
   CHECK(compact_partitions({}).empty());
 }
@@ -65,11 +66,12 @@ withheld by the first rebalance until revoked (KIP-429): orders-3 (c0 -> c1)
 }
 
 TEST_CASE("the consumers JSON carries the same under stable keys") {
-  CHECK(consumers_to_json(report()).dump() ==
-        R"({"assignor":"cooperative-sticky","members":[{"member":"c0","partitions":["orders-0","orders-1","orders-2","payments-0"]},)"
-        R"({"member":"c1","partitions":["orders-3"]},{"member":"c2","partitions":[]}],"idle":["c2"],"left":[],)"
-        R"("moved":[{"partition":"orders-3","from":"c0","to":"c1"},{"partition":"refunds-0","from":"c2","to":null}],)"
-        R"("spread":{"min":0,"max":4},"rebalances":2,"withheld":[{"partition":"orders-3","from":["c0"],"to":"c1"}],"warnings":[]})");
+  CHECK(
+      consumers_to_json(report()).dump() ==
+      R"({"assignor":"cooperative-sticky","members":[{"member":"c0","partitions":["orders-0","orders-1","orders-2","payments-0"]},)"
+      R"({"member":"c1","partitions":["orders-3"]},{"member":"c2","partitions":[]}],"idle":["c2"],"left":[],)"
+      R"("moved":[{"partition":"orders-3","from":"c0","to":"c1"},{"partition":"refunds-0","from":"c2","to":null}],)"
+      R"("spread":{"min":0,"max":4},"rebalances":2,"withheld":[{"partition":"orders-3","from":["c0"],"to":"c1"}],"warnings":[]})");
 }
 
 TEST_CASE("without a previous assignment nothing is compared; a settled even group says so; warnings come first") {
@@ -98,6 +100,7 @@ idle: none
 moved: nothing to compare (no member owned partitions before)
 )");
   r.previous_assignment = true;
-  CHECK(consumers_to_text(r).find("moved: nothing (every owned partition stays with its owner)\n") != std::string::npos);
+  CHECK(consumers_to_text(r).find("moved: nothing (every owned partition stays with its owner)\n") !=
+        std::string::npos);
   CHECK(consumers_to_json(r)["warnings"].size() == 2);
 }

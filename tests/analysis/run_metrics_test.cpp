@@ -40,13 +40,16 @@ TEST_CASE("metric names are lowercase and dotted, unique, and carry their unit a
   for (const auto& m : reg.metrics()) {
     CAPTURE(m.name);
     CHECK(names.insert(m.name).second);
-    for (char c : m.name) CHECK((std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '_'));
+    for (char c : m.name)
+      CHECK((std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '.' ||
+             c == '_'));
     if (m.unit == "ms") CHECK(m.name.ends_with("_ms"));
     CHECK(!m.label.empty());
   }
-  for (const char* name : {"records_acked", "records_failed", "failures.buffer_limit", "partition.t.1.records", "broker.7.records_share",
-                           "broker.7.bytes_share", "broker.0.records_per_batch", "latency.p99_ms", "latency.p999_ms",
-                           "distribution.max_over_min", "distribution.p_value", "batch.p50_bytes", "buffer_full_ms"})
+  for (const char* name :
+       {"records_acked", "records_failed", "failures.buffer_limit", "partition.t.1.records", "broker.7.records_share",
+        "broker.7.bytes_share", "broker.0.records_per_batch", "latency.p99_ms", "latency.p999_ms",
+        "distribution.max_over_min", "distribution.p_value", "batch.p50_bytes", "buffer_full_ms"})
     CHECK(reg.find(name) < reg.size());
   // The estimate of a replicated run's memory counts the same metrics.
   CHECK(partsim::model::replication_metrics(2, 2) == static_cast<double>(reg.size()));
@@ -79,9 +82,10 @@ TEST_CASE("a run that measured nothing has undefined statistics but defined coun
   for (auto& b : r.brokers) b.records = b.bytes = b.batches = 0;
   const MetricRegistry reg(r);
   const auto v = reg.values(r);
-  for (const char* name : {"broker.0.records_share", "broker.7.bytes_share", "broker.0.records_per_batch", "records_per_batch",
-                           "bytes_per_batch", "batch.p50_bytes", "latency.p50_ms", "latency.max_ms", "distribution.cv",
-                           "distribution.jain", "distribution.p_value", "distribution.max_over_min"}) {
+  for (const char* name :
+       {"broker.0.records_share", "broker.7.bytes_share", "broker.0.records_per_batch", "records_per_batch",
+        "bytes_per_batch", "batch.p50_bytes", "latency.p50_ms", "latency.max_ms", "distribution.cv",
+        "distribution.jain", "distribution.p_value", "distribution.max_over_min"}) {
     CAPTURE(name);
     CHECK(std::isnan(v[reg.find(name)]));
   }
@@ -140,7 +144,8 @@ TEST_CASE("partition statistics cover the partitions that existed, each weighted
   // 4 -> 8 partitions half-way: partitions 4-7 existed half as long and got half the records.
   RunResult r;
   r.records_sent = r.records_acked = r.records_measured = 600;
-  for (std::int32_t p = 0; p < 8; ++p) r.partitions.push_back({"t", p, 0, p < 4 ? 100 : 50, 0, 1, p < 4 ? 10000.0 : 5000.0});
+  for (std::int32_t p = 0; p < 8; ++p)
+    r.partitions.push_back({"t", p, 0, p < 4 ? 100 : 50, 0, 1, p < 4 ? 10000.0 : 5000.0});
   r.brokers = {{0, 600, 0, 8, 8, 0.0}};
   auto d = topic_distributions(r).front().stats;
   CHECK(d.max_over_min == doctest::Approx(1.0));
@@ -212,8 +217,10 @@ TEST_CASE("the distribution is per topic: an even topic beside an empty one is e
   CHECK(j["distribution"]["events-v2"]["max_over_min"].is_null());
 
   const std::string text = run_to_text(r);
-  CHECK(text.find("records per partition, topic events: max/min 1.000, cv 0.0000, Jain 1.0000, chi-square 0.00 (p = 1.0000 vs uniform)\n") !=
-        std::string::npos);
+  CHECK(
+      text.find(
+          "records per partition, topic events: max/min 1.000, cv 0.0000, Jain 1.0000, chi-square 0.00 (p = 1.0000 vs uniform)\n") !=
+      std::string::npos);
   CHECK(text.find("records per partition, topic events-v2: no records measured\n") != std::string::npos);
   CHECK(text.find("cv 1.41") == std::string::npos);
 }

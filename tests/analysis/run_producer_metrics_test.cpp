@@ -49,8 +49,8 @@ RunResult run_with_producers() {
              ProducerNodeMetrics{4, 1, 1, 5.5, 5.5, 5.5}};
   ProducerMetrics q;
   q.producer = "q";
-  for (double* v : {&q.batch_size_avg, &q.batch_size_max, &q.records_per_request_avg, &q.request_latency_avg, &q.request_latency_max,
-                    &q.record_queue_time_avg, &q.record_queue_time_max})
+  for (double* v : {&q.batch_size_avg, &q.batch_size_max, &q.records_per_request_avg, &q.request_latency_avg,
+                    &q.request_latency_max, &q.record_queue_time_avg, &q.record_queue_time_max})
     *v = kNaN;
   q.nodes = {ProducerNodeMetrics{1, 0, 0, 0, kNaN, kNaN}, ProducerNodeMetrics{2, 0, 0, 0, kNaN, kNaN},
              ProducerNodeMetrics{4, 0, 0, 0, kNaN, kNaN}};
@@ -101,11 +101,10 @@ TEST_CASE("the CSV has a row per producer and one per producer and node-<id>") {
       "producer,node,record-send-total,record-send-rate,batch-size-avg,batch-size-max,records-per-request-avg,"
       "request-latency-avg,request-latency-max,record-queue-time-avg,record-queue-time-max,bufferpool-wait-ratio,"
       "record-retry-total,record-error-total\n";
-  CHECK(csv == header +
-                   "p,,12,120.000,250.500,400,4.000,3.250,5.500,1.500,2.000,0.125000,2,1\n"
-                   "q,,0,0.000,,,,,,,,0.000000,0,0\n"
-                   "p,node-1,,,,,,2.125,2.250,,,,,\n"
-                   "p,node-4,,,,,,5.500,5.500,,,,,\n");
+  CHECK(csv == header + "p,,12,120.000,250.500,400,4.000,3.250,5.500,1.500,2.000,0.125000,2,1\n"
+                        "q,,0,0.000,,,,,,,,0.000000,0,0\n"
+                        "p,node-1,,,,,,2.125,2.250,,,,,\n"
+                        "p,node-4,,,,,,5.500,5.500,,,,,\n");
 }
 
 TEST_CASE("the run's table shows the JMX names and node-<id>") {

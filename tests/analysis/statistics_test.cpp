@@ -18,7 +18,7 @@ TEST_CASE("chi-square, Jain and KL against hand-computed values") {
   const auto d = distribution_stats(c);
   CHECK(d.chi_square == doctest::Approx(10.0));
   CHECK(d.p_value == doctest::Approx(std::exp(-5.0)).epsilon(1e-9));
-  CHECK(d.jain == doctest::Approx(3600.0 / 4200.0));     // (sum)^2 / (n sum x^2)
+  CHECK(d.jain == doctest::Approx(3600.0 / 4200.0));  // (sum)^2 / (n sum x^2)
   CHECK(d.max_over_min == doctest::Approx(3.0));
   CHECK(d.cv == doctest::Approx(std::sqrt(200.0 / 3) / 20));
   const double kl = (1.0 / 6) * std::log(0.5) + (1.0 / 3) * std::log(1.0) + 0.5 * std::log(1.5);
@@ -72,7 +72,7 @@ TEST_CASE("the Poisson batching pmf sums to one and truncates at the cap") {
   for (double p : pmf) sum += p;
   CHECK(sum == doctest::Approx(1.0));
   CHECK(pmf[0] == 0.0);
-  CHECK(pmf[1] == doctest::Approx(std::exp(-10.0)));               // no arrival within linger
+  CHECK(pmf[1] == doctest::Approx(std::exp(-10.0)));  // no arrival within linger
   CHECK(pmf[11] == doctest::Approx(std::exp(-10.0) * std::pow(10.0, 10) / 3628800.0));
   // With a cap of 1 every batch holds one record.
   CHECK(poisson_batch_pmf(3.0, 1)[1] == doctest::Approx(1.0));

@@ -118,7 +118,10 @@ TEST_CASE("sweep report: too many settings of the other parameters pool the line
   d.metrics = {"m"};
   for (int i = 0; i < 12; ++i)
     for (const char* arm : {"a", "b"})
-      d.points.push_back({static_cast<std::int64_t>(d.points.size()), arm, {{"x", std::to_string(i)}, {"y", std::to_string(100 - i)}}, {{double(i)}}});
+      d.points.push_back({static_cast<std::int64_t>(d.points.size()),
+                          arm,
+                          {{"x", std::to_string(i)}, {"y", std::to_string(100 - i)}},
+                          {{double(i)}}});
   const SweepReport pooled(d, {});
   CHECK(pooled.pooled());
   CHECK(pooled.series().size() == 2);
@@ -139,7 +142,10 @@ TEST_CASE("sweep report: a grid with many lines keeps them: settings at one x ar
   for (int x = 1; x <= 2; ++x)
     for (int y = 0; y < 6; ++y)
       for (const char* arm : {"a", "b"})
-        d.points.push_back({static_cast<std::int64_t>(d.points.size()), arm, {{"x", std::to_string(x)}, {"y", std::to_string(y)}}, {{double(y)}}});
+        d.points.push_back({static_cast<std::int64_t>(d.points.size()),
+                            arm,
+                            {{"x", std::to_string(x)}, {"y", std::to_string(y)}},
+                            {{double(y)}}});
   const SweepReport r(d, {});
   CHECK_FALSE(r.pooled());
   CHECK(r.series().size() == 12);
@@ -172,16 +178,20 @@ TEST_CASE("sweep report: the axis and the metrics must exist; the message lists 
   CHECK(by_arm.series()[1].label == "rate=10");
 }
 
-TEST_CASE("sweep report: the page escapes names, inlines each chart without its XML prolog and says when rows are missing") {
+TEST_CASE(
+    "sweep report: the page escapes names, inlines each chart without its XML prolog and says when rows are missing") {
   SweepData d = two_arms();
   d.rows_done = 10;
   const SweepReport r(d, {});
-  const std::string page = r.html({{0, "<?xml version=\"1.0\"?>\n<svg id=\"gnuplot_canvas\"><title>Gnuplot</title><g id='gpPt0'/>"
-                                       "<use xlink:href='#gpPt0'/><g><title>a</title></g></svg>\n"}});
+  const std::string page =
+      r.html({{0, "<?xml version=\"1.0\"?>\n<svg id=\"gnuplot_canvas\"><title>Gnuplot</title><g id='gpPt0'/>"
+                  "<use xlink:href='#gpPt0'/><g><title>a</title></g></svg>\n"}});
   // Each chart's ids get its own prefix (gnuplot repeats them in every chart), the first
   // title is the metric's.
-  CHECK(page.find("<svg id=\"c0-gnuplot_canvas\"><title>m</title><g id='c0-gpPt0'/><use xlink:href='#c0-gpPt0'/><g><title>a</title></g></svg>") !=
-        std::string::npos);
+  CHECK(
+      page.find(
+          "<svg id=\"c0-gnuplot_canvas\"><title>m</title><g id='c0-gpPt0'/><use xlink:href='#c0-gpPt0'/><g><title>a</title></g></svg>") !=
+      std::string::npos);
   CHECK(page.find("<?xml") == std::string::npos);
   CHECK(page.find("b<i>") == std::string::npos);
   CHECK(page.find("<th>b&lt;i&gt;</th>") != std::string::npos);

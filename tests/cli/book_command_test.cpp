@@ -53,8 +53,9 @@ TEST_CASE("the whole book at its defaults: every entry reproduced, R2's max / me
   // it is 11 CPU-minutes there (1.5 this way), the same scenarios replicated up to 12,800 times. That run
   // checks memory and UB on every entry's path; the verdicts are checked in the release suite.
   const bool full = !partsim::testing::kSanitized;
-  const auto r = run_cli(full ? "book --format json"
-                              : "book --format json --replications 10 --outcome-replications 100 --outcome-max-replications 3400");
+  const auto r =
+      run_cli(full ? "book --format json"
+                   : "book --format json --replications 10 --outcome-replications 100 --outcome-max-replications 3400");
   if (full) {
     CHECK(r.exit_code == 0);
   } else {  // fewer replications may leave R2 undecided (exit 1); a sanitizer's report may not
@@ -123,8 +124,10 @@ TEST_CASE("the verdict table prints each random entry's statistic, R, p-value, c
   CHECK(r.out.find(" exact ") != std::string::npos);
   CHECK(r.out.find("p >= 0.0125 (0.05 / 4)") != std::string::npos);
   CHECK(r.out.find("  200  0.") != std::string::npos);  // R1's outcome rows: R and p
-  CHECK(r.out.find("20 replications; one run's outcomes from 200, doubled while undecided up to 102400.") != std::string::npos);
-  CHECK(r.out.find("A p-value fails below 0.05 / 4 = 0.0125 (Bonferroni over the 4 rows tested against a published value") !=
+  CHECK(r.out.find("20 replications; one run's outcomes from 200, doubled while undecided up to 102400.") !=
+        std::string::npos);
+  CHECK(r.out.find(
+            "A p-value fails below 0.05 / 4 = 0.0125 (Bonferroni over the 4 rows tested against a published value") !=
         std::string::npos);
   CHECK(r.out.find("median in [0.000, 0.500)") != std::string::npos);
   CHECK(r.out.find("'far below': less than half of KIP-480's excess") != std::string::npos);
@@ -146,7 +149,8 @@ TEST_CASE("the json holds the criterion and the statistic of every random entry"
   CHECK(hot.at("partsim").at("undefined") == 0);
   // p from the counts it prints: 2 min(1 + below, 1 + above) / (R + 1), at most 1.
   const double below = hot.at("partsim").at("at_or_below"), above = hot.at("partsim").at("at_or_above");
-  CHECK(hot.at("partsim").at("p_value") == doctest::Approx(std::min(1.0, 2 * (1 + std::min(below, above)) / 201)).epsilon(1e-5));
+  CHECK(hot.at("partsim").at("p_value") ==
+        doctest::Approx(std::min(1.0, 2 * (1 + std::min(below, above)) / 201)).epsilon(1e-5));
   CHECK(hot.at("partsim").at("p_value") > 0.1);
   CHECK(hot.at("partsim").at("p_interval").at("lo") <= hot.at("partsim").at("p_value"));
   CHECK(hot.at("partsim").at("p_interval").at("hi") >= hot.at("partsim").at("p_value"));
@@ -189,11 +193,13 @@ TEST_CASE("an outcome row near the threshold doubles its replications until its 
   CHECK(hot.at("partsim").at("p_interval").at("hi") < 0.05);
   CHECK(hot.at("verdict") == "fail");
   // Growing reads the same runs as starting there: replication i is always run (seed, i).
-  const auto fixed = book_json(kHot233 + "--only R3.hot --outcome-replications 1600 --outcome-max-replications 1600", 1);
+  const auto fixed =
+      book_json(kHot233 + "--only R3.hot --outcome-replications 1600 --outcome-max-replications 1600", 1);
   CHECK(row(fixed, "R3.hot").at("partsim") == hot.at("partsim"));
   // 236 alone: p about 0.077; passes once its interval lies above 0.05, at 3,200.
   const auto pass = book_json("--published R3.counts=11,13,9,11,5,236 --only R3.hot --outcome-replications 100 "
-                              "--outcome-max-replications 6400", 0);
+                              "--outcome-max-replications 6400",
+                              0);
   CHECK(row(pass, "R3.hot").at("partsim").at("replications") == 3200);
   CHECK(row(pass, "R3.hot").at("partsim").at("p_interval").at("lo") >= 0.05);
 }
@@ -215,7 +221,8 @@ TEST_CASE("an outcome row whose interval still contains the threshold at the cap
   CHECK(r.out.find("0 of 1 entries reproduced.") != std::string::npos);
 }
 
-TEST_CASE("the Bonferroni threshold is 0.05 over the rows tested against a published value, and decides one interval both ways") {
+TEST_CASE(
+    "the Bonferroni threshold is 0.05 over the rows tested against a published value, and decides one interval both ways") {
   // The same 1,600 runs, decided there: p 0.025 in [0.0098, 0.0473]. Alone (0.05 / 1)
   // that is in the tail; among R1's and R3's seven rows (0.05 / 7 = 0.0071) it is not.
   const std::string runs = "--outcome-replications 1600 --outcome-max-replications 3200 ";
@@ -235,7 +242,8 @@ TEST_CASE("the Bonferroni threshold is 0.05 over the rows tested against a publi
   CHECK(j.at("family_threshold") == 0.0125);
   j = book_json("--only R4.even-100 --outcome-replications 2 --outcome-max-replications 2", 0);  // nothing to resolve
   CHECK(j.at("family_rows") == 0);
-  j = book_json("--only R1.same-partition --outcome-max-replications 2 --outcome-replications 2", 0);  // a probability needs no cap
+  j = book_json("--only R1.same-partition --outcome-max-replications 2 --outcome-replications 2",
+                0);  // a probability needs no cap
   CHECK(j.at("family_rows") == 1);
 }
 
@@ -260,20 +268,23 @@ TEST_CASE("the probability row is an exact binomial test of the published probab
 TEST_CASE("a cap that cannot resolve the threshold, or R0 above the cap, is refused naming the option") {
   auto r = run_cli("book --only R3 --outcome-max-replications 908");
   CHECK(r.exit_code == 2);
-  CHECK(r.err ==
-        "partsim book: --outcome-max-replications: 908 cannot resolve the threshold 0.05 / 3 = 0.0167: with no replication "
-        "beyond the published value the 99.9% interval of p still reaches 2 (1 - 0.0005^(1/R)), below the threshold only "
-        "from R = 909, so at least that many are needed\n");
+  CHECK(
+      r.err ==
+      "partsim book: --outcome-max-replications: 908 cannot resolve the threshold 0.05 / 3 = 0.0167: with no replication "
+      "beyond the published value the 99.9% interval of p still reaches 2 (1 - 0.0005^(1/R)), below the threshold only "
+      "from R = 909, so at least that many are needed\n");
   CHECK(r.out.empty());
-  CHECK(run_cli("book --only R3 --replications 20 --outcome-replications 100 --outcome-max-replications 909").exit_code == 0);
+  CHECK(run_cli("book --only R3 --replications 20 --outcome-replications 100 --outcome-max-replications 909")
+            .exit_code == 0);
   r = run_cli("book --outcome-max-replications 3340");  // the whole book: 11 rows, refused before any run
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("3340 cannot resolve the threshold 0.05 / 11 = 0.0045") != std::string::npos);
   CHECK(r.err.find("from R = 3341") != std::string::npos);
   r = run_cli("book --only R3 --outcome-replications 2000 --outcome-max-replications 1000");
   CHECK(r.exit_code == 2);
-  CHECK(r.err ==
-        "partsim book: --outcome-replications: 2000 is above --outcome-max-replications 1000: a row starts at most at its cap\n");
+  CHECK(
+      r.err ==
+      "partsim book: --outcome-replications: 2000 is above --outcome-max-replications 1000: a row starts at most at its cap\n");
   r = run_cli("book --outcome-replications 1");
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("--outcome-replications") != std::string::npos);
@@ -320,14 +331,14 @@ TEST_CASE("KIP-480 or no adaptive weights in place of the built-in partitioner f
   auto j = book_json(rows + " --set 'producers.*.config.partitioner=sticky-kip480'", 1);
   CHECK(verdict(j, "R4.far-below-3000") == "fail");  // the "builtin" now is KIP-480
   j = book_json(rows + " --set 'producers.*.config.partitioner.adaptive.partitioning.enable=false'", 1);
-  CHECK(verdict(j, "R4.adaptive-3000") == "fail");   // on / off = 1: adaptive lowers nothing
+  CHECK(verdict(j, "R4.adaptive-3000") == "fail");  // on / off = 1: adaptive lowers nothing
   CHECK(verdict(j, "R4.far-below-3000") == "pass");
 }
 
-
 TEST_CASE("keys hashed despite ignore.keys, or a larger batch.size, fail R2 and R1") {
   // Hashed keys give the same counts in every replication, none equal to the book's.
-  auto j = book_json("--outcome-replications 200 --only R2 --set 'producers.*.config.partitioner.ignore.keys=false'", 1);
+  auto j =
+      book_json("--outcome-replications 200 --only R2 --set 'producers.*.config.partitioner.ignore.keys=false'", 1);
   CHECK(verdict(j, "R2.min-over-mean") == "fail");
   CHECK(row(j, "R2.min-over-mean").at("partsim").at("replications") == 1600);
   CHECK(row(j, "R2.min-over-mean").at("partsim").at("p_value") == doctest::Approx(2.0 / 1601).epsilon(1e-5));
@@ -340,8 +351,8 @@ TEST_CASE("the book's output does not depend on the thread count, nor on how its
   // R3.hot (threshold 0.05 / 5) grows to 3,200 runs while R1's outcome rows stop at 100
   // and R1.run-length reads the first 20 of R1's runs, so this also pins which runs each
   // row reads.
-  const std::string args = "book --replications 20 --outcome-replications 100 --outcome-max-replications 3200 " + kHot233 +
-                           "--only R1,R3.hot --format json";
+  const std::string args = "book --replications 20 --outcome-replications 100 --outcome-max-replications 3200 " +
+                           kHot233 + "--only R1,R3.hot --format json";
   const auto one = run_cli(args + " --threads 1");
   CHECK(one.exit_code == 0);
   CHECK(row(nlohmann::json::parse(one.out), "R3.hot").at("partsim").at("replications") == 3200);
@@ -359,7 +370,10 @@ TEST_CASE("a --set an entry's scenario refuses marks that entry not run") {
 TEST_CASE("bad book options exit 2 naming the option") {
   auto r = run_cli("book --only R9");
   CHECK(r.exit_code == 2);
-  CHECK(r.err.rfind("partsim book: --only: unknown entry 'R9' (known: T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, R1, R1.run-length,", 0) == 0);
+  CHECK(
+      r.err.rfind(
+          "partsim book: --only: unknown entry 'R9' (known: T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, R1, R1.run-length,",
+          0) == 0);
   r = run_cli("book --published R1.counts=1,2");
   CHECK(r.exit_code == 2);
   CHECK(r.err == "partsim book: --published: R1.counts: needs 6 numbers (one per partition, p0 first), got 2\n");

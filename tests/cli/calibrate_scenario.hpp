@@ -12,20 +12,23 @@ namespace partsim::testing {
 
 struct CalibrateScenario {
   std::string name;
-  int records = 0;           // run.records
-  std::vector<int> rtt_ms;   // one broker per value, ids 0, 1, ...
+  int records = 0;          // run.records
+  std::vector<int> rtt_ms;  // one broker per value, ids 0, 1, ...
   int partitions = 0;
-  std::string config;        // the producer's config, inside the braces
+  std::string config;  // the producer's config, inside the braces
 
   /// The scenario file's text.
   std::string yaml() const {
-    std::string s = "name: " + name + "\nrun: {seed: 1, records: " + std::to_string(records) + "}\ncluster:\n  brokers:\n";
+    std::string s =
+        "name: " + name + "\nrun: {seed: 1, records: " + std::to_string(records) + "}\ncluster:\n  brokers:\n";
     for (std::size_t b = 0; b < rtt_ms.size(); ++b)
       s += "    - {id: " + std::to_string(b) + ", rtt.ms: " + std::to_string(rtt_ms[b]) + ", request.ms: 0.5}\n";
     return s + "topics:\n  - {name: t, partitions: " + std::to_string(partitions) + "}\n" +
            "producers:\n"
            "  - name: app\n"
-           "    config: {" + config + "}\n"
+           "    config: {" +
+           config +
+           "}\n"
            "    workload:\n"
            "      arrivals: {kind: constant, rate: 1000}\n"
            "      keys: {kind: none}\n"

@@ -46,11 +46,14 @@ struct ScratchDir {
 };
 
 /// A shipped scenario's path, quoted for the shell: scenario_arg("book/keyed.yaml").
-inline std::string scenario_arg(const std::string& rel) { return std::string("'") + PARTSIM_SOURCE_DIR + "/scenarios/" + rel + "'"; }
+inline std::string scenario_arg(const std::string& rel) {
+  return std::string("'") + PARTSIM_SOURCE_DIR + "/scenarios/" + rel + "'";
+}
 
 /// `args` is appended to the binary's path as shell words (quote them yourself). With
 /// `cwd`, the binary runs in that folder.
-inline CliResult run_cli(const std::string& args, const std::string& stdin_text = "", const std::filesystem::path& cwd = {}) {
+inline CliResult run_cli(const std::string& args, const std::string& stdin_text = "",
+                         const std::filesystem::path& cwd = {}) {
   ScratchDir dir;
   const auto in = dir.write("stdin", stdin_text);
   const std::string cd = cwd.empty() ? "" : "cd '" + cwd.string() + "' && ";

@@ -17,7 +17,8 @@ const auto& scenario = partsim::testing::scenario_arg;
 }  // namespace
 
 TEST_CASE("partsim compare prints the partitioners side by side") {
-  const auto r = run_cli("compare " + scenario("round-robin/new-batch-per-record.yaml") + " --partitioners round-robin,round-robin-fixed");
+  const auto r = run_cli("compare " + scenario("round-robin/new-batch-per-record.yaml") +
+                         " --partitioners round-robin,round-robin-fixed");
   CHECK(r.exit_code == 0);
   CHECK(r.out.rfind("metric", 0) == 0);
   CHECK(r.out.find("round-robin-fixed") != std::string::npos);
@@ -29,26 +30,32 @@ TEST_CASE("partsim compare prints the partitioners side by side") {
 }
 
 TEST_CASE("partsim compare json holds runs with the run fields; csv one row per run and sweep value") {
-  const auto j = run_cli("compare " + scenario("book/keyed.yaml") + " --variant a:linger.ms=0 --variant b:linger.ms=7 --format json");
+  const auto j = run_cli("compare " + scenario("book/keyed.yaml") +
+                         " --variant a:linger.ms=0 --variant b:linger.ms=7 --format json");
   CHECK(j.exit_code == 0);
   CHECK(j.out.find("\"runs\": [") != std::string::npos);
   CHECK(j.out.find("\"name\": \"b\"") != std::string::npos);
   CHECK(j.out.find("\"records_acked\": 300") != std::string::npos);
   ScratchDir dir;
-  const auto c = run_cli("compare " + scenario("kip794/slow-broker.yaml") +
-                         " --partitioners builtin,sticky-kip480 --sweep workload.arrivals.rate=300,3000 --set run.records=3000"
-                         " --format csv --out '" + dir.path.string() + "'");
+  const auto c =
+      run_cli("compare " + scenario("kip794/slow-broker.yaml") +
+              " --partitioners builtin,sticky-kip480 --sweep workload.arrivals.rate=300,3000 --set run.records=3000"
+              " --format csv --out '" +
+              dir.path.string() + "'");
   CHECK(c.exit_code == 0);
   CHECK(c.out.rfind("sweep,name,records_sent,records_acked,records_failed,records_measured,", 0) == 0);
   CHECK(c.out.find("\n300,builtin,") != std::string::npos);
   CHECK(c.out.find("\n3000,sticky-kip480,") != std::string::npos);
   CHECK(slurp(dir.path / "compare.csv") == c.out);
-  CHECK(slurp(dir.path / "compare.json").find("\"sweep\": \"producers.*.workload.arrivals.rate\"") != std::string::npos);
+  CHECK(slurp(dir.path / "compare.json").find("\"sweep\": \"producers.*.workload.arrivals.rate\"") !=
+        std::string::npos);
   // As a table: one block per sweep value, one column per partitioner.
-  const auto t = run_cli("compare " + scenario("kip794/slow-broker.yaml") +
-                         " --partitioners builtin,sticky-kip480 --sweep workload.arrivals.rate=300,3000 --set run.records=3000");
+  const auto t =
+      run_cli("compare " + scenario("kip794/slow-broker.yaml") +
+              " --partitioners builtin,sticky-kip480 --sweep workload.arrivals.rate=300,3000 --set run.records=3000");
   CHECK(t.exit_code == 0);
-  const auto first = t.out.find("producers.*.workload.arrivals.rate = 300\nmetric "), second = t.out.find("\nproducers.*.workload.arrivals.rate = 3000\nmetric ");
+  const auto first = t.out.find("producers.*.workload.arrivals.rate = 300\nmetric "),
+             second = t.out.find("\nproducers.*.workload.arrivals.rate = 3000\nmetric ");
   CHECK(first == 0);
   CHECK(second != std::string::npos);
   CHECK(t.out.find("sticky-kip480", first) < second);
@@ -70,7 +77,8 @@ TEST_CASE("bad compare input exits 2 naming the option") {
 }
 
 TEST_CASE("compare names each metric once, the same in CSV and JSON with and without replications") {
-  const std::string base = "compare " + scenario("slow-broker.yaml") + " --partitioners builtin,sticky-kip480 --set run.duration.ms=3000 --set run.warmup.ms=0";
+  const std::string base = "compare " + scenario("slow-broker.yaml") +
+                           " --partitioners builtin,sticky-kip480 --set run.duration.ms=3000 --set run.warmup.ms=0";
   const auto csv = run_cli(base + " --format csv");
   REQUIRE(csv.exit_code == 0);
   // The header: sweep,name, then every metric but the per-partition ones.
@@ -91,7 +99,8 @@ TEST_CASE("compare names each metric once, the same in CSV and JSON with and wit
   const auto rep = run_cli(base + " --replications 2 --format csv");
   REQUIRE(rep.exit_code == 0);
   std::vector<std::string> replicated;
-  for (std::size_t at = rep.out.find("\n,builtin,"); at != std::string::npos; at = rep.out.find("\n,builtin,", at + 1)) {
+  for (std::size_t at = rep.out.find("\n,builtin,"); at != std::string::npos;
+       at = rep.out.find("\n,builtin,", at + 1)) {
     const auto start = at + 10;
     const auto name = rep.out.substr(start, rep.out.find(',', start) - start);
     if (name.rfind("partition.", 0) != 0) replicated.push_back(name);
@@ -114,11 +123,14 @@ TEST_CASE("compare names each metric once, the same in CSV and JSON with and wit
 }
 
 TEST_CASE("a compared run that measured nothing shows '-' and null, with a warning") {
-  const std::string base = "compare " + scenario("book/keyed.yaml") + " --variant warm:run.warmup.ms=100000000 --variant cold:run.warmup.ms=0";
+  const std::string base = "compare " + scenario("book/keyed.yaml") +
+                           " --variant warm:run.warmup.ms=100000000 --variant cold:run.warmup.ms=0";
   const auto t = run_cli(base);
   REQUIRE(t.exit_code == 0);
-  CHECK(t.err == "partsim compare: warning: run 'warm' measured no records (is run.warmup.ms longer than the run?); its statistics "
-                 "are null in JSON, empty in CSV and '-' in the table\n");
+  CHECK(
+      t.err ==
+      "partsim compare: warning: run 'warm' measured no records (is run.warmup.ms longer than the run?); its statistics "
+      "are null in JSON, empty in CSV and '-' in the table\n");
   const auto at = t.out.find("\nlatency.p99_ms");
   REQUIRE(at != std::string::npos);
   const auto line = t.out.substr(at + 1, t.out.find('\n', at + 1) - at - 1);

@@ -25,8 +25,9 @@ TEST_CASE("partsim run reports each consumer group and the first records process
   const auto j = nlohmann::json::parse(r.out);
   REQUIRE(j["consumer_groups"].size() == 1);
   const auto& g = j["consumer_groups"][0];
-  for (const char* key : {"group", "protocol", "assignor", "members", "records_consumed", "duplicates", "order_violations",
-                          "keys_out_of_order", "lag_max", "e2e_latency_ms", "rebalances", "idle_members"})
+  for (const char* key :
+       {"group", "protocol", "assignor", "members", "records_consumed", "duplicates", "order_violations",
+        "keys_out_of_order", "lag_max", "e2e_latency_ms", "rebalances", "idle_members"})
     CHECK_MESSAGE(g.contains(key), key);
   CHECK(g["group"] == "billing");
   CHECK(g["protocol"] == "classic");
@@ -52,7 +53,8 @@ TEST_CASE("partsim run reports each consumer group and the first records process
 
 TEST_CASE("partsim run --out writes the groups' CSV, and their lag over time with --timeseries") {
   ScratchDir dir;
-  const auto r = run_cli("run '" + example("consumer-join-cooperative.yaml") + "' --timeseries 1000 --out '" + dir.path.string() + "'");
+  const auto r = run_cli("run '" + example("consumer-join-cooperative.yaml") + "' --timeseries 1000 --out '" +
+                         dir.path.string() + "'");
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("consumer group billing (classic, cooperative-sticky)") != std::string::npos);
   const std::string groups = slurp(dir.path / "consumer_groups.csv");
@@ -63,9 +65,10 @@ TEST_CASE("partsim run --out writes the groups' CSV, and their lag over time wit
 }
 
 TEST_CASE("compare puts eager and cooperative rebalances on a member join side by side") {
-  const auto r = run_cli("compare '" + example("consumer-join-eager.yaml") +
-                         "' --variant eager:consumers.0.config.partition.assignment.strategy=[range]"
-                         " --variant cooperative:consumers.0.config.partition.assignment.strategy=[cooperative-sticky] --format json");
+  const auto r = run_cli(
+      "compare '" + example("consumer-join-eager.yaml") +
+      "' --variant eager:consumers.0.config.partition.assignment.strategy=[range]"
+      " --variant cooperative:consumers.0.config.partition.assignment.strategy=[cooperative-sticky] --format json");
   REQUIRE(r.exit_code == 0);
   const auto j = nlohmann::json::parse(r.out);
   auto metric = [&](std::size_t run, const std::string& name) { return j["runs"][run]["metrics"][name].get<double>(); };
@@ -77,14 +80,17 @@ TEST_CASE("compare puts eager and cooperative rebalances on a member join side b
   CHECK(metric(0, "group.billing.duplicates") == 0);
   CHECK(metric(1, "group.billing.duplicates") > 0);
   CHECK(metric(0, "group.billing.rebalances") == 1);
-  const auto table = run_cli("compare '" + example("consumer-join-eager.yaml") +
-                             "' --variant eager:consumers.0.config.partition.assignment.strategy=[range]"
-                             " --variant cooperative:consumers.0.config.partition.assignment.strategy=[cooperative-sticky]");
+  const auto table =
+      run_cli("compare '" + example("consumer-join-eager.yaml") +
+              "' --variant eager:consumers.0.config.partition.assignment.strategy=[range]"
+              " --variant cooperative:consumers.0.config.partition.assignment.strategy=[cooperative-sticky]");
   CHECK(table.out.find("group.billing.pause_max_ms") != std::string::npos);
 }
 
-TEST_CASE("a key spread over partitions is seen out of order when they are consumed at different speeds; a hashed key is not") {
-  const auto r = run_cli("compare '" + example("consumer-key-order.yaml") + "' --partitioners round-robin,builtin --format json");
+TEST_CASE(
+    "a key spread over partitions is seen out of order when they are consumed at different speeds; a hashed key is not") {
+  const auto r =
+      run_cli("compare '" + example("consumer-key-order.yaml") + "' --partitioners round-robin,builtin --format json");
   REQUIRE(r.exit_code == 0);
   const auto j = nlohmann::json::parse(r.out);
   auto metric = [&](std::size_t run, const std::string& name) { return j["runs"][run]["metrics"][name].get<double>(); };

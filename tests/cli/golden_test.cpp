@@ -32,10 +32,13 @@ TEST_CASE("every shipped scenario reproduces its golden summary byte for byte") 
 
 TEST_CASE("every shipped scenario has a golden summary") {
   std::size_t scenarios = 0;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(std::filesystem::path(PARTSIM_SOURCE_DIR) / "scenarios"))
-    if (e.path().extension() == ".yaml" && e.path().parent_path().filename() != "sweeps") ++scenarios;  // sweep files are no scenarios
+  for (const auto& e :
+       std::filesystem::recursive_directory_iterator(std::filesystem::path(PARTSIM_SOURCE_DIR) / "scenarios"))
+    if (e.path().extension() == ".yaml" && e.path().parent_path().filename() != "sweeps")
+      ++scenarios;  // sweep files are no scenarios
   std::size_t goldens = 0;
-  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(PARTSIM_SOURCE_DIR) / "tests" / "golden"))
+  for (const auto& e :
+       std::filesystem::directory_iterator(std::filesystem::path(PARTSIM_SOURCE_DIR) / "tests" / "golden"))
     if (e.path().extension() == ".json") ++goldens;
   CHECK(goldens == scenarios);
 }

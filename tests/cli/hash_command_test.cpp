@@ -11,13 +11,12 @@ using partsim::testing::ScratchDir;
 TEST_CASE("partsim hash prints table T1") {
   const auto r = run_cli("hash book-0 book-1 book-2 book-3 book-4 --partitions 3");
   CHECK(r.exit_code == 0);
-  CHECK(r.out ==
-        "key         murmur2  to_positive  p3\n"
-        "book-0  -2108685004     38798644   1\n"
-        "book-1   -928100454   1219383194   2\n"
-        "book-2  -1365223455    782260193   2\n"
-        "book-3   1793899242   1793899242   0\n"
-        "book-4  -1799749327    347734321   1\n");
+  CHECK(r.out == "key         murmur2  to_positive  p3\n"
+                 "book-0  -2108685004     38798644   1\n"
+                 "book-1   -928100454   1219383194   2\n"
+                 "book-2  -1365223455    782260193   2\n"
+                 "book-3   1793899242   1793899242   0\n"
+                 "book-4  -1799749327    347734321   1\n");
   CHECK(r.err.empty());
 }
 
@@ -32,7 +31,9 @@ TEST_CASE("partsim hash reads keys from a file or stdin, utf8 or hex, empty line
   const auto file = dir.write("keys.txt", "book-0\n\nbook-3\n");
   const auto r = run_cli("hash --keys-file '" + file.string() + "' -p 3 --format csv");
   CHECK(r.exit_code == 0);
-  CHECK(r.out == "key,murmur2,to_positive,p3\nbook-0,-2108685004,38798644,1\n,275646681,275646681,0\nbook-3,1793899242,1793899242,0\n");
+  CHECK(
+      r.out ==
+      "key,murmur2,to_positive,p3\nbook-0,-2108685004,38798644,1\n,275646681,275646681,0\nbook-3,1793899242,1793899242,0\n");
   const auto hex = run_cli("hash --keys-file - --key-encoding hex -p 3 --format csv", "626f6f6b2d30\n80\n");
   CHECK(hex.exit_code == 0);
   CHECK(hex.out == "key,murmur2,to_positive,p3\n626f6f6b2d30,-2108685004,38798644,1\n80,857690492,857690492,2\n");
@@ -47,19 +48,28 @@ TEST_CASE("partsim hash json lists every key") {
 }
 
 TEST_CASE("bad hash input exits 2 with one line naming the option or file") {
-  struct Case { const char* args; const char* stdin_text; const char* message; };
+  struct Case {
+    const char* args;
+    const char* stdin_text;
+    const char* message;
+  };
   const Case cases[] = {
       {"hash x --partitions 0", "", "partsim hash: --partitions: must be an integer in [1, 2147483647], got 0\n"},
       {"hash x --partitions -3", "", "partsim hash: --partitions: must be an integer in [1, 2147483647], got -3\n"},
-      {"hash x --partitions 3,abc", "", "partsim hash: --partitions: must be an integer in [1, 2147483647], got 'abc'\n"},
+      {"hash x --partitions 3,abc", "",
+       "partsim hash: --partitions: must be an integer in [1, 2147483647], got 'abc'\n"},
       {"hash x --bogus -p 3", "", "partsim hash: unrecognised option '--bogus'\n"},
       {"hash x", "", "partsim hash: the option '--partitions' is required but missing\n"},
-      {"hash --key-encoding hex zz -p 3", "", "partsim hash: argument 1: invalid hex digit 'z' (a hex key uses 0-9, a-f, A-F, two digits per byte)\n"},
-      {"hash --keys-file - --key-encoding hex -p 3", "00\nabc\n", "partsim hash: <stdin>:2:3: odd number of hex digits (3); a hex key has two digits per byte\n"},
-      {"hash --keys-file /no/such/file -p 3", "", "partsim hash: /no/such/file: cannot open file: No such file or directory\n"},
+      {"hash --key-encoding hex zz -p 3", "",
+       "partsim hash: argument 1: invalid hex digit 'z' (a hex key uses 0-9, a-f, A-F, two digits per byte)\n"},
+      {"hash --keys-file - --key-encoding hex -p 3", "00\nabc\n",
+       "partsim hash: <stdin>:2:3: odd number of hex digits (3); a hex key has two digits per byte\n"},
+      {"hash --keys-file /no/such/file -p 3", "",
+       "partsim hash: /no/such/file: cannot open file: No such file or directory\n"},
       {"hash x -p 3 --format xml", "", "partsim hash: --format: must be table, csv or json, got 'xml'\n"},
       {"hash x -p 3 --key-encoding base64", "", "partsim hash: --key-encoding: must be utf8 or hex, got 'base64'\n"},
-      {"hash -p 3", "", "partsim hash: no keys: give keys as arguments, --keys-file FILE (or - for stdin), or --template with --count\n"},
+      {"hash -p 3", "",
+       "partsim hash: no keys: give keys as arguments, --keys-file FILE (or - for stdin), or --template with --count\n"},
   };
   for (const auto& c : cases) {
     CAPTURE(c.args);
@@ -76,7 +86,8 @@ TEST_CASE("an unknown command exits 2 and lists the commands") {
   CHECK(r.err.find("unknown command 'frobnicate'") != std::string::npos);
 }
 
-TEST_CASE("partsim hash streams its keys: two million keys from stdin fit in 100 MB of address space" * doctest::skip(partsim::testing::kSanitized)) {
+TEST_CASE("partsim hash streams its keys: two million keys from stdin fit in 100 MB of address space" *
+          doctest::skip(partsim::testing::kSanitized)) {
   // Held whole, the keys, their hashes and the output would need about 150 MB.
   const std::string cmd = "ulimit -v 100000; seq -f 'k%.0f' 1 2000000 | '" + std::string(PARTSIM_BINARY) +
                           "' hash --keys-file - -p 3 --format csv | tail -1";

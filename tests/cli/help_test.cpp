@@ -54,15 +54,18 @@ TEST_CASE("partsim --help lists every command with its summary in one column") {
 
 TEST_CASE("every command's --help ends with an example that runs as printed") {
   ScratchDir dir;
-  std::filesystem::create_directory_symlink(std::filesystem::path(PARTSIM_SOURCE_DIR) / "scenarios", dir.path / "scenarios");
-  std::filesystem::create_directory_symlink(std::filesystem::path(PARTSIM_SOURCE_DIR) / "examples", dir.path / "examples");
+  std::filesystem::create_directory_symlink(std::filesystem::path(PARTSIM_SOURCE_DIR) / "scenarios",
+                                            dir.path / "scenarios");
+  std::filesystem::create_directory_symlink(std::filesystem::path(PARTSIM_SOURCE_DIR) / "examples",
+                                            dir.path / "examples");
   // Two shard stores of a small sweep, for the examples of merge, status and report.
   const auto sweep = dir.write("small.yaml",
                                "scenario: scenarios/kip794/slow-broker.yaml\nseed: 11\nreplications: 2\n"
                                "set:\n  run.records: 2000\n  run.warmup.ms: 0\npartitioners: [builtin, sticky-kip480]\n"
                                "grid:\n  workload.arrivals.rate: [300, 3000]\n");
   for (const char* shard : {"0/2", "1/2"}) {
-    const auto s = run_cli("sweep '" + sweep.string() + "' --store '" + (dir.path / "shard-%a.sqlite").string() + "' --shard " + shard);
+    const auto s = run_cli("sweep '" + sweep.string() + "' --store '" + (dir.path / "shard-%a.sqlite").string() +
+                           "' --shard " + shard);
     REQUIRE_MESSAGE(s.exit_code == 0, s.err);
   }
 

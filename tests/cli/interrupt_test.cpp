@@ -48,7 +48,8 @@ std::string long_growth() {
   for (int k = 0; k < 400; ++k) {
     const std::string name = std::to_string(1000 + k + 2).substr(1);
     if (!joins.empty()) joins += ", ";
-    joins += "{at.ms: " + std::to_string(6000 + 2000 * k) + ", join: 1}, {at.ms: " + std::to_string(7000 + 2000 * k) + ", leave: c" + name + "}";
+    joins += "{at.ms: " + std::to_string(6000 + 2000 * k) + ", join: 1}, {at.ms: " + std::to_string(7000 + 2000 * k) +
+             ", leave: c" + name + "}";
   }
   std::string s = kLongGrowth;
   s.replace(s.find("JOINS"), 5, joins);
@@ -63,16 +64,18 @@ struct Stopped {
 // Runs `args` in the background, sends `signal` after `after_s` seconds, and times the exit.
 Stopped run_and_signal(const std::string& args, const ScratchDir& dir, const char* signal, double after_s) {
   const std::string rc = (dir.path / "rc").string(), t = (dir.path / "t").string();
-  const std::string cmd = "'" + std::string(PARTSIM_BINARY) + "' " + args + " >'" + (dir.path / "stdout").string() + "' 2>'" +
-                          (dir.path / "stderr").string() + "' & pid=$!; sleep " + std::to_string(after_s) + "; kill -" + signal +
-                          " $pid; a=$(date +%s%N); wait $pid; echo $? >'" + rc + "'; b=$(date +%s%N); echo $((b - a)) >'" + t + "'";
+  const std::string cmd = "'" + std::string(PARTSIM_BINARY) + "' " + args + " >'" + (dir.path / "stdout").string() +
+                          "' 2>'" + (dir.path / "stderr").string() + "' & pid=$!; sleep " + std::to_string(after_s) +
+                          "; kill -" + signal + " $pid; a=$(date +%s%N); wait $pid; echo $? >'" + rc +
+                          "'; b=$(date +%s%N); echo $((b - a)) >'" + t + "'";
   REQUIRE(std::system(cmd.c_str()) == 0);
   return {std::stoi(slurp(rc)), static_cast<double>(std::stoll(slurp(t))) / 1e9};  // ns
 }
 
 }  // namespace
 
-TEST_CASE("Ctrl-C and SIGTERM stop a run of a topic grown to 100,000 partitions within a second, with partial results") {
+TEST_CASE(
+    "Ctrl-C and SIGTERM stop a run of a topic grown to 100,000 partitions within a second, with partial results") {
   // Two seconds in, the run is in its consumer group (the producers' 4,000 records take a
   // fraction of a second), which before polled no signal and ran to the end (exit 0).
   struct Case {
@@ -81,7 +84,8 @@ TEST_CASE("Ctrl-C and SIGTERM stop a run of a topic grown to 100,000 partitions 
     double seconds;  // to stop and write: the table, or the 23 MB of JSON of 100,000 rows
     const char* partial;
   };
-  for (const Case& c : {Case{"INT", "table", 1.5, "PARTIAL RESULT: the run was interrupted"}, Case{"TERM", "json", 3.0, "\"partial\": true"}}) {
+  for (const Case& c : {Case{"INT", "table", 1.5, "PARTIAL RESULT: the run was interrupted"},
+                        Case{"TERM", "json", 3.0, "\"partial\": true"}}) {
     CAPTURE(c.signal);
     ScratchDir dir;
     const auto scenario = dir.write("long-growth.yaml", long_growth());

@@ -14,13 +14,12 @@ TEST_CASE("partsim keys reproduces table T5 as CSV") {
   const auto r = run_cli("keys --template 'book-B{i}' --count 20000 --change 4:8 --change 4:5 --change 8:16 "
                          "--change 8:12 --change 12:6 --format csv");
   CHECK(r.exit_code == 0);
-  CHECK(r.out ==
-        "from,to,keys,changed,ratio,modulo_stable,predicted_unchanged,example_key,example_old,example_new\n"
-        "4,8,20000,9837,0.4919,20000,0.5000,book-B1,0,4\n"
-        "4,5,20000,16034,0.8017,5001,0.2000,book-B0,0,2\n"
-        "8,16,20000,10044,0.5022,20000,0.5000,book-B3,5,13\n"
-        "8,12,20000,13309,0.6655,10062,0.3333,book-B0,0,8\n"
-        "12,6,20000,9990,0.4995,10010,0.5000,book-B0,8,2\n");
+  CHECK(r.out == "from,to,keys,changed,ratio,modulo_stable,predicted_unchanged,example_key,example_old,example_new\n"
+                 "4,8,20000,9837,0.4919,20000,0.5000,book-B1,0,4\n"
+                 "4,5,20000,16034,0.8017,5001,0.2000,book-B0,0,2\n"
+                 "8,16,20000,10044,0.5022,20000,0.5000,book-B3,5,13\n"
+                 "8,12,20000,13309,0.6655,10062,0.3333,book-B0,0,8\n"
+                 "12,6,20000,9990,0.4995,10010,0.5000,book-B0,8,2\n");
 }
 
 TEST_CASE("partsim keys: the first 3000 keys, 4 -> 8, and the flow keeps each key on one target") {
@@ -60,14 +59,22 @@ TEST_CASE("partsim keys reads keys from stdin and prints json") {
 }
 
 TEST_CASE("bad keys input exits 2 with one line naming the option") {
-  struct Case { const char* args; const char* message; };
+  struct Case {
+    const char* args;
+    const char* message;
+  };
   const Case cases[] = {
-      {"keys --template 'k{i}' --count 10 --change 4", "partsim keys: --change: must be FROM:TO with partition counts >= 1, e.g. 4:8, got '4'\n"},
-      {"keys --template 'k{i}' --count 10 --change 0:4", "partsim keys: --change FROM: must be an integer in [1, 1000000], got 0\n"},
-      {"keys --template 'k{i}' --count 10 --change 4:x", "partsim keys: --change TO: must be an integer in [1, 1000000], got 'x'\n"},
-      {"keys --template 'k' --count 10 --change 4:8", "partsim keys: --template: must contain {i} (the key's index), got 'k'\n"},
+      {"keys --template 'k{i}' --count 10 --change 4",
+       "partsim keys: --change: must be FROM:TO with partition counts >= 1, e.g. 4:8, got '4'\n"},
+      {"keys --template 'k{i}' --count 10 --change 0:4",
+       "partsim keys: --change FROM: must be an integer in [1, 1000000], got 0\n"},
+      {"keys --template 'k{i}' --count 10 --change 4:x",
+       "partsim keys: --change TO: must be an integer in [1, 1000000], got 'x'\n"},
+      {"keys --template 'k' --count 10 --change 4:8",
+       "partsim keys: --template: must contain {i} (the key's index), got 'k'\n"},
       {"keys --template 'k{i}' --change 4:8", "partsim keys: --template: needs --count N (how many keys)\n"},
-      {"keys --template 'k{i}' --count 0 --change 4:8", "partsim keys: --count: must be an integer in [1, 1000000000], got 0\n"},
+      {"keys --template 'k{i}' --count 0 --change 4:8",
+       "partsim keys: --count: must be an integer in [1, 1000000000], got 0\n"},
       {"keys --template 'k{i}' --count 10", "partsim keys: give --change FROM:TO (repeatable) or --plan FROM:TO\n"},
   };
   for (const auto& c : cases) {
@@ -78,7 +85,8 @@ TEST_CASE("bad keys input exits 2 with one line naming the option") {
   }
 }
 
-TEST_CASE("partsim keys streams a template: five million keys fit in 100 MB of address space" * doctest::skip(partsim::testing::kSanitized)) {
+TEST_CASE("partsim keys streams a template: five million keys fit in 100 MB of address space" *
+          doctest::skip(partsim::testing::kSanitized)) {
   // Held as strings, five million keys alone would need 160 MB.
   ScratchDir dir;
   const auto out = dir.path / "out.csv";
@@ -91,8 +99,10 @@ TEST_CASE("partsim keys streams a template: five million keys fit in 100 MB of a
 TEST_CASE("partsim keys refuses a --flow matrix past the memory limit unless --allow-large") {
   const auto r = run_cli("keys --template 'k{i}' --count 10 --change 1000000:1000000 --flow");
   CHECK(r.exit_code == 2);
-  CHECK(r.err == "partsim keys: --flow: refused: 1e+12 cells of FROM x TO counts need 7450.6 GiB (limit 8 GiB); drop --flow or use "
-                 "smaller partition counts, or pass --allow-large\n");
+  CHECK(
+      r.err ==
+      "partsim keys: --flow: refused: 1e+12 cells of FROM x TO counts need 7450.6 GiB (limit 8 GiB); drop --flow or use "
+      "smaller partition counts, or pass --allow-large\n");
   CHECK(r.out.empty());
   // Without --flow nothing is held: the same change counts fine.
   CHECK(run_cli("keys --template 'k{i}' --count 10 --change 1000000:1000000").exit_code == 0);
@@ -106,13 +116,16 @@ TEST_CASE("partsim keys --plan: the book's key counts (T5, T10), the two-rule wi
   // Kafka's default metadata.max.age.ms 300000 and 1000 records/s: 150 s expected, 300 s at
   // most; 150,000 records by the old rule, 0.4930 of them misrouted.
   CHECK(t10.out.find("one producer: 150000 ms expected, 300000 ms at most") != std::string::npos);
-  CHECK(t10.out.find("150000 records routed by the old rule expected (300000 at most), 73950 of them") != std::string::npos);
+  CHECK(t10.out.find("150000 records routed by the old rule expected (300000 at most), 73950 of them") !=
+        std::string::npos);
   CHECK(t10.out.find("\n 8  3000     1479  0.4930           0.5000         *       <-\n") != std::string::npos);
 
   // T5's 20,000 keys: the candidates 5 and 8 give its rows 4 -> 5 and 4 -> 8.
   const auto csv = run_cli("keys --template 'book-B{i}' --count 20000 --plan 4:12 --format csv");
   REQUIRE(csv.exit_code == 0);
-  CHECK(csv.out.rfind("to,keys,changed,ratio,predicted_ratio,multiple,planned\n5,20000,16034,0.8017,0.8000,false,false\n", 0) == 0);
+  CHECK(
+      csv.out.rfind("to,keys,changed,ratio,predicted_ratio,multiple,planned\n5,20000,16034,0.8017,0.8000,false,false\n",
+                    0) == 0);
   CHECK(csv.out.find("\n8,20000,9837,0.4919,0.5000,true,false\n") != std::string::npos);
   CHECK(csv.out.find("\n12,20000,") != std::string::npos);
   CHECK(csv.out.find(",true,true\n") != std::string::npos);
@@ -121,7 +134,8 @@ TEST_CASE("partsim keys --plan: the book's key counts (T5, T10), the two-rule wi
   CHECK(rows == 1 + 12);  // 5 .. 16
 
   // Three producers at 1 s and 600 records/s: the last sees the change after 750 ms expected.
-  const auto json = run_cli("keys --template 'k{i}' --count 1000 --plan 3:6 --rate 600 --metadata-max-age 1000 --producers 3 --format json");
+  const auto json = run_cli(
+      "keys --template 'k{i}' --count 1000 --plan 3:6 --rate 600 --metadata-max-age 1000 --producers 3 --format json");
   REQUIRE(json.exit_code == 0);
   CHECK(json.out.find("\"all_producers_expected_ms\": 750.0") != std::string::npos);
   CHECK(json.out.find("\"producer_expected_ms\": 500.0") != std::string::npos);
@@ -133,7 +147,8 @@ TEST_CASE("partsim keys --plan: the book's key counts (T5, T10), the two-rule wi
 TEST_CASE("partsim keys --plan refuses what Kafka refuses, and options that need it") {
   const auto decrease = run_cli("keys --template 'k{i}' --count 10 --plan 8:4");
   CHECK(decrease.exit_code == 2);
-  CHECK(decrease.err.find("\"The topic currently has 8 partition(s); 4 would not be an increase.\"") != std::string::npos);
+  CHECK(decrease.err.find("\"The topic currently has 8 partition(s); 4 would not be an increase.\"") !=
+        std::string::npos);
   const auto same = run_cli("keys --template 'k{i}' --count 10 --plan 8:8");
   CHECK(same.exit_code == 2);
   CHECK(same.err.find("\"Topic already has 8 partition(s).\"") != std::string::npos);

@@ -30,7 +30,8 @@ TEST_CASE("partsim leaders prints its table and JSON exactly") {
   const auto current = dir.write("current.json", kTwoTopics);
   const auto brokers = dir.write("brokers.json", kRackedBrokers);
   const auto plan = dir.path / "plan.json";
-  const std::string args = "leaders --current '" + current.string() + "' --brokers '" + brokers.string() + "' --failover";
+  const std::string args =
+      "leaders --current '" + current.string() + "' --brokers '" + brokers.string() + "' --failover";
   const auto table = run_cli(args + " --plan-out '" + plan.string() + "'");
   CHECK(table.exit_code == 0);
   CHECK(table.out == R"(preferred leaders per broker within 2..2: 3 of 6 partitions change leader (no data moves)
@@ -47,7 +48,8 @@ broker  leaders before  leaders after
      2               0              2
 
 worst single broker failure: a broker then leads 6 partitions before, 3 after (3 second replicas reordered)
-plan written to )" + plan.string() + " (kafka-reassign-partitions --execute)\n");
+plan written to )" + plan.string() +
+                         " (kafka-reassign-partitions --execute)\n");
   const auto json = run_cli(args + " --format json");
   CHECK(json.exit_code == 0);
   const std::string plan_json =
@@ -62,7 +64,8 @@ plan written to )" + plan.string() + " (kafka-reassign-partitions --execute)\n")
         R"({"topic":"t","partition":3,"before":[0,2,1],"after":[2,0,1],"leader_changed":true}],)"
         R"("brokers":[{"broker":0,"leaders_before":5,"leaders_after":2},)"
         R"({"broker":1,"leaders_before":1,"leaders_after":2},{"broker":2,"leaders_before":0,"leaders_after":2}],)"
-        R"("worst_single_failure_max_leaders":{"before":6,"after":3},"plan":)" + plan_json + "}");
+        R"("worst_single_failure_max_leaders":{"before":6,"after":3},"plan":)" +
+            plan_json + "}");
   CHECK(compact_json(slurp(plan)) == plan_json);
   // Without --failover, and every listed broker alive: only new leaders are listed, and the
   // last line has no reorder note.
@@ -88,8 +91,8 @@ TEST_CASE("partsim leaders balances preferred leaders with the fewest changes an
   ScratchDir dir;
   const auto current = dir.write("current.json", kCurrent);
   const auto plan = dir.path / "plan.json";
-  const auto r = run_cli("leaders --current '" + current.string() + "' --brokers 0,1,2 --failover --format json --plan-out '" +
-                         plan.string() + "'");
+  const auto r = run_cli("leaders --current '" + current.string() +
+                         "' --brokers 0,1,2 --failover --format json --plan-out '" + plan.string() + "'");
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("\"leader_changes\": 3") != std::string::npos);  // 5/1/0 -> 2/2/2 needs three changes
   CHECK(r.out.find("\"before\": 6") != std::string::npos);

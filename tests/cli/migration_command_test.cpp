@@ -70,12 +70,16 @@ TEST_CASE("a bridge rate too small to pace is refused at load") {
 }
 
 TEST_CASE("compare runs the three strategies side by side on one workload") {
-  const auto r = run_cli("compare " + kDir + "stop-replay.yaml --variant stop-replay:migration.strategy=stop-replay "
-                         "--variant dual-write:migration.strategy=dual-write,migration.at.ms=0 --variant bridge:migration.strategy=bridge --format json");
+  const auto r = run_cli(
+      "compare " + kDir +
+      "stop-replay.yaml --variant stop-replay:migration.strategy=stop-replay "
+      "--variant dual-write:migration.strategy=dual-write,migration.at.ms=0 --variant bridge:migration.strategy=bridge --format json");
   REQUIRE(r.exit_code == 0);
   const auto runs = nlohmann::json::parse(r.out).at("runs");
   REQUIRE(runs.size() == 3);
-  const auto metric = [&](std::size_t i, const std::string& name) { return runs.at(i).at("metrics").at("migration." + name); };
+  const auto metric = [&](std::size_t i, const std::string& name) {
+    return runs.at(i).at("metrics").at("migration." + name);
+  };
   // Only stop-replay stops the producers; its downtime is the replay plus 2 s of verify.
   CHECK(metric(0, "downtime_ms").get<double>() > 2000);
   CHECK(metric(1, "downtime_ms") == 0);
@@ -86,7 +90,8 @@ TEST_CASE("compare runs the three strategies side by side on one workload") {
     CHECK(metric(i, "order_violations") == 0);
     CHECK(metric(i, "keys_with_all_events") == 3000);
   }
-  const auto text = run_cli("compare " + kDir + "stop-replay.yaml --variant stop-replay:migration.strategy=stop-replay "
+  const auto text = run_cli("compare " + kDir +
+                            "stop-replay.yaml --variant stop-replay:migration.strategy=stop-replay "
                             "--variant bridge:migration.strategy=bridge");
   CHECK(text.exit_code == 0);
   CHECK(text.out.find("migration.downtime_ms") != std::string::npos);

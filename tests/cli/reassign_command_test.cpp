@@ -14,7 +14,9 @@ using partsim::testing::ScratchDir;
 using partsim::testing::slurp;
 
 namespace {
-std::string example(const std::string& name) { return std::string("'") + PARTSIM_SOURCE_DIR + "/examples/reassign/" + name + "'"; }
+std::string example(const std::string& name) {
+  return std::string("'") + PARTSIM_SOURCE_DIR + "/examples/reassign/" + name + "'";
+}
 const std::string kDemo = "reassign --current " + example("kafka-assignment-optimizer-demo.json") + " --brokers " +
                           example("brokers-2-zones.json") + " --target-brokers 0-18";
 // Two topics; b-0's only replica is on broker 5, which is not in --brokers; broker 3 is empty.
@@ -26,7 +28,8 @@ const char* kTwoTopics = R"({"version":1,"partitions":[{"topic":"a","partition":
 TEST_CASE("partsim reassign prints the demo's report exactly") {
   ScratchDir dir;
   const auto plan = dir.path / "plan.json";
-  const auto r = run_cli(kDemo + " --partition-size 20GB --throttle 50MB/s --failover --plan-out '" + plan.string() + "'");
+  const auto r =
+      run_cli(kDemo + " --partition-size 20GB --throttle 50MB/s --failover --plan-out '" + plan.string() + "'");
   CHECK(r.exit_code == 0);
   CHECK(r.out == R"(10 partitions, 20 replicas onto 19 target brokers on racks a b; rack mode even
 per broker: replicas 0..2, preferred leaders 0..1 (--balance band:1.10)
@@ -62,8 +65,10 @@ worst single broker failure: a broker then leads 1 partitions before, 2 after (-
 
 kafka-reassign-partitions --generate (AdminUtils rack-aware, java.util.Random seed 0): 20 replica moves, 10 preferred-leader changes, 400 GB, at least 13 min 20 s
   over all 361 draws of its start index and replica shift: moves min 6, mean 18.0, max 20
-plan written to )" + plan.string() + " (1 partition; kafka-reassign-partitions --execute)\n");
-  CHECK(compact_json(slurp(plan)) == R"({"version":1,"partitions":[{"topic":"x.y.z.t","partition":1,"replicas":[8,1]}]})");
+plan written to )" + plan.string() +
+                     " (1 partition; kafka-reassign-partitions --execute)\n");
+  CHECK(compact_json(slurp(plan)) ==
+        R"({"version":1,"partitions":[{"topic":"x.y.z.t","partition":1,"replicas":[8,1]}]})");
 }
 
 TEST_CASE("partsim reassign prints per-topic spreads, stranded partitions and leaving brokers exactly") {
@@ -99,25 +104,27 @@ worst single broker failure: a broker then leads 3 partitions before, 3 after
 kafka-reassign-partitions --generate (AdminUtils rack-unaware as with --disable-rack-aware; Kafka refuses brokers with and without racks, java.util.Random seed 0): 7 replica moves, 5 preferred-leader changes
   over all 16 draws of its start index and replica shift: moves min 1, mean 4.0, max 7
 )");
-  const auto json = run_cli(base + " --balance-scope topic --partition-size 1GB --throttle 10MB/s --failover --seed 7 --format json");
+  const auto json =
+      run_cli(base + " --balance-scope topic --partition-size 1GB --throttle 10MB/s --failover --seed 7 --format json");
   CHECK(json.exit_code == 0);
-  CHECK(compact_json(json.out) ==
-        R"({"status":"optimal","method":"flow","rack_mode":"none","bounds":{"replicas":{"lo":0,"hi":9},"leaders":{"lo":0,"hi":5}},)"
-        R"("moves":1,"leader_changes":1,"worst_single_failure_max_leaders":{"before":3,"after":3},"failover_changes":0,)"
-        R"("no_live_replica":["b-0"],"bytes_to_copy":1000000000,"copy_seconds":100.0,)"
-        R"("changed":[{"topic":"b","partition":0,"before":[5],"after":[3],"moves":1,"leader_changed":true}],)"
-        R"("brokers":[{"broker":0,"rack":"x","target":true,"replicas_before":3,"replicas_after":3,"leaders_before":2,"leaders_after":2},)"
-        R"({"broker":1,"rack":"x","target":true,"replicas_before":3,"replicas_after":3,"leaders_before":1,"leaders_after":1},)"
-        R"({"broker":2,"rack":"","target":true,"replicas_before":2,"replicas_after":2,"leaders_before":1,"leaders_after":1},)"
-        R"({"broker":3,"rack":"","target":true,"replicas_before":0,"replicas_after":1,"leaders_before":0,"leaders_after":1},)"
-        R"({"broker":5,"rack":"","target":false,"replicas_before":1,"replicas_after":0,"leaders_before":1,"leaders_after":0}],)"
-        R"("topics":[{"topic":"a","replicas_per_broker":{"before":[0,2],"after":[0,2]},"leaders_per_broker":{"before":[0,1],"after":[0,1]},)"
-        R"("bounds":{"replicas":{"lo":0,"hi":2},"leaders":{"lo":0,"hi":1}}},)"
-        R"({"topic":"b","replicas_per_broker":{"before":[0,2],"after":[1,2]},"leaders_per_broker":{"before":[0,1],"after":[0,1]},)"
-        R"("bounds":{"replicas":{"lo":1,"hi":2},"leaders":{"lo":0,"hi":1}}}],)"
-        R"("generate":{"seed":7,"moves":4,"leader_changes":4,"over_draws":{"draws":16,"possible_draws":16,"sampled":false,)"
-        R"("min_moves":1,"mean_moves":4.0,"max_moves":7},"bytes_to_copy":4000000000,"copy_seconds":200.0},)"
-        R"("plan":{"version":1,"partitions":[{"topic":"b","partition":0,"replicas":[3]}]}})");
+  CHECK(
+      compact_json(json.out) ==
+      R"({"status":"optimal","method":"flow","rack_mode":"none","bounds":{"replicas":{"lo":0,"hi":9},"leaders":{"lo":0,"hi":5}},)"
+      R"("moves":1,"leader_changes":1,"worst_single_failure_max_leaders":{"before":3,"after":3},"failover_changes":0,)"
+      R"("no_live_replica":["b-0"],"bytes_to_copy":1000000000,"copy_seconds":100.0,)"
+      R"("changed":[{"topic":"b","partition":0,"before":[5],"after":[3],"moves":1,"leader_changed":true}],)"
+      R"("brokers":[{"broker":0,"rack":"x","target":true,"replicas_before":3,"replicas_after":3,"leaders_before":2,"leaders_after":2},)"
+      R"({"broker":1,"rack":"x","target":true,"replicas_before":3,"replicas_after":3,"leaders_before":1,"leaders_after":1},)"
+      R"({"broker":2,"rack":"","target":true,"replicas_before":2,"replicas_after":2,"leaders_before":1,"leaders_after":1},)"
+      R"({"broker":3,"rack":"","target":true,"replicas_before":0,"replicas_after":1,"leaders_before":0,"leaders_after":1},)"
+      R"({"broker":5,"rack":"","target":false,"replicas_before":1,"replicas_after":0,"leaders_before":1,"leaders_after":0}],)"
+      R"("topics":[{"topic":"a","replicas_per_broker":{"before":[0,2],"after":[0,2]},"leaders_per_broker":{"before":[0,1],"after":[0,1]},)"
+      R"("bounds":{"replicas":{"lo":0,"hi":2},"leaders":{"lo":0,"hi":1}}},)"
+      R"({"topic":"b","replicas_per_broker":{"before":[0,2],"after":[1,2]},"leaders_per_broker":{"before":[0,1],"after":[0,1]},)"
+      R"("bounds":{"replicas":{"lo":1,"hi":2},"leaders":{"lo":0,"hi":1}}}],)"
+      R"("generate":{"seed":7,"moves":4,"leader_changes":4,"over_draws":{"draws":16,"possible_draws":16,"sampled":false,)"
+      R"("min_moves":1,"mean_moves":4.0,"max_moves":7},"bytes_to_copy":4000000000,"copy_seconds":200.0},)"
+      R"("plan":{"version":1,"partitions":[{"topic":"b","partition":0,"replicas":[3]}]}})");
 }
 
 TEST_CASE("the kafka-assignment-optimizer demo: the planner moves 1 replica, --generate about 20") {
@@ -125,12 +132,15 @@ TEST_CASE("the kafka-assignment-optimizer demo: the planner moves 1 replica, --g
   const auto plan = dir.path / "plan.json";
   const auto r = run_cli(kDemo + " --partition-size 20GB --throttle 50MB/s --plan-out '" + plan.string() + "'");
   REQUIRE(r.exit_code == 0);
-  CHECK(r.out.find("plan (optimal): 1 replica move, 0 preferred-leader changes; 20.0 GB to copy, at least 6 min 40 s at 50.0 MB/s") !=
-        std::string::npos);
+  CHECK(
+      r.out.find(
+          "plan (optimal): 1 replica move, 0 preferred-leader changes; 20.0 GB to copy, at least 6 min 40 s at 50.0 MB/s") !=
+      std::string::npos);
   CHECK(r.out.find("19 (leaves)") != std::string::npos);
   // Kafka's own --generate with this seed moves every replica; over all its draws, 18 on average.
   CHECK(r.out.find("seed 0): 20 replica moves") != std::string::npos);
-  CHECK(r.out.find("over all 361 draws of its start index and replica shift: moves min 6, mean 18.0, max 20") != std::string::npos);
+  CHECK(r.out.find("over all 361 draws of its start index and replica shift: moves min 6, mean 18.0, max 20") !=
+        std::string::npos);
   const auto written = nlohmann::json::parse(slurp(plan));
   REQUIRE(written["partitions"].size() == 1);
   CHECK(written["partitions"][0]["partition"] == 1);
@@ -146,7 +156,8 @@ TEST_CASE("partsim reassign as JSON: a new replication factor, --describe input,
                                   "\tTopic: t\tPartition: 1\tLeader: 1\tReplicas: 1,2\tIsr: 1,2\n"
                                   "\tTopic: t\tPartition: 2\tLeader: 2\tReplicas: 2,3\tIsr: 2,3\n"
                                   "\tTopic: t\tPartition: 3\tLeader: 3\tReplicas: 3,0\tIsr: 3,0\n");
-  const auto r = run_cli("reassign --describe '" + describe.string() + "' --brokers 0:a,1:b,2:c,3:a,4:b,5:c --rf 3 --balance exact --format json");
+  const auto r = run_cli("reassign --describe '" + describe.string() +
+                         "' --brokers 0:a,1:b,2:c,3:a,4:b,5:c --rf 3 --balance exact --format json");
   REQUIRE(r.exit_code == 0);
   const auto j = nlohmann::json::parse(r.out);
   CHECK(j["status"] == "optimal");
@@ -162,27 +173,33 @@ TEST_CASE("partsim reassign as JSON: a new replication factor, --describe input,
     std::sort(racks.begin(), racks.end());
     CHECK(racks == std::vector<std::string>{"a", "b", "c"});
   }
-  CHECK(run_cli("reassign --describe '" + describe.string() + "' --brokers 0:a,1:b,2:c,3:a,4:b,5:c --rf 3 --balance exact --format json").out ==
-        r.out);
+  CHECK(run_cli("reassign --describe '" + describe.string() +
+                "' --brokers 0:a,1:b,2:c,3:a,4:b,5:c --rf 3 --balance exact --format json")
+            .out == r.out);
   // --failover orders the followers so that a failed leader's partitions spread out; the
   // replicas and leaders stay those of the plan.
   const auto f = nlohmann::json::parse(
-      run_cli("reassign --describe '" + describe.string() + "' --brokers 0:a,1:b,2:c,3:a,4:b,5:c --rf 3 --balance exact --failover --format json").out);
+      run_cli("reassign --describe '" + describe.string() +
+              "' --brokers 0:a,1:b,2:c,3:a,4:b,5:c --rf 3 --balance exact --failover --format json")
+          .out);
   CHECK(f["moves"] == j["moves"]);
   CHECK(f["worst_single_failure_max_leaders"]["after"] <= j["worst_single_failure_max_leaders"]["after"]);
-  CHECK(f["worst_single_failure_max_leaders"]["after"] == 2);  // 4 leaders on 6 brokers: one failure hands out at most 1 more
+  CHECK(f["worst_single_failure_max_leaders"]["after"] ==
+        2);  // 4 leaders on 6 brokers: one failure hands out at most 1 more
 }
 
 TEST_CASE("partsim reassign balances each topic on its own with --balance-scope topic or both") {
   // Topic a sits on brokers 0 and 1 only, topic b on 2 and 3: the cluster is balanced, the topics are not.
   std::string parts;
   for (int i = 0; i < 6; ++i)
-    parts += std::string(parts.empty() ? "" : ",") + R"({"topic":"a","partition":)" + std::to_string(i) + R"(,"replicas":[)" +
-             std::to_string(i % 2) + "," + std::to_string(1 - i % 2) + R"(]},{"topic":"b","partition":)" + std::to_string(i) +
-             R"(,"replicas":[)" + std::to_string(2 + i % 2) + "," + std::to_string(3 - i % 2) + "]}";
+    parts += std::string(parts.empty() ? "" : ",") + R"({"topic":"a","partition":)" + std::to_string(i) +
+             R"(,"replicas":[)" + std::to_string(i % 2) + "," + std::to_string(1 - i % 2) +
+             R"(]},{"topic":"b","partition":)" + std::to_string(i) + R"(,"replicas":[)" + std::to_string(2 + i % 2) +
+             "," + std::to_string(3 - i % 2) + "]}";
   ScratchDir dir;
   const auto current = dir.write("two.json", R"({"version":1,"partitions":[)" + parts + "]}");
-  const std::string base = "reassign --current '" + current.string() + "' --brokers 0,1,2,3 --format json --balance-scope ";
+  const std::string base =
+      "reassign --current '" + current.string() + "' --brokers 0,1,2,3 --format json --balance-scope ";
   const auto cluster = nlohmann::json::parse(run_cli(base + "cluster").out);
   CHECK(cluster["moves"] == 0);
   CHECK(cluster["topics"][0]["replicas_per_broker"]["after"] == nlohmann::json::array({0, 6}));
@@ -207,18 +224,20 @@ TEST_CASE("partsim reassign reads partition sizes from kafka-log-dirs output") {
   ScratchDir dir;
   const auto current = dir.write("c.json", R"({"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[0,1]},
     {"topic":"t","partition":1,"replicas":[1,2]}]})");
-  const auto sizes = dir.write("logdirs.txt",
-                               "Querying brokers for log directories information\n"
-                               "Received log directory information from brokers 0,1,2\n"
-                               R"({"version":1,"brokers":[{"broker":0,"logDirs":[{"logDir":"/d","error":null,"partitions":[)"
-                               R"({"partition":"t-0","size":3000000000,"offsetLag":0,"isFuture":false}]}]},)"
-                               R"({"broker":1,"logDirs":[{"logDir":"/d","error":null,"partitions":[)"
-                               R"({"partition":"t-0","size":2900000000,"offsetLag":0,"isFuture":false},)"
-                               R"({"partition":"t-1","size":1000000000,"offsetLag":0,"isFuture":false}]}]}]})"
-                               "\n");
+  const auto sizes =
+      dir.write("logdirs.txt",
+                "Querying brokers for log directories information\n"
+                "Received log directory information from brokers 0,1,2\n"
+                R"({"version":1,"brokers":[{"broker":0,"logDirs":[{"logDir":"/d","error":null,"partitions":[)"
+                R"({"partition":"t-0","size":3000000000,"offsetLag":0,"isFuture":false}]}]},)"
+                R"({"broker":1,"logDirs":[{"logDir":"/d","error":null,"partitions":[)"
+                R"({"partition":"t-0","size":2900000000,"offsetLag":0,"isFuture":false},)"
+                R"({"partition":"t-1","size":1000000000,"offsetLag":0,"isFuture":false}]}]}]})"
+                "\n");
   // Broker 2 leaves: t-1's replica on it is copied (1 GB) from its leader, broker 1.
-  const auto r = run_cli("reassign --current '" + current.string() + "' --brokers 0,1,2,3 --target-brokers 0,1,3 --sizes '" +
-                         sizes.string() + "' --throttle 10MB/s --format json");
+  const auto r =
+      run_cli("reassign --current '" + current.string() + "' --brokers 0,1,2,3 --target-brokers 0,1,3 --sizes '" +
+              sizes.string() + "' --throttle 10MB/s --format json");
   REQUIRE(r.exit_code == 0);
   const auto j = nlohmann::json::parse(r.out);
   CHECK(j["moves"] == 1);
@@ -226,19 +245,24 @@ TEST_CASE("partsim reassign reads partition sizes from kafka-log-dirs output") {
   CHECK(j["copy_seconds"] == 100.0);
 }
 
-TEST_CASE("partsim reassign: infeasible constraints exit 1 naming the constraint; bad input exits 2 naming the option") {
+TEST_CASE(
+    "partsim reassign: infeasible constraints exit 1 naming the constraint; bad input exits 2 naming the option") {
   ScratchDir dir;
-  const auto current = dir.write("c.json", R"({"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[0,1,2]}]})");
+  const auto current =
+      dir.write("c.json", R"({"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[0,1,2]}]})");
   const std::string base = "reassign --current '" + current.string() + "' ";
   auto r = run_cli(base + "--brokers 0:a,1:a,2:b --rack-mode strict");
   CHECK(r.exit_code == 1);
-  CHECK(r.err == "partsim reassign: infeasible: --rack-mode strict: t-0 needs 3 replicas, at most 1 per rack, and the target brokers span 2 racks\n");
+  CHECK(
+      r.err ==
+      "partsim reassign: infeasible: --rack-mode strict: t-0 needs 3 replicas, at most 1 per rack, and the target brokers span 2 racks\n");
   const std::vector<std::pair<std::string, std::string>> bad{
       {"--brokers 0,1,2 --rack-mode tidy", "partsim reassign: --rack-mode: must be strict, even or none, got 'tidy'\n"},
       {"--brokers 0,1,2 --rack-mode strict",
        "partsim reassign: --rack-mode strict: every target broker needs a rack, and broker 2 has none (give racks in --brokers, or use --rack-mode none)\n"},
       {"--brokers 0,1,2 --target-brokers 0-3", "partsim reassign: --target-brokers: broker 3 is not in --brokers\n"},
-      {"--brokers 0,1,2 --target-brokers 2-0", "partsim reassign: --target-brokers: must be an integer in [2, 2147483647], got 0\n"},
+      {"--brokers 0,1,2 --target-brokers 2-0",
+       "partsim reassign: --target-brokers: must be an integer in [2, 2147483647], got 0\n"},
       {"--brokers 0,1,2 --rf 4", "partsim reassign: --rf: must be an integer in [1, 3], got 4\n"},
       {"--brokers 0,1,2 --throttle 50MB/s",
        "partsim reassign: --throttle: needs partition sizes (--partition-size or --sizes) to estimate a copy time\n"},
@@ -246,7 +270,8 @@ TEST_CASE("partsim reassign: infeasible constraints exit 1 naming the constraint
        "partsim reassign: --throttle: must be bytes per second, e.g. 500000000, 500MB, 1.5GiB or 50MB/s, got 'fast'\n"},
       {"--brokers 0,1,2 --partition-size 12parsecs",
        "partsim reassign: --partition-size: must be bytes, e.g. 500000000, 500MB, 1.5GiB, got '12parsecs'\n"},
-      {"--brokers 0,1,2 --balance band:0.5", "partsim reassign: --balance band: must be a number in [1, 10], got '0.5'\n"},
+      {"--brokers 0,1,2 --balance band:0.5",
+       "partsim reassign: --balance band: must be a number in [1, 10], got '0.5'\n"},
       {"--brokers 0,1,2 --replicas-per-broker 2", "partsim reassign: --replicas-per-broker: must be LO:HI, got '2'\n"},
       {"--brokers 0,1,2 --format csv", "partsim reassign: --format: must be table or json, got 'csv'\n"},
       {"--brokers 0,1,2 --time-limit 0", "partsim reassign: --time-limit: must be a number in [0.1, 86400], got '0'\n"},
@@ -257,7 +282,8 @@ TEST_CASE("partsim reassign: infeasible constraints exit 1 naming the constraint
     CHECK(r.exit_code == 2);
     CHECK(r.err == message);
   }
-  const auto dead = dir.write("brokers.json", R"({"version":1,"brokers":[{"id":0},{"id":1},{"id":2,"alive":false},{"id":3}]})");
+  const auto dead =
+      dir.write("brokers.json", R"({"version":1,"brokers":[{"id":0},{"id":1},{"id":2,"alive":false},{"id":3}]})");
   r = run_cli(base + "--brokers '" + dead.string() + "' --target-brokers 0-2");
   CHECK(r.exit_code == 2);
   CHECK(r.err == "partsim reassign: --target-brokers: broker 2 is not alive\n");
@@ -265,11 +291,14 @@ TEST_CASE("partsim reassign: infeasible constraints exit 1 naming the constraint
   r = run_cli(base + "--brokers '" + dead.string() + "' --format json");
   REQUIRE(r.exit_code == 0);
   CHECK(nlohmann::json::parse(r.out)["plan"]["partitions"][0]["replicas"] == nlohmann::json::array({0, 1, 3}));
-  const auto spaced = dir.write("spaced.json", R"({"version":1,"partitions":[{"topic":"a b","partition":0,"replicas":[1]}]})");
+  const auto spaced =
+      dir.write("spaced.json", R"({"version":1,"partitions":[{"topic":"a b","partition":0,"replicas":[1]}]})");
   r = run_cli("reassign --current '" + spaced.string() + "' --brokers 0,1");
   CHECK(r.exit_code == 2);
-  CHECK(r.err == "partsim reassign: " + spaced.string() +
-                     ": partitions[0].topic: 'a b' is not a legal Kafka topic name (1 to 249 of letters, digits, '.', '_' and '-')\n");
+  CHECK(
+      r.err ==
+      "partsim reassign: " + spaced.string() +
+          ": partitions[0].topic: 'a b' is not a legal Kafka topic name (1 to 249 of letters, digits, '.', '_' and '-')\n");
   const auto binary = dir.write("describe.txt", "Topic: t\xff\tPartition: 0\tLeader: 1\tReplicas: 1,2\tIsr: 1,2\n");
   r = run_cli("reassign --describe '" + binary.string() + "' --brokers 0,1,2");
   CHECK(r.exit_code == 2);
@@ -295,8 +324,10 @@ TEST_CASE("partsim reassign: infeasible constraints exit 1 naming the constraint
 TEST_CASE("partsim reassign refuses empty and degenerate inputs with exit 2, naming the option or file") {
   ScratchDir dir;
   const auto empty = dir.write("empty.json", R"({"version":1,"partitions":[]})");
-  const auto three = dir.write("c.json", R"({"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[0,1,2]}]})");
-  const auto dead = dir.write("dead.json", R"({"version":1,"brokers":[{"id":0},{"id":1,"alive":false},{"id":2,"alive":false}]})");
+  const auto three =
+      dir.write("c.json", R"({"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[0,1,2]}]})");
+  const auto dead =
+      dir.write("dead.json", R"({"version":1,"brokers":[{"id":0},{"id":1,"alive":false},{"id":2,"alive":false}]})");
   const std::vector<std::pair<std::string, std::string>> cases{
       // GLPK aborted on an empty program (SIGABRT, exit 134).
       {"--current '" + empty.string() + "' --brokers 0,1",
@@ -323,16 +354,19 @@ TEST_CASE("partsim reassign and leaders read a long --brokers list as a list, no
   std::string ids, parts;
   for (int i = 0; i < 300; ++i) ids += (i ? "," : "") + std::to_string(i);
   ScratchDir dir;
-  const auto current = dir.write("c.json", R"({"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[0,1]}]})");
+  const auto current =
+      dir.write("c.json", R"({"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[0,1]}]})");
   for (const char* command : {"reassign", "leaders"}) {
     CAPTURE(command);
-    const auto r = run_cli(std::string(command) + " --current '" + current.string() + "' --brokers " + ids + " --format json");
+    const auto r =
+        run_cli(std::string(command) + " --current '" + current.string() + "' --brokers " + ids + " --format json");
     CHECK(r.exit_code == 0);
     CHECK(r.err.empty());
   }
 }
 
-TEST_CASE("--describe input: a partition listed twice or a broker twice in its replicas is refused at its line, as in JSON") {
+TEST_CASE(
+    "--describe input: a partition listed twice or a broker twice in its replicas is refused at its line, as in JSON") {
   ScratchDir dir;
   // Both were accepted: the first planned two copies of t-0, the second a replica list "0,0" -> "0,0,1".
   const auto twice = dir.write("twice.txt", "Topic: t\tPartition: 0\tLeader: 0\tReplicas: 0,1\tIsr: 0,1\n"
@@ -342,9 +376,11 @@ TEST_CASE("--describe input: a partition listed twice or a broker twice in its r
     CAPTURE(command);
     auto r = run_cli(std::string(command) + " --describe '" + twice.string() + "' --brokers 0,1,2");
     CHECK(r.exit_code == 2);
-    CHECK(r.err == "partsim " + std::string(command) + ": " + twice.string() + ":2:20: Partition: t-0 is listed twice\n");
+    CHECK(r.err ==
+          "partsim " + std::string(command) + ": " + twice.string() + ":2:20: Partition: t-0 is listed twice\n");
     r = run_cli(std::string(command) + " --describe '" + same.string() + "' --brokers 0,1,2");
     CHECK(r.exit_code == 2);
-    CHECK(r.err == "partsim " + std::string(command) + ": " + same.string() + ":1:42: Replicas: broker 0 appears twice in '0,0'\n");
+    CHECK(r.err == "partsim " + std::string(command) + ": " + same.string() +
+                       ":1:42: Replicas: broker 0 appears twice in '0,0'\n");
   }
 }

@@ -23,7 +23,8 @@ std::string q(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
 
 // 2 rates x 2 partitioners x 3 replications.
 std::string sweep_file(int seed = 3) {
-  return "name: r\nscenario: " + std::string(PARTSIM_SOURCE_DIR) + "/scenarios/kip794/slow-broker.yaml\nseed: " + std::to_string(seed) +
+  return "name: r\nscenario: " + std::string(PARTSIM_SOURCE_DIR) +
+         "/scenarios/kip794/slow-broker.yaml\nseed: " + std::to_string(seed) +
          "\nreplications: 3\n"
          "set:\n  run.records: 2000\n  run.warmup.ms: 0\npartitioners: [builtin, sticky-kip480]\n"
          "grid:\n  workload.arrivals.rate: [3000, 300]\n";
@@ -34,7 +35,8 @@ std::vector<double> stored_values(const std::filesystem::path& store, int point,
   sqlite3* db = nullptr;
   REQUIRE(sqlite3_open_v2(store.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
   sqlite3_stmt* st = nullptr;
-  REQUIRE(sqlite3_prepare_v2(db, "SELECT value FROM results WHERE point = ? AND metric = ? ORDER BY replication", -1, &st, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_prepare_v2(db, "SELECT value FROM results WHERE point = ? AND metric = ? ORDER BY replication", -1,
+                             &st, nullptr) == SQLITE_OK);
   sqlite3_bind_int(st, 1, point);
   sqlite3_bind_text(st, 2, metric.c_str(), -1, SQLITE_TRANSIENT);
   std::vector<double> out;
@@ -62,7 +64,8 @@ std::vector<std::string> csv_row(const std::string& csv, int point, const std::s
 
 }  // namespace
 
-TEST_CASE("partsim report: summary.csv holds each point's mean of the store's values; charts and a page with them inline") {
+TEST_CASE(
+    "partsim report: summary.csv holds each point's mean of the store's values; charts and a page with them inline") {
   ScratchDir dir;
   const auto sweep = dir.write("r.yaml", sweep_file());
   const auto store = dir.path / "r.sqlite";
@@ -122,14 +125,17 @@ TEST_CASE("partsim report: summary.csv holds each point's mean of the store's va
   // Asked for two metrics: the others' charts of the earlier report go, a file of the
   // user's in charts/ stays, and nothing is left of the scratch folder.
   dir.write("rep/charts/mine.svg", "<svg/>");
-  REQUIRE(run_cli("report " + q(store) + " --out " + q(out) + " --metrics ' latency.p99_ms, records_acked,latency.p99_ms'").exit_code == 0);
+  REQUIRE(run_cli("report " + q(store) + " --out " + q(out) +
+                  " --metrics ' latency.p99_ms, records_acked,latency.p99_ms'")
+              .exit_code == 0);
   charts = 0;
   for (const auto& e : std::filesystem::directory_iterator(out / "charts")) charts += e.path().extension() == ".svg";
   CHECK(charts == 3);
   CHECK(std::filesystem::exists(out / "charts" / "mine.svg"));
   CHECK(std::filesystem::exists(out / "charts" / "records_acked.svg"));
   CHECK_FALSE(std::filesystem::exists(out / "charts" / "broker.2.records_share.svg"));
-  for (const auto& e : std::filesystem::directory_iterator(out)) CHECK(e.path().filename().string().rfind(".partsim-report", 0) != 0);
+  for (const auto& e : std::filesystem::directory_iterator(out))
+    CHECK(e.path().filename().string().rfind(".partsim-report", 0) != 0);
 }
 
 TEST_CASE("partsim report reads the shards of a sweep together, finished or not") {
@@ -144,7 +150,9 @@ TEST_CASE("partsim report reads the shards of a sweep together, finished or not"
   CHECK(slurp(dir.path / "half" / "report.html").find("incomplete") != std::string::npos);
   // Both shards: the same summary as the one-process store.
   REQUIRE(run_cli("sweep " + q(sweep) + " --shard 1/2 --store " + q(dir.path / "s1.sqlite")).exit_code == 0);
-  REQUIRE(run_cli("report " + q(dir.path / "s0.sqlite") + " " + q(dir.path / "s1.sqlite") + " --out " + q(dir.path / "both")).exit_code == 0);
+  REQUIRE(run_cli("report " + q(dir.path / "s0.sqlite") + " " + q(dir.path / "s1.sqlite") + " --out " +
+                  q(dir.path / "both"))
+              .exit_code == 0);
   REQUIRE(run_cli("report " + q(dir.path / "all.sqlite") + " --out " + q(dir.path / "one")).exit_code == 0);
   CHECK(slurp(dir.path / "both" / "summary.csv") == slurp(dir.path / "one" / "summary.csv"));
 }
@@ -160,17 +168,22 @@ TEST_CASE("partsim report: errors name the option or the store, and write nothin
   CHECK(no_out.err.find("--out: required") != std::string::npos);
   const auto bad_x = run_cli("report " + q(store) + " --out " + q(out) + " --x workload.rate");
   CHECK(bad_x.exit_code == 2);
-  CHECK(bad_x.err.find("--x: 'workload.rate' is not swept in this store; the axis can be: arm, workload.arrivals.rate") != std::string::npos);
+  CHECK(
+      bad_x.err.find("--x: 'workload.rate' is not swept in this store; the axis can be: arm, workload.arrivals.rate") !=
+      std::string::npos);
   const auto bad_metric = run_cli("report " + q(store) + " --out " + q(out) + " --metrics latency.p99");
   CHECK(bad_metric.exit_code == 2);
-  CHECK(bad_metric.err.find("--metrics: the store has no metric 'latency.p99'; it has: records_sent,") != std::string::npos);
+  CHECK(bad_metric.err.find("--metrics: the store has no metric 'latency.p99'; it has: records_sent,") !=
+        std::string::npos);
   const auto missing = run_cli("report " + q(dir.path / "none.sqlite") + " --out " + q(out));
   CHECK(missing.exit_code == 2);
   CHECK(missing.err.find("none.sqlite: no such file") != std::string::npos);
-  const auto not_store = run_cli("report " + q(dir.write("x.sqlite", "not a database, just text\n")) + " --out " + q(out));
+  const auto not_store =
+      run_cli("report " + q(dir.write("x.sqlite", "not a database, just text\n")) + " --out " + q(out));
   CHECK(not_store.exit_code == 2);
   CHECK(not_store.err.find("not a partsim sweep store") != std::string::npos);
-  REQUIRE(run_cli("sweep " + q(dir.write("o.yaml", sweep_file(4))) + " --store " + q(dir.path / "o.sqlite")).exit_code == 0);
+  REQUIRE(run_cli("sweep " + q(dir.write("o.yaml", sweep_file(4))) + " --store " + q(dir.path / "o.sqlite"))
+              .exit_code == 0);
   const auto mixed = run_cli("report " + q(store) + " " + q(dir.path / "o.sqlite") + " --out " + q(out));
   CHECK(mixed.exit_code == 2);
   CHECK(mixed.err.find("holds another sweep") != std::string::npos);
@@ -183,7 +196,8 @@ TEST_CASE("partsim report: errors name the option or the store, and write nothin
   CHECK(under_file.exit_code == 2);
   CHECK(under_file.err.find("--out: cannot create") != std::string::npos);
   // A name that the shell would run, as --out: only a folder of that name is made.
-  const auto odd = run_cli("report " + q(store) + " --out " + q(dir.path / "o$(touch PWNED)") + " --metrics latency.p99_ms");
+  const auto odd =
+      run_cli("report " + q(store) + " --out " + q(dir.path / "o$(touch PWNED)") + " --metrics latency.p99_ms");
   CHECK(odd.exit_code == 0);
   CHECK(std::filesystem::exists(dir.path / "o$(touch PWNED)" / "report.html"));
   CHECK_FALSE(std::filesystem::exists("PWNED"));

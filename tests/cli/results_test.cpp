@@ -19,19 +19,24 @@ const auto& scenario = partsim::testing::scenario_arg;
 }  // namespace
 
 TEST_CASE("replications give the same bytes on 1 and 2 threads") {
-  const auto one = run_cli("run " + scenario("book/null-key-sticky.yaml") + " --replications 16 --threads 1 --format json");
-  const auto two = run_cli("run " + scenario("book/null-key-sticky.yaml") + " --replications 16 --threads 2 --format json");
+  const auto one =
+      run_cli("run " + scenario("book/null-key-sticky.yaml") + " --replications 16 --threads 1 --format json");
+  const auto two =
+      run_cli("run " + scenario("book/null-key-sticky.yaml") + " --replications 16 --threads 2 --format json");
   CHECK(one.exit_code == 0);
   CHECK(one.out == two.out);
-  CHECK(run_cli("run " + scenario("book/null-key-sticky.yaml") + " --replications 16 --threads 3 --format json").out == one.out);
+  CHECK(run_cli("run " + scenario("book/null-key-sticky.yaml") + " --replications 16 --threads 3 --format json").out ==
+        one.out);
   CHECK(one.out.find("\"replications\": 16") != std::string::npos);
   const auto runs = nlohmann::json::parse(one.out)["runs"];
   REQUIRE(runs.size() == 16);
   for (std::size_t i = 0; i < runs.size(); ++i) CHECK(runs[i]["replication"] == i);
   CHECK(one.out.find("\"ci95_low\"") != std::string::npos);
-  const auto c1 = run_cli("compare " + scenario("slow-broker.yaml") + " --partitioners builtin,sticky-kip480 --set run.duration.ms=2000 "
+  const auto c1 = run_cli("compare " + scenario("slow-broker.yaml") +
+                          " --partitioners builtin,sticky-kip480 --set run.duration.ms=2000 "
                           "--replications 4 --threads 1 --format csv");
-  const auto c2 = run_cli("compare " + scenario("slow-broker.yaml") + " --partitioners builtin,sticky-kip480 --set run.duration.ms=2000 "
+  const auto c2 = run_cli("compare " + scenario("slow-broker.yaml") +
+                          " --partitioners builtin,sticky-kip480 --set run.duration.ms=2000 "
                           "--replications 4 --threads 2 --format csv");
   CHECK(c1.exit_code == 0);
   CHECK(c1.out == c2.out);
@@ -40,18 +45,22 @@ TEST_CASE("replications give the same bytes on 1 and 2 threads") {
 TEST_CASE("--out writes every file, and the manifest's resolved scenario re-runs byte for byte") {
   ScratchDir dir;
   const std::string out = (dir.path / "first").string();
-  const auto r = run_cli("run " + scenario("slow-broker.yaml") + " --set run.duration.ms=2000 --seed 9 --timeseries 100 --out '" + out + "'");
+  const auto r = run_cli("run " + scenario("slow-broker.yaml") +
+                         " --set run.duration.ms=2000 --seed 9 --timeseries 100 --out '" + out + "'");
   REQUIRE(r.exit_code == 0);
-  for (const char* f : {"summary.json", "partitions.csv", "batches.csv", "timeseries.csv", "manifest.json", "scenario.resolved.yaml"})
+  for (const char* f :
+       {"summary.json", "partitions.csv", "batches.csv", "timeseries.csv", "manifest.json", "scenario.resolved.yaml"})
     CHECK(!slurp(dir.path / "first" / f).empty());
-  CHECK(slurp(dir.path / "first" / "batches.csv").rfind("topic,partition,broker,records,bytes,created_ms,sent_ms,done_ms,outcome\n", 0) == 0);
+  CHECK(slurp(dir.path / "first" / "batches.csv")
+            .rfind("topic,partition,broker,records,bytes,created_ms,sent_ms,done_ms,outcome\n", 0) == 0);
   CHECK(slurp(dir.path / "first" / "timeseries.csv").rfind("time_ms,buffer_bytes,pevents.0_queue", 0) == 0);
   const auto manifest = slurp(dir.path / "first" / "manifest.json");
   CHECK(manifest.find("\"seed\": 9") != std::string::npos);
   CHECK(manifest.find("\"scenario_sha1\": \"") != std::string::npos);
   const std::string again = (dir.path / "again").string();
   CHECK(manifest.find("scenario.resolved.yaml --seed 9 --timeseries 100") != std::string::npos);
-  const auto rerun = run_cli("run '" + out + "/scenario.resolved.yaml' --seed 9 --timeseries 100 --out '" + again + "'");
+  const auto rerun =
+      run_cli("run '" + out + "/scenario.resolved.yaml' --seed 9 --timeseries 100 --out '" + again + "'");
   REQUIRE(rerun.exit_code == 0);
   CHECK(slurp(dir.path / "again" / "summary.json") == slurp(dir.path / "first" / "summary.json"));
   CHECK(slurp(dir.path / "again" / "batches.csv") == slurp(dir.path / "first" / "batches.csv"));
@@ -61,7 +70,8 @@ TEST_CASE("--plot draws PNG charts") {
   ScratchDir dir;
   const auto r = run_cli("run " + scenario("book/null-key-sticky.yaml") + " --plot '" + dir.path.string() + "'");
   REQUIRE(r.exit_code == 0);
-  for (const char* f : {"records-per-partition.png", "partition-choices.png", "broker-queues.png", "latency-cdf.png", "batch-sizes.png"}) {
+  for (const char* f : {"records-per-partition.png", "partition-choices.png", "broker-queues.png", "latency-cdf.png",
+                        "batch-sizes.png"}) {
     CAPTURE(f);
     CHECK(slurp(dir.path / f).substr(0, 8) == "\x89PNG\r\n\x1a\n");
   }
@@ -85,7 +95,8 @@ namespace {
 int run_interrupted(const std::string& args, const ScratchDir& dir, double first_s, double second_s) {
   const std::string rc = (dir.path / "rc").string();
   std::string cmd = "'" + std::string(PARTSIM_BINARY) + "' " + args + " >'" + (dir.path / "stdout").string() + "' 2>'" +
-                    (dir.path / "stderr").string() + "' & pid=$!; sleep " + std::to_string(first_s) + "; kill -INT $pid; ";
+                    (dir.path / "stderr").string() + "' & pid=$!; sleep " + std::to_string(first_s) +
+                    "; kill -INT $pid; ";
   if (second_s >= 0) cmd += "sleep " + std::to_string(second_s) + "; kill -INT $pid 2>/dev/null; ";
   cmd += "wait $pid; echo $? >'" + rc + "'";
   REQUIRE(std::system(cmd.c_str()) == 0);
@@ -97,7 +108,8 @@ int run_interrupted(const std::string& args, const ScratchDir& dir, double first
 TEST_CASE("an interrupted replicated run writes its first replications, marked partial, as --replications would") {
   ScratchDir dir;
   const std::string out = (dir.path / "out").string();
-  const int rc = run_interrupted("run " + scenario("book/null-key-sticky.yaml") + " --replications 100000 --threads 2 --out '" + out + "'",
+  const int rc = run_interrupted("run " + scenario("book/null-key-sticky.yaml") +
+                                     " --replications 100000 --threads 2 --out '" + out + "'",
                                  dir, 1.0, -1);
   CHECK(rc == 1);
   CHECK(slurp(dir.path / "stderr").find("interrupted: the results are those of the first ") != std::string::npos);
@@ -108,11 +120,13 @@ TEST_CASE("an interrupted replicated run writes its first replications, marked p
   REQUIRE(done > 0);
   REQUIRE(summary["runs"].size() == done);
   for (std::size_t i = 0; i < done; ++i) CHECK(summary["runs"][i]["replication"] == i);
-  CHECK(slurp(dir.path / "stdout").find("PARTIAL RESULT: interrupted after " + std::to_string(done) + " of 100000 replications") !=
+  CHECK(slurp(dir.path / "stdout")
+            .find("PARTIAL RESULT: interrupted after " + std::to_string(done) + " of 100000 replications") !=
         std::string::npos);
   // The first `done` replications, exactly: the same metrics as a run asked for that many.
-  const auto full = nlohmann::json::parse(
-      run_cli("run " + scenario("book/null-key-sticky.yaml") + " --replications " + std::to_string(done) + " --format json").out);
+  const auto full = nlohmann::json::parse(run_cli("run " + scenario("book/null-key-sticky.yaml") + " --replications " +
+                                                  std::to_string(done) + " --format json")
+                                              .out);
   CHECK(full["metrics"] == summary["metrics"]);
   CHECK_FALSE(full.contains("partial"));
 }
@@ -120,8 +134,8 @@ TEST_CASE("an interrupted replicated run writes its first replications, marked p
 TEST_CASE("a second Ctrl-C finishes the output begun and leaves no half-written file") {
   ScratchDir dir;
   const std::string out = (dir.path / "out").string();
-  const int rc = run_interrupted("run " + scenario("book/null-key-sticky.yaml") + " --replications 100000 --threads 2 --format json --out '" +
-                                     out + "'",
+  const int rc = run_interrupted("run " + scenario("book/null-key-sticky.yaml") +
+                                     " --replications 100000 --threads 2 --format json --out '" + out + "'",
                                  dir, 1.0, 0.02);
   CHECK((rc == 130 || rc == 1));  // 1 when the process had finished before the second signal
   // The JSON on stdout had begun: it is complete, and says it is partial.
@@ -137,20 +151,25 @@ TEST_CASE("a second Ctrl-C finishes the output begun and leaves no half-written 
   if (rc == 130) CHECK(slurp(dir.path / "stderr").find("interrupted twice") != std::string::npos);
 }
 
-TEST_CASE("replications are summarized as they finish: 5,000 of them fit in 300 MB of address space" * doctest::skip(partsim::testing::kSanitized)) {
+TEST_CASE("replications are summarized as they finish: 5,000 of them fit in 300 MB of address space" *
+          doctest::skip(partsim::testing::kSanitized)) {
   // Held whole, 5,000 results with their two 58 KB histograms would need 650 MB.
   ScratchDir dir;
   const std::string cmd = "ulimit -v 300000; '" + std::string(PARTSIM_BINARY) + "' run " + scenario("book/keyed.yaml") +
-                          " --set run.records=10 --replications 5000 --threads 1 --format csv >'" + (dir.path / "out").string() + "'";
+                          " --set run.records=10 --replications 5000 --threads 1 --format csv >'" +
+                          (dir.path / "out").string() + "'";
   CHECK(std::system(cmd.c_str()) == 0);
-  CHECK(slurp(dir.path / "out").find("\nrecords_acked,10.000000,10.000000,10.000000,10.000000,10.000000,10.000000\n") != std::string::npos);
+  CHECK(slurp(dir.path / "out").find("\nrecords_acked,10.000000,10.000000,10.000000,10.000000,10.000000,10.000000\n") !=
+        std::string::npos);
 }
 
 TEST_CASE("the queue chart has a panel per broker") {
   ScratchDir dir;
-  const auto five = dir.write("five.yaml", "run: {records: 2000}\ncluster: {brokers: [{id: 0}, {id: 1}, {id: 2}, {id: 3}, {id: 4, rtt.ms: 30}]}\n"
-                                           "topics: [{name: t, partitions: 10}]\n"
-                                           "producers: [{name: a, workload: {arrivals: {kind: constant, rate: 5000}}}]\n");
+  const auto five =
+      dir.write("five.yaml",
+                "run: {records: 2000}\ncluster: {brokers: [{id: 0}, {id: 1}, {id: 2}, {id: 3}, {id: 4, rtt.ms: 30}]}\n"
+                "topics: [{name: t, partitions: 10}]\n"
+                "producers: [{name: a, workload: {arrivals: {kind: constant, rate: 5000}}}]\n");
   const auto png_height = [](const std::string& png) {
     REQUIRE(png.size() > 24);
     std::uint32_t h = 0;
@@ -159,6 +178,7 @@ TEST_CASE("the queue chart has a panel per broker") {
   };
   REQUIRE(run_cli("run '" + five.string() + "' --plot '" + (dir.path / "five").string() + "'").exit_code == 0);
   CHECK(png_height(slurp(dir.path / "five" / "broker-queues.png")) == 110 + 5 * 150);
-  REQUIRE(run_cli("run " + scenario("kip794/slow-broker.yaml") + " --plot '" + (dir.path / "three").string() + "'").exit_code == 0);
+  REQUIRE(run_cli("run " + scenario("kip794/slow-broker.yaml") + " --plot '" + (dir.path / "three").string() + "'")
+              .exit_code == 0);
   CHECK(png_height(slurp(dir.path / "three" / "broker-queues.png")) == 600);
 }

@@ -26,8 +26,8 @@ TEST_CASE("partsim run --format json has the documented fields and is byte-ident
   const auto b = run_cli("run " + scenario("slow-broker.yaml") + " --set run.duration.ms=2000 --format json --seed 5");
   CHECK(a.exit_code == 0);
   CHECK(a.out == b.out);
-  for (const char* field : {"\"records_sent\"", "\"records_acked\"", "\"records_failed\"", "\"partitions\"", "\"leader\"",
-                            "\"brokers\"", "\"requests\"", "\"latency_ms\"", "\"p999\"", "\"trace\""})
+  for (const char* field : {"\"records_sent\"", "\"records_acked\"", "\"records_failed\"", "\"partitions\"",
+                            "\"leader\"", "\"brokers\"", "\"requests\"", "\"latency_ms\"", "\"p999\"", "\"trace\""})
     CHECK(a.out.find(field) != std::string::npos);
   const auto c = run_cli("run " + scenario("slow-broker.yaml") + " --set run.duration.ms=2000 --format json --seed 6");
   CHECK(c.out != a.out);
@@ -44,7 +44,8 @@ TEST_CASE("partsim run --out writes summary.json and partitions.csv") {
 
 TEST_CASE("partsim run reports each producer's metrics under the Java client's names, nodes as node-<id>") {
   ScratchDir dir;
-  const auto r = run_cli("run " + scenario("slow-broker.yaml") + " --set run.duration.ms=2000 --out '" + dir.path.string() + "'");
+  const auto r =
+      run_cli("run " + scenario("slow-broker.yaml") + " --set run.duration.ms=2000 --out '" + dir.path.string() + "'");
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("producer metrics (the Java client's JMX names, over the whole run):") != std::string::npos);
   CHECK(r.out.find("record-queue-time-max") != std::string::npos);
@@ -55,15 +56,19 @@ TEST_CASE("partsim run reports each producer's metrics under the Java client's n
   const auto summary = nlohmann::json::parse(slurp(dir.path / "summary.json"));
   const auto& app = summary.at("producer_metrics").at("app");
   CHECK(app.at("record-send-total") == summary.at("records_acked"));  // no retries in this run
-  CHECK(app.at("nodes").at("2").at("request-latency-avg").get<double>() > app.at("nodes").at("0").at("request-latency-avg").get<double>());
+  CHECK(app.at("nodes").at("2").at("request-latency-avg").get<double>() >
+        app.at("nodes").at("0").at("request-latency-avg").get<double>());
 }
 
 TEST_CASE("bad run input exits 2 with a message naming the file or option") {
   ScratchDir dir;
-  const auto bad = dir.write("bad.yaml", "run: {records: 10}\ncluster: {brokers: [{id: 0}]}\ntopics: [{name: t, partitions: 0}]\nproducers: [{}]\n");
+  const auto bad = dir.write(
+      "bad.yaml",
+      "run: {records: 10}\ncluster: {brokers: [{id: 0}]}\ntopics: [{name: t, partitions: 0}]\nproducers: [{}]\n");
   auto r = run_cli("run '" + bad.string() + "'");
   CHECK(r.exit_code == 2);
-  CHECK(r.err == "partsim run: " + bad.string() + ":3:32: topics.0.partitions: must be an integer in [1, 1000000], got 0\n");
+  CHECK(r.err ==
+        "partsim run: " + bad.string() + ":3:32: topics.0.partitions: must be an integer in [1, 1000000], got 0\n");
   r = run_cli("run /no/such.yaml");
   CHECK(r.exit_code == 2);
   CHECK(r.err == "partsim run: /no/such.yaml: cannot open file: No such file or directory\n");
@@ -81,7 +86,8 @@ TEST_CASE("a warm-up that covers the whole run is reported as 'no records measur
   const std::string cmd = "run " + scenario("book/keyed.yaml") + " --set run.warmup.ms=100000000";
   const auto t = run_cli(cmd);
   CHECK(t.exit_code == 0);
-  CHECK(t.err.find("partsim run: warning: no records measured: every acknowledged record was sent before run.warmup.ms") == 0);
+  CHECK(t.err.find(
+            "partsim run: warning: no records measured: every acknowledged record was sent before run.warmup.ms") == 0);
   CHECK(t.out.find("NO RECORDS MEASURED") != std::string::npos);
   CHECK(t.out.find("records per partition: no records measured") != std::string::npos);
   CHECK(t.out.find("latency send->ack ms: no records measured") != std::string::npos);
@@ -89,7 +95,8 @@ TEST_CASE("a warm-up that covers the whole run is reported as 'no records measur
   CHECK(t.out.find("p = 1.0000") == std::string::npos);
   const auto j = nlohmann::json::parse(run_cli(cmd + " --format json").out);
   CHECK(j["records_measured"] == 0);
-  for (const char* k : {"max_over_min", "cv", "jain", "kl_divergence", "chi_square", "p_value"}) CHECK(j["distribution"][k].is_null());
+  for (const char* k : {"max_over_min", "cv", "jain", "kl_divergence", "chi_square", "p_value"})
+    CHECK(j["distribution"][k].is_null());
   for (const char* k : {"p50", "p99", "p999", "max", "mean"}) CHECK(j["latency_ms"][k].is_null());
   for (const char* k : {"p10", "p50", "p90", "max", "mean"}) CHECK(j["batch_bytes"][k].is_null());
   CHECK(j["brokers"][0]["share"].is_null());
@@ -133,10 +140,12 @@ TEST_CASE("a big topic's table shows its busiest partitions and counts the idle 
 TEST_CASE("the table and JSON show the hottest keys of the busiest partitions, counted after the warm-up") {
   const auto t = run_cli("run " + scenario("book/hot-key.yaml"));
   REQUIRE(t.exit_code == 0);
-  CHECK(t.out.find("hottest keys of the busiest partitions (keyed records sent after the warm-up; counts exact)") != std::string::npos);
+  CHECK(t.out.find("hottest keys of the busiest partitions (keyed records sent after the warm-up; counts exact)") !=
+        std::string::npos);
   CHECK(t.out.find("book           5            249  book-bestseller      242  0.9719") != std::string::npos);
   // Five keys over five partitions: each partition's one key holds all its records.
-  const auto low = nlohmann::json::parse(run_cli("run " + scenario("book/low-cardinality.yaml") + " --format json").out);
+  const auto low =
+      nlohmann::json::parse(run_cli("run " + scenario("book/low-cardinality.yaml") + " --format json").out);
   const auto& hot = low["hot_keys"];
   CHECK(hot["counted"] == 300);
   CHECK(hot["exact"] == true);
@@ -149,10 +158,12 @@ TEST_CASE("the table and JSON show the hottest keys of the busiest partitions, c
     CHECK(low["partitions"][p["partition"].get<int>()]["records"] == 60);
   }
   // Only records sent after run.warmup.ms count: as many as were measured.
-  const auto warm = nlohmann::json::parse(run_cli("run " + scenario("book/hot-key.yaml") + " --set run.warmup.ms=300 --format json").out);
+  const auto warm = nlohmann::json::parse(
+      run_cli("run " + scenario("book/hot-key.yaml") + " --set run.warmup.ms=300 --format json").out);
   CHECK(warm["hot_keys"]["counted"] == warm["records_measured"]);
   CHECK(warm["hot_keys"]["counted"] < 300);
   // Null keys: no section.
-  const auto none = nlohmann::json::parse(run_cli("run " + scenario("book/null-key-sticky.yaml") + " --format json").out);
+  const auto none =
+      nlohmann::json::parse(run_cli("run " + scenario("book/null-key-sticky.yaml") + " --format json").out);
   CHECK_FALSE(none.contains("hot_keys"));
 }

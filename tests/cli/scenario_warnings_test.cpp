@@ -22,9 +22,10 @@ producers:
 TEST_CASE("run and compare print load warnings once on stderr, located, and still run") {
   ScratchDir dir;
   const auto f = dir.write("small-buffer.yaml", kSmallBuffer).string();
-  const std::string warning = "warning: " + f +
-                              ":5:26: producers.0.config.batch.size: 65536 is larger than buffer.memory 32768: every send that needs "
-                              "a new batch will fail (BufferPool's hard limit)\n";
+  const std::string warning =
+      "warning: " + f +
+      ":5:26: producers.0.config.batch.size: 65536 is larger than buffer.memory 32768: every send that needs "
+      "a new batch will fail (BufferPool's hard limit)\n";
   auto r = run_cli("run '" + f + "' --format json");
   CHECK(r.exit_code == 0);
   // The load warning first; then the run's own: every record failed, none measured.

@@ -18,7 +18,8 @@ std::string q(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
 
 // 2 rates x 2 partitioners x 3 replications: 12 rows.
 std::string sweep_file() {
-  return "name: st\nscenario: " + std::string(PARTSIM_SOURCE_DIR) + "/scenarios/kip794/slow-broker.yaml\nseed: 3\nreplications: 3\n"
+  return "name: st\nscenario: " + std::string(PARTSIM_SOURCE_DIR) +
+         "/scenarios/kip794/slow-broker.yaml\nseed: 3\nreplications: 3\n"
          "set:\n  run.records: 1000\n  run.warmup.ms: 0\npartitioners: [builtin, sticky-kip480]\n"
          "grid:\n  workload.arrivals.rate: [3000, 300]\n";
 }
@@ -43,7 +44,8 @@ TEST_CASE("partsim status: rows done of the total across the shards given, per s
   // Shard 1 lost two rows (as after a crash): 4 of its 6.
   sqlite3* db = nullptr;
   REQUIRE(sqlite3_open(s1.c_str(), &db) == SQLITE_OK);
-  REQUIRE(sqlite3_exec(db, "DELETE FROM done WHERE point = 3; DELETE FROM results WHERE point = 3", nullptr, nullptr, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(db, "DELETE FROM done WHERE point = 3; DELETE FROM results WHERE point = 3", nullptr, nullptr,
+                       nullptr) == SQLITE_OK);
   sqlite3_close(db);
   const auto both = run_cli("status " + q(s0) + " " + q(s1));
   CHECK(both.exit_code == 0);
@@ -58,16 +60,20 @@ TEST_CASE("partsim status: a merged store counts for every shard it holds") {
   ScratchDir dir;
   const auto sweep = dir.write("st.yaml", sweep_file());
   for (int i = 0; i < 2; ++i)
-    REQUIRE(run_cli("sweep " + q(sweep) + " --shard " + std::to_string(i) + "/3 --store " + q(dir.path / ("s" + std::to_string(i) + ".sqlite"))).exit_code == 0);
+    REQUIRE(run_cli("sweep " + q(sweep) + " --shard " + std::to_string(i) + "/3 --store " +
+                    q(dir.path / ("s" + std::to_string(i) + ".sqlite")))
+                .exit_code == 0);
   const auto merged = dir.path / "m01.sqlite";
-  REQUIRE(run_cli("merge " + q(dir.path / "s0.sqlite") + " " + q(dir.path / "s1.sqlite") + " --out " + q(merged)).exit_code == 0);
+  REQUIRE(run_cli("merge " + q(dir.path / "s0.sqlite") + " " + q(dir.path / "s1.sqlite") + " --out " + q(merged))
+              .exit_code == 0);
   const auto watch = run_cli("status " + q(merged) + " --every 1");  // complete: it stops at once
   CHECK(watch.exit_code == 0);
   CHECK(watch.out ==
         "sweep 'st': 8/12 rows done (66.7%) in 1 store [0/3+1/3 8/8]; no store given for shard 2/3\n"
         "every store given holds all its shard's rows; the 4 rows left belong to shards with no store given\n");
   const auto with_shard = run_cli("status " + q(merged) + " " + q(dir.path / "s0.sqlite"));
-  CHECK(with_shard.out == "sweep 'st': 8/12 rows done (66.7%) in 2 stores [0/3+1/3 8/8, 0/3 4/4]; no store given for shard 2/3\n");
+  CHECK(with_shard.out ==
+        "sweep 'st': 8/12 rows done (66.7%) in 2 stores [0/3+1/3 8/8, 0/3 4/4]; no store given for shard 2/3\n");
 }
 
 TEST_CASE("partsim status: errors name the option") {

@@ -53,13 +53,15 @@ struct Command {
 const std::set<std::string> kLanguages = {"console", "sh", "yaml", "json", "csv", "text"};
 
 // Words a line of a sh block may start with: the commands the pages show.
-const std::set<std::string> kShellWords = {
-    "partsim", "make",   "cmake", "ctest",   "bash",     "sh",   "printf", "echo",   "cat",   "sbatch",
-    "squeue",  "sacct",  "scontrol", "kubectl", "sqlite3", "git", "cd",     "export", "for",   "do",
-    "done",    "if",     "then",  "fi",      "time",     "ls",   "head",   "tail",   "grep",  "diff",
-    "valgrind", "seq",   "apt-get", "mkdir", "cp",       "mv",   "rm",     "node",   "gnuplot", "chromium",
-    "while",   "wait",   "kill",  "sort",    "wc",       "awk",  "sed",    "jq",     "docker", "ulimit",
-    "d=$(mktemp"};
+const std::set<std::string> kShellWords = {"partsim",  "make",    "cmake",     "ctest",    "bash",   "sh",
+                                           "printf",   "echo",    "cat",       "sbatch",   "squeue", "sacct",
+                                           "scontrol", "kubectl", "sqlite3",   "git",      "cd",     "export",
+                                           "for",      "do",      "done",      "if",       "then",   "fi",
+                                           "time",     "ls",      "head",      "tail",     "grep",   "diff",
+                                           "valgrind", "seq",     "apt-get",   "mkdir",    "cp",     "mv",
+                                           "rm",       "node",    "gnuplot",   "chromium", "while",  "wait",
+                                           "kill",     "sort",    "wc",        "awk",      "sed",    "jq",
+                                           "docker",   "ulimit",  "d=$(mktemp"};
 
 std::string rstrip(std::string s) {
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.pop_back();
@@ -74,14 +76,14 @@ std::string trim(std::string_view s) {
 }
 
 class Errors {
- public:
+public:
   void add(const fs::path& file, int line, const std::string& what) {
     std::cerr << file.string() << ':' << line << ": " << what << '\n';
     ++count_;
   }
   int count() const { return count_; }
 
- private:
+private:
   int count_ = 0;
 };
 
@@ -345,9 +347,9 @@ int run_page(const Page& page, const fs::path& root, Errors& errors) {
       if (output_matches(command.expected, 0, outcome.lines, 0, deepest_e, deepest_a)) continue;
       std::string report = "the output of '" + command.text + "' differs from the page";
       report += "\n  page:    " + (deepest_e < command.expected.size() ? "'" + command.expected[deepest_e] + "'"
-                                                                        : std::string("(end of the shown output)"));
+                                                                       : std::string("(end of the shown output)"));
       report += "\n  program: " + (deepest_a < outcome.lines.size() ? "'" + outcome.lines[deepest_a] + "'"
-                                                                     : std::string("(end of its output)"));
+                                                                    : std::string("(end of its output)"));
       report += "\n  (page line " + std::to_string(command.line + 1 + static_cast<int>(deepest_e)) +
                 "; the program's whole output:)";
       for (std::size_t i = 0; i < outcome.lines.size() && i < 80; ++i) report += "\n    | " + outcome.lines[i];
@@ -414,7 +416,7 @@ int main(int argc, char** argv) {
     }
     if (run) commands += run_page(page, root, errors);
   }
-  std::cout << "check_docs: " << pages.size() << " pages, " << blocks << " blocks, " << commands
-            << " commands run, " << errors.count() << " problems\n";
+  std::cout << "check_docs: " << pages.size() << " pages, " << blocks << " blocks, " << commands << " commands run, "
+            << errors.count() << " problems\n";
   return errors.count() == 0 ? 0 : 1;
 }

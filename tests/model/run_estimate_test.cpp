@@ -89,7 +89,9 @@ double part(const RunEstimate& e, const std::string& prefix) {
 }
 
 // The estimate over a measured peak RSS (docs/robustness.md, "Absurd runs are refused").
-double ratio(const Scenario& s, const RunPlan& plan, double peak_mb) { return estimate_run(s, plan).memory_bytes / (peak_mb * 1e6); }
+double ratio(const Scenario& s, const RunPlan& plan, double peak_mb) {
+  return estimate_run(s, plan).memory_bytes / (peak_mb * 1e6);
+}
 
 }  // namespace
 
@@ -99,7 +101,8 @@ TEST_CASE("the time series costs memory per sample: a microsecond interval over 
   const auto e = estimate_run(scenario(6, 60), plan);
   CHECK(e.simulated_s == doctest::Approx(60));
   const double samples = 60e6 + 1;
-  CHECK(part(e, "--timeseries") > samples * 300);  // measured 280 to 420 bytes a sample with 6 partitions (docs/robustness.md)
+  CHECK(part(e, "--timeseries") >
+        samples * 300);  // measured 280 to 420 bytes a sample with 6 partitions (docs/robustness.md)
   CHECK(part(e, "--timeseries") < samples * 500);
   const auto why = check_run_limits(scenario(6, 60), plan);
   CHECK(why.find("--timeseries: 6e+07 samples") != std::string::npos);
@@ -149,7 +152,8 @@ TEST_CASE("each producer keeps state per partition of its topic") {
   const double one = part(estimate_run(book_keyed(1000000, 1)), "simulation state");
   const auto four = estimate_run(book_keyed(1000000, 4));
   // Measured 92 bytes per producer and partition (1 to 4 producers on 1,000,000 partitions).
-  CHECK((part(four, "simulation state of 1e+06 partitions and 4 producers") - one) / 3e6 == doctest::Approx(100).epsilon(0.01));
+  CHECK((part(four, "simulation state of 1e+06 partitions and 4 producers") - one) / 3e6 ==
+        doctest::Approx(100).epsilon(0.01));
   REQUIRE(find_part(four, "simulation state") != nullptr);
   CHECK(find_part(four, "simulation state")->remedy == "lower the partitions or producers");
   // A second topic the producers do not write costs its run-wide rows only.
@@ -169,7 +173,8 @@ TEST_CASE("buffered batches cost what buffer.memory can hold of this workload's 
   // 100-byte values: 107-byte records at least, a fourteenth of that.
   auto hundred = tiny;
   hundred.producers[0].workload.values.size_bytes = 100;
-  CHECK(part(estimate_run(hundred), "batches under buffer.memory") == doctest::Approx(33554432.0 / 107 * 8 + 2048 * 150));
+  CHECK(part(estimate_run(hundred), "batches under buffer.memory") ==
+        doctest::Approx(33554432.0 / 107 * 8 + 2048 * 150));
   // Never more batches or records than the producer sends: 300 records, at most 300 batches.
   CHECK(part(estimate_run(book_keyed(6)), "batches under buffer.memory") == doctest::Approx(300 * (150 + 8)));
 }
@@ -240,7 +245,8 @@ TEST_CASE("consumer groups cost the logs per record and what each group processe
   // ... and 150 bytes per partition and group.
   CHECK(e.memory_bytes - without == doctest::Approx(300000.0 * (80 + 64 * 2) + 6 * 2 * 150.0));
   bool named = false;
-  for (const auto& part : e.parts) named = named || part.what == "brokers' logs and records processed by 2 consumer groups";
+  for (const auto& part : e.parts)
+    named = named || part.what == "brokers' logs and records processed by 2 consumer groups";
   CHECK(named);
 }
 

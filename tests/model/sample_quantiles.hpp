@@ -31,7 +31,9 @@ inline double quantile_tolerance(double p, std::size_t n, double density) {
 }
 
 /// 5 standard errors of an observed share of n draws whose true probability is p.
-inline double share_tolerance(double p, std::size_t n) { return 5.0 * std::sqrt(p * (1.0 - p) / static_cast<double>(n)); }
+inline double share_tolerance(double p, std::size_t n) {
+  return 5.0 * std::sqrt(p * (1.0 - p) / static_cast<double>(n));
+}
 
 /// CHECKs that the sorted sample's p-quantile is `expected` within quantile_tolerance plus
 /// `rounding` (half a unit where the draws are rounded to whole units).

@@ -24,8 +24,9 @@ namespace {
 // queues at the sender's passes, so the weights favour the other four. 0.2 s in release.
 model::RunResult flat_out_slow_broker(std::uint64_t seed) {
   const auto s = scenarios::load_scenario_file(std::string(PARTSIM_SOURCE_DIR) + "/scenarios/kip794/slow-broker.yaml",
-                                               {"producers.0.workload.arrivals.kind=flat-out", "producers.0.workload.arrivals.send.cost.us=1",
-                                                "run.records=~", "run.duration.ms=3000", "run.warmup.ms=0"});
+                                               {"producers.0.workload.arrivals.kind=flat-out",
+                                                "producers.0.workload.arrivals.send.cost.us=1", "run.records=~",
+                                                "run.duration.ms=3000", "run.warmup.ms=0"});
   return model::run_scenario(s, seed);
 }
 

@@ -23,10 +23,13 @@ std::string two_senders(const std::string& cluster_extra, const std::string& bro
   return "name: two\ncluster:\n" + cluster_extra + "  brokers:\n    - {id: 0, " + b + "}\n    - {id: 1, " + b +
          "}\ntopics: [{name: t, partitions: 2}]\nproducers:\n"
          "  - {config: {acks: 1}, workload: {partition: 0, records: 1, arrivals: {kind: constant, rate: 1000}}}\n"
-         "  - {config: {acks: 1}, workload: {partition: " + p1 + ", records: 1, arrivals: {kind: constant, rate: 1000}}}\n";
+         "  - {config: {acks: 1}, workload: {partition: " +
+         p1 + ", records: 1, arrivals: {kind: constant, rate: 1000}}}\n";
 }
 
-double latency(const model::RunResult& r, std::size_t producer) { return r.producer_metrics[producer].request_latency_avg; }
+double latency(const model::RunResult& r, std::size_t producer) {
+  return r.producer_metrics[producer].request_latency_avg;
+}
 
 }  // namespace
 
@@ -42,14 +45,17 @@ TEST_CASE("two brokers on a 1-core host take twice as long for the second reques
   CHECK(std::max(latency(shared, 0), latency(shared, 1)) == doctest::Approx(20));
 }
 
-TEST_CASE("one broker with two io threads serves two connections at once; as one FIFO server it serves one after the other") {
+TEST_CASE(
+    "one broker with two io threads serves two connections at once; as one FIFO server it serves one after the other") {
   const auto fifo = model::run_scenario(scenarios::load_scenario_text(two_senders("", "", 2), "fifo"), 1);
   CHECK(latency(fifo, 0) + latency(fifo, 1) == doctest::Approx(30));  // 10, then 20
-  const auto two = model::run_scenario(scenarios::load_scenario_text(two_senders("", ", num.io.threads: 2", 2), "io2"), 1);
+  const auto two =
+      model::run_scenario(scenarios::load_scenario_text(two_senders("", ", num.io.threads: 2", 2), "io2"), 1);
   CHECK(latency(two, 0) == doctest::Approx(10));
   CHECK(latency(two, 1) == doctest::Approx(10));
   // Kafka's default 8 io threads as soon as any of the keys is given.
-  const auto q = model::run_scenario(scenarios::load_scenario_text(two_senders("", ", queued.max.requests: 500", 2), "q"), 1);
+  const auto q =
+      model::run_scenario(scenarios::load_scenario_text(two_senders("", ", queued.max.requests: 500", 2), "q"), 1);
   CHECK(latency(q, 0) + latency(q, 1) == doctest::Approx(20));
 }
 
@@ -57,22 +63,24 @@ TEST_CASE("the sender thread's CPU per request delays its next drain, so batches
   // A record every 1 ms from t = 0 (7 records), linger.ms 0, a broker answering at once.
   // Free sender: one batch per record, 7. With 2.5 ms per request the passes come at 0,
   // 2.5, 5 and 7.5 ms and drain [r0], [r1 r2], [r3 r4], [r5 r6]: 4 batches.
-  const std::string base =
-      "name: cpu\ncluster:\n  brokers: [{id: 0, rtt.ms: 0, request.ms: 0, replication.ms: 0}]\n"
-      "topics: [{name: t, partitions: 1}]\nrun: {records: 7}\nproducers:\n"
-      "  - config: {linger.ms: 0}\n    workload: {arrivals: {kind: constant, rate: 1000}}\n";
+  const std::string base = "name: cpu\ncluster:\n  brokers: [{id: 0, rtt.ms: 0, request.ms: 0, replication.ms: 0}]\n"
+                           "topics: [{name: t, partitions: 1}]\nrun: {records: 7}\nproducers:\n"
+                           "  - config: {linger.ms: 0}\n    workload: {arrivals: {kind: constant, rate: 1000}}\n";
   const auto free_run = model::run_scenario(scenarios::load_scenario_text(base, "free"), 1);
   CHECK(free_run.producer_metrics[0].batches == 7);
-  const auto busy = model::run_scenario(scenarios::load_scenario_text(base + "    cpu: {sender.request.us: 2500}\n", "busy"), 1);
+  const auto busy =
+      model::run_scenario(scenarios::load_scenario_text(base + "    cpu: {sender.request.us: 2500}\n", "busy"), 1);
   CHECK(busy.producer_metrics[0].batches == 4);
   CHECK(busy.producer_metrics[0].record_send_total == 7);
   // Per batch instead: every pass drains one batch into one request, so 2.5 ms per batch
   // gives the same 4 batches.
-  const auto per_batch = model::run_scenario(scenarios::load_scenario_text(base + "    cpu: {sender.batch.us: 2500}\n", "batch"), 1);
+  const auto per_batch =
+      model::run_scenario(scenarios::load_scenario_text(base + "    cpu: {sender.batch.us: 2500}\n", "batch"), 1);
   CHECK(per_batch.producer_metrics[0].batches == 4);
 }
 
-TEST_CASE("the sender thread's CPU per byte (cpu.sender.byte.ns) grows with the requests: fuller batches make longer passes") {
+TEST_CASE(
+    "the sender thread's CPU per byte (cpu.sender.byte.ns) grows with the requests: fuller batches make longer passes") {
   // The records of the case above at 100 bytes, null keys: a batch is 61 bytes of header
   // plus 109 per record. At 14,706 ns per byte the pass of [r0] (170 bytes) takes 2.5 ms;
   // the pass at 2.5 ms drains [r1 r2] (279 bytes, 4.1 ms), the one at 6.6 ms [r3 r4 r5 r6]:
@@ -93,9 +101,11 @@ TEST_CASE("a host a broker or producer names must be listed under cluster.hosts"
   CHECK(e.find("bad.yaml:") != std::string::npos);
   CHECK(e.find("names no host of cluster.hosts ('h2'; hosts: h1)") != std::string::npos);
   const std::string zero = two_senders("  hosts: [{name: h1, cores: 0}]\n", "", 1);
-  CHECK(testing::error_of([&] { scenarios::load_scenario_text(zero, "zero.yaml"); }).find("cores") != std::string::npos);
+  CHECK(testing::error_of([&] { scenarios::load_scenario_text(zero, "zero.yaml"); }).find("cores") !=
+        std::string::npos);
   const std::string threads = two_senders("", ", num.io.threads: 0", 1);
-  CHECK(testing::error_of([&] { scenarios::load_scenario_text(threads, "t.yaml"); }).find("num.io.threads") != std::string::npos);
+  CHECK(testing::error_of([&] { scenarios::load_scenario_text(threads, "t.yaml"); }).find("num.io.threads") !=
+        std::string::npos);
 }
 
 TEST_CASE("a host's name must not be empty: brokers and producers without host: keep cores of their own") {
@@ -113,11 +123,14 @@ TEST_CASE("a host's name must not be empty: brokers and producers without host: 
 TEST_CASE("a request's queue wait includes its wait for a core of a shared host") {
   // Two brokers on a 1-core host, both requests arrive at 0: neither queues at its broker,
   // but the second waits 10 ms for the core (two_senders' first case).
-  const model::Scenario s = scenarios::load_scenario_text(two_senders("  hosts: [{name: h1, cores: 1}]\n", ", host: h1", 1), "shared");
+  const model::Scenario s =
+      scenarios::load_scenario_text(two_senders("  hosts: [{name: h1, cores: 1}]\n", ", host: h1", 1), "shared");
   model::RunOptions options;
   options.timeseries = model::SimTime::ms(5);
   const auto r = model::run_scenario(s, 1, 0, options);
-  const auto mean_wait = [&](std::size_t b) { return r.brokers[b].queue_wait_ms_sum / static_cast<double>(r.brokers[b].requests); };
+  const auto mean_wait = [&](std::size_t b) {
+    return r.brokers[b].queue_wait_ms_sum / static_cast<double>(r.brokers[b].requests);
+  };
   CHECK(mean_wait(0) + mean_wait(1) == doctest::Approx(10));
   CHECK(std::max(mean_wait(0), mean_wait(1)) == doctest::Approx(10));
   // The timeseries' b<id>_queue_wait_ms sees the same wait.
@@ -145,7 +158,8 @@ TEST_CASE("a timed-out request's connection closes with its mute: the retry does
   CHECK(static_cast<double>(r.latency.max()) / 1e6 < 45);
 }
 
-TEST_CASE("acks=all on a threaded broker: a connection's next request is read only once the response is sent, replication.ms after") {
+TEST_CASE(
+    "acks=all on a threaded broker: a connection's next request is read only once the response is sent, replication.ms after") {
   // Records at 0 and 1 ms, linger.ms 0: two requests on one connection. The first is served
   // 0 to 10 ms and answered at 10 + replication.ms 20 = 30 ms; only then is the second read
   // (muted until the response is sent): 30 to 40 ms, answered at 60 ms. Latencies 30 and
@@ -161,7 +175,8 @@ TEST_CASE("acks=all on a threaded broker: a connection's next request is read on
   CHECK(r.producer_metrics[0].request_latency_max == doctest::Approx(59));
 }
 
-TEST_CASE("acks=all on a threaded broker with followers: a connection's next request is read once the followers settle the first") {
+TEST_CASE(
+    "acks=all on a threaded broker with followers: a connection's next request is read once the followers settle the first") {
   // Leader broker 0, follower broker 1 (replica.rtt.ms 20: 10 ms each way), records at 0
   // and 1 ms, linger.ms 0: two requests on one connection. The first is served 0 to 10 ms;
   // the follower's waiting fetch returns the records at 20 ms and its next fetch, at the

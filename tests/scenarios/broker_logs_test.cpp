@@ -127,5 +127,6 @@ TEST_CASE("keeping the logs changes nothing else in the run, and without keep_lo
   CHECK(with.retries == without.retries);
   CHECK(with.events == without.events);
   CHECK(with.latency.quantile(0.99) == without.latency.quantile(0.99));
-  for (std::size_t p = 0; p < with.partitions.size(); ++p) CHECK(with.partitions[p].bytes == without.partitions[p].bytes);
+  for (std::size_t p = 0; p < with.partitions.size(); ++p)
+    CHECK(with.partitions[p].bytes == without.partitions[p].bytes);
 }

@@ -67,9 +67,10 @@ TEST_CASE("the broker's mean queue wait fits Pollaczek-Khinchine, and a wrong se
 }
 
 TEST_CASE("the broker-queue check refuses a scenario its closed form does not describe") {
-  for (const char* set : {"topics.0.partitions=2", "producers.0.config.linger.ms=5", "producers.0.workload.arrivals.kind=constant",
-                          "cluster.brokers.0.num.io.threads=2", "producers.0.workload.arrivals.send.cost.us=3",
-                          "producers.0.workload.records=100", "run.warmup.ms=1000", "producers.0.cpu.sender.byte.ns=1000"}) {
+  for (const char* set :
+       {"topics.0.partitions=2", "producers.0.config.linger.ms=5", "producers.0.workload.arrivals.kind=constant",
+        "cluster.brokers.0.num.io.threads=2", "producers.0.workload.arrivals.send.cost.us=3",
+        "producers.0.workload.records=100", "run.warmup.ms=1000", "producers.0.cpu.sender.byte.ns=1000"}) {
     CAPTURE(set);
     CHECK_THROWS_WITH(broker_queue({set}), doctest::Contains("broker-queue needs one topic with one partition"));
   }

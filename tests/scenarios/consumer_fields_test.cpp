@@ -30,7 +30,8 @@ TEST_CASE("a consumers: section reads into groups with Kafka's 4.x defaults wher
     schedule: [{at.ms: 5000, join: 1}, {at.ms: 9000, leave: r1}, {at.ms: 12000, crash: r2}]
     config: {max.poll.records: 10, partition.assignment.strategy: [cooperative-sticky]}
   - {group: audit, topics: [events], config: {group.protocol: consumer, group.remote.assignor: range}}
-)", "test");
+)",
+                                               "test");
   REQUIRE(s.consumers.size() == 2);
   const auto& g = s.consumers[0];
   CHECK(g.group == "readers");
@@ -63,11 +64,13 @@ TEST_CASE("a consumers: section reads into groups with Kafka's 4.x defaults wher
 TEST_CASE("group.protocol consumer refuses the classic-only settings with Kafka's message") {
   CHECK_THROWS_WITH_AS(scenarios::load_scenario_text(std::string(kBase) + R"(consumers:
   - {group: g, topics: [events], config: {group.protocol: consumer, partition.assignment.strategy: [range]}}
-)", "f.yaml"),
+)",
+                                                     "f.yaml"),
                        doctest::Contains("partition.assignment.strategy cannot be set when group.protocol=CONSUMER"),
                        scenarios::InputError);
   CHECK_THROWS_WITH_AS(scenarios::load_scenario_text(std::string(kBase) + R"(consumers:
   - {group: g, topics: [events], config: {heartbeat.interval.ms: 50000}}
-)", "f.yaml"),
+)",
+                                                     "f.yaml"),
                        doctest::Contains("heartbeat.interval.ms must be < session.timeout.ms"), scenarios::InputError);
 }

@@ -34,7 +34,8 @@ std::int64_t records_of(const std::vector<model::BatchRecord>& rows, bool acked)
 
 }  // namespace
 
-TEST_CASE("a broker that fails and recovers: its in-flight batches are retried on the new leader and every record is acked once") {
+TEST_CASE(
+    "a broker that fails and recovers: its in-flight batches are retried on the new leader and every record is acked once") {
   // Two replicas per partition: broker 1's partitions (1 and 3) move to broker 0 while it is
   // down. With a 50 ms round trip several requests to broker 1 are in flight when it fails;
   // the disconnect fails them with a retriable error, and the retries go to broker 0.
@@ -56,8 +57,8 @@ producers:
     CAPTURE(seed);
     const auto r = run_with_batches(s, seed);
     check_invariants(r, s);
-    CHECK(r.retries >= 3);                 // 5, 7 and 5 batches for seeds 1-3
-    CHECK(r.failed.total() == 0);          // the default delivery.timeout.ms (120 s) covers the outage
+    CHECK(r.retries >= 3);         // 5, 7 and 5 batches for seeds 1-3
+    CHECK(r.failed.total() == 0);  // the default delivery.timeout.ms (120 s) covers the outage
     CHECK(r.records_acked == r.records_sent);
     CHECK(records_of(r.batches, true) == r.records_acked);
     // Elsewhere: broker 1's partitions had batches acknowledged by broker 0.
@@ -68,7 +69,8 @@ producers:
   }
 }
 
-TEST_CASE("a broker down longer than delivery.timeout.ms: its partitions' records fail by delivery timeout, each counted once") {
+TEST_CASE(
+    "a broker down longer than delivery.timeout.ms: its partitions' records fail by delivery timeout, each counted once") {
   // One replica: while broker 1 is down (1.0 s to 2.5 s) partitions 1 and 3 have no leader,
   // so their batches wait in the accumulator and expire 1,000 ms after they were created.
   const char* yaml = R"(
@@ -98,7 +100,7 @@ producers:
     CAPTURE(b.created_ms);
     failed_partitions.insert(b.partition);
     CHECK(b.done_ms - b.created_ms >= 1000.0 - 1e-6);  // not before delivery.timeout.ms (ms from ns: rounding)
-    CHECK(b.done_ms - b.created_ms < 1010.0);   // nor long after: the sender wakes for the expiry
+    CHECK(b.done_ms - b.created_ms < 1010.0);          // nor long after: the sender wakes for the expiry
   }
   CHECK(failed_partitions == std::set<std::int32_t>{1, 3});  // only the leaderless partitions
 }

@@ -59,7 +59,8 @@ producers:
       values: {kind: lognormal, median: 250, sigma: 1.5}
 )";
 
-void walk(const Schema& schema, const std::string& path, std::map<std::string, const Schema*>& out, const YAML::Node& node) {
+void walk(const Schema& schema, const std::string& path, std::map<std::string, const Schema*>& out,
+          const YAML::Node& node) {
   out[path] = &schema;
   if (!node.IsMap()) return;
   for (const auto& f : schema.fields) {
@@ -121,7 +122,8 @@ TEST_CASE("a scenario that sets nothing optional loads to the model's own defaul
 
 TEST_CASE("the table's defaults are the model's, and kafka-3.x differs only in linger.ms") {
   std::map<std::string, const Schema*> schemas;
-  walk(scenarios::scenario_table().schema(), "", schemas, scenarios::scenario_table().write(scenarios::load_scenario_text(kEverything, "e")));
+  walk(scenarios::scenario_table().schema(), "", schemas,
+       scenarios::scenario_table().write(scenarios::load_scenario_text(kEverything, "e")));
   const Schema& config = *schemas.at("producers.0.config");
   CHECK(config.find("batch.size")->default_text == std::to_string(model::ProducerConfig{}.batch_size_bytes));
   CHECK(config.find("linger.ms")->default_text == "5");

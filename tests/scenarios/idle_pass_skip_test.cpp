@@ -29,8 +29,8 @@ std::string fingerprint(model::RunResult r) {
   out.precision(17);
   out << analysis::dump_json(analysis::run_to_json(r));
   for (const auto& b : r.batches)
-    out << b.topic << ' ' << b.partition << ' ' << b.broker << ' ' << b.records << ' ' << b.bytes << ' ' << b.created_ms << ' '
-        << b.sent_ms << ' ' << b.done_ms << ' ' << b.acked << '\n';
+    out << b.topic << ' ' << b.partition << ' ' << b.broker << ' ' << b.records << ' ' << b.bytes << ' ' << b.created_ms
+        << ' ' << b.sent_ms << ' ' << b.done_ms << ' ' << b.acked << '\n';
   if (r.logs)
     for (const auto& log : r.logs->partitions)
       for (const auto& rec : log.records)
@@ -64,7 +64,9 @@ Both run_both(const model::Scenario& s, bool keep_logs, bool timeseries = false)
 // grows, a small buffer.memory, the sender's CPU time.
 std::string random_scenario(std::mt19937_64& rng, int i) {
   auto pick = [&](std::initializer_list<const char*> xs) { return std::string(*(xs.begin() + rng() % xs.size())); };
-  auto num = [&](int lo, int hi) { return std::to_string(lo + static_cast<int>(rng() % static_cast<unsigned>(hi - lo + 1))); };
+  auto num = [&](int lo, int hi) {
+    return std::to_string(lo + static_cast<int>(rng() % static_cast<unsigned>(hi - lo + 1)));
+  };
   const bool followers = rng() % 6 == 0;
   const bool hosts = rng() % 6 == 0;
   const int brokers = (followers ? 2 : 1) + static_cast<int>(rng() % 3);
@@ -74,14 +76,16 @@ std::string random_scenario(std::mt19937_64& rng, int i) {
   if (hosts) y << "  hosts: [{name: h, cores: " << pick({"1", "2"}) << "}]\n";
   y << "  brokers:\n";
   for (int b = 0; b < brokers; ++b) {
-    y << "    - {id: " << b << ", rtt.ms: " << pick({"0", "1", "2", "5", "20"}) << ", request.ms: " << pick({"0.1", "1", "3"});
+    y << "    - {id: " << b << ", rtt.ms: " << pick({"0", "1", "2", "5", "20"})
+      << ", request.ms: " << pick({"0.1", "1", "3"});
     if (!followers && rng() % 4 == 0) y << ", error.rate: " << pick({"0.02", "0.1"});
     if (rng() % 4 == 0) y << ", jitter: {kind: exponential, mean.ms: 1}";
     if (rng() % 5 == 0) y << ", num.io.threads: " << pick({"1", "2"}) << ", num.network.threads: " << pick({"1", "3"});
     if (hosts && rng() % 2 == 0) y << ", host: h";
     if (rng() % 3 == 0)
-      y << ", schedule: [{at.ms: " << num(50, 300) << ", " << pick({"set.request.ms: 20", "set.rtt.ms: 60", "fail: true"})
-        << "}, {at.ms: " << num(400, 700) << ", " << pick({"set.request.ms: 0.1", "recover: true"}) << "}]";
+      y << ", schedule: [{at.ms: " << num(50, 300) << ", "
+        << pick({"set.request.ms: 20", "set.rtt.ms: 60", "fail: true"}) << "}, {at.ms: " << num(400, 700) << ", "
+        << pick({"set.request.ms: 0.1", "recover: true"}) << "}]";
     y << "}\n";
   }
   y << "topics: [{name: t, partitions: " << pick({"1", "3", "12", "50", "200"});
@@ -92,13 +96,16 @@ std::string random_scenario(std::mt19937_64& rng, int i) {
   for (int p = 0; p < producers; ++p) {
     const std::string acks = pick({"0", "1", "all"});
     const std::string partitioner = pick({"builtin", "builtin", "round-robin", "sticky-kip480"});
-    y << "  - name: p" << p << "\n    config: {linger.ms: " << pick({"0", "1", "5", "20"}) << ", batch.size: "
-      << pick({"200", "1000", "16384"}) << ", acks: " << acks << ", enable.idempotence: "
-      << (acks == "all" ? pick({"true", "false"}) : "false") << ", max.in.flight.requests.per.connection: " << pick({"1", "2", "5"})
-      << ", partitioner: " << partitioner << ", partitioner.adaptive.partitioning.enable: " << pick({"true", "false"});
-    if (rng() % 3 == 0) y << ", request.timeout.ms: " << pick({"5", "30"}) << ", delivery.timeout.ms: " << pick({"60", "200"});
+    y << "  - name: p" << p << "\n    config: {linger.ms: " << pick({"0", "1", "5", "20"})
+      << ", batch.size: " << pick({"200", "1000", "16384"}) << ", acks: " << acks
+      << ", enable.idempotence: " << (acks == "all" ? pick({"true", "false"}) : "false")
+      << ", max.in.flight.requests.per.connection: " << pick({"1", "2", "5"}) << ", partitioner: " << partitioner
+      << ", partitioner.adaptive.partitioning.enable: " << pick({"true", "false"});
+    if (rng() % 3 == 0)
+      y << ", request.timeout.ms: " << pick({"5", "30"}) << ", delivery.timeout.ms: " << pick({"60", "200"});
     if (rng() % 4 == 0) y << ", retry.backoff.ms: " << pick({"1", "10"});
-    if (rng() % 5 == 0) y << ", buffer.memory: " << pick({"20000", "100000"}) << ", max.block.ms: " << pick({"0", "10"});
+    if (rng() % 5 == 0)
+      y << ", buffer.memory: " << pick({"20000", "100000"}) << ", max.block.ms: " << pick({"0", "10"});
     if (rng() % 5 == 0) y << ", compression.type: lz4";
     if (rng() % 5 == 0) y << ", metadata.max.age.ms: " << pick({"50", "200"});
     y << "}\n";
@@ -106,12 +113,15 @@ std::string random_scenario(std::mt19937_64& rng, int i) {
     if (hosts && rng() % 2 == 0) y << "    host: h\n";
     const std::string arrivals = pick({"constant", "poisson", "poisson", "on-off", "closed-loop"});
     y << "    workload:\n      arrivals: {kind: " << arrivals;
-    if (arrivals == "closed-loop") y << ", concurrency: " << pick({"1", "20"}) << ", send.cost.us: " << pick({"1", "5"});  // the loader refuses 0 with acks 0 or max.block.ms 0
+    if (arrivals == "closed-loop")
+      y << ", concurrency: " << pick({"1", "20"})
+        << ", send.cost.us: " << pick({"1", "5"});  // the loader refuses 0 with acks 0 or max.block.ms 0
     else y << ", rate: " << pick({"500", "2000", "10000", "50000"});
     if (arrivals == "on-off") y << ", on.ms: 30, off.ms: 50";
     if (partitioner != "builtin" && rng() % 3 == 0) y << ", threads: 3, partition.gap.us: " << pick({"0", "50"});
     y << "}\n";
-    if (rng() % 4 != 0) y << "      keys: {kind: template, template: \"k{i}\", cardinality: " << pick({"10", "1000", "100000"}) << "}\n";
+    if (rng() % 4 != 0)
+      y << "      keys: {kind: template, template: \"k{i}\", cardinality: " << pick({"10", "1000", "100000"}) << "}\n";
     y << "      values: {kind: fixed, size: " << pick({"10", "100", "900"}) << "}\n";
   }
   return y.str();
@@ -119,7 +129,8 @@ std::string random_scenario(std::mt19937_64& rng, int i) {
 
 }  // namespace
 
-TEST_CASE("every shipped scenario gives the same results with idle sender passes left out as with every pass run and checked") {
+TEST_CASE(
+    "every shipped scenario gives the same results with idle sender passes left out as with every pass run and checked") {
   std::uint64_t checked = 0, skipped = 0;
   for (const auto& f : testing::shipped_scenarios()) {
     CAPTURE(f.string());
@@ -136,7 +147,8 @@ TEST_CASE("every shipped scenario gives the same results with idle sender passes
   CHECK(skipped < checked);  // some scenario has passes to leave out
 }
 
-TEST_CASE("random scenarios give the same results with idle sender passes left out as with every pass run and checked") {
+TEST_CASE(
+    "random scenarios give the same results with idle sender passes left out as with every pass run and checked") {
   std::mt19937_64 rng(2026);
   std::uint64_t checked = 0, skipped = 0;
   for (int i = 0; i < 150; ++i) {

@@ -14,7 +14,8 @@ TEST_CASE("keys are read one per line; an empty line is the empty key") {
 }
 
 TEST_CASE("hex keys decode to bytes") {
-  CHECK(parse_keys("00ff\n\nA0\n", KeyEncoding::kHex, "f") == std::vector<std::string>{std::string("\x00\xff", 2), "", "\xa0"});
+  CHECK(parse_keys("00ff\n\nA0\n", KeyEncoding::kHex, "f") ==
+        std::vector<std::string>{std::string("\x00\xff", 2), "", "\xa0"});
 }
 
 TEST_CASE("malformed hex names file, line and column") {
@@ -22,12 +23,14 @@ TEST_CASE("malformed hex names file, line and column") {
     parse_keys("00\n0g\n", KeyEncoding::kHex, "keys.txt");
     FAIL("expected an error");
   } catch (const InputError& e) {
-    CHECK(std::string(e.what()) == "keys.txt:2:2: invalid hex digit 'g' (a hex key uses 0-9, a-f, A-F, two digits per byte)");
+    CHECK(std::string(e.what()) ==
+          "keys.txt:2:2: invalid hex digit 'g' (a hex key uses 0-9, a-f, A-F, two digits per byte)");
   }
   CHECK_THROWS_WITH_AS(parse_keys("abc", KeyEncoding::kHex, "k"),
                        "k:1:3: odd number of hex digits (3); a hex key has two digits per byte", InputError);
 }
 
 TEST_CASE("a missing file is an input error naming it") {
-  CHECK_THROWS_WITH_AS(read_input_file("/no/such/file"), "/no/such/file: cannot open file: No such file or directory", InputError);
+  CHECK_THROWS_WITH_AS(read_input_file("/no/such/file"), "/no/such/file: cannot open file: No such file or directory",
+                       InputError);
 }

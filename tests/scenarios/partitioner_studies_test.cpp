@@ -34,10 +34,12 @@ TEST_CASE("T4: the declarative hot-key partitioner, exactly") {
 
 TEST_CASE("T8: round-robin with a new batch per record follows the HashMap order; the fix spreads evenly") {
   const auto rr = run("round-robin/new-batch-per-record.yaml", {});
-  CHECK(std::vector<std::int32_t>(rr.trace.begin(), rr.trace.begin() + 6) == std::vector<std::int32_t>{2, 0, 4, 2, 0, 4});
+  CHECK(std::vector<std::int32_t>(rr.trace.begin(), rr.trace.begin() + 6) ==
+        std::vector<std::int32_t>{2, 0, 4, 2, 0, 4});
   CHECK(counts(rr) == std::vector<std::int64_t>{200, 0, 200, 0, 200, 0});
   const auto sorted = run("round-robin/new-batch-per-record.yaml", {"run.partition.order=sorted"});
-  CHECK(std::vector<std::int32_t>(sorted.trace.begin(), sorted.trace.begin() + 3) == std::vector<std::int32_t>{1, 3, 5});
+  CHECK(std::vector<std::int32_t>(sorted.trace.begin(), sorted.trace.begin() + 3) ==
+        std::vector<std::int32_t>{1, 3, 5});
   const auto fixed = run("round-robin/new-batch-per-record.yaml", {"producers.0.config.partitioner=round-robin-fixed"});
   CHECK(counts(fixed) == std::vector<std::int64_t>{100, 100, 100, 100, 100, 100});
 }
@@ -56,7 +58,8 @@ TEST_CASE("R6 shape: asynchronous round-robin starves half of 48 partitions; the
   std::sort(rr.begin(), rr.end());
   CHECK(rr[0] > 0);
   CHECK(rr[23] * 2 < rr[24]);  // the lower half gets far fewer
-  const auto fixed = counts(run("round-robin/kafka-9965-production.yaml", {"producers.0.config.partitioner=round-robin-fixed"}));
+  const auto fixed =
+      counts(run("round-robin/kafka-9965-production.yaml", {"producers.0.config.partitioner=round-robin-fixed"}));
   const auto [mn, mx] = std::minmax_element(fixed.begin(), fixed.end());
   CHECK(*mx - *mn <= 1);
 }
@@ -70,7 +73,8 @@ TEST_CASE("R4: from 1,000 records/s KIP-480 gives the slow broker most records, 
     CHECK(broker_share(kip480, 2) > 0.6);
     CHECK(broker_share(builtin, 2) > 1.0 / 3);
     CHECK(broker_share(builtin, 2) < broker_share(kip480, 2) - 0.2);
-    const auto slow = run("kip794/slow-broker.yaml", {"producers.0.workload.arrivals.rate=100", "run.records=10000"}, seed);
+    const auto slow =
+        run("kip794/slow-broker.yaml", {"producers.0.workload.arrivals.rate=100", "run.records=10000"}, seed);
     CHECK(broker_share(slow, 2) < 0.42);  // about even at 100 records/s
   }
 }
@@ -78,7 +82,8 @@ TEST_CASE("R4: from 1,000 records/s KIP-480 gives the slow broker most records, 
 TEST_CASE("R5: the batch-boundary rule keeps one ~12 KB batch per linger window; without it batches fragment") {
   const auto aligned = run("kip794/fragmentation.yaml", {"run.trace=2000"});
   const auto unaligned = run("kip794/fragmentation.yaml", {"producers.0.config.partsim.sticky.align-batches=false"});
-  const auto kip480 = run("kip794/fragmentation.yaml", {"producers.0.config.partitioner=sticky-kip480", "run.trace=2000"});
+  const auto kip480 =
+      run("kip794/fragmentation.yaml", {"producers.0.config.partitioner=sticky-kip480", "run.trace=2000"});
   CHECK(aligned.batch_bytes.quantile(0.1) > 12000);
   CHECK(kip480.batch_bytes.quantile(0.1) > 12000);
   CHECK(unaligned.batch_bytes.quantile(0.1) < 5000);
@@ -88,7 +93,7 @@ TEST_CASE("R5: the batch-boundary rule keeps one ~12 KB batch per linger window;
   REQUIRE(a.size() >= 4);
   for (std::size_t i = 1; i + 1 < a.size(); ++i) CHECK(a[i] % 226 == 0);  // 452...: the same partition redrawn
   REQUIRE(k.size() >= 10);
-  for (std::size_t i = 1; i + 1 < k.size(); ++i) CHECK(k[i] == 113);       // KIP-480 never redraws the same
+  for (std::size_t i = 1; i + 1 < k.size(); ++i) CHECK(k[i] == 113);  // KIP-480 never redraws the same
 }
 
 TEST_CASE("KIP-480's claim: at linger.ms 0 sticky p99 is about half of per-record round robin's") {
@@ -96,7 +101,8 @@ TEST_CASE("KIP-480's claim: at linger.ms 0 sticky p99 is about half of per-recor
     CAPTURE(partitions);
     const auto legacy = run("kip480/linger-latency.yaml", {partitions, "producers.0.config.partitioner=legacy"});
     const auto sticky = run("kip480/linger-latency.yaml", {partitions, "producers.0.config.partitioner=sticky-kip480"});
-    CHECK(static_cast<double>(sticky.latency.quantile(0.99)) < 0.6 * static_cast<double>(legacy.latency.quantile(0.99)));
+    CHECK(static_cast<double>(sticky.latency.quantile(0.99)) <
+          0.6 * static_cast<double>(legacy.latency.quantile(0.99)));
   }
 }
 
@@ -122,7 +128,8 @@ producers:
     workload:
       arrivals: {kind: constant, rate: 100}
       keys: {kind: list, list: [ok, neg, far]}
-)", "inline");
+)",
+                                         "inline");
   s.producers[0].config.partitioner.kind = model::PartitionerKind::kCode;
   s.producers[0].config.partitioner.factory = [](model::PartitionDraw) { return std::make_unique<OddPartitioner>(); };
   const auto r = model::run_scenario(s, 1);

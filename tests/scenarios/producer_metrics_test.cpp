@@ -205,7 +205,8 @@ TEST_CASE("without retries or failures record-send-total is the records acknowle
     CHECK(responses == m.responses);
     // A node drained with nothing to send adds a 0 sample to records-per-request but no request.
     CHECK(requests <= m.requests);
-    CHECK(m.records_per_request_avg * static_cast<double>(m.requests) == doctest::Approx(static_cast<double>(m.record_send_total)));
+    CHECK(m.records_per_request_avg * static_cast<double>(m.requests) ==
+          doctest::Approx(static_cast<double>(m.record_send_total)));
   }
 }
 

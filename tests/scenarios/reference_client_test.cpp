@@ -26,7 +26,8 @@ const std::string kScenario = std::string(PARTSIM_SOURCE_DIR) + "/scenarios/refe
 std::vector<model::RunResult> runs(const std::vector<std::string>& sets) {
   const auto s = scenarios::load_scenario_file(kScenario, sets);
   std::vector<model::RunResult> out;
-  for (int r = 0; r < kReplications; ++r) out.push_back(model::run_scenario(s, s.run.seed, static_cast<std::uint64_t>(r)));
+  for (int r = 0; r < kReplications; ++r)
+    out.push_back(model::run_scenario(s, s.run.seed, static_cast<std::uint64_t>(r)));
   return out;
 }
 
@@ -56,24 +57,32 @@ double all_per_batch(const model::RunResult& r) {
   return records / n;
 }
 
-bool within(double simulated, double measured, double tolerance) { return std::abs(simulated - measured) <= tolerance * measured; }
+bool within(double simulated, double measured, double tolerance) {
+  return std::abs(simulated - measured) <= tolerance * measured;
+}
 
 struct RateRow {
   const char* rate;
   double lo, hi;                // b1 share, measured min..max
   double b1_batch, fast_batch;  // records per batch, b1 and b2+b3
 };
-constexpr RateRow kRows[] = {{"100", 0.2220, 0.3980, 1.07, 1.00}, {"1000", 0.3396, 0.4634, 10.04, 1.03}, {"10000", 0.4465, 0.4833, 55.63, 1.32}};
+constexpr RateRow kRows[] = {{"100", 0.2220, 0.3980, 1.07, 1.00},
+                             {"1000", 0.3396, 0.4634, 10.04, 1.03},
+                             {"10000", 0.4465, 0.4833, 55.63, 1.32}};
 
-std::vector<model::RunResult> rate_runs(const RateRow& row) { return runs({std::string("producers.0.workload.arrivals.rate=") + row.rate}); }
+std::vector<model::RunResult> rate_runs(const RateRow& row) {
+  return runs({std::string("producers.0.workload.arrivals.rate=") + row.rate});
+}
 
 std::vector<model::RunResult> control_runs() {
-  return runs({"cluster.brokers.0.rtt.ms=0.2", "producers.0.workload.arrivals.kind=flat-out", "run.duration.ms=~", "run.records=50000"});
+  return runs({"cluster.brokers.0.rtt.ms=0.2", "producers.0.workload.arrivals.kind=flat-out", "run.duration.ms=~",
+               "run.records=50000"});
 }
 
 }  // namespace
 
-TEST_CASE("the reference client meets every target: b1's share and records per batch at 100, 1,000 and 10,000 rec/s; CONTROL batching and latency") {
+TEST_CASE(
+    "the reference client meets every target: b1's share and records per batch at 100, 1,000 and 10,000 rec/s; CONTROL batching and latency") {
   for (const RateRow& row : kRows) {
     CAPTURE(std::string(row.rate));
     const auto rs = rate_runs(row);
@@ -88,7 +97,8 @@ TEST_CASE("the reference client meets every target: b1's share and records per b
   const double latency[] = {22.0, 23.7, 24.2};
   for (std::size_t n = 0; n < 3; ++n) {
     CAPTURE(n);
-    CHECK(within(median(rs, [n](const auto& r) { return r.producer_metrics[0].nodes[n].request_latency_avg_ms; }), latency[n], 0.25));
+    CHECK(within(median(rs, [n](const auto& r) { return r.producer_metrics[0].nodes[n].request_latency_avg_ms; }),
+                 latency[n], 0.25));
   }
   CHECK(within(median(rs, all_per_batch), 146.34, 0.05));
   CHECK(within(median(rs, [](const auto& r) { return r.producer_metrics[0].records_per_request_avg; }), 259.9, 0.05));

@@ -19,10 +19,12 @@ std::string slurp(const std::string& rel) {
   return ss.str();
 }
 
-void every_key(const scenarios::Schema& schema, const std::string& path, const std::function<void(const scenarios::FieldInfo&, const std::string&)>& f) {
+void every_key(const scenarios::Schema& schema, const std::string& path,
+               const std::function<void(const scenarios::FieldInfo&, const std::string&)>& f) {
   for (const auto& field : schema.fields) {
     f(field, path);
-    if (field.sub) every_key(*field.sub, path + field.key + (field.shape == scenarios::FieldInfo::Shape::kList ? "[]." : "."), f);
+    if (field.sub)
+      every_key(*field.sub, path + field.key + (field.shape == scenarios::FieldInfo::Shape::kList ? "[]." : "."), f);
   }
 }
 }  // namespace

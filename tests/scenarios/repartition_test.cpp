@@ -50,7 +50,9 @@ model::RunResult run_text(const std::string& text) {
   return run_with_logs(s, 1);
 }
 
-std::int32_t partition_of(const std::string& key, std::int32_t n) { return model::to_positive(model::murmur2(key)) % n; }
+std::int32_t partition_of(const std::string& key, std::int32_t n) {
+  return model::to_positive(model::murmur2(key)) % n;
+}
 
 }  // namespace
 
@@ -64,8 +66,9 @@ topics:
 producers:
   - workload: {topic: events}
 )";
-  CHECK(error_of([&] { scenarios::load_scenario_text(decrease, "inline"); }) ==
-        "inline:6:80: topics.0.schedule.1.set.partitions: The topic events currently has 8 partition(s); 4 would not be an increase.");
+  CHECK(
+      error_of([&] { scenarios::load_scenario_text(decrease, "inline"); }) ==
+      "inline:6:80: topics.0.schedule.1.set.partitions: The topic events currently has 8 partition(s); 4 would not be an increase.");
   const std::string unchanged = R"(run: {records: 10}
 cluster: {brokers: [{id: 0}]}
 topics:
@@ -115,7 +118,8 @@ TEST_CASE("a producer switches to the new count at its first refresh at or after
   // Two steps, 4 -> 8 at 5000 and 8 -> 12 at 9500, refreshes every 3000: the producer sees 8
   // at 6000 and never 12 (its next refresh, 12000, is after the run): no time, no window.
   std::string two = one_producer("3000");
-  two.replace(two.find("[{at.ms: 5000, set.partitions: 8}]"), 34, "[{at.ms: 5000, set.partitions: 8}, {at.ms: 9500, set.partitions: 12}]");
+  two.replace(two.find("[{at.ms: 5000, set.partitions: 8}]"), 34,
+              "[{at.ms: 5000, set.partitions: 8}, {at.ms: 9500, set.partitions: 12}]");
   const auto stepped = run_text(two);
   REQUIRE(stepped.repartition->changes.size() == 2);
   CHECK_FALSE(stepped.repartition->producers[0].saw_new_count_at_ms.has_value());
@@ -131,7 +135,8 @@ TEST_CASE("a producer switches to the new count at its first refresh at or after
 TEST_CASE("keys split: the keys whose partition under 8 differs from the one under 4") {
   const auto r = run_text(one_producer("1000"));
   std::int64_t moved = 0;
-  for (int i = 0; i < 40; ++i) moved += partition_of("k" + std::to_string(i), 4) != partition_of("k" + std::to_string(i), 8) ? 1 : 0;
+  for (int i = 0; i < 40; ++i)
+    moved += partition_of("k" + std::to_string(i), 4) != partition_of("k" + std::to_string(i), 8) ? 1 : 0;
   CHECK(moved > 0);
   CHECK(r.repartition->keys_split == moved);
   CHECK_FALSE(r.repartition->keys_out_of_order.has_value());  // no consumer group
@@ -242,8 +247,9 @@ TEST_CASE("a step after the run's end is warned about and never made: no rows, n
   std::vector<std::string> warnings;
   const auto s = scenarios::load_scenario_text(text, "inline", {}, &warnings);
   REQUIRE(warnings.size() == 1);
-  CHECK(warnings[0] == "inline:7:24: topics.0.schedule.0.at.ms: the step to 8 partitions at 1200000 ms is at or after the run's end "
-                       "(run.duration.ms 10000): it is never made, the topic keeps 4 partitions");
+  CHECK(warnings[0] ==
+        "inline:7:24: topics.0.schedule.0.at.ms: the step to 8 partitions at 1200000 ms is at or after the run's end "
+        "(run.duration.ms 10000): it is never made, the topic keeps 4 partitions");
   const auto r = run_with_logs(s, 1);
   CHECK(r.partitions.size() == 4);
   CHECK_FALSE(r.repartition);

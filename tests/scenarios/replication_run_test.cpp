@@ -12,7 +12,8 @@
 using namespace partsim;
 using partsim::testing::check_invariants;
 
-TEST_CASE("NOT_ENOUGH_REPLICAS is retried until the ISR recovers, then accepted: nothing fails within delivery.timeout.ms") {
+TEST_CASE(
+    "NOT_ENOUGH_REPLICAS is retried until the ISR recovers, then accepted: nothing fails within delivery.timeout.ms") {
   // p0 on brokers (0, 1), min.insync.replicas 2. Broker 1 dies at 1 s (last heartbeat 0 s):
   // acks=all stalls (broker 1 still in the ISR) until the fence at 9 s, then is refused
   // (ISR [0] < 2) until broker 1 is back at 12 s and rejoins at its first fetch (12.0005 s).
@@ -61,9 +62,12 @@ producers:
   }
 }
 
-TEST_CASE("the shipped RF 3 vs RF 2 failure: RF 3 keeps accepting writes, RF 2 refuses them and loses records to delivery.timeout.ms") {
-  const auto rf3 = scenarios::load_scenario_file(std::string(PARTSIM_SOURCE_DIR) + "/scenarios/replication/rf3-min2-failure.yaml");
-  const auto rf2 = scenarios::load_scenario_file(std::string(PARTSIM_SOURCE_DIR) + "/scenarios/replication/rf2-min2-failure.yaml");
+TEST_CASE(
+    "the shipped RF 3 vs RF 2 failure: RF 3 keeps accepting writes, RF 2 refuses them and loses records to delivery.timeout.ms") {
+  const auto rf3 =
+      scenarios::load_scenario_file(std::string(PARTSIM_SOURCE_DIR) + "/scenarios/replication/rf3-min2-failure.yaml");
+  const auto rf2 =
+      scenarios::load_scenario_file(std::string(PARTSIM_SOURCE_DIR) + "/scenarios/replication/rf2-min2-failure.yaml");
   const auto a = model::run_scenario(rf3, 1, 0, {});
   const auto b = model::run_scenario(rf2, 1, 0, {});
   check_invariants(a, rf3);
@@ -89,7 +93,8 @@ producers: [{workload: {keys: {kind: none}}}]
   CHECK_FALSE(model::run_scenario(s, 1, 0, {}).replication.enabled);
 }
 
-TEST_CASE("a request queued at a broker that loses the leadership is refused NOT_LEADER_OR_FOLLOWER, retried, then accepted") {
+TEST_CASE(
+    "a request queued at a broker that loses the leadership is refused NOT_LEADER_OR_FOLLOWER, retried, then accepted") {
   // Broker 0 fails at 1 s, is fenced at 9 s (broker 1 leads both partitions), is back at
   // 12 s and rejoins the ISR; the preferred-leader check at 13 s gives it p0 back while
   // broker 1, slow (20 ms a request) under 20,000 records/s, still holds queued requests
@@ -117,7 +122,8 @@ producers: [{config: {acks: all}, workload: {topic: t, arrivals: {kind: poisson,
   CHECK(r.records_acked == r.records_sent);
 }
 
-TEST_CASE("cluster.replication: fixed takes min.insync.replicas: acks=all is refused while too few replicas' brokers are up") {
+TEST_CASE(
+    "cluster.replication: fixed takes min.insync.replicas: acks=all is refused while too few replicas' brokers are up") {
   // RF 2, min.insync.replicas 2, acks=all; broker 1 fails at 1 s for good. Under fixed the
   // replicas on live brokers stand for the ISR: from 1 s every partition with a replica on
   // broker 1 (here all four: replicas p -> brokers p, p+1 mod 2) has one live replica < 2,
@@ -156,7 +162,8 @@ producers:
     // The topic's min.insync.replicas overrides the cluster's, both ways.
     auto topic_strict = lenient;
     topic_strict.topics[0].min_insync = 2;
-    CHECK(model::run_scenario(topic_strict, 1, 0, {}).produce_errors.not_enough_replicas == r.produce_errors.not_enough_replicas);
+    CHECK(model::run_scenario(topic_strict, 1, 0, {}).produce_errors.not_enough_replicas ==
+          r.produce_errors.not_enough_replicas);
     auto topic_lenient = s;
     topic_lenient.topics[0].min_insync = 1;
     CHECK(model::run_scenario(topic_lenient, 1, 0, {}).failed.total() == 0);
@@ -175,7 +182,8 @@ producers:
   }
 }
 
-TEST_CASE("a setting the chosen cluster.replication mode ignores draws a located warning when set to anything but its default") {
+TEST_CASE(
+    "a setting the chosen cluster.replication mode ignores draws a located warning when set to anything but its default") {
   const auto warnings_of = [](const std::string& yaml) {
     std::vector<std::string> w;
     scenarios::load_scenario_text(yaml, "inline", {}, &w);
@@ -186,8 +194,9 @@ topics: [{name: t, partitions: 2, replication.factor: 2}]
 producers: [{workload: {keys: {kind: none}}}]
 run: {records: 10}
 )";
-  const std::string fixed_says = " is ignored under cluster.replication: fixed (the default), which models no follower fetches, ISR "
-                                 "changes or fencing; set cluster.replication: followers for it to take effect";
+  const std::string fixed_says =
+      " is ignored under cluster.replication: fixed (the default), which models no follower fetches, ISR "
+      "changes or fencing; set cluster.replication: followers for it to take effect";
   // Under fixed, each of the followers' settings, one at a time.
   const std::pair<const char*, const char*> followers_only[] = {{"replica.fetch.wait.max.ms", "100"},
                                                                 {"replica.fetch.min.bytes", "1024"},
@@ -196,12 +205,15 @@ run: {records: 10}
                                                                 {"broker.session.timeout.ms", "6000"}};
   for (const auto& [key, value] : followers_only) {
     CAPTURE(key);
-    const std::string yaml = "cluster:\n  " + std::string(key) + ": " + value + "\n  brokers: [{id: 0}, {id: 1}]" + tail;
+    const std::string yaml =
+        "cluster:\n  " + std::string(key) + ": " + value + "\n  brokers: [{id: 0}, {id: 1}]" + tail;
     const auto w = warnings_of(yaml);
     REQUIRE(w.size() == 1);
-    CHECK(w[0] == "inline:2:" + std::to_string(5 + std::string(key).size()) + ": cluster." + key + ": " + key + fixed_says);
+    CHECK(w[0] ==
+          "inline:2:" + std::to_string(5 + std::string(key).size()) + ": cluster." + key + ": " + key + fixed_says);
     // Its default value, or the followers' mode: no warning.
-    CHECK(warnings_of("cluster:\n  replication: followers\n  " + std::string(key) + ": " + value + "\n  brokers: [{id: 0}, {id: 1}]" + tail)
+    CHECK(warnings_of("cluster:\n  replication: followers\n  " + std::string(key) + ": " + value +
+                      "\n  brokers: [{id: 0}, {id: 1}]" + tail)
               .empty());
   }
   CHECK(warnings_of("cluster:\n  replica.fetch.wait.max.ms: 500\n  brokers: [{id: 0}, {id: 1}]" + tail).empty());
@@ -211,8 +223,10 @@ run: {records: 10}
   CHECK(w[0] == "inline:2:46: cluster.brokers.1.replica.rtt.ms: replica.rtt.ms" + fixed_says);
   w = warnings_of("cluster:\n  replication: followers\n  brokers: [{id: 0}, {id: 1, replication.ms: 20}]" + tail);
   REQUIRE(w.size() == 1);
-  CHECK(w[0] == "inline:3:46: cluster.brokers.1.replication.ms: replication.ms is ignored under cluster.replication: followers, "
-                "where acks=all waits for the followers' fetches (replica.rtt.ms, replica.fetch.wait.max.ms); it applies under fixed");
+  CHECK(
+      w[0] ==
+      "inline:3:46: cluster.brokers.1.replication.ms: replication.ms is ignored under cluster.replication: followers, "
+      "where acks=all waits for the followers' fetches (replica.rtt.ms, replica.fetch.wait.max.ms); it applies under fixed");
   CHECK(warnings_of("cluster:\n  brokers: [{id: 0}, {id: 1, replication.ms: 20}]" + tail).empty());
   // min.insync.replicas takes effect under fixed (above): no warning.
   CHECK(warnings_of("cluster:\n  min.insync.replicas: 2\n  brokers: [{id: 0}, {id: 1}]" + tail).empty());

@@ -131,7 +131,8 @@ TEST_CASE("the same scenario and seed give the same errors, retries and order co
   CHECK(a.produce_errors.injected != c.produce_errors.injected);  // the draws follow the seed
 }
 
-TEST_CASE("a consumer group agrees with log_order: records written twice are duplicates, reordered records are violations") {
+TEST_CASE(
+    "a consumer group agrees with log_order: records written twice are duplicates, reordered records are violations") {
   // One member reading from earliest processes every partition in offset order, as the
   // leader appended it: its order check (per key and producer) and its duplicates must
   // match the engine's log_order, computed independently as the records land.

@@ -37,7 +37,8 @@ inline std::vector<int> run_lengths(const std::vector<std::int32_t>& trace) {
 /// holds sweep files (partsim sweep), not scenarios.
 inline std::vector<std::filesystem::path> shipped_scenarios() {
   std::vector<std::filesystem::path> files;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(std::filesystem::path(PARTSIM_SOURCE_DIR) / "scenarios"))
+  for (const auto& e :
+       std::filesystem::recursive_directory_iterator(std::filesystem::path(PARTSIM_SOURCE_DIR) / "scenarios"))
     if (e.path().extension() == ".yaml" && e.path().parent_path().filename() != "sweeps") files.push_back(e.path());
   std::sort(files.begin(), files.end());
   return files;

@@ -85,8 +85,9 @@ producers:
 TEST_CASE("slow broker: more than a third at a fixed rate, adaptive lowers it; flat out, adaptive goes below a third") {
   const std::string path = scenario_path("slow-broker.yaml");
   const std::string adaptive_off = "producers.0.config.partitioner.adaptive.partitioning.enable=false";
-  const std::vector<std::string> flat{"producers.0.workload.arrivals.kind=flat-out", "producers.0.workload.arrivals.send.cost.us=1",
-                                      "run.duration.ms=3000", "run.warmup.ms=500"};
+  const std::vector<std::string> flat{"producers.0.workload.arrivals.kind=flat-out",
+                                      "producers.0.workload.arrivals.send.cost.us=1", "run.duration.ms=3000",
+                                      "run.warmup.ms=500"};
   auto slow_share = [](const model::RunResult& r) {
     std::int64_t total = 0;
     for (const auto& b : r.brokers) total += b.records;
@@ -105,8 +106,9 @@ TEST_CASE("slow broker: more than a third at a fixed rate, adaptive lowers it; f
 }
 
 TEST_CASE("flat out with full batches everywhere: about a third without adaptive") {
-  const std::vector<std::string> flat{"producers.0.workload.arrivals.kind=flat-out", "producers.0.workload.arrivals.send.cost.us=1",
-                                      "run.duration.ms=3000", "run.warmup.ms=500",
+  const std::vector<std::string> flat{"producers.0.workload.arrivals.kind=flat-out",
+                                      "producers.0.workload.arrivals.send.cost.us=1", "run.duration.ms=3000",
+                                      "run.warmup.ms=500",
                                       "producers.0.config.partitioner.adaptive.partitioning.enable=false"};
   const auto r = model::run_scenario(scenarios::load_scenario_file(scenario_path("slow-broker.yaml"), flat), 1);
   std::int64_t total = 0;
@@ -129,8 +131,11 @@ TEST_CASE("the availability timeout excludes a broker that stalls longer than it
   };
   double base = 0, timed = 0;  // mean over seeds: the effect is a few points, the noise too
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-    base += share(model::run_scenario(scenarios::load_scenario_file(scenario_path("slow-broker.yaml"), stall), seed)) / 5;
-    timed += share(model::run_scenario(scenarios::load_scenario_file(scenario_path("slow-broker.yaml"), with_timeout), seed)) / 5;
+    base +=
+        share(model::run_scenario(scenarios::load_scenario_file(scenario_path("slow-broker.yaml"), stall), seed)) / 5;
+    timed += share(model::run_scenario(scenarios::load_scenario_file(scenario_path("slow-broker.yaml"), with_timeout),
+                                       seed)) /
+             5;
   }
   CHECK(timed < base - 0.02);
 }

@@ -21,7 +21,8 @@ TEST_CASE("every shipped scenario writes back to YAML that loads to the same sce
 }
 
 TEST_CASE("a scenario re-run from its resolved YAML gives the same results") {
-  const auto s = scenarios::load_scenario_file(std::string(PARTSIM_SOURCE_DIR) + "/scenarios/slow-broker.yaml", {"run.duration.ms=2000"});
+  const auto s = scenarios::load_scenario_file(std::string(PARTSIM_SOURCE_DIR) + "/scenarios/slow-broker.yaml",
+                                               {"run.duration.ms=2000"});
   const auto again = scenarios::load_scenario_text(scenarios::write_scenario_yaml(s), "resolved");
   const auto a = model::run_scenario(s, 3);
   const auto b = model::run_scenario(again, 3);

@@ -113,7 +113,8 @@ private:
 TEST_CASE_TEMPLATE("a dense front with a far-future tail pops in key order", Q, QUEUE_TYPES) {
   Q q;
   ModelMix mix(3);
-  boost::random::uniform_int_distribution<std::int64_t> front_ns(0, 10'000'000), tail_ns(1'000'000'000, 3'600'000'000'000);
+  boost::random::uniform_int_distribution<std::int64_t> front_ns(0, 10'000'000),
+      tail_ns(1'000'000'000, 3'600'000'000'000);
   int n = 0;
   for (int i = 0; i < 60'000; ++i) q.schedule(SimTime::ns(front_ns(mix.rng())), n++);
   for (int i = 0; i < 3'000; ++i) q.schedule(SimTime::ns(tail_ns(mix.rng())), n++);

@@ -115,10 +115,8 @@ TEST_CASE_TEMPLATE("next_payload shows what pop will return, timers and cancelle
   boost::random::uniform_int_distribution<int> d(0, 50);
   std::vector<partsim::sim::EventId> ids;
   for (int i = 0; i < 300; ++i) {
-    if (i % 3 == 0)
-      q.set_timer(static_cast<std::size_t>(i % 4), SimTime::ms(d(rng)), 1000 + i);
-    else
-      ids.push_back(q.schedule(SimTime::ms(d(rng)), i));
+    if (i % 3 == 0) q.set_timer(static_cast<std::size_t>(i % 4), SimTime::ms(d(rng)), 1000 + i);
+    else ids.push_back(q.schedule(SimTime::ms(d(rng)), i));
     if (i % 7 == 0 && !ids.empty()) q.cancel(ids[ids.size() / 2]);
   }
   while (!q.empty()) {

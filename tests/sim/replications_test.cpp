@@ -35,7 +35,8 @@ struct Counted {
   }
   static void note(int n) {
     int peak = g_peak.load();
-    while (n > peak && !g_peak.compare_exchange_weak(peak, n)) {}
+    while (n > peak && !g_peak.compare_exchange_weak(peak, n)) {
+    }
   }
 };
 

@@ -27,7 +27,8 @@ std::vector<std::pair<std::int64_t, int>> run_toy(std::uint64_t seed) {
   std::vector<std::pair<std::int64_t, int>> log;
   sim.run(StopRule{}, [&](const Tick& t) {
     log.emplace_back(sim.now().count_ns(), t.id);
-    if (t.remaining > 0) sim.schedule_in(SimTime::us(static_cast<std::int64_t>(rng() % 1000)), Tick{t.id, t.remaining - 1});
+    if (t.remaining > 0)
+      sim.schedule_in(SimTime::us(static_cast<std::int64_t>(rng() % 1000)), Tick{t.id, t.remaining - 1});
   });
   return log;
 }

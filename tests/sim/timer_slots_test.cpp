@@ -54,7 +54,8 @@ TEST_CASE("emplace builds the payload in its slot and files it as set would, rep
 TEST_CASE("clearing a slot removes its timer; clearing an empty slot does nothing") {
   TimerSlots<int> t;
   t.resize(4);
-  for (int s = 0; s < 4; ++s) t.set(static_cast<std::size_t>(s), key(10 * (4 - s), static_cast<std::uint64_t>(s + 1)), s);
+  for (int s = 0; s < 4; ++s)
+    t.set(static_cast<std::size_t>(s), key(10 * (4 - s), static_cast<std::uint64_t>(s + 1)), s);
   t.clear(2);
   t.clear(2);
   CHECK_FALSE(t.pending(2));
@@ -66,9 +67,9 @@ TEST_CASE("clearing a slot removes its timer; clearing an empty slot does nothin
 TEST_CASE("timers and scheduled events run in (time, sequence) order; equal times first-scheduled first") {
   EventQueue<int> q;
   q.resize_timers(2);
-  q.schedule(SimTime::ns(10), 1);     // seq 1
+  q.schedule(SimTime::ns(10), 1);      // seq 1
   q.set_timer(0, SimTime::ns(10), 2);  // seq 2: same time, after event 1
-  q.schedule(SimTime::ns(10), 3);     // seq 3
+  q.schedule(SimTime::ns(10), 3);      // seq 3
   q.set_timer(1, SimTime::ns(5), 4);
   q.set_timer(1, SimTime::ns(10), 5);  // replaces 4 (which never runs), seq 5
   std::vector<int> order;

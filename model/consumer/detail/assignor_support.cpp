@@ -48,7 +48,8 @@ std::vector<std::size_t> iteration_order(const GroupSpec& spec) {
 std::vector<std::size_t> sorted_by_id(const std::vector<GroupMember>& members) {
   std::vector<std::size_t> order(members.size());
   std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return java_string_less(members[a].id, members[b].id); });
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return java_string_less(members[a].id, members[b].id); });
   return order;
 }
 
@@ -71,7 +72,8 @@ std::vector<TopicPartition> existing_owned(const GroupMember& m, const TopicTabl
   return out;
 }
 
-bool use_rack_aware_assignment(const std::set<std::string>& consumer_racks, const std::set<std::string>& partition_racks,
+bool use_rack_aware_assignment(const std::set<std::string>& consumer_racks,
+                               const std::set<std::string>& partition_racks,
                                const std::vector<std::set<std::string>>& racks_per_partition, bool prefer) {
   const bool disjoint = std::none_of(consumer_racks.begin(), consumer_racks.end(),
                                      [&](const std::string& r) { return partition_racks.count(r) > 0; });

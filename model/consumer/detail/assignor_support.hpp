@@ -47,7 +47,8 @@ std::vector<TopicPartition> existing_owned(const GroupMember& m, const TopicTabl
 
 /// AbstractPartitionAssignor.useRackAwareAssignment (APA:124-132): some consumer rack is also
 /// a replica rack, and (unless `prefer`) the partitions do not all sit on the same racks.
-bool use_rack_aware_assignment(const std::set<std::string>& consumer_racks, const std::set<std::string>& partition_racks,
+bool use_rack_aware_assignment(const std::set<std::string>& consumer_racks,
+                               const std::set<std::string>& partition_racks,
                                const std::vector<std::set<std::string>>& racks_per_partition, bool prefer);
 
 /// Sorts partitions by (topic, partition): Kafka's TopicPartitionComparator.

@@ -2,7 +2,8 @@
 
 namespace partsim::model::consumer::detail {
 
-std::size_t PartitionMovements::actual_partition_to_move(std::size_t partition, std::size_t from, std::size_t to) const {
+std::size_t PartitionMovements::actual_partition_to_move(std::size_t partition, std::size_t from,
+                                                         std::size_t to) const {
   const auto topic = by_topic_.find(topic_of_[partition]);
   if (topic == by_topic_.end()) return partition;
   if (const auto moved = moves_.find(partition); moved != moves_.end()) from = moved->second.first;

@@ -46,7 +46,8 @@ std::vector<std::string> ServerGroup::hash_set_order(const std::vector<std::stri
   return out;
 }
 
-std::vector<std::pair<std::string, std::vector<std::int32_t>>> ServerGroup::previous_by_topic(std::size_t member) const {
+std::vector<std::pair<std::string, std::vector<std::int32_t>>> ServerGroup::previous_by_topic(
+    std::size_t member) const {
   std::vector<std::pair<std::string, std::vector<std::int32_t>>> listed;  // topics in the order they first appear
   std::map<std::string, std::size_t> at;
   for (const auto& tp : owned[member]) {
@@ -65,7 +66,8 @@ std::vector<std::pair<std::string, std::vector<std::int32_t>>> ServerGroup::prev
     topic_order = table.order();
   } else {
     for (std::size_t i = 0; i < listed.size(); ++i) topic_order[i] = i;
-    std::sort(topic_order.begin(), topic_order.end(), [&](std::size_t a, std::size_t b) { return java_string_less(listed[a].first, listed[b].first); });
+    std::sort(topic_order.begin(), topic_order.end(),
+              [&](std::size_t a, std::size_t b) { return java_string_less(listed[a].first, listed[b].first); });
   }
   for (auto i : topic_order) {
     const auto& parts = listed[i].second;

@@ -123,11 +123,13 @@ std::vector<TopicPartition> RackInfo::sort_by_rack_consumers(std::vector<TopicPa
     const auto it = consumers_by_partition_.find(key_of(tp));
     return it == consumers_by_partition_.end() ? 0 : it->second;
   };
-  std::stable_sort(partitions.begin(), partitions.end(), [&](const TopicPartition& a, const TopicPartition& b) { return count(a) < count(b); });
+  std::stable_sort(partitions.begin(), partitions.end(),
+                   [&](const TopicPartition& a, const TopicPartition& b) { return count(a) < count(b); });
   return partitions;
 }
 
-std::ptrdiff_t RackInfo::next_rack_consumer(const TopicPartition& tp, const std::vector<std::size_t>& members, std::size_t first) const {
+std::ptrdiff_t RackInfo::next_rack_consumer(const TopicPartition& tp, const std::vector<std::size_t>& members,
+                                            std::size_t first) const {
   const auto* racks = partition_racks(tp);
   if (racks == nullptr || racks->empty()) return -1;
   for (std::size_t i = 0; i < members.size(); ++i) {

@@ -69,7 +69,8 @@ public:
   std::vector<TopicPartition> sort_by_rack_consumers(std::vector<TopicPartition> partitions) const;
   /// nextRackConsumer: from `first`, circularly, the first entry of `members` whose rack holds
   /// a replica of tp; -1 if none.
-  std::ptrdiff_t next_rack_consumer(const TopicPartition& tp, const std::vector<std::size_t>& members, std::size_t first) const;
+  std::ptrdiff_t next_rack_consumer(const TopicPartition& tp, const std::vector<std::size_t>& members,
+                                    std::size_t first) const;
 
 private:
   std::map<std::size_t, std::string> consumer_rack_;

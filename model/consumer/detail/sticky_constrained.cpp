@@ -30,7 +30,9 @@ public:
   StickyOutcome build() {
     assign_owned_partitions();
     auto unassigned = unassigned_partitions();
-    const auto by_id = [&](std::size_t a, std::size_t b) { return java_string_less(ctx_.spec.members[a].id, ctx_.spec.members[b].id); };
+    const auto by_id = [&](std::size_t a, std::size_t b) {
+      return java_string_less(ctx_.spec.members[a].id, ctx_.spec.members[b].id);
+    };
     std::sort(under_.begin(), under_.end(), by_id);
     std::sort(exactly_min_.begin(), exactly_min_.end(), by_id);
     unassigned = racks_.sort_by_rack_consumers(std::move(unassigned));
@@ -83,7 +85,8 @@ private:
   // no member kept.
   std::vector<TopicPartition> unassigned_partitions() const {
     std::vector<const TopicMetadata*> topics = ctx_.subscribed;
-    std::sort(topics.begin(), topics.end(), [](const TopicMetadata* a, const TopicMetadata* b) { return java_string_less(a->name, b->name); });
+    std::sort(topics.begin(), topics.end(),
+              [](const TopicMetadata* a, const TopicMetadata* b) { return java_string_less(a->name, b->name); });
     std::vector<TopicPartition> out;
     for (const auto* t : topics)
       for (std::int32_t p = 0; p < t->partitions; ++p)
@@ -149,7 +152,8 @@ private:
       }
       const auto count = assign_new_partition(tp, consumer);
       if (count == min_quota_) {
-        PARTSIM_CHECK(cursor > 0 && under_[cursor - 1] == consumer, "sticky assignor: a member reached minQuota outside the under-filled list");
+        PARTSIM_CHECK(cursor > 0 && under_[cursor - 1] == consumer,
+                      "sticky assignor: a member reached minQuota outside the under-filled list");
         under_.erase(under_.begin() + static_cast<std::ptrdiff_t>(--cursor));
         exactly_min_.push_back(consumer);
       } else if (count == max_quota_) {
@@ -162,7 +166,8 @@ private:
     out_.assignment[consumer].push_back(tp);
     const auto k = key_of(tp);
     const auto revoked = maybe_revoked_.find(k);
-    if ((revoked != maybe_revoked_.end() && revoked->second != consumer) || ctx_.multiply_owned.count(k) > 0) (*out_.transferring)[k] = consumer;
+    if ((revoked != maybe_revoked_.end() && revoked->second != consumer) || ctx_.multiply_owned.count(k) > 0)
+      (*out_.transferring)[k] = consumer;
     return static_cast<std::int32_t>(out_.assignment[consumer].size());
   }
 
@@ -171,15 +176,16 @@ private:
     if (under_.empty()) return;
     PARTSIM_CHECK(current_over_ == expected_over_, "sticky assignor: too few members above minQuota");
     for (auto m : under_)
-      PARTSIM_CHECK(static_cast<std::int32_t>(out_.assignment[m].size()) == min_quota_, "sticky assignor: a member ended below minQuota");
+      PARTSIM_CHECK(static_cast<std::int32_t>(out_.assignment[m].size()) == min_quota_,
+                    "sticky assignor: a member ended below minQuota");
   }
 
   const StickyContext& ctx_;
   const RackInfo& racks_;
   std::int32_t min_quota_ = 0, max_quota_ = 0, expected_over_ = 0, current_over_ = 0;
   std::map<PartitionKey, std::size_t> maybe_revoked_;
-  std::vector<std::size_t> under_;        // unfilledMembersWithUnderMinQuotaPartitions
-  std::deque<std::size_t> exactly_min_;   // unfilledMembersWithExactlyMinQuotaPartitions
+  std::vector<std::size_t> under_;       // unfilledMembersWithUnderMinQuotaPartitions
+  std::deque<std::size_t> exactly_min_;  // unfilledMembersWithExactlyMinQuotaPartitions
   std::set<PartitionKey> assigned_;
   StickyOutcome out_;
 };

@@ -28,7 +28,8 @@ constexpr std::ptrdiff_t kNobody = -1;
 
 class GeneralBuilder {
 public:
-  GeneralBuilder(const StickyContext& ctx, const RackInfo& racks) : ctx_(ctx), racks_(racks), n_(ctx.spec.members.size()) {
+  GeneralBuilder(const StickyContext& ctx, const RackInfo& racks)
+      : ctx_(ctx), racks_(racks), n_(ctx.spec.members.size()) {
     index_partitions();
     potential_topics_.resize(n_);
     subscribes_.assign(n_, std::vector<bool>(topic_names_.size(), false));
@@ -53,7 +54,8 @@ public:
       return ca != cb ? ca < cb : java_string_less(topic_names_[a], topic_names_[b]);
     });
     for (auto t : topics)
-      for (std::int32_t p = 0; p < partition_counts_[t]; ++p) sorted_all_partitions_.push_back(first_handle_[t] + static_cast<std::size_t>(p));
+      for (std::int32_t p = 0; p < partition_counts_[t]; ++p)
+        sorted_all_partitions_.push_back(first_handle_[t] + static_cast<std::size_t>(p));
     const auto by_id = sorted_by_id(ctx_.spec.members);
     rank_.resize(n_);
     for (std::size_t r = 0; r < by_id.size(); ++r) rank_[by_id[r]] = static_cast<std::int32_t>(r);
@@ -66,7 +68,8 @@ public:
   StickyOutcome build() {
     const auto prev = previous_assignment();
     std::vector<std::int32_t> hash_of(partitions_.size());
-    for (std::size_t h = 0; h < partitions_.size(); ++h) hash_of[h] = topic_partition_hash(partitions_[h].topic, partitions_[h].partition);
+    for (std::size_t h = 0; h < partitions_.size(); ++h)
+      hash_of[h] = topic_partition_hash(partitions_[h].topic, partitions_[h].partition);
     movements_.emplace(handle_topic_, std::move(hash_of));
     const auto assigned = assign_owned_partitions();
     auto unassigned = sorted_all_partitions_;
@@ -100,7 +103,9 @@ private:
     }
     potential_consumers_.resize(topic_names_.size());
   }
-  std::size_t handle(const TopicPartition& tp) const { return first_handle_[topic_index_.at(tp.topic)] + static_cast<std::size_t>(tp.partition); }
+  std::size_t handle(const TopicPartition& tp) const {
+    return first_handle_[topic_index_.at(tp.topic)] + static_cast<std::size_t>(tp.partition);
+  }
   std::size_t topic_of(std::size_t h) const { return handle_topic_[h]; }
   std::int32_t size_of(std::size_t m) const { return static_cast<std::int32_t>(assignment_[m].size()); }
 
@@ -116,7 +121,9 @@ private:
     sorted_.erase({sorted_size_[m], rank_[m]});
     in_sorted_[m] = false;
   }
-  std::size_t member_of(const std::pair<std::int32_t, std::int32_t>& entry) const { return member_at_rank_[static_cast<std::size_t>(entry.second)]; }
+  std::size_t member_of(const std::pair<std::int32_t, std::int32_t>& entry) const {
+    return member_at_rank_[static_cast<std::size_t>(entry.second)];
+  }
 
   // prepopulateCurrentAssignments: the claims of members below the highest generation (or
   // without one, when some member has one), the highest such generation per partition
@@ -210,7 +217,8 @@ private:
   // canConsumerParticipateInReassignment.
   bool consumer_can_move(std::size_t m) const {
     if (size_of(m) < max_assignment_size(m)) return true;
-    return std::any_of(assignment_[m].begin(), assignment_[m].end(), [&](std::size_t h) { return topic_can_move(topic_of(h)); });
+    return std::any_of(assignment_[m].begin(), assignment_[m].end(),
+                       [&](std::size_t h) { return topic_can_move(topic_of(h)); });
   }
 
   void balance(const std::map<std::size_t, PreviousOwner>& prev, std::vector<std::size_t> unassigned) {
@@ -238,7 +246,8 @@ private:
     }
   }
 
-  bool perform_reassignments(const std::vector<std::size_t>& reassignable, const std::map<std::size_t, PreviousOwner>& prev) {
+  bool perform_reassignments(const std::vector<std::size_t>& reassignable,
+                             const std::map<std::size_t, PreviousOwner>& prev) {
     bool performed = false, modified = false;
     do {
       modified = false;
@@ -251,10 +260,11 @@ private:
         // rebalance fails. partsim records that and goes on without the step.
         const auto p = prev.find(h);
         if (p != prev.end() && fixed_[p->second.member] && !kafka_failure_)
-          kafka_failure_ = "Kafka's sticky assignor throws a NullPointerException here (AbstractStickyAssignor.java:1412), so the rebalance fails: " +
-                           partitions_[h].name() + "'s owner of an older generation, " + ctx_.spec.members[p->second.member].id +
-                           ", holds only partitions no other member may take, and Kafka looks up its load where it has left it out; "
-                           "the assignment shown skips that step";
+          kafka_failure_ =
+              "Kafka's sticky assignor throws a NullPointerException here (AbstractStickyAssignor.java:1412), so the rebalance fails: " +
+              partitions_[h].name() + "'s owner of an older generation, " + ctx_.spec.members[p->second.member].id +
+              ", holds only partitions no other member may take, and Kafka looks up its load where it has left it out; "
+              "the assignment shown skips that step";
         if (p != prev.end() && !fixed_[p->second.member] && size_of(consumer) > size_of(p->second.member) + 1) {
           reassign(h, p->second.member);
           performed = modified = true;
@@ -264,13 +274,17 @@ private:
         const auto* rack = racks_.consumer_rack(consumer);
         const auto* partition_racks = racks_.partition_racks(partitions_[h]);
         const auto& others = potential_consumers_[topic_of(h)];
-        if (rack != nullptr && partition_racks != nullptr && !partition_racks->empty() && partition_racks->count(*rack) > 0) {
+        if (rack != nullptr && partition_racks != nullptr && !partition_racks->empty() &&
+            partition_racks->count(*rack) > 0) {
           moved = std::any_of(others.begin(), others.end(), [&](std::size_t o) {
             const auto* other_rack = racks_.consumer_rack(o);
-            return other_rack != nullptr && partition_racks->count(*other_rack) > 0 && size_of(consumer) > size_of(o) + 1;
+            return other_rack != nullptr && partition_racks->count(*other_rack) > 0 &&
+                   size_of(consumer) > size_of(o) + 1;
           });
         }
-        if (!moved) moved = std::any_of(others.begin(), others.end(), [&](std::size_t o) { return size_of(consumer) > size_of(o) + 1; });
+        if (!moved)
+          moved = std::any_of(others.begin(), others.end(),
+                              [&](std::size_t o) { return size_of(consumer) > size_of(o) + 1; });
         if (moved) {
           reassign(h, least_loaded_subscriber(h));
           performed = modified = true;
@@ -307,8 +321,8 @@ private:
   const StickyContext& ctx_;
   const RackInfo& racks_;
   const std::size_t n_;
-  std::vector<TopicPartition> partitions_;  // handle -> partition
-  std::vector<std::size_t> handle_topic_;   // handle -> topic index
+  std::vector<TopicPartition> partitions_;     // handle -> partition
+  std::vector<std::size_t> handle_topic_;      // handle -> topic index
   std::vector<std::vector<bool>> subscribes_;  // member x topic index
   std::map<std::string, std::size_t> topic_index_;
   std::vector<std::string> topic_names_;

@@ -19,7 +19,8 @@ public:
   /// Returns the difference between the largest and the smallest size.
   std::int32_t initialize(const std::vector<std::size_t>& members) {
     sorted_ = members;
-    std::sort(sorted_.begin(), sorted_.end(), [&](std::size_t a, std::size_t b) { return sizes_[a] != sizes_[b] ? sizes_[a] < sizes_[b] : a < b; });
+    std::sort(sorted_.begin(), sorted_.end(),
+              [&](std::size_t a, std::size_t b) { return sizes_[a] != sizes_[b] ? sizes_[a] < sizes_[b] : a < b; });
     least_end_ = 0;
     least_level_ = sizes_[sorted_.front()] - 1;
     next_least_ = 0;
@@ -95,7 +96,8 @@ public:
     assign_remaining();
     balance();
     for (const auto& [topic, owners] : owners_)
-      for (std::size_t p = 0; p < owners.size(); ++p) out[g_.member_ids[static_cast<std::size_t>(owners[p])]].push_back({topic, static_cast<std::int32_t>(p)});
+      for (std::size_t p = 0; p < owners.size(); ++p)
+        out[g_.member_ids[static_cast<std::size_t>(owners[p])]].push_back({topic, static_cast<std::int32_t>(p)});
     return out;
   }
 
@@ -103,10 +105,13 @@ private:
   // topicComparator: partitions per subscriber descending, subscribers ascending, topic id.
   std::vector<std::string> sorted_topics(std::vector<std::string> topics) const {
     std::sort(topics.begin(), topics.end(), [&](const std::string& a, const std::string& b) {
-      const double pa = static_cast<double>(g_.topics.find(a)->partitions) / static_cast<double>(subscribers_.at(a).size());
-      const double pb = static_cast<double>(g_.topics.find(b)->partitions) / static_cast<double>(subscribers_.at(b).size());
+      const double pa =
+          static_cast<double>(g_.topics.find(a)->partitions) / static_cast<double>(subscribers_.at(a).size());
+      const double pb =
+          static_cast<double>(g_.topics.find(b)->partitions) / static_cast<double>(subscribers_.at(b).size());
       if (pa != pb) return pa > pb;
-      if (subscribers_.at(a).size() != subscribers_.at(b).size()) return subscribers_.at(a).size() < subscribers_.at(b).size();
+      if (subscribers_.at(a).size() != subscribers_.at(b).size())
+        return subscribers_.at(a).size() < subscribers_.at(b).size();
       return g_.topic_less(a, b);
     });
     return topics;
@@ -146,7 +151,8 @@ private:
     for (int i = 0; i < kMaxIterations; ++i)
       for (std::size_t k = 0; k < topics.size(); ++k) {
         if (static_cast<std::ptrdiff_t>(k) == last_rebalanced) return;
-        if (balance_topic(topics[k], balancer) > 0 || last_rebalanced == -1) last_rebalanced = static_cast<std::ptrdiff_t>(k);
+        if (balance_topic(topics[k], balancer) > 0 || last_rebalanced == -1)
+          last_rebalanced = static_cast<std::ptrdiff_t>(k);
       }
   }
 
@@ -158,7 +164,8 @@ private:
     const auto& owners = owners_[topic];
     std::vector<std::size_t> partitions(owners.size());
     for (std::size_t p = 0; p < partitions.size(); ++p) partitions[p] = p;
-    std::sort(partitions.begin(), partitions.end(), [&](std::size_t a, std::size_t b) { return owners[a] != owners[b] ? owners[a] < owners[b] : a < b; });
+    std::sort(partitions.begin(), partitions.end(),
+              [&](std::size_t a, std::size_t b) { return owners[a] != owners[b] ? owners[a] < owners[b] : a < b; });
     std::map<std::ptrdiff_t, std::size_t> start, end;  // per owner, its range in `partitions`
     for (std::size_t i = 0; i < partitions.size(); ++i) {
       start.emplace(owners[partitions[i]], i);
@@ -188,10 +195,10 @@ private:
 
   const ServerGroup& g_;
   const std::size_t n_;
-  std::vector<std::int32_t> sizes_;                                // memberTargetAssignmentSizes
-  std::map<std::string, std::vector<std::size_t>> subscribers_;    // topicSubscribers
+  std::vector<std::int32_t> sizes_;                              // memberTargetAssignmentSizes
+  std::map<std::string, std::vector<std::size_t>> subscribers_;  // topicSubscribers
   std::map<std::size_t, std::set<std::string>> subscribed_;
-  std::map<std::string, std::vector<std::ptrdiff_t>> owners_;      // targetAssignmentPartitionOwners
+  std::map<std::string, std::vector<std::ptrdiff_t>> owners_;  // targetAssignmentPartitionOwners
 };
 
 }  // namespace

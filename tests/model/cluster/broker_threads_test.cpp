@@ -74,10 +74,11 @@ TEST_CASE("one connection's requests are served one at a time, in order: the nex
   CHECK(other->done_at == SimTime::us(2600));
 }
 
-TEST_CASE("a full request queue (queued.max.requests) blocks the network thread: it reads nothing until there is room") {
+TEST_CASE(
+    "a full request queue (queued.max.requests) blocks the network thread: it reads nothing until there is room") {
   const BrokerConfig c = threaded(1, 1, 1);
   BrokerService b = make(c);
-  REQUIRE(b.arrive(1, 0, 0, 1, SimTime::zero()));     // in service until 1 ms
+  REQUIRE(b.arrive(1, 0, 0, 1, SimTime::zero()));      // in service until 1 ms
   CHECK_FALSE(b.arrive(2, 1, 0, 1, SimTime::zero()));  // the queue's one place
   CHECK_FALSE(b.arrive(3, 2, 0, 1, SimTime::zero()));  // the queue is full: the network thread blocks holding it
   CHECK(b.queued() == 1);
@@ -100,7 +101,8 @@ TEST_CASE("a full request queue (queued.max.requests) blocks the network thread:
   CHECK(fourth->done_at == SimTime::ms(4));
 }
 
-TEST_CASE("without the thread keys a broker is one FIFO server: a connection's second request queues behind the first") {
+TEST_CASE(
+    "without the thread keys a broker is one FIFO server: a connection's second request queues behind the first") {
   BrokerConfig c;
   c.request_time = SimTime::ms(1);
   BrokerService b = make(c);
@@ -134,12 +136,13 @@ TEST_CASE("two brokers on a 1-core host take twice as long as on cores of their 
   CHECK(two.run(SimTime::us(500), SimTime::zero()) == SimTime::us(500));
 }
 
-TEST_CASE("a queued request its producer gave up is skipped as if answered: its connection's next request is read and starts") {
+TEST_CASE(
+    "a queued request its producer gave up is skipped as if answered: its connection's next request is read and starts") {
   const BrokerConfig c = threaded(3, 1, 500);
   BrokerService b = make(c);
-  REQUIRE(b.arrive(1, 0, 0, 1, SimTime::zero()));         // in service until 1 ms
-  CHECK_FALSE(b.arrive(2, 1, 0, 1, SimTime::zero()));      // queued
-  CHECK_FALSE(b.arrive(3, 1, 0, 1, SimTime::us(200)));     // muted behind 2 on connection 1
+  REQUIRE(b.arrive(1, 0, 0, 1, SimTime::zero()));       // in service until 1 ms
+  CHECK_FALSE(b.arrive(2, 1, 0, 1, SimTime::zero()));   // queued
+  CHECK_FALSE(b.arrive(3, 1, 0, 1, SimTime::us(200)));  // muted behind 2 on connection 1
   CHECK(b.queued() == 1);
   // Request 2 is given up (its producer timed out) while queued: at 1 ms the io thread
   // skips it, connection 1 reads 3, which starts at once (0.8 ms after it came), ends at 2 ms.
@@ -152,10 +155,11 @@ TEST_CASE("a queued request its producer gave up is skipped as if answered: its 
   CHECK(b.queued() == 0);
 }
 
-TEST_CASE("a failure while a network thread is blocked on the full queue frees it: after recovery its connections are read") {
+TEST_CASE(
+    "a failure while a network thread is blocked on the full queue frees it: after recovery its connections are read") {
   const BrokerConfig c = threaded(1, 1, 1);
   BrokerService b = make(c);
-  REQUIRE(b.arrive(1, 0, 0, 1, SimTime::zero()));     // in service
+  REQUIRE(b.arrive(1, 0, 0, 1, SimTime::zero()));      // in service
   CHECK_FALSE(b.arrive(2, 1, 0, 1, SimTime::zero()));  // the queue's one place
   CHECK_FALSE(b.arrive(3, 2, 0, 1, SimTime::zero()));  // the network thread blocks holding it
   REQUIRE(b.network_blocked() == 1);

@@ -123,7 +123,7 @@ TEST_CASE("a broker that is down gets nothing back from a preferred leader elect
   CHECK_FALSE(l.rebalance_preferred(up, 0));
   CHECK(list(l.leaders(0)) == Ints{1, 1, 1, 1});
   up[0] = 1;
-  CHECK_FALSE(l.broker_recovered(0));  // nothing was offline
+  CHECK_FALSE(l.broker_recovered(0));    // nothing was offline
   CHECK(l.rebalance_preferred(up, 10));  // 2 of 2 elsewhere: 100%
   CHECK(list(l.leaders(0)) == Ints{0, 1, 0, 1});
 }

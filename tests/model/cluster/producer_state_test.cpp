@@ -13,17 +13,17 @@ using V = ProducerStateTable::Verdict;
 
 TEST_CASE("a producer's batches append in sequence; a gap is OUT_OF_ORDER_SEQUENCE_NUMBER") {
   ProducerStateTable t;
-  CHECK(t.append(0, 7, 0, 3) == V::kAppend);    // sequences 0-2
-  CHECK(t.append(0, 7, 3, 2) == V::kAppend);    // 3-4
-  CHECK(t.append(0, 7, 8, 1) == V::kOutOfOrder); // 5-7 missing
-  CHECK(t.append(0, 7, 5, 1) == V::kAppend);    // the refused batch changed nothing
+  CHECK(t.append(0, 7, 0, 3) == V::kAppend);      // sequences 0-2
+  CHECK(t.append(0, 7, 3, 2) == V::kAppend);      // 3-4
+  CHECK(t.append(0, 7, 8, 1) == V::kOutOfOrder);  // 5-7 missing
+  CHECK(t.append(0, 7, 5, 1) == V::kAppend);      // the refused batch changed nothing
 }
 
 TEST_CASE("a producer the partition has no state for may start anywhere; partitions and producers are apart") {
   ProducerStateTable t;
   CHECK(t.append(0, 1, 40, 2) == V::kAppend);
-  CHECK(t.append(1, 1, 0, 1) == V::kAppend);    // another partition
-  CHECK(t.append(0, 2, 0, 1) == V::kAppend);    // another producer
+  CHECK(t.append(1, 1, 0, 1) == V::kAppend);  // another partition
+  CHECK(t.append(0, 2, 0, 1) == V::kAppend);  // another producer
   CHECK(t.append(0, 1, 42, 1) == V::kAppend);
   CHECK(t.append(0, 1, 0, 1) == V::kOutOfOrder);
 }
@@ -32,8 +32,8 @@ TEST_CASE("a retry of one of the last five batches is a duplicate; an older one 
   ProducerStateTable t;
   for (std::int32_t i = 0; i < 6; ++i) CHECK(t.append(3, 0, i * 2, 2) == V::kAppend);  // 0-1, 2-3, ..., 10-11
   for (std::int32_t i = 1; i < 6; ++i) CHECK(t.append(3, 0, i * 2, 2) == V::kDuplicate);
-  CHECK(t.append(3, 0, 0, 2) == V::kOutOfOrder);  // sixth from last: forgotten (PSE:36)
-  CHECK(t.append(3, 0, 10, 1) == V::kOutOfOrder); // same start, another length: not that batch
+  CHECK(t.append(3, 0, 0, 2) == V::kOutOfOrder);   // sixth from last: forgotten (PSE:36)
+  CHECK(t.append(3, 0, 10, 1) == V::kOutOfOrder);  // same start, another length: not that batch
   CHECK(t.append(3, 0, 12, 1) == V::kAppend);
 }
 

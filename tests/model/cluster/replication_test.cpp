@@ -30,7 +30,9 @@ public:
     steps_.emplace(std::make_pair(at.count_ns(), order_++), std::make_tuple(step, session, fetch));
   }
   void acks_settled(std::uint64_t request) override { settled[request] = now_; }
-  void ack_error(std::uint64_t request, std::size_t partition, ProduceError e) override { errors.emplace_back(request, partition, e); }
+  void ack_error(std::uint64_t request, std::size_t partition, ProduceError e) override {
+    errors.emplace_back(request, partition, e);
+  }
   std::int64_t records_acked() const override { return 0; }
 
   /// Runs the fetchers' steps up to and including `until`; the clock ends at `until`.
@@ -91,7 +93,8 @@ struct Fixture {
 
 }  // namespace
 
-TEST_CASE("acks=all is answered when the high watermark covers the batch: one follower round trip after a parked fetch") {
+TEST_CASE(
+    "acks=all is answered when the high watermark covers the batch: one follower round trip after a parked fetch") {
   // Followers' fetches (rtt 2 ms) reach the leader at 1 ms and park (nothing to fetch). The
   // append at 10 ms answers them at once; they are back at 11 ms, and the next fetches reach
   // the leader at 12 ms with offset 100: the high watermark is 100 and request 7 is answered.
@@ -108,7 +111,8 @@ TEST_CASE("acks=all is answered when the high watermark covers the batch: one fo
   CHECK(f.host.settled[7] == SimTime::ms(12));
 }
 
-TEST_CASE("the slowest in-sync follower sets the ack; replica.fetch.min.bytes keeps a fetch parked until replica.fetch.wait.max.ms") {
+TEST_CASE(
+    "the slowest in-sync follower sets the ack; replica.fetch.min.bytes keeps a fetch parked until replica.fetch.wait.max.ms") {
   SUBCASE("a 6 ms follower") {
     // Broker 2's fetch reaches the leader at 3 ms and parks; the append at 10 ms answers it,
     // back at 13 ms, the next fetch arrives at 16 ms: HW 100 then (broker 1 was there at 12).
@@ -136,7 +140,8 @@ TEST_CASE("the slowest in-sync follower sets the ack; replica.fetch.min.bytes ke
   }
 }
 
-TEST_CASE("a follower behind for longer than replica.lag.time.max.ms leaves the ISR, and rejoins at the high watermark") {
+TEST_CASE(
+    "a follower behind for longer than replica.lag.time.max.ms leaves the ISR, and rejoins at the high watermark") {
   // Broker 2 fetches with a 40 s round trip: its first fetch reaches the leader at 20 s (it
   // last caught up at 0, when there was nothing to fetch), its second at 60 s.
   Scenario s = cluster(3, 1, 3, SimTime::ms(2));
@@ -162,7 +167,8 @@ TEST_CASE("a follower behind for longer than replica.lag.time.max.ms leaves the 
   CHECK(r.partitions[0].under_replicated_ms == doctest::Approx(30000.0 - 0.000001));
 }
 
-TEST_CASE("the controller fences a dead broker broker.session.timeout.ms after its last heartbeat; leaders come from the ISR") {
+TEST_CASE(
+    "the controller fences a dead broker broker.session.timeout.ms after its last heartbeat; leaders come from the ISR") {
   // p0 on (0,1,2), p1 on (1,2,0), p2 on (2,0,1). Heartbeats every 2 s: broker 1 dies at 11 s,
   // last heartbeat 10 s, fenced at 19 s.
   Fixture f(cluster(3, 3, 3, SimTime::ms(2)));
@@ -181,7 +187,8 @@ TEST_CASE("the controller fences a dead broker broker.session.timeout.ms after i
   CHECK(r.partitions[1].shrinks == 0);  // the controller's removal is no IsrShrink (§9.4)
 }
 
-TEST_CASE("only an in-sync replica may lead: an out-of-sync live replica is skipped, and with none the partition goes offline") {
+TEST_CASE(
+    "only an in-sync replica may lead: an out-of-sync live replica is skipped, and with none the partition goes offline") {
   // Two topics' worth on 3 brokers, RF 3 p1 (1,2,0) and RF 2 p1 (1,2): broker 2 is stuck
   // (out of every ISR), then broker 1 dies and is fenced. Today's "next live replica" would
   // pick broker 2 for both.
@@ -206,7 +213,7 @@ TEST_CASE("only an in-sync replica may lead: an out-of-sync live replica is skip
   CHECK(f.leadership.leaders(1)[1] == -1);  // offline: its ISR is broker 1 alone
   CHECK(f.isr(4) == Ints{1});               // the ISR never empties
   CHECK(f.rep.broker_recovered(1, fence + SimTime::ms(1000)));
-  CHECK(f.leadership.leaders(1)[1] == 1);   // its last ISR member is back: it leads again
+  CHECK(f.leadership.leaders(1)[1] == 1);  // its last ISR member is back: it leads again
 }
 
 TEST_CASE("min.insync.replicas: acks=all is refused while the ISR is smaller, and accepted once the follower rejoins") {

@@ -19,7 +19,8 @@ std::vector<std::string> moves(const AssignmentPlan& plan) {
 
 TEST_CASE("scaling a range group from 3 to 4 members: what each gets, the spread, and what moves") {
   GroupSpec spec{{{"orders", 6, {}, {}}}, {}, MemberOrder::kJavaHashMap, false};
-  spec.members = {member("c0", {"orders"}, "", tps("orders-0, orders-1")), member("c1", {"orders"}, "", tps("orders-2, orders-3")),
+  spec.members = {member("c0", {"orders"}, "", tps("orders-0, orders-1")),
+                  member("c1", {"orders"}, "", tps("orders-2, orders-3")),
                   member("c2", {"orders"}, "", tps("orders-4, orders-5")), member("c3", {"orders"})};
   const auto plan = plan_assignment(AssignorKind::kRange, spec);
   CHECK(list(plan.partitions[0]) == list("orders-0, orders-1"));
@@ -35,7 +36,10 @@ TEST_CASE("scaling a range group from 3 to 4 members: what each gets, the spread
 }
 
 TEST_CASE("more members than partitions leaves the last ones idle") {
-  GroupSpec spec{{{"orders", 2, {}, {}}}, {member("c0", {"orders"}), member("c1", {"orders"}), member("c2", {"orders"})}, MemberOrder::kJavaHashMap, false};
+  GroupSpec spec{{{"orders", 2, {}, {}}},
+                 {member("c0", {"orders"}), member("c1", {"orders"}), member("c2", {"orders"})},
+                 MemberOrder::kJavaHashMap,
+                 false};
   const auto plan = plan_assignment(AssignorKind::kRoundRobin, spec);
   CHECK(plan.idle == std::vector<std::string>{"c2"});
   CHECK(plan.min_partitions == 0);
@@ -45,7 +49,8 @@ TEST_CASE("more members than partitions leaves the last ones idle") {
 TEST_CASE("cooperative-sticky takes a second rebalance for what the first withholds; eager sticky one") {
   GroupSpec spec{{{"topic1", 2, {}, {}}, {"topic2", 2, {}, {}}}, {}, MemberOrder::kJavaHashMap, false};
   spec.members = {member("consumer1", {"topic1", "topic2"}, "", tps("topic1-0, topic2-0"), 1),
-                  member("consumer2", {"topic1", "topic2"}, "", tps("topic1-1, topic2-1"), 1), member("consumer3", {"topic1", "topic2"}, "", {}, 1)};
+                  member("consumer2", {"topic1", "topic2"}, "", tps("topic1-1, topic2-1"), 1),
+                  member("consumer3", {"topic1", "topic2"}, "", {}, 1)};
   const auto coop = plan_assignment(AssignorKind::kCooperativeSticky, spec);
   CHECK(coop.rebalances == 2);
   CHECK(coop.settled);
@@ -75,8 +80,8 @@ TEST_CASE("a group on which Kafka's sticky assignor throws carries the failure i
   // subscribes only to t1, which has no partitions: Kafka leaves c48 out of the members it
   // rebalances, then looks up its size to hand t0-0 back to it.
   GroupSpec spec{{{"t0", 2, {}, {}}, {"t1", 0, {}, {}}}, {}, MemberOrder::kJavaHashMap, false};
-  spec.members = {member("c30", {"t1", "gone"}, "", {}, 2), member("c46", {"t0"}, "", tps("t0-0, t0-1"), 3), member("c33", {"t0"}, "", {}, 2),
-                  member("c48", {"t1"}, "", tps("t0-0"), std::nullopt)};
+  spec.members = {member("c30", {"t1", "gone"}, "", {}, 2), member("c46", {"t0"}, "", tps("t0-0, t0-1"), 3),
+                  member("c33", {"t0"}, "", {}, 2), member("c48", {"t1"}, "", tps("t0-0"), std::nullopt)};
   const auto plan = plan_assignment(AssignorKind::kSticky, spec);
   REQUIRE(plan.kafka_failure.has_value());
   CHECK(plan.kafka_failure->find("NullPointerException") != std::string::npos);
@@ -87,7 +92,10 @@ TEST_CASE("a group on which Kafka's sticky assignor throws carries the failure i
 }
 
 TEST_CASE("members that leave the group hand over everything they owned") {
-  GroupSpec spec{{{"orders", 4, {}, {}}}, {member("c0", {"orders"}, "", tps("orders-0, orders-1"), 2)}, MemberOrder::kJavaHashMap, false};
+  GroupSpec spec{{{"orders", 4, {}, {}}},
+                 {member("c0", {"orders"}, "", tps("orders-0, orders-1"), 2)},
+                 MemberOrder::kJavaHashMap,
+                 false};
   const std::vector<GroupMember> departed{member("c1", {"orders"}, "", tps("orders-2, orders-3"), 2)};
   const auto plan = plan_assignment(AssignorKind::kSticky, spec, departed);
   CHECK(plan.left == std::vector<std::string>{"c1"});

@@ -41,14 +41,16 @@ GroupSpec random_group(Draw& draw, const Options& o) {
   for (int t = 0; t < topics; ++t) {
     TopicMetadata m{"t" + std::to_string(t), draw(1, 20), {}, {}};
     if (o.racks)
-      for (int p = 0; p < m.partitions; ++p) m.replica_racks.push_back({rack_names[static_cast<std::size_t>((p + t) % 3)]});
+      for (int p = 0; p < m.partitions; ++p)
+        m.replica_racks.push_back({rack_names[static_cast<std::size_t>((p + t) % 3)]});
     spec.topics.push_back(m);
   }
   const int members = draw(1, 12);
   std::vector<std::string> all;
   for (const auto& t : spec.topics) all.push_back(t.name);
   for (int i = 0; i < members; ++i) {
-    GroupMember m{"c" + std::to_string(i), {}, {}, o.racks ? rack_names[static_cast<std::size_t>(draw(0, 2))] : "", {}, 5};
+    GroupMember m{
+        "c" + std::to_string(i), {}, {}, o.racks ? rack_names[static_cast<std::size_t>(draw(0, 2))] : "", {}, 5};
     if (o.equal_subscriptions) m.topics = all;
     else
       for (const auto& t : all)
@@ -68,19 +70,24 @@ GroupSpec random_group(Draw& draw, const Options& o) {
   return spec;
 }
 
-bool subscribes(const GroupMember& m, const std::string& topic) { return std::find(m.topics.begin(), m.topics.end(), topic) != m.topics.end(); }
+bool subscribes(const GroupMember& m, const std::string& topic) {
+  return std::find(m.topics.begin(), m.topics.end(), topic) != m.topics.end();
+}
 
 // Every partition of a topic someone subscribes to goes to exactly one of its subscribers.
 void check_complete_and_valid(const GroupSpec& spec, const std::vector<std::vector<TopicPartition>>& partitions) {
   std::map<std::string, int> times;
   for (std::size_t m = 0; m < spec.members.size(); ++m)
     for (const auto& p : partitions[m]) {
-      CHECK_MESSAGE(subscribes(spec.members[m], p.topic), p.name() << " went to " << spec.members[m].id << ", not a subscriber");
+      CHECK_MESSAGE(subscribes(spec.members[m], p.topic),
+                    p.name() << " went to " << spec.members[m].id << ", not a subscriber");
       ++times[p.name()];
     }
   for (const auto& t : spec.topics) {
-    const bool wanted = std::any_of(spec.members.begin(), spec.members.end(), [&](const GroupMember& m) { return subscribes(m, t.name); });
-    for (int p = 0; p < t.partitions; ++p) CHECK_MESSAGE(times[t.name + "-" + std::to_string(p)] == (wanted ? 1 : 0), t.name << "-" << p);
+    const bool wanted = std::any_of(spec.members.begin(), spec.members.end(),
+                                    [&](const GroupMember& m) { return subscribes(m, t.name); });
+    for (int p = 0; p < t.partitions; ++p)
+      CHECK_MESSAGE(times[t.name + "-" + std::to_string(p)] == (wanted ? 1 : 0), t.name << "-" << p);
   }
 }
 
@@ -91,7 +98,8 @@ void check_per_topic_balance(const GroupSpec& spec, const std::vector<std::vecto
     for (std::size_t m = 0; m < spec.members.size(); ++m) {
       if (!subscribes(spec.members[m], t.name)) continue;
       ++subscribers;
-      const auto n = static_cast<int>(std::count_if(partitions[m].begin(), partitions[m].end(), [&](const TopicPartition& p) { return p.topic == t.name; }));
+      const auto n = static_cast<int>(std::count_if(partitions[m].begin(), partitions[m].end(),
+                                                    [&](const TopicPartition& p) { return p.topic == t.name; }));
       lo = std::min(lo, n);
       hi = std::max(hi, n);
     }
@@ -134,7 +142,8 @@ TEST_CASE("every assignor gives each partition of a subscribed topic to exactly 
     }
 }
 
-TEST_CASE("range, consumer-range: within each topic subscribers hold floor or ceil of its partitions; round robin balances equal subscriptions") {
+TEST_CASE(
+    "range, consumer-range: within each topic subscribers hold floor or ceil of its partitions; round robin balances equal subscriptions") {
   Draw draw(29);
   for (int i = 0; i < 200; ++i) {
     CAPTURE(i);
@@ -186,7 +195,8 @@ TEST_CASE("sticky and cooperative-sticky move no partition that need not move (e
     }
 }
 
-TEST_CASE("sticky and cooperative-sticky with unequal subscriptions never swap partitions of a topic between two members") {
+TEST_CASE(
+    "sticky and cooperative-sticky with unequal subscriptions never swap partitions of a topic between two members") {
   Draw draw(67);
   for (auto kind : {AssignorKind::kSticky, AssignorKind::kCooperativeSticky})
     for (int i = 0; i < 200; ++i) {
@@ -227,6 +237,7 @@ TEST_CASE("consumer-uniform: balanced for equal subscriptions, and each member k
     for (const auto& t : spec.topics) total += t.partitions;
     const int floor_quota = total / static_cast<int>(spec.members.size());
     for (std::size_t m = 0; m < spec.members.size(); ++m)
-      CHECK(kept(spec.members[m], plan.partitions[m]) >= std::min(static_cast<int>(spec.members[m].owned.size()), floor_quota));
+      CHECK(kept(spec.members[m], plan.partitions[m]) >=
+            std::min(static_cast<int>(spec.members[m].owned.size()), floor_quota));
   }
 }

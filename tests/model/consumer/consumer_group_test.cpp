@@ -169,7 +169,8 @@ TEST_CASE("KIP-848: a joiner gets what is free at once, released partitions at i
   CHECK(r.pause_sum_ms == doctest::Approx(4000));
 }
 
-TEST_CASE("the classic default strategy list runs range eagerly; a list of only cooperative-sticky runs cooperatively") {
+TEST_CASE(
+    "the classic default strategy list runs range eagerly; a list of only cooperative-sticky runs cooperatively") {
   ConsumerConfig c;
   GroupCoordinatorConfig k;
   CHECK(group_settings(c, k).mode == GroupSettings::Mode::kEager);

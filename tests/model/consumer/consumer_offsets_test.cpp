@@ -18,7 +18,9 @@ namespace {
 
 using Fixture = GroupLogs;
 
-ConsumerGroupSpec group(std::int32_t members, double processing_ms) { return group_from_earliest(members, SimTime::from_ms(processing_ms)); }
+ConsumerGroupSpec group(std::int32_t members, double processing_ms) {
+  return group_from_earliest(members, SimTime::from_ms(processing_ms));
+}
 
 using Commit = ConsumerGroupSpec::Commit;
 
@@ -97,7 +99,8 @@ TEST_CASE("a cooperative revoke replays nothing when the application commits eac
   CHECK(run.result.records_unconsumed == 0);
 }
 
-TEST_CASE("auto.offset.reset by_duration starts at the first record sent at or after the assignment minus the duration") {
+TEST_CASE(
+    "auto.offset.reset by_duration starts at the first record sent at or after the assignment minus the duration") {
   Fixture f(1);
   for (int i = 0; i < 10; ++i) f.add(0, i * 1000, i * 1000 + 1);  // sent at 0, 1, ..., 9 s
   auto g = group(0, 0);

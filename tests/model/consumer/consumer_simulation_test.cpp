@@ -74,7 +74,8 @@ TEST_CASE("keys that stay in one partition keep their order across members") {
   CHECK(run.result.order_violations == 0);
 }
 
-TEST_CASE("a crash before the first auto commit makes the new owner process the records again: duplicates, not violations") {
+TEST_CASE(
+    "a crash before the first auto commit makes the new owner process the records again: duplicates, not violations") {
   Fixture f(2);
   for (int i = 0; i < 200; ++i) f.add(i % 2, "key-" + std::to_string(i % 2), i, i + 1);
   auto g = group(2, 100);
@@ -134,7 +135,7 @@ TEST_CASE("max.partition.fetch.bytes limits a response; the first record always 
   g.config.max_partition_fetch_bytes = 250;  // 2 records of 100 bytes per fetch
   const auto run = simulate_group(g, {}, f.in);
   CHECK(run.result.end_ms == doctest::Approx(5));  // 5 fetches of 1 ms
-  g.config.max_partition_fetch_bytes = 50;  // less than one record: still one per fetch
+  g.config.max_partition_fetch_bytes = 50;         // less than one record: still one per fetch
   CHECK(simulate_group(g, {}, f.in).result.end_ms == doctest::Approx(10));
 }
 

@@ -27,7 +27,8 @@ void for_each_config(Body body, const std::vector<AssignorKind>& kinds = kBoth) 
 
 }  // namespace
 
-TEST_CASE("testAllConsumersHaveOwnedPartitionInvalidatedWhenClaimedByMultipleConsumersInSameGeneration, equal and unequal partitions per consumer") {
+TEST_CASE(
+    "testAllConsumersHaveOwnedPartitionInvalidatedWhenClaimedByMultipleConsumersInSameGeneration, equal and unequal partitions per consumer") {
   for (int partitions : {3, 4}) {
     for_each_config([&](Sticky& s) {
       s.put_topic("topic", partitions);
@@ -48,109 +49,118 @@ TEST_CASE("testAllConsumersHaveOwnedPartitionInvalidatedWhenClaimedByMultipleCon
 
 TEST_CASE("StickyAssignorTest.testAssignmentWithMultipleGenerations1") {
   for (bool equal : {true, false}) {
-    for_each_config([&](Sticky& s) {
-      CAPTURE(equal);
-      const std::vector<std::string> all{"topic", "topic2"};
-      const auto sub2 = equal ? all : std::vector<std::string>{"topic"};
-      s.put_topic("topic", 6);
-      s.put_topic("topic2", 6);
-      s.put(s.subscription("consumer1", all, 0));
-      s.put(s.subscription("consumer2", sub2, 1));
-      s.put(s.subscription("consumer3", all, 2));
-      auto r = s.assign();
-      const auto r1p1 = r["consumer1"], r1p2 = r["consumer2"], r1p3 = r["consumer3"];
-      CHECK(r1p1.size() == 4);
-      CHECK(r1p2.size() == 4);
-      CHECK(r1p3.size() == 4);
-      s.verify(r);
-      s.put(s.v2("consumer1", all, r1p1, s.generation_id, 0));
-      s.put(s.v2("consumer2", sub2, r1p2, s.generation_id, 1));
-      s.remove("consumer3");
-      r = s.assign();
-      const auto r2p1 = as_set(r["consumer1"]), r2p2 = as_set(r["consumer2"]);
-      CHECK(r2p1.size() == 6);
-      CHECK(r2p2.size() == 6);
-      const auto old1 = as_set(r1p1);
-      if (equal) CHECK(std::includes(r2p1.begin(), r2p1.end(), old1.begin(), old1.end()));
-      const auto old2 = as_set(r1p2);
-      CHECK(std::includes(r2p2.begin(), r2p2.end(), old2.begin(), old2.end()));
-      s.verify(r);
-      const auto old3 = as_set(r1p3);
-      CHECK(std::any_of(old3.begin(), old3.end(), [&](const std::string& p) { return std::binary_search(r2p2.begin(), r2p2.end(), p); }));
-      s.remove("consumer1");
-      s.put(s.v2("consumer2", sub2, r["consumer2"], 2, 1));
-      s.put(s.v2("consumer3", all, r1p3, 1, 2));
-      r = s.assign();
-      const auto r3p2 = as_set(r["consumer2"]), r3p3 = as_set(r["consumer3"]);
-      CHECK(r3p2.size() == 6);
-      CHECK(r3p3.size() == 6);
-      CHECK(std::none_of(r3p2.begin(), r3p2.end(), [&](const std::string& p) { return std::binary_search(r3p3.begin(), r3p3.end(), p); }));
-      s.verify(r);
-    }, {AssignorKind::kSticky});
+    for_each_config(
+        [&](Sticky& s) {
+          CAPTURE(equal);
+          const std::vector<std::string> all{"topic", "topic2"};
+          const auto sub2 = equal ? all : std::vector<std::string>{"topic"};
+          s.put_topic("topic", 6);
+          s.put_topic("topic2", 6);
+          s.put(s.subscription("consumer1", all, 0));
+          s.put(s.subscription("consumer2", sub2, 1));
+          s.put(s.subscription("consumer3", all, 2));
+          auto r = s.assign();
+          const auto r1p1 = r["consumer1"], r1p2 = r["consumer2"], r1p3 = r["consumer3"];
+          CHECK(r1p1.size() == 4);
+          CHECK(r1p2.size() == 4);
+          CHECK(r1p3.size() == 4);
+          s.verify(r);
+          s.put(s.v2("consumer1", all, r1p1, s.generation_id, 0));
+          s.put(s.v2("consumer2", sub2, r1p2, s.generation_id, 1));
+          s.remove("consumer3");
+          r = s.assign();
+          const auto r2p1 = as_set(r["consumer1"]), r2p2 = as_set(r["consumer2"]);
+          CHECK(r2p1.size() == 6);
+          CHECK(r2p2.size() == 6);
+          const auto old1 = as_set(r1p1);
+          if (equal) CHECK(std::includes(r2p1.begin(), r2p1.end(), old1.begin(), old1.end()));
+          const auto old2 = as_set(r1p2);
+          CHECK(std::includes(r2p2.begin(), r2p2.end(), old2.begin(), old2.end()));
+          s.verify(r);
+          const auto old3 = as_set(r1p3);
+          CHECK(std::any_of(old3.begin(), old3.end(),
+                            [&](const std::string& p) { return std::binary_search(r2p2.begin(), r2p2.end(), p); }));
+          s.remove("consumer1");
+          s.put(s.v2("consumer2", sub2, r["consumer2"], 2, 1));
+          s.put(s.v2("consumer3", all, r1p3, 1, 2));
+          r = s.assign();
+          const auto r3p2 = as_set(r["consumer2"]), r3p3 = as_set(r["consumer3"]);
+          CHECK(r3p2.size() == 6);
+          CHECK(r3p3.size() == 6);
+          CHECK(std::none_of(r3p2.begin(), r3p2.end(),
+                             [&](const std::string& p) { return std::binary_search(r3p3.begin(), r3p3.end(), p); }));
+          s.verify(r);
+        },
+        {AssignorKind::kSticky});
   }
 }
 
 TEST_CASE("StickyAssignorTest.testAssignmentWithMultipleGenerations2") {
   for (bool equal : {true, false}) {
-    for_each_config([&](Sticky& s) {
-      CAPTURE(equal);
-      const std::vector<std::string> all{"topic", "topic2", "topic3"};
-      const auto sub1 = equal ? all : std::vector<std::string>{"topic"};
-      const auto sub3 = equal ? all : std::vector<std::string>{"topic", "topic2"};
-      for (const char* t : {"topic", "topic2", "topic3"}) s.put_topic(t, 4);
-      s.put(s.subscription("consumer1", sub1, 0));
-      s.put(s.subscription("consumer2", all, 1));
-      s.put(s.subscription("consumer3", sub3, 2));
-      auto r = s.assign();
-      const auto r1p1 = r["consumer1"], r1p2 = r["consumer2"], r1p3 = r["consumer3"];
-      CHECK(r1p1.size() == 4);
-      CHECK(r1p2.size() == 4);
-      CHECK(r1p3.size() == 4);
-      s.verify(r);
-      s.remove("consumer1");
-      s.put(s.v2("consumer2", all, r1p2, 1, 1));
-      s.remove("consumer3");
-      r = s.assign();
-      const auto r2p2 = as_set(r["consumer2"]), old2 = as_set(r1p2);
-      CHECK(r2p2.size() == 12);
-      CHECK(std::includes(r2p2.begin(), r2p2.end(), old2.begin(), old2.end()));
-      s.verify(r);
-      s.put(s.v2("consumer1", sub1, r1p1, 1, 0));
-      s.put(s.v2("consumer2", all, r["consumer2"], 2, 1));
-      s.put(s.v2("consumer3", sub3, r1p3, 1, 2));
-      r = s.assign();
-      CHECK(r["consumer1"].size() == 4);
-      CHECK(r["consumer2"].size() == 4);
-      CHECK(r["consumer3"].size() == 4);
-      s.verify(r);
-      CHECK(fully_balanced(r));
-    }, {AssignorKind::kSticky});
+    for_each_config(
+        [&](Sticky& s) {
+          CAPTURE(equal);
+          const std::vector<std::string> all{"topic", "topic2", "topic3"};
+          const auto sub1 = equal ? all : std::vector<std::string>{"topic"};
+          const auto sub3 = equal ? all : std::vector<std::string>{"topic", "topic2"};
+          for (const char* t : {"topic", "topic2", "topic3"}) s.put_topic(t, 4);
+          s.put(s.subscription("consumer1", sub1, 0));
+          s.put(s.subscription("consumer2", all, 1));
+          s.put(s.subscription("consumer3", sub3, 2));
+          auto r = s.assign();
+          const auto r1p1 = r["consumer1"], r1p2 = r["consumer2"], r1p3 = r["consumer3"];
+          CHECK(r1p1.size() == 4);
+          CHECK(r1p2.size() == 4);
+          CHECK(r1p3.size() == 4);
+          s.verify(r);
+          s.remove("consumer1");
+          s.put(s.v2("consumer2", all, r1p2, 1, 1));
+          s.remove("consumer3");
+          r = s.assign();
+          const auto r2p2 = as_set(r["consumer2"]), old2 = as_set(r1p2);
+          CHECK(r2p2.size() == 12);
+          CHECK(std::includes(r2p2.begin(), r2p2.end(), old2.begin(), old2.end()));
+          s.verify(r);
+          s.put(s.v2("consumer1", sub1, r1p1, 1, 0));
+          s.put(s.v2("consumer2", all, r["consumer2"], 2, 1));
+          s.put(s.v2("consumer3", sub3, r1p3, 1, 2));
+          r = s.assign();
+          CHECK(r["consumer1"].size() == 4);
+          CHECK(r["consumer2"].size() == 4);
+          CHECK(r["consumer3"].size() == 4);
+          s.verify(r);
+          CHECK(fully_balanced(r));
+        },
+        {AssignorKind::kSticky});
   }
 }
 
 TEST_CASE("StickyAssignorTest.testAssignmentWithConflictingPreviousGenerations") {
   for (bool equal : {true, false}) {
-    for_each_config([&](Sticky& s) {
-      CAPTURE(equal);
-      const std::vector<std::string> all{"topic", "topic2", "topic3"};
-      const auto sub1 = equal ? all : std::vector<std::string>{"topic"};
-      const auto sub2 = equal ? all : std::vector<std::string>{"topic", "topic2"};
-      for (const char* t : {"topic", "topic2", "topic3"}) s.put_topic(t, 4);
-      const auto c1 = tps(equal ? "topic-0, topic-1, topic-2, topic2-2, topic2-3, topic3-0" : "topic-0, topic-1, topic-2, topic-3");
-      const auto c2 = tps("topic-0, topic-1, topic2-0, topic2-1, topic2-2, topic2-3");
-      const auto c3 = tps("topic-2, topic-3, topic3-0, topic3-1, topic3-2, topic3-3");
-      s.put(s.v2("consumer1", sub1, c1, 1, 0));
-      s.put(s.v2("consumer2", sub2, c2, 2, 1));
-      s.put(s.v2("consumer3", all, c3, 2, 2));
-      auto r = s.assign();
-      CHECK(r["consumer1"].size() == 4);
-      CHECK(r["consumer2"].size() == 4);
-      CHECK(r["consumer3"].size() == 4);
-      const auto got2 = as_set(r["consumer2"]), got3 = as_set(r["consumer3"]), had2 = as_set(c2), had3 = as_set(c3);
-      CHECK(std::includes(had2.begin(), had2.end(), got2.begin(), got2.end()));
-      CHECK(std::includes(had3.begin(), had3.end(), got3.begin(), got3.end()));
-      s.verify(r);
-    }, {AssignorKind::kSticky});
+    for_each_config(
+        [&](Sticky& s) {
+          CAPTURE(equal);
+          const std::vector<std::string> all{"topic", "topic2", "topic3"};
+          const auto sub1 = equal ? all : std::vector<std::string>{"topic"};
+          const auto sub2 = equal ? all : std::vector<std::string>{"topic", "topic2"};
+          for (const char* t : {"topic", "topic2", "topic3"}) s.put_topic(t, 4);
+          const auto c1 = tps(equal ? "topic-0, topic-1, topic-2, topic2-2, topic2-3, topic3-0"
+                                    : "topic-0, topic-1, topic-2, topic-3");
+          const auto c2 = tps("topic-0, topic-1, topic2-0, topic2-1, topic2-2, topic2-3");
+          const auto c3 = tps("topic-2, topic-3, topic3-0, topic3-1, topic3-2, topic3-3");
+          s.put(s.v2("consumer1", sub1, c1, 1, 0));
+          s.put(s.v2("consumer2", sub2, c2, 2, 1));
+          s.put(s.v2("consumer3", all, c3, 2, 2));
+          auto r = s.assign();
+          CHECK(r["consumer1"].size() == 4);
+          CHECK(r["consumer2"].size() == 4);
+          CHECK(r["consumer3"].size() == 4);
+          const auto got2 = as_set(r["consumer2"]), got3 = as_set(r["consumer3"]), had2 = as_set(c2), had3 = as_set(c3);
+          CHECK(std::includes(had2.begin(), had2.end(), got2.begin(), got2.end()));
+          CHECK(std::includes(had3.begin(), had3.end(), got3.begin(), got3.end()));
+          s.verify(r);
+        },
+        {AssignorKind::kSticky});
   }
 }
 
@@ -198,14 +208,15 @@ TEST_CASE("CooperativeStickyAssignorTest.testUniformSubscriptionTransferOwnershi
   s.rf = 1;
   s.broker_racks = 2;
   s.consumer_rack = true;
-  s.put_topic("topic1", 4);  // partitions on racks a, b, a, b
+  s.put_topic("topic1", 4);                                                      // partitions on racks a, b, a, b
   s.put(s.v2("c0", {"topic1"}, tps("topic1-0, topic1-1"), s.generation_id, 0));  // rack a
   s.put(s.v2("c1", {"topic1"}, tps("topic1-2, topic1-3"), s.generation_id, 1));  // rack b
   s.assign();
   CHECK(s.transferring() == std::vector<std::string>{"topic1-1->c1", "topic1-2->c0"});
 }
 
-TEST_CASE("the cooperative assignor withholds what moves, names who must revoke it, and the follow-up rebalance assigns it") {
+TEST_CASE(
+    "the cooperative assignor withholds what moves, names who must revoke it, and the follow-up rebalance assigns it") {
   Sticky s(AssignorKind::kCooperativeSticky);
   s.put_topic("topic", 3);
   s.put(s.v2("consumer1", {"topic"}, tps("topic-0, topic-1"), 1, 0));

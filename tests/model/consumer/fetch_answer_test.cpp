@@ -12,7 +12,8 @@ BrokerLogs logs_of(const std::vector<std::vector<double>>& readable) {
   BrokerLogs logs;
   for (const auto& times : readable) {
     PartitionLog& log = logs.partitions.emplace_back();
-    for (const double t : times) log.records.push_back(LogRecord{LogRecord::kNullKey, 0, 0, SimTime::zero(), SimTime::from_ms(t)});
+    for (const double t : times)
+      log.records.push_back(LogRecord{LogRecord::kNullKey, 0, 0, SimTime::zero(), SimTime::from_ms(t)});
   }
   return logs;
 }

@@ -27,7 +27,8 @@ struct GroupLogs {
   }
   /// A record sent by `producer` as its send number `send_index` (a retry's second copy of a
   /// record repeats both); key "" is a null key.
-  void add(std::int32_t p, const std::string& key, std::int32_t producer, std::int64_t send_index, double sent_ms, double readable_ms) {
+  void add(std::int32_t p, const std::string& key, std::int32_t producer, std::int64_t send_index, double sent_ms,
+           double readable_ms) {
     LogRecord r;
     r.key = key.empty() ? LogRecord::kNullKey : logs.intern(key);
     r.producer = producer;
@@ -37,9 +38,13 @@ struct GroupLogs {
     logs.partitions[static_cast<std::size_t>(p)].records.push_back(r);
   }
   /// Producer 0's next send.
-  void add(std::int32_t p, const std::string& key, double sent_ms, double readable_ms) { add(p, key, 0, sends++, sent_ms, readable_ms); }
+  void add(std::int32_t p, const std::string& key, double sent_ms, double readable_ms) {
+    add(p, key, 0, sends++, sent_ms, readable_ms);
+  }
   /// Producer 0's next send, keyed "k<partition>".
-  void add(std::int32_t p, double sent_ms, double readable_ms) { add(p, "k" + std::to_string(p), sent_ms, readable_ms); }
+  void add(std::int32_t p, double sent_ms, double readable_ms) {
+    add(p, "k" + std::to_string(p), sent_ms, readable_ms);
+  }
 };
 
 /// A group "g" of `members` on topic "t", each record taking `processing`, from earliest.

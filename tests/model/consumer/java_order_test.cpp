@@ -35,14 +35,16 @@ TEST_CASE("a HashMap of member ids iterates them in Java's bucket order") {
   CHECK(hash_map_order({"consumer1", "consumer2", "consumer3", "consumer4"}) ==
         std::vector<std::string>{"consumer4", "consumer3", "consumer2", "consumer1"});
   CHECK(hash_map_order({"c0", "c1", "c2", "c3", "c4"}) == std::vector<std::string>{"c3", "c4", "c0", "c1", "c2"});
-  CHECK(hash_map_order({"topic1", "topic2", "topic3", "topic"}) == std::vector<std::string>{"topic1", "topic2", "topic3", "topic"});
+  CHECK(hash_map_order({"topic1", "topic2", "topic3", "topic"}) ==
+        std::vector<std::string>{"topic1", "topic2", "topic3", "topic"});
   CHECK(java_string_hash("c0") == 3117);
 }
 
 TEST_CASE("the table doubles past three quarters full and keeps each bucket's order") {
   std::vector<std::string> keys;
   for (int i = 0; i < 13; ++i) keys.push_back((i < 10 ? "c0" : "c1") + std::to_string(i % 10));
-  CHECK(hash_map_order(keys) == std::vector<std::string>{"c00", "c11", "c10", "c02", "c01", "c12", "c04", "c03", "c06", "c05", "c08", "c07", "c09"});
+  CHECK(hash_map_order(keys) == std::vector<std::string>{"c00", "c11", "c10", "c02", "c01", "c12", "c04", "c03", "c06",
+                                                         "c05", "c08", "c07", "c09"});
   // Removing keys never shrinks the table: c00 put back goes behind c11 in their bucket.
   JavaHashTable t;
   for (std::size_t i = 0; i < keys.size(); ++i) t.insert(i, java_string_hash(keys[i]));

@@ -56,7 +56,8 @@ std::vector<Case> load() {
       cases.back().spec.topics.push_back(std::move(t));
     } else if (f[0] == "member") {
       GroupMember m{f[1], {}, split(f[5], ','), f[3] == "-" ? "" : f[3], {}, {}};
-      for (const auto& p : split(f.size() > 6 ? f[6] : "", ',')) m.owned.push_back({p.substr(0, p.rfind('-')), std::stoi(p.substr(p.rfind('-') + 1))});
+      for (const auto& p : split(f.size() > 6 ? f[6] : "", ','))
+        m.owned.push_back({p.substr(0, p.rfind('-')), std::stoi(p.substr(p.rfind('-') + 1))});
       if (f[2] != "-") m.instance_id = f[2];
       if (f[4] != "-") m.generation = std::stoi(f[4]);
       cases.back().spec.members.push_back(std::move(m));

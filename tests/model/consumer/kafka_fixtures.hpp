@@ -32,7 +32,9 @@ enum class RackConfig { kNoBrokerRack, kNoConsumerRack, kBrokerAndConsumerRack }
 inline const std::vector<RackConfig> kRackConfigs{RackConfig::kNoBrokerRack, RackConfig::kNoConsumerRack,
                                                   RackConfig::kBrokerAndConsumerRack};
 inline const char* name(RackConfig c) {
-  return c == RackConfig::kNoBrokerRack ? "NO_BROKER_RACK" : c == RackConfig::kNoConsumerRack ? "NO_CONSUMER_RACK" : "BROKER_AND_CONSUMER_RACK";
+  return c == RackConfig::kNoBrokerRack     ? "NO_BROKER_RACK"
+         : c == RackConfig::kNoConsumerRack ? "NO_CONSUMER_RACK"
+                                            : "BROKER_AND_CONSUMER_RACK";
 }
 
 /// racks(n): a, b, c, ... (cycling); nullRacks(n): n brokers without a rack ("").
@@ -44,13 +46,14 @@ inline std::vector<std::string> racks(int n) {
 inline std::vector<std::string> null_racks(int n) { return std::vector<std::string>(static_cast<std::size_t>(n)); }
 
 /// partitionInfos(topic, n, rf, brokerRacks, nextNodeIndex).
-inline TopicMetadata topic_on_brokers(const std::string& topic, int partitions, int rf, const std::vector<std::string>& broker_racks,
-                                      int next_node_index) {
+inline TopicMetadata topic_on_brokers(const std::string& topic, int partitions, int rf,
+                                      const std::vector<std::string>& broker_racks, int next_node_index) {
   TopicMetadata t{topic, partitions, {}, {}};
   const auto brokers = static_cast<int>(broker_racks.size());
   for (int i = 0; i < partitions; ++i) {
     std::vector<std::string> replica_racks;
-    for (int j = 0; j < rf; ++j) replica_racks.push_back(broker_racks[static_cast<std::size_t>((i + j + next_node_index) % brokers)]);
+    for (int j = 0; j < rf; ++j)
+      replica_racks.push_back(broker_racks[static_cast<std::size_t>((i + j + next_node_index) % brokers)]);
     t.replica_racks.push_back(std::move(replica_racks));
   }
   return t;
@@ -58,10 +61,12 @@ inline TopicMetadata topic_on_brokers(const std::string& topic, int partitions, 
 
 /// partitionInfos(topic, n, rf, numBrokerRacks, nextNodeIndex): numBrokerRacks x rf brokers
 /// on racks a, b, c, ... in turn (rf brokers without racks when numBrokerRacks <= 0).
-inline TopicMetadata topic_on_racks(const std::string& topic, int partitions, int rf, int num_broker_racks, int next_node_index) {
+inline TopicMetadata topic_on_racks(const std::string& topic, int partitions, int rf, int num_broker_racks,
+                                    int next_node_index) {
   const int brokers = num_broker_racks <= 0 ? rf : num_broker_racks * rf;
   std::vector<std::string> broker_racks;
-  for (int i = 0; i < brokers; ++i) broker_racks.push_back(num_broker_racks <= 0 ? "" : kAllRacks[static_cast<std::size_t>(i % num_broker_racks)]);
+  for (int i = 0; i < brokers; ++i)
+    broker_racks.push_back(num_broker_racks <= 0 ? "" : kAllRacks[static_cast<std::size_t>(i % num_broker_racks)]);
   return topic_on_brokers(topic, partitions, rf, broker_racks, next_node_index);
 }
 
@@ -109,7 +114,8 @@ inline std::vector<std::string> as_set(const std::vector<TopicPartition>& partit
 }
 
 inline GroupMember member(const std::string& id, std::vector<std::string> topics, std::string rack = "",
-                          std::vector<TopicPartition> owned = {}, std::optional<std::int32_t> generation = std::nullopt) {
+                          std::vector<TopicPartition> owned = {},
+                          std::optional<std::int32_t> generation = std::nullopt) {
   return GroupMember{id, std::nullopt, std::move(topics), std::move(rack), std::move(owned), generation};
 }
 
@@ -123,7 +129,9 @@ inline std::size_t index_of(const GroupSpec& spec, const std::string& id) {
 struct Result {
   GroupSpec spec;
   AssignmentResult result;
-  const std::vector<TopicPartition>& operator[](const std::string& id) const { return result.partitions.at(index_of(spec, id)); }
+  const std::vector<TopicPartition>& operator[](const std::string& id) const {
+    return result.partitions.at(index_of(spec, id));
+  }
   /// The withheld partitions as "topic-p->member" strings, sorted.
   std::vector<std::string> withheld() const {
     std::vector<std::string> out;
@@ -154,10 +162,12 @@ struct RackRun {
   std::vector<std::string> assignment;
   int mismatches = 0;
 };
-inline RackRun verify_rack_assignment(AssignorKind kind, const std::vector<std::pair<std::string, int>>& partitions_per_topic, int rf,
-                                      const std::vector<std::string>& broker_racks, const std::vector<std::string>& consumer_racks,
-                                      const std::vector<std::vector<std::string>>& consumer_topics, const std::vector<std::string>& owned,
-                                      bool prefer_rack_aware) {
+inline RackRun verify_rack_assignment(AssignorKind kind,
+                                      const std::vector<std::pair<std::string, int>>& partitions_per_topic, int rf,
+                                      const std::vector<std::string>& broker_racks,
+                                      const std::vector<std::string>& consumer_racks,
+                                      const std::vector<std::vector<std::string>>& consumer_topics,
+                                      const std::vector<std::string>& owned, bool prefer_rack_aware) {
   GroupSpec spec;
   int next = 0;
   for (const auto& [topic, n] : partitions_per_topic) {
@@ -167,7 +177,8 @@ inline RackRun verify_rack_assignment(AssignorKind kind, const std::vector<std::
   std::vector<GroupMember> members;
   for (std::size_t i = 0; i < consumer_racks.size(); ++i)
     members.push_back(member("consumer" + std::to_string(i), consumer_topics[i], consumer_racks[i],
-                             i < owned.size() && kind != AssignorKind::kSticky ? tps(owned[i]) : std::vector<TopicPartition>{}));
+                             i < owned.size() && kind != AssignorKind::kSticky ? tps(owned[i])
+                                                                               : std::vector<TopicPartition>{}));
   spec.members = in_sized_hash_map_order(members, static_cast<int>(members.size()));
   spec.member_order = MemberOrder::kAsGiven;
   spec.prefer_rack_aware = prefer_rack_aware;
@@ -178,7 +189,8 @@ inline RackRun verify_rack_assignment(AssignorKind kind, const std::vector<std::
     out.assignment.push_back(sorted_string(result.partitions[m]));
     if (consumer_racks[i].empty()) continue;
     for (const auto& p : result.partitions[m]) {
-      const auto& t = *std::find_if(spec.topics.begin(), spec.topics.end(), [&](const TopicMetadata& x) { return x.name == p.topic; });
+      const auto& t = *std::find_if(spec.topics.begin(), spec.topics.end(),
+                                    [&](const TopicMetadata& x) { return x.name == p.topic; });
       const auto& r = t.replica_racks[static_cast<std::size_t>(p.partition)];
       if (std::find(r.begin(), r.end(), consumer_racks[i]) == r.end()) ++out.mismatches;
     }

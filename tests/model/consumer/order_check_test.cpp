@@ -31,7 +31,8 @@ struct Log {
   }
   std::vector<Processed> process(const std::vector<std::int64_t>& offsets) const {
     std::vector<Processed> out;
-    for (std::size_t i = 0; i < offsets.size(); ++i) out.push_back({SimTime::ms(static_cast<std::int64_t>(i) + 1), 0, offsets[i], 0, false});
+    for (std::size_t i = 0; i < offsets.size(); ++i)
+      out.push_back({SimTime::ms(static_cast<std::int64_t>(i) + 1), 0, offsets[i], 0, false});
     return out;
   }
 };

@@ -3,8 +3,8 @@
 
 #include <doctest/doctest.h>
 
-#include "model/consumer/round_robin_assignor.hpp"
 #include "model/consumer/kafka_fixtures.hpp"
+#include "model/consumer/round_robin_assignor.hpp"
 
 using namespace partsim::testing::kafka;
 using partsim::model::consumer::round_robin_assign;
@@ -28,12 +28,15 @@ const std::vector<std::string> kT12{"topic1", "topic2"};
 
 }  // namespace
 
-TEST_CASE("RoundRobinAssignorTest one consumer: no topic, nonexistent topic, one topic, subscribed only, multiple topics") {
+TEST_CASE(
+    "RoundRobinAssignorTest one consumer: no topic, nonexistent topic, one topic, subscribed only, multiple topics") {
   CHECK(rr({}, {member("consumer", {})})["consumer"].empty());
   CHECK(rr({}, {member("consumer", {"topic"})})["consumer"].empty());
   CHECK(list(rr({{"topic", 3}}, {member("consumer", {"topic"})})["consumer"]) == list("topic-0, topic-1, topic-2"));
-  CHECK(list(rr({{"topic", 3}, {"other", 3}}, {member("consumer", {"topic"})})["consumer"]) == list("topic-0, topic-1, topic-2"));
-  CHECK(list(rr({{"topic1", 1}, {"topic2", 2}}, {member("consumer", kT12)})["consumer"]) == list("topic1-0, topic2-0, topic2-1"));
+  CHECK(list(rr({{"topic", 3}, {"other", 3}}, {member("consumer", {"topic"})})["consumer"]) ==
+        list("topic-0, topic-1, topic-2"));
+  CHECK(list(rr({{"topic1", 1}, {"topic2", 2}}, {member("consumer", kT12)})["consumer"]) ==
+        list("topic1-0, topic2-0, topic2-1"));
 }
 
 TEST_CASE("RoundRobinAssignorTest two consumers on one topic with one and two partitions") {
@@ -46,7 +49,8 @@ TEST_CASE("RoundRobinAssignorTest two consumers on one topic with one and two pa
 }
 
 TEST_CASE("RoundRobinAssignorTest.testMultipleConsumersMixedTopics") {
-  auto r = rr({{"topic1", 3}, {"topic2", 2}}, {member("consumer1", {"topic1"}), member("consumer2", kT12), member("consumer3", {"topic1"})});
+  auto r = rr({{"topic1", 3}, {"topic2", 2}},
+              {member("consumer1", {"topic1"}), member("consumer2", kT12), member("consumer3", {"topic1"})});
   CHECK(list(r["consumer1"]) == list("topic1-0"));
   CHECK(list(r["consumer2"]) == list("topic1-1, topic2-0, topic2-1"));
   CHECK(list(r["consumer3"]) == list("topic1-2"));
@@ -57,7 +61,8 @@ TEST_CASE("RoundRobinAssignorTest six partitions: two dynamic, two static, one s
   auto dynamic = rr(topics, {member("consumer1", kT12), member("consumer2", kT12)});
   CHECK(list(dynamic["consumer1"]) == list("topic1-0, topic1-2, topic2-1"));
   CHECK(list(dynamic["consumer2"]) == list("topic1-1, topic2-0, topic2-2"));
-  auto both = rr(topics, {static_member("consumer-b", "instance1", kT12), static_member("consumer-a", "instance2", kT12)});
+  auto both =
+      rr(topics, {static_member("consumer-b", "instance1", kT12), static_member("consumer-a", "instance2", kT12)});
   CHECK(list(both["consumer-b"]) == list("topic1-0, topic1-2, topic2-1"));
   CHECK(list(both["consumer-a"]) == list("topic1-1, topic2-0, topic2-2"));
   auto one = rr(topics, {static_member("consumer-b", "instance1", kT12), member("consumer-a", kT12)});
@@ -67,7 +72,8 @@ TEST_CASE("RoundRobinAssignorTest six partitions: two dynamic, two static, one s
 
 TEST_CASE("RoundRobinAssignorTest.testStaticMemberRoundRobinAssignmentPersistent") {
   const std::vector<std::pair<std::string, int>> topics{{"topic1", 3}, {"topic2", 3}};
-  std::vector<GroupMember> members{static_member("consumer1", "instance1", kT12), static_member("consumer2", "instance2", kT12),
+  std::vector<GroupMember> members{static_member("consumer1", "instance1", kT12),
+                                   static_member("consumer2", "instance2", kT12),
                                    static_member("consumer3", "instance3", kT12), member("consumer4", kT12)};
   auto first = rr(topics, members);
   CHECK(list(first["consumer1"]) == list("topic1-0, topic2-1"));
@@ -82,7 +88,8 @@ TEST_CASE("RoundRobinAssignorTest.testStaticMemberRoundRobinAssignmentPersistent
 
 TEST_CASE("RoundRobinAssignorTest.testStaticMemberRoundRobinAssignmentPersistentAfterMemberIdChanges") {
   const std::vector<std::pair<std::string, int>> topics{{"topic1", 5}, {"topic2", 5}};
-  std::vector<GroupMember> members{static_member("consumer1", "instance1", kT12), static_member("consumer2", "instance2", kT12),
+  std::vector<GroupMember> members{static_member("consumer1", "instance1", kT12),
+                                   static_member("consumer2", "instance2", kT12),
                                    static_member("consumer3", "instance3", kT12)};
   auto before = rr(topics, members);
   CHECK(list(before["consumer1"]) == list("topic1-0, topic1-3, topic2-1, topic2-4"));

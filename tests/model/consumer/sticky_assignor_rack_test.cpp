@@ -19,16 +19,16 @@ struct Verifier {
   std::vector<std::vector<std::string>> subs;
   bool prefer = false;
 
-  void rack(int rf, const std::vector<std::string>& brokers, const std::vector<std::string>& consumers, const std::vector<std::string>& owned,
-            const std::vector<std::string>& expected, int mismatches) const {
+  void rack(int rf, const std::vector<std::string>& brokers, const std::vector<std::string>& consumers,
+            const std::vector<std::string>& owned, const std::vector<std::string>& expected, int mismatches) const {
     const auto r = verify_rack_assignment(kind, kTopics, rf, brokers, consumers, subs, owned, prefer);
     CHECK(r.assignment == expected);
     if (mismatches >= 0) CHECK(r.mismatches == mismatches);
   }
   // verifyUniformSubscription / verifyNonEqualSubscription: first without owned partitions,
   // then owning the expected ones, which must stay.
-  void twice(int rf, const std::vector<std::string>& brokers, const std::vector<std::string>& consumers, const std::vector<std::string>& expected,
-             int mismatches) const {
+  void twice(int rf, const std::vector<std::string>& brokers, const std::vector<std::string>& consumers,
+             const std::vector<std::string>& expected, int mismatches) const {
     rack(rf, brokers, consumers, {}, expected, mismatches);
     rack(rf, brokers, consumers, expected, expected, mismatches);
   }
@@ -47,7 +47,8 @@ struct Verifier {
   }
 };
 
-const std::vector<std::string> kMisalignedOwned{"t1-0, t1-1, t1-2, t1-3, t1-4", "t1-5, t2-0, t2-1, t2-2, t2-3", "t2-4, t2-5, t2-6, t3-0, t3-1"};
+const std::vector<std::string> kMisalignedOwned{"t1-0, t1-1, t1-2, t1-3, t1-4", "t1-5, t2-0, t2-1, t2-2, t2-3",
+                                                "t2-4, t2-5, t2-6, t3-0, t3-1"};
 
 }  // namespace
 
@@ -55,7 +56,8 @@ TEST_CASE("AbstractStickyAssignorTest.testRackAwareAssignmentWithUniformSubscrip
   for (auto kind : kBoth) {
     CAPTURE(static_cast<int>(kind));
     Verifier v{kind, {kAll, kAll, kAll}};
-    const std::vector<std::string> aligned{"t1-0, t1-3, t2-0, t2-3, t2-6", "t1-1, t1-4, t2-1, t2-4, t3-0", "t1-2, t1-5, t2-2, t2-5, t3-1"};
+    const std::vector<std::string> aligned{"t1-0, t1-3, t2-0, t2-3, t2-6", "t1-1, t1-4, t2-1, t2-4, t3-0",
+                                           "t1-2, t1-5, t2-2, t2-5, t3-1"};
     v.non_rack_aware(aligned);
     v.twice(1, racks(3), racks(3), aligned, 0);
     v.twice(2, racks(3), racks(3), aligned, 0);
@@ -75,11 +77,14 @@ TEST_CASE("AbstractStickyAssignorTest.testRackAwareAssignmentWithNonEqualSubscri
   for (auto kind : kBoth) {
     CAPTURE(static_cast<int>(kind));
     Verifier v{kind, {kAll, kAll, {"t1", "t3"}}};
-    const std::vector<std::string> plain{"t1-5, t2-0, t2-2, t2-4, t2-6", "t1-3, t2-1, t2-3, t2-5, t3-0", "t1-0, t1-1, t1-2, t1-4, t3-1"};
+    const std::vector<std::string> plain{"t1-5, t2-0, t2-2, t2-4, t2-6", "t1-3, t2-1, t2-3, t2-5, t3-0",
+                                         "t1-0, t1-1, t1-2, t1-4, t3-1"};
     v.non_rack_aware(plain);
-    const std::vector<std::string> rf1{"t1-3, t2-0, t2-2, t2-3, t2-6", "t1-4, t2-1, t2-4, t2-5, t3-0", "t1-0, t1-1, t1-2, t1-5, t3-1"};
+    const std::vector<std::string> rf1{"t1-3, t2-0, t2-2, t2-3, t2-6", "t1-4, t2-1, t2-4, t2-5, t3-0",
+                                       "t1-0, t1-1, t1-2, t1-5, t3-1"};
     v.twice(1, racks(3), racks(3), rf1, 4);
-    v.twice(2, racks(3), racks(3), {"t1-3, t2-0, t2-2, t2-5, t2-6", "t1-0, t2-1, t2-3, t2-4, t3-0", "t1-1, t1-2, t1-4, t1-5, t3-1"}, 0);
+    v.twice(2, racks(3), racks(3),
+            {"t1-3, t2-0, t2-2, t2-5, t2-6", "t1-0, t2-1, t2-3, t2-4, t3-0", "t1-1, t1-2, t1-4, t1-5, t3-1"}, 0);
     v.twice(3, racks(2), racks(3), plain, 5);
     if (kind == AssignorKind::kSticky) {
       v.rack(1, racks(3), racks(3), kMisalignedOwned, rf1, 4);
@@ -91,7 +96,8 @@ TEST_CASE("AbstractStickyAssignorTest.testRackAwareAssignmentWithNonEqualSubscri
       const std::vector<std::string> kept{"t1-3", "t2-1", "t3-1"};
       v.rack(1, racks(3), racks(3), kMisalignedOwned, kept, 0);
       v.rack(1, racks(3), racks(3), kept, rf1, 4);
-      const std::vector<std::string> sticky{"t1-2, t1-3, t1-4, t2-4, t2-5", "t2-0, t2-1, t2-2, t2-3, t2-6", "t1-0, t1-1, t1-5, t3-0, t3-1"};
+      const std::vector<std::string> sticky{"t1-2, t1-3, t1-4, t2-4, t2-5", "t2-0, t2-1, t2-2, t2-3, t2-6",
+                                            "t1-0, t1-1, t1-5, t3-0, t3-1"};
       const std::vector<std::string> first{"t1-2, t1-3, t1-4", "t2-0, t2-1, t2-2, t2-3", "t3-0, t3-1"};
       for (bool prefer : {false, true}) {
         v.prefer = prefer;

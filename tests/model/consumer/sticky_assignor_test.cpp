@@ -42,7 +42,8 @@ std::string padded(const std::string& prefix, int i, int max) {
 
 }  // namespace
 
-TEST_CASE("AbstractStickyAssignorTest one consumer: no topic, a topic without partitions, one topic, only subscribed topics, multiple topics") {
+TEST_CASE(
+    "AbstractStickyAssignorTest one consumer: no topic, a topic without partitions, one topic, only subscribed topics, multiple topics") {
   for_each_config([](Sticky& s) {
     s.put(s.subscription("consumer", {}, 0));
     auto none = s.assign();
@@ -198,7 +199,8 @@ TEST_CASE("AbstractStickyAssignorTest.testTopicBalanceAfterReassignment") {
     const auto per_topic = [](const Result& r, int n) {
       for (std::size_t m = 0; m < r.spec.members.size(); ++m)
         for (const char* t : {"topic1", "topic2"})
-          CHECK(std::count_if(r.result.partitions[m].begin(), r.result.partitions[m].end(), [&](const TopicPartition& p) { return p.topic == t; }) == n);
+          CHECK(std::count_if(r.result.partitions[m].begin(), r.result.partitions[m].end(),
+                              [&](const TopicPartition& p) { return p.topic == t; }) == n);
     };
     s.put(s.subscription("consumer1", all, 0));
     auto r = s.assign();
@@ -243,7 +245,8 @@ TEST_CASE("AbstractStickyAssignorTest.testAddRemoveTwoConsumersTwoTopics") {
     s.put(s.v2("consumer3", all, {}, s.generation_id, 2));
     s.put(s.v2("consumer4", all, {}, s.generation_id, 3));
     r = s.assign();
-    CHECK(s.transferring() == std::vector<std::string>{"topic1-2->consumer3", "topic2-2->consumer4", "topic2-3->consumer3"});
+    CHECK(s.transferring() ==
+          std::vector<std::string>{"topic1-2->consumer3", "topic2-2->consumer4", "topic2-3->consumer3"});
     s.verify(r);
     CHECK(list(r["consumer1"]) == list("topic1-0, topic2-1"));
     CHECK(list(r["consumer2"]) == list("topic2-0, topic1-1"));
@@ -264,7 +267,8 @@ TEST_CASE("AbstractStickyAssignorTest.testAddRemoveTwoConsumersTwoTopics") {
 TEST_CASE("AbstractStickyAssignorTest.testPoorRoundRobinAssignmentScenario and testMoveExistingAssignments") {
   for_each_config([](Sticky& s) {
     for (int i = 1; i <= 5; ++i) s.put_topic("topic" + std::to_string(i), (i % 2) + 1);
-    const std::vector<std::string> all{"topic1", "topic2", "topic3", "topic4", "topic5"}, odd{"topic1", "topic3", "topic5"};
+    const std::vector<std::string> all{"topic1", "topic2", "topic3", "topic4", "topic5"},
+        odd{"topic1", "topic3", "topic5"};
     s.put(s.subscription("consumer1", all, 0));
     s.put(s.subscription("consumer2", odd, 1));
     s.put(s.subscription("consumer3", odd, 2));
@@ -276,7 +280,8 @@ TEST_CASE("AbstractStickyAssignorTest.testPoorRoundRobinAssignmentScenario and t
     for (int i = 1; i <= 6; ++i) s.put_topic("topic" + std::to_string(i), 1);
     s.put(s.v2("consumer1", {"topic1", "topic2"}, tps("topic1-0"), s.generation_id, 0));
     s.put(s.v2("consumer2", {"topic1", "topic2", "topic3", "topic4"}, tps("topic2-0, topic3-0"), s.generation_id, 1));
-    s.put(s.v2("consumer3", {"topic2", "topic3", "topic4", "topic5", "topic6"}, tps("topic4-0, topic5-0, topic6-0"), s.generation_id, 2));
+    s.put(s.v2("consumer3", {"topic2", "topic3", "topic4", "topic5", "topic6"}, tps("topic4-0, topic5-0, topic6-0"),
+               s.generation_id, 2));
     auto r = s.assign();
     s.verify(r);
   });
@@ -374,7 +379,8 @@ TEST_CASE("AbstractStickyAssignorTest.testReassignmentAfterOneConsumerAdded and 
 TEST_CASE("AbstractStickyAssignorTest.testSubscriptionNotEqualAndAssignSamePartitionWith3Generation") {
   for (auto kind : kSticky) {
     CAPTURE(kind_name(kind));
-    for (const auto& g : std::vector<std::array<int, 3>>{{1, 2, 3}, {1, 3, 2}, {2, 1, 3}, {2, 3, 1}, {3, 1, 2}, {3, 2, 1}}) {
+    for (const auto& g :
+         std::vector<std::array<int, 3>>{{1, 2, 3}, {1, 3, 2}, {2, 1, 3}, {2, 3, 1}, {3, 1, 2}, {3, 2, 1}}) {
       Sticky s(kind);
       s.put_topic("topic", 6);
       s.put_topic("topic1", 1);
@@ -396,8 +402,9 @@ TEST_CASE("AbstractStickyAssignorTest.testSubscriptionNotEqualAndAssignSameParti
   }
 }
 
-TEST_CASE("AbstractStickyAssignorTest random groups: testLargeAssignmentWithMultipleConsumersLeavingAndRandomSubscription and "
-          "testReassignmentWithRandomSubscriptionsAndChanges (seeded)") {
+TEST_CASE(
+    "AbstractStickyAssignorTest random groups: testLargeAssignmentWithMultipleConsumersLeavingAndRandomSubscription and "
+    "testReassignmentWithRandomSubscriptionsAndChanges (seeded)") {
   boost::random::mt19937 rng(20240917);
   const auto draw = [&](int n) { return boost::random::uniform_int_distribution<int>(0, n - 1)(rng); };
   for (bool rack : {false, true}) {
@@ -442,7 +449,8 @@ TEST_CASE("AbstractStickyAssignorTest random groups: testLargeAssignmentWithMult
         }
         const auto random_sublist = [&] {
           auto sub = topics;
-          for (int k = 0, remove = draw(static_cast<int>(topics.size())); k < remove; ++k) sub.erase(sub.begin() + draw(static_cast<int>(sub.size())));
+          for (int k = 0, remove = draw(static_cast<int>(topics.size())); k < remove; ++k)
+            sub.erase(sub.begin() + draw(static_cast<int>(sub.size())));
           return sub;
         };
         const int consumers = 20 + draw(20);
@@ -450,7 +458,8 @@ TEST_CASE("AbstractStickyAssignorTest random groups: testLargeAssignmentWithMult
         auto r = s.assign();
         s.verify(r);
         s.subs.clear();
-        for (int i = 0; i < consumers; ++i) s.put(s.v2(padded("c", i, 40), random_sublist(), r[padded("c", i, 40)], s.generation_id, i));
+        for (int i = 0; i < consumers; ++i)
+          s.put(s.v2(padded("c", i, 40), random_sublist(), r[padded("c", i, 40)], s.generation_id, i));
         r = s.assign();
         CHECK(is_sticky(r.spec, r));
         s.verify(r);
@@ -499,7 +508,8 @@ TEST_CASE("AbstractStickyAssignorTest.testNewSubscription and testStickiness") {
   });
 }
 
-TEST_CASE("AbstractStickyAssignorTest deleted topics: testAssignmentUpdatedForDeletedTopic and testNoExceptionThrownWhenOnlySubscribedTopicDeleted") {
+TEST_CASE(
+    "AbstractStickyAssignorTest deleted topics: testAssignmentUpdatedForDeletedTopic and testNoExceptionThrownWhenOnlySubscribedTopicDeleted") {
   for_each_config([](Sticky& s) {
     s.put_topic("topic1", 1);
     s.put_topic("topic3", 100);
@@ -564,7 +574,8 @@ TEST_CASE("AbstractStickyAssignorTest owned partitions of a stale, absent or old
   });
 }
 
-TEST_CASE("AbstractStickyAssignorTest.testPartitionsTransferringOwnershipIncludeThePartitionClaimedByMultipleConsumersInSameGeneration") {
+TEST_CASE(
+    "AbstractStickyAssignorTest.testPartitionsTransferringOwnershipIncludeThePartitionClaimedByMultipleConsumersInSameGeneration") {
   for_each_config([](Sticky& s) {
     s.put_topic("topic", 3);
     s.put(s.v2("consumer1", {"topic"}, tps("topic-0, topic-1"), s.generation_id, 0));
@@ -579,7 +590,8 @@ TEST_CASE("AbstractStickyAssignorTest.testPartitionsTransferringOwnershipInclude
   });
 }
 
-TEST_CASE("AbstractStickyAssignorTest.testEnsurePartitionsAssignedToHighestGeneration and testNoReassignmentOnCurrentMembers") {
+TEST_CASE(
+    "AbstractStickyAssignorTest.testEnsurePartitionsAssignedToHighestGeneration and testNoReassignmentOnCurrentMembers") {
   for_each_config([](Sticky& s) {
     s.put_topic("topic", 3);
     s.put_topic("topic2", 3);

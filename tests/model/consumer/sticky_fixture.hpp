@@ -45,9 +45,12 @@ struct Sticky {
     return consumer_rack && index >= 0 ? kAllRacks[static_cast<std::size_t>(index % n)] : "";
   }
   /// subscription(topics, consumerIndex): no owned partitions, no generation.
-  GroupMember subscription(const std::string& id, std::vector<std::string> t, int index) const { return member(id, std::move(t), rack(index)); }
+  GroupMember subscription(const std::string& id, std::vector<std::string> t, int index) const {
+    return member(id, std::move(t), rack(index));
+  }
   /// buildSubscriptionV2Above(topics, partitions, generation, consumerIndex).
-  GroupMember v2(const std::string& id, std::vector<std::string> t, std::vector<TopicPartition> owned, int generation, int index) const {
+  GroupMember v2(const std::string& id, std::vector<std::string> t, std::vector<TopicPartition> owned, int generation,
+                 int index) const {
     return member(id, std::move(t), cooperative() ? rack(index) : "", std::move(owned),
                   generation < 0 ? std::nullopt : std::optional<std::int32_t>(generation));
   }
@@ -74,7 +77,10 @@ struct Sticky {
       REQUIRE(rebalances < 4);
       for (std::size_t m = 0; m < r.spec.members.size(); ++m) {
         const auto& old = r.spec.members[m];
-        const int rack_index = old.rack.empty() ? -1 : static_cast<int>(std::find(kAllRacks.begin(), kAllRacks.end(), old.rack) - kAllRacks.begin());
+        const int rack_index =
+            old.rack.empty()
+                ? -1
+                : static_cast<int>(std::find(kAllRacks.begin(), kAllRacks.end(), old.rack) - kAllRacks.begin());
         put(v2(old.id, old.topics, r.result.partitions[m], generation_id, rack_index));
       }
       r = assign();
@@ -94,7 +100,8 @@ struct Sticky {
       for (const auto& p : owned)
         if (!std::binary_search(assigned.begin(), assigned.end(), p)) revoked.insert(p);
     }
-    for (const auto& p : added) CHECK_MESSAGE(revoked.count(p) == 0, p << " is assigned to a new member in the rebalance that revokes it");
+    for (const auto& p : added)
+      CHECK_MESSAGE(revoked.count(p) == 0, p << " is assigned to a new member in the rebalance that revokes it");
     return !revoked.empty();
   }
 
@@ -111,12 +118,14 @@ struct Sticky {
         const auto& other = r.result.partitions[j];
         for (const auto& p : as_set(mine)) {
           const auto o = as_set(other);
-          CHECK_MESSAGE(!std::binary_search(o.begin(), o.end(), p), p << " is assigned to both " << members[i].id << " and " << members[j].id);
+          CHECK_MESSAGE(!std::binary_search(o.begin(), o.end(), p),
+                        p << " is assigned to both " << members[i].id << " and " << members[j].id);
         }
         if (std::abs(static_cast<long>(mine.size()) - static_cast<long>(other.size())) <= 1) continue;
         for (const auto& p : other)
-          CHECK_MESSAGE(my_topics.count(p.topic) == 0, "partitions of " << p.topic << " could move between " << members[i].id << " and " << members[j].id
-                                                                       << " for a better balance");
+          CHECK_MESSAGE(my_topics.count(p.topic) == 0, "partitions of " << p.topic << " could move between "
+                                                                        << members[i].id << " and " << members[j].id
+                                                                        << " for a better balance");
       }
     }
   }
@@ -141,12 +150,14 @@ inline bool is_sticky(const GroupSpec& before, const Result& after) {
     for (const auto& p : m.owned) ++claims[p.name()];
   for (const auto& m : before.members)
     for (const auto& p : m.owned)
-      if (claims[p.name()] == 1 && std::find(m.topics.begin(), m.topics.end(), p.topic) != m.topics.end()) origin[p.name()] = m.id;
+      if (claims[p.name()] == 1 && std::find(m.topics.begin(), m.topics.end(), p.topic) != m.topics.end())
+        origin[p.name()] = m.id;
   std::map<std::string, std::set<std::pair<std::string, std::string>>> moves;  // topic -> (from, to)
   for (std::size_t m = 0; m < after.spec.members.size(); ++m)
     for (const auto& p : after.result.partitions[m]) {
       const auto o = origin.find(p.name());
-      if (o != origin.end() && o->second != after.spec.members[m].id) moves[p.topic].insert({o->second, after.spec.members[m].id});
+      if (o != origin.end() && o->second != after.spec.members[m].id)
+        moves[p.topic].insert({o->second, after.spec.members[m].id});
     }
   for (const auto& [topic, pairs] : moves)
     for (const auto& [from, to] : pairs)

@@ -21,8 +21,8 @@ TEST_CASE("a topic id parses as Kafka's Uuid.fromString and hashes as Uuid.hashC
 
 TEST_CASE("anything but 16 bytes of base64url is not a topic id") {
   CHECK_FALSE(TopicId::parse("").has_value());
-  CHECK_FALSE(TopicId::parse("T1-A4s3VTwiI5CTbEp6PO").has_value());     // 21 characters
-  CHECK_FALSE(TopicId::parse("T1-A4s3VTwiI5CTbEp6POwA").has_value());   // 23
-  CHECK_FALSE(TopicId::parse("T1+A4s3VTwiI5CTbEp6POw").has_value());    // '+' is not base64url
+  CHECK_FALSE(TopicId::parse("T1-A4s3VTwiI5CTbEp6PO").has_value());    // 21 characters
+  CHECK_FALSE(TopicId::parse("T1-A4s3VTwiI5CTbEp6POwA").has_value());  // 23
+  CHECK_FALSE(TopicId::parse("T1+A4s3VTwiI5CTbEp6POw").has_value());   // '+' is not base64url
   CHECK_FALSE(TopicId::parse("T1-A4s3VTwiI5CTbEp6POw=").has_value());
 }

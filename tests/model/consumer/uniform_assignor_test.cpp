@@ -22,10 +22,13 @@ using partsim::model::consumer::uniform_assign;
 
 namespace {
 
-const char* kIds[] = {"T1-A4s3VTwiI5CTbEp6POw", "T2-B4s3VTwiI5YHbPp6YUe", "T3-CU8fVTLCz5YMkLoDQsa", "T4-Tw9fVTLCz5HbPp6YQsa"};
+const char* kIds[] = {"T1-A4s3VTwiI5CTbEp6POw", "T2-B4s3VTwiI5YHbPp6YUe", "T3-CU8fVTLCz5YMkLoDQsa",
+                      "T4-Tw9fVTLCz5HbPp6YQsa"};
 
 // topicN with the test's topic id.
-TopicMetadata topic(int n, int partitions) { return {"topic" + std::to_string(n), partitions, {}, TopicId::parse(kIds[n - 1])}; }
+TopicMetadata topic(int n, int partitions) {
+  return {"topic" + std::to_string(n), partitions, {}, TopicId::parse(kIds[n - 1])};
+}
 
 std::vector<std::string> topics(std::initializer_list<int> ns) {
   std::vector<std::string> out;
@@ -94,8 +97,9 @@ TEST_CASE("OptimizedUniformAssignmentBuilderTest.testValidityAndBalanceForLargeS
 }
 
 TEST_CASE("OptimizedUniformAssignmentBuilderTest.testReassignmentForTwoMembersTwoTopicsGivenUnbalancedPrevAssignment") {
-  auto r = uniform({topic(1, 3), topic(2, 3)}, {member("A", topics({1, 2}), "", tps("topic1-0, topic1-1, topic2-0, topic2-1")),
-                                                member("B", topics({1, 2}), "", tps("topic1-2, topic2-2"))});
+  auto r = uniform({topic(1, 3), topic(2, 3)},
+                   {member("A", topics({1, 2}), "", tps("topic1-0, topic1-1, topic2-0, topic2-1")),
+                    member("B", topics({1, 2}), "", tps("topic1-2, topic2-2"))});
   CHECK(as_set(r["A"]) == as_set(tps("topic1-0, topic1-1, topic2-0")));
   CHECK(as_set(r["B"]) == as_set(tps("topic1-2, topic2-1, topic2-2")));
   check_validity_and_balance(r);
@@ -109,9 +113,11 @@ TEST_CASE("OptimizedUniformAssignmentBuilderTest.testReassignmentWhenPartitionsA
   check_validity_and_balance(r);
 }
 
-TEST_CASE("OptimizedUniformAssignmentBuilderTest.testReassignmentWhenOneMemberAddedAfterInitialAssignmentWithTwoMembersTwoTopics") {
-  auto r = uniform({topic(1, 3), topic(2, 3)}, {member("A", topics({1, 2}), "", tps("topic1-0, topic1-2, topic2-0")),
-                                                member("B", topics({1, 2}), "", tps("topic1-1, topic2-1, topic2-2")), member("C", topics({1, 2}))});
+TEST_CASE(
+    "OptimizedUniformAssignmentBuilderTest.testReassignmentWhenOneMemberAddedAfterInitialAssignmentWithTwoMembersTwoTopics") {
+  auto r = uniform({topic(1, 3), topic(2, 3)},
+                   {member("A", topics({1, 2}), "", tps("topic1-0, topic1-2, topic2-0")),
+                    member("B", topics({1, 2}), "", tps("topic1-1, topic2-1, topic2-2")), member("C", topics({1, 2}))});
   CHECK(as_set(r["A"]) == as_set(tps("topic1-0, topic1-2")));
   CHECK(as_set(r["B"]) == as_set(tps("topic1-1, topic2-1")));
   CHECK(as_set(r["C"]) == as_set(tps("topic2-0, topic2-2")));
@@ -131,11 +137,15 @@ TEST_CASE("OptimizedUniformAssignmentBuilderTest member or subscription removed 
   CHECK(as_set(unsubscribed["B"]) == as_set(tps("topic2-1")));
 }
 
-TEST_CASE("the homogeneous builder in Kafka's own order: member ids through a HashMap, topics through a HashSet of their ids") {
+TEST_CASE(
+    "the homogeneous builder in Kafka's own order: member ids through a HashMap, topics through a HashSet of their ids") {
   // Put into the coordinator's HashMap as C, B, A, the ids land in buckets 3, 2, 1
   // ("A".hashCode() = 65): it walks A, B, C, so A and B get the two extra partitions. The
   // HashSet of the topic ids walks topic3 first: t3-0, t3-1, t1-0, t1-1, t1-2 in turn.
-  GroupSpec spec{{topic(1, 3), topic(3, 2)}, {member("C", topics({1, 3})), member("B", topics({1, 3})), member("A", topics({1, 3}))}, MemberOrder::kJavaHashMap, false};
+  GroupSpec spec{{topic(1, 3), topic(3, 2)},
+                 {member("C", topics({1, 3})), member("B", topics({1, 3})), member("A", topics({1, 3}))},
+                 MemberOrder::kJavaHashMap,
+                 false};
   Result r{spec, uniform_assign(spec)};
   CHECK(as_set(r["A"]) == as_set(tps("topic3-0, topic3-1")));
   CHECK(as_set(r["B"]) == as_set(tps("topic1-0, topic1-1")));
@@ -152,7 +162,8 @@ TEST_CASE("UniformHeterogeneousAssignmentBuilderTest no subscriptions, nonexiste
   auto first = uniform({topic(1, 3), topic(3, 6)}, {member("A", topics({1, 3})), member("B", topics({3}))});
   CHECK(as_set(first["A"]) == as_set(tps("topic1-0, topic1-1, topic1-2, topic3-4")));
   CHECK(as_set(first["B"]) == as_set(tps("topic3-0, topic3-1, topic3-2, topic3-3, topic3-5")));
-  auto more = uniform({topic(3, 1), topic(1, 2)}, {member("A", topics({3})), member("B", topics({3})), member("C", topics({1}))});
+  auto more = uniform({topic(3, 1), topic(1, 2)},
+                      {member("A", topics({3})), member("B", topics({3})), member("C", topics({1}))});
   CHECK(as_set(more["A"]) == as_set(tps("topic3-0")));
   CHECK(more["B"].empty());
   CHECK(as_set(more["C"]) == as_set(tps("topic1-0, topic1-1")));
@@ -161,10 +172,14 @@ TEST_CASE("UniformHeterogeneousAssignmentBuilderTest no subscriptions, nonexiste
   CHECK(one_without["B"].empty());
 }
 
-TEST_CASE("UniformHeterogeneousAssignmentBuilderTest.testReassignmentForTwoMembersThreeTopicsGivenUnbalancedPrevAssignment") {
-  auto r = uniform({topic(1, 6), topic(2, 4), topic(3, 4)},
-                   {member("A", topics({1}), "", tps("topic1-0, topic1-1, topic1-2")), member("B", topics({1, 2}), "", tps("topic1-3, topic2-0")),
-                    member("C", topics({1, 2, 3}), "", tps("topic1-4, topic1-5, topic2-1, topic2-2, topic2-3, topic3-0, topic3-1, topic3-2, topic3-3"))});
+TEST_CASE(
+    "UniformHeterogeneousAssignmentBuilderTest.testReassignmentForTwoMembersThreeTopicsGivenUnbalancedPrevAssignment") {
+  auto r = uniform(
+      {topic(1, 6), topic(2, 4), topic(3, 4)},
+      {member("A", topics({1}), "", tps("topic1-0, topic1-1, topic1-2")),
+       member("B", topics({1, 2}), "", tps("topic1-3, topic2-0")),
+       member("C", topics({1, 2, 3}), "",
+              tps("topic1-4, topic1-5, topic2-1, topic2-2, topic2-3, topic3-0, topic3-1, topic3-2, topic3-3"))});
   CHECK(as_set(r["A"]) == as_set(tps("topic1-0, topic1-1, topic1-2, topic1-5")));
   CHECK(as_set(r["B"]) == as_set(tps("topic1-3, topic2-0, topic2-1, topic2-2, topic2-3")));
   CHECK(as_set(r["C"]) == as_set(tps("topic1-4, topic3-0, topic3-1, topic3-2, topic3-3")));
@@ -173,37 +188,48 @@ TEST_CASE("UniformHeterogeneousAssignmentBuilderTest.testReassignmentForTwoMembe
 TEST_CASE("UniformHeterogeneousAssignmentBuilderTest.testReassignmentWhenPartitionsAreAddedForTwoMembers") {
   auto r = uniform({topic(1, 6), topic(2, 5), topic(3, 3), topic(4, 3)},
                    {member("A", topics({1, 3}), "", tps("topic1-0, topic1-1, topic1-2, topic1-3, topic3-0, topic3-1")),
-                    member("B", topics({1, 2, 3, 4}), "", tps("topic2-0, topic2-1, topic2-2, topic4-0, topic4-1, topic4-2"))});
-  CHECK(as_set(r["A"]) == as_set(tps("topic1-0, topic1-1, topic1-2, topic1-3, topic1-4, topic1-5, topic3-0, topic3-1, topic3-2")));
-  CHECK(as_set(r["B"]) == as_set(tps("topic2-0, topic2-1, topic2-2, topic2-3, topic2-4, topic4-0, topic4-1, topic4-2")));
+                    member("B", topics({1, 2, 3, 4}), "",
+                           tps("topic2-0, topic2-1, topic2-2, topic4-0, topic4-1, topic4-2"))});
+  CHECK(as_set(r["A"]) ==
+        as_set(tps("topic1-0, topic1-1, topic1-2, topic1-3, topic1-4, topic1-5, topic3-0, topic3-1, topic3-2")));
+  CHECK(as_set(r["B"]) ==
+        as_set(tps("topic2-0, topic2-1, topic2-2, topic2-3, topic2-4, topic4-0, topic4-1, topic4-2")));
 }
 
-TEST_CASE("UniformHeterogeneousAssignmentBuilderTest.testReassignmentWhenOneMemberAddedAndPartitionsAddedTwoMembersTwoTopics") {
-  auto r = uniform({topic(1, 6), topic(2, 7)}, {member("A", topics({1}), "", tps("topic1-0, topic1-2, topic2-0")),
-                                                member("B", topics({1, 2}), "", tps("topic1-1, topic2-1, topic2-2")), member("C", topics({1, 2}))});
+TEST_CASE(
+    "UniformHeterogeneousAssignmentBuilderTest.testReassignmentWhenOneMemberAddedAndPartitionsAddedTwoMembersTwoTopics") {
+  auto r = uniform({topic(1, 6), topic(2, 7)},
+                   {member("A", topics({1}), "", tps("topic1-0, topic1-2, topic2-0")),
+                    member("B", topics({1, 2}), "", tps("topic1-1, topic2-1, topic2-2")), member("C", topics({1, 2}))});
   CHECK(as_set(r["A"]) == as_set(tps("topic1-0, topic1-2, topic1-3, topic1-4, topic1-5")));
   CHECK(as_set(r["B"]) == as_set(tps("topic1-1, topic2-1, topic2-2, topic2-6")));
   CHECK(as_set(r["C"]) == as_set(tps("topic2-0, topic2-3, topic2-4, topic2-5")));
 }
 
 TEST_CASE("UniformHeterogeneousAssignmentBuilderTest member and subscription removed after the initial assignment") {
-  auto removed = uniform({topic(1, 3), topic(2, 8), topic(3, 3)}, {member("A", topics({1, 3}), "", tps("topic1-0, topic1-1, topic1-2, topic3-0, topic3-1")),
-                                                                   member("B", topics({2}), "", tps("topic2-3, topic2-4, topic2-5, topic2-6"))});
+  auto removed = uniform({topic(1, 3), topic(2, 8), topic(3, 3)},
+                         {member("A", topics({1, 3}), "", tps("topic1-0, topic1-1, topic1-2, topic3-0, topic3-1")),
+                          member("B", topics({2}), "", tps("topic2-3, topic2-4, topic2-5, topic2-6"))});
   CHECK(as_set(removed["A"]) == as_set(tps("topic1-0, topic1-1, topic1-2, topic3-0, topic3-1, topic3-2")));
-  CHECK(as_set(removed["B"]) == as_set(tps("topic2-0, topic2-1, topic2-2, topic2-3, topic2-4, topic2-5, topic2-6, topic2-7")));
-  auto unsubscribed = uniform({topic(1, 3), topic(2, 5)}, {member("A", topics({1}), "", tps("topic1-0, topic1-2, topic2-1, topic2-3")),
-                                                           member("B", topics({1, 2}), "", tps("topic1-1, topic2-0, topic2-2, topic2-4"))});
+  CHECK(as_set(removed["B"]) ==
+        as_set(tps("topic2-0, topic2-1, topic2-2, topic2-3, topic2-4, topic2-5, topic2-6, topic2-7")));
+  auto unsubscribed = uniform({topic(1, 3), topic(2, 5)},
+                              {member("A", topics({1}), "", tps("topic1-0, topic1-2, topic2-1, topic2-3")),
+                               member("B", topics({1, 2}), "", tps("topic1-1, topic2-0, topic2-2, topic2-4"))});
   CHECK(as_set(unsubscribed["A"]) == as_set(tps("topic1-0, topic1-1, topic1-2")));
   CHECK(as_set(unsubscribed["B"]) == as_set(tps("topic2-0, topic2-1, topic2-2, topic2-3, topic2-4")));
 }
 
-TEST_CASE("UniformHeterogeneousAssignmentBuilderTest.testReassignmentWhenTopicPartitionsRunOutAndMembersHaveNoPartitions") {
+TEST_CASE(
+    "UniformHeterogeneousAssignmentBuilderTest.testReassignmentWhenTopicPartitionsRunOutAndMembersHaveNoPartitions") {
   // Kafka's test hands identical subscriptions to the heterogeneous builder. The coordinator
   // picks that builder when some subscribed name is not subscribed by every member, even a
   // name that does not exist: B's "deleted" does it here.
   GroupSpec spec{{topic(1, 2), topic(2, 2), topic(3, 2)},
-                 {member("A", topics({1, 2, 3}), "", tps("topic1-0, topic1-1, topic2-0, topic2-1, topic3-0, topic3-1")), member("B", {"topic1", "topic2", "topic3", "deleted"})},
-                 MemberOrder::kAsGiven, false};
+                 {member("A", topics({1, 2, 3}), "", tps("topic1-0, topic1-1, topic2-0, topic2-1, topic3-0, topic3-1")),
+                  member("B", {"topic1", "topic2", "topic3", "deleted"})},
+                 MemberOrder::kAsGiven,
+                 false};
   Result h{spec, uniform_assign(spec)};
   CHECK(as_set(h["A"]) == as_set(tps("topic2-0, topic3-0, topic3-1")));
   CHECK(as_set(h["B"]) == as_set(tps("topic1-0, topic1-1, topic2-1")));

@@ -247,7 +247,8 @@ TEST_CASE("stop-replay stops only the producers of the old topic") {
   CHECK(events == 2000);
 }
 
-TEST_CASE("stop-replay: the producers resume after the replay and verify.ms, writing to the new topic until the run ends") {
+TEST_CASE(
+    "stop-replay: the producers resume after the replay and verify.ms, writing to the new topic until the run ends") {
   // 1,000 records/s for 4 s, stopped at 1 s; 4 threads by key replay the ~1,000 records
   // (~0.5 s), then 200 ms of verification: the producers resume at switch_ms and send until
   // 4 s, their arrivals shifted by the downtime (the record due at 1 s goes at the resume).
@@ -283,7 +284,8 @@ TEST_CASE("stop-replay: the producers resume after the replay and verify.ms, wri
   CHECK(run_scenario(s, 1).migration->records_after_resume == m.records_after_resume);
 }
 
-TEST_CASE("without keyed records the ratio is undefined; a key spread over old partitions changed only if it left them all") {
+TEST_CASE(
+    "without keyed records the ratio is undefined; a key spread over old partitions changed only if it left them all") {
   Scenario s = workload(50, 4, 2000, MigrationSpec::Strategy::kBridge);
   s.producers[0].workload.keys.kind = KeySpec::Kind::kNone;
   const auto unkeyed = migrate(s);
@@ -300,7 +302,8 @@ TEST_CASE("without keyed records the ratio is undefined; a key spread over old p
   REQUIRE(r.logs != nullptr);
   std::map<std::string, std::set<std::int32_t>> old;
   for (std::size_t i = 0; i < 4; ++i)
-    for (const auto& rec : r.logs->partitions[i].records) old[r.logs->keys[static_cast<std::size_t>(rec.key)]].insert(static_cast<std::int32_t>(i));
+    for (const auto& rec : r.logs->partitions[i].records)
+      old[r.logs->keys[static_cast<std::size_t>(rec.key)]].insert(static_cast<std::int32_t>(i));
   std::int64_t changed = 0, spread = 0;
   for (const auto& [key, parts] : old) {
     changed += parts.count(partition_for_key(key, 8)) == 0 ? 1 : 0;

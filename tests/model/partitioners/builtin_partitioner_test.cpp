@@ -38,10 +38,10 @@ TEST_CASE("a deferred switch waits for the batch boundary, but not beyond 2 x ba
   const auto avail = all(4);
   bip.current_partition(avail, 4);
   CHECK_FALSE(bip.update_partition_info(150, false, avail, 4));  // >= batch.size, switch not enabled
-  CHECK(bip.update_partition_info(0, true, avail, 4));            // completed at the next boundary
+  CHECK(bip.update_partition_info(0, true, avail, 4));           // completed at the next boundary
   CHECK(bip.current_partition(avail, 4) == 1);
   CHECK_FALSE(bip.update_partition_info(199, false, avail, 4));
-  CHECK(bip.update_partition_info(1, false, avail, 4));           // 2 x batch.size forces it
+  CHECK(bip.update_partition_info(1, false, avail, 4));  // 2 x batch.size forces it
 }
 
 TEST_CASE("uniform choice indexes the available list, which may skip partitions") {
@@ -51,7 +51,7 @@ TEST_CASE("uniform choice indexes the available list, which may skip partitions"
   const std::vector<std::int32_t> avail{3, 2, 1, 0, 5, 4};  // the client's HashMap order
   CHECK(bip.next_partition(avail, 6) == 4);                 // 5 % 6 = position 5
   const std::vector<std::int32_t> none;
-  CHECK(bip.next_partition(none, 4) == 6 % 4);              // no leaders: r % partitions
+  CHECK(bip.next_partition(none, 4) == 6 % 4);  // no leaders: r % partitions
 }
 
 TEST_CASE("adaptive frequencies follow the inverse queue sizes (Kafka's vectors)") {

@@ -21,11 +21,11 @@ TEST_CASE("murmur2 matches the Java client's UtilsTest vectors") {
 TEST_CASE("murmur2 handles the empty key, every tail length, high bytes and long keys") {
   // Values from an independent port of spec §9.
   CHECK(murmur2("") == 275646681);
-  CHECK(murmur2("a") == -1563381124);      // tail 1
-  CHECK(murmur2("ab") == 316155434);       // tail 2
-  CHECK(murmur2("abcd") == -1323649548);   // no tail
+  CHECK(murmur2("a") == -1563381124);     // tail 1
+  CHECK(murmur2("ab") == 316155434);      // tail 2
+  CHECK(murmur2("abcd") == -1323649548);  // no tail
   const std::array<std::uint8_t, 1> b80{0x80};
-  CHECK(murmur2(b80) == 857690492);        // a byte >= 0x80 is read unsigned
+  CHECK(murmur2(b80) == 857690492);  // a byte >= 0x80 is read unsigned
   const std::array<std::uint8_t, 3> tail3{0xff, 0xfe, 0x80};
   CHECK(murmur2(tail3) == -160726397);
   const std::array<std::uint8_t, 5> block_and_tail{0xff, 0xfe, 0x80, 0x90, 0xa0};
@@ -35,10 +35,15 @@ TEST_CASE("murmur2 handles the empty key, every tail length, high bytes and long
 }
 
 TEST_CASE("table T1: book-0..book-4 on 3 partitions") {
-  struct Row { const char* key; std::int32_t murmur; std::int32_t positive; std::int32_t partition; };
+  struct Row {
+    const char* key;
+    std::int32_t murmur;
+    std::int32_t positive;
+    std::int32_t partition;
+  };
   const Row rows[] = {
-      {"book-0", -2108685004, 38798644, 1},   {"book-1", -928100454, 1219383194, 2},
-      {"book-2", -1365223455, 782260193, 2},  {"book-3", 1793899242, 1793899242, 0},
+      {"book-0", -2108685004, 38798644, 1},  {"book-1", -928100454, 1219383194, 2},
+      {"book-2", -1365223455, 782260193, 2}, {"book-3", 1793899242, 1793899242, 0},
       {"book-4", -1799749327, 347734321, 1},
   };
   for (const auto& r : rows) {
@@ -76,12 +81,12 @@ TEST_CASE("toPositive masks the sign bit rather than negating") {
 TEST_CASE("Java String.hashCode over UTF-16 code units") {
   CHECK(java_string_hash("") == 0);
   CHECK(java_string_hash("hello") == 99162322);
-  CHECK(java_string_hash("\xc3\xa9") == 233);                      // é: one code unit
-  CHECK(java_string_hash("\xf0\x9f\x98\x80") == 1772899);          // U+1F600: two surrogates
+  CHECK(java_string_hash("\xc3\xa9") == 233);              // é: one code unit
+  CHECK(java_string_hash("\xf0\x9f\x98\x80") == 1772899);  // U+1F600: two surrogates
   CHECK(java_string_hash("a\xc3\xa9\xf0\x9f\x98\x80z") == 151482831);
-  CHECK(java_string_hash("book-bestseller") == -1828528185);       // wraps around
-  CHECK(java_string_hash("\xff") == 0xFFFD);                        // malformed -> U+FFFD
-  CHECK(java_string_hash("\xe2\x82") == 31 * 0xFFFD + 0xFFFD);      // truncated: one per byte
+  CHECK(java_string_hash("book-bestseller") == -1828528185);    // wraps around
+  CHECK(java_string_hash("\xff") == 0xFFFD);                    // malformed -> U+FFFD
+  CHECK(java_string_hash("\xe2\x82") == 31 * 0xFFFD + 0xFFFD);  // truncated: one per byte
 }
 
 TEST_CASE("floorMod takes the divisor's sign") {

@@ -23,9 +23,14 @@ std::vector<std::int32_t> book_b_hashes(int count) {
 
 TEST_CASE("table T5: key movement for book-B0..book-B19999") {
   const auto hashes = book_b_hashes(20000);
-  struct Row { int from, to; std::uint64_t changed, modulo_stable; std::size_t example; int old_p, new_p; };
+  struct Row {
+    int from, to;
+    std::uint64_t changed, modulo_stable;
+    std::size_t example;
+    int old_p, new_p;
+  };
   const Row rows[] = {
-      {4, 8, 9837, 20000, 1, 0, 4},   {4, 5, 16034, 5001, 0, 0, 2},    {8, 16, 10044, 20000, 3, 5, 13},
+      {4, 8, 9837, 20000, 1, 0, 4},   {4, 5, 16034, 5001, 0, 0, 2},  {8, 16, 10044, 20000, 3, 5, 13},
       {8, 12, 13309, 10062, 0, 0, 8}, {12, 6, 9990, 10010, 0, 8, 2},
   };
   for (const auto& r : rows) {
@@ -80,8 +85,8 @@ TEST_CASE("two_rule_window: the formulas at Kafka's default metadata.max.age.ms"
   CHECK(one.records_old_rule_expected == 150000);
   CHECK(one.records_old_rule_max == 300000);
   const auto three = partsim::model::two_rule_window(300000, 3, 1000);
-  CHECK(three.all_expected_ms == 225000);               // 3/4 of T
-  CHECK(three.records_old_rule_expected == 150000);     // whatever the producer count
+  CHECK(three.all_expected_ms == 225000);            // 3/4 of T
+  CHECK(three.records_old_rule_expected == 150000);  // whatever the producer count
 }
 
 TEST_CASE("two_rule_window agrees with a simulation of producers' refresh phases") {

@@ -97,7 +97,8 @@ TEST_CASE("--generate draws per topic in topic name order from one java.util.Ran
   CHECK(g.max_moves == 2);  // ...or move it
 }
 
-TEST_CASE("--generate places a topic's partition count (highest number + 1) with its first partition's replication factor") {
+TEST_CASE(
+    "--generate places a topic's partition count (highest number + 1) with its first partition's replication factor") {
   // t-2 listed without t-1: AdminUtils still places 3 partitions, t-2 gets the third;
   // t-2's rf 1 is ignored, the topic's first row says 2.
   GenerateRequest r;

@@ -70,7 +70,8 @@ ReassignRequest request(Assignment current, std::vector<RackedBroker> targets, R
 TEST_CASE("removing a broker moves only its replicas, to the rack that loses one") {
   // Six brokers on racks a, b, c; broker 5 (rack c) leaves.
   const Assignment current{{0, 2, 4}, {1, 3, 5}, {2, 4, 0}, {3, 5, 1}};
-  const auto r = request(current, {{0, "a"}, {1, "a"}, {2, "b"}, {3, "b"}, {4, "c"}}, RackMode::kStrict, {0, 4}, {0, 2});
+  const auto r =
+      request(current, {{0, "a"}, {1, "a"}, {2, "b"}, {3, "b"}, {4, "c"}}, RackMode::kStrict, {0, 4}, {0, 2});
   const auto plan = plan_reassignment(r);
   REQUIRE(plan.status == PlanStatus::kOptimal);
   CHECK(plan.moves == 2);
@@ -84,7 +85,8 @@ TEST_CASE("the kafka-assignment-optimizer demo: 20 brokers in 2 zones, broker 19
   const Assignment current{{7, 18}, {8, 19}, {9, 10}, {0, 11}, {1, 12}, {2, 13}, {3, 14}, {4, 15}, {5, 16}, {6, 17}};
   std::vector<RackedBroker> targets;
   for (std::int32_t b = 0; b < 19; ++b) targets.push_back({b, b % 2 ? "b" : "a"});
-  const auto r = request(current, targets, RackMode::kStrict, leader_bounds_band(20, 19, 1.10), leader_bounds_band(10, 19, 1.10));
+  const auto r =
+      request(current, targets, RackMode::kStrict, leader_bounds_band(20, 19, 1.10), leader_bounds_band(10, 19, 1.10));
   const auto plan = plan_reassignment(r);
   REQUIRE(plan.status == PlanStatus::kOptimal);
   CHECK(plan.moves == 1);
@@ -106,15 +108,16 @@ TEST_CASE("each constraint and each objective on its own, against brute force") 
   SUBCASE("even racks: rf 3 on 2 racks puts 1 or 2 on each; strict cannot; none keeps all") {
     const Assignment current{{0, 1, 2}};
     check(request(current, two_racks, RackMode::kEven, {0, 1}, {0, 1}), {1, 0});
-    CHECK(plan_reassignment(request(current, two_racks, RackMode::kStrict, {0, 1}, {0, 1})).status == PlanStatus::kInfeasible);
+    CHECK(plan_reassignment(request(current, two_racks, RackMode::kStrict, {0, 1}, {0, 1})).status ==
+          PlanStatus::kInfeasible);
     check(request(current, two_racks, RackMode::kNone, {0, 1}, {0, 1}), {0, 0});
   }
   SUBCASE("strict racks move a replica off a shared rack, keeping the leader") {
     check(request({{3, 4}, {0, 3}}, two_racks, RackMode::kStrict, {0, 2}, {0, 1}), {1, 0});
   }
   SUBCASE("replica balance fills a new broker with the fewest moves") {
-    check(request({{0, 1}, {1, 2}, {2, 0}}, {{0, ""}, {1, ""}, {2, ""}, {3, ""}}, RackMode::kNone, leader_bounds_exact(6, 4),
-                  leader_bounds_band(3, 4, 1.10)),
+    check(request({{0, 1}, {1, 2}, {2, 0}}, {{0, ""}, {1, ""}, {2, ""}, {3, ""}}, RackMode::kNone,
+                  leader_bounds_exact(6, 4), leader_bounds_band(3, 4, 1.10)),
           {1, 0});
   }
   SUBCASE("leader balance changes leaders without moving data when it can") {
@@ -155,8 +158,9 @@ TEST_CASE("infeasible requests name the constraint") {
   SUBCASE("racks and replica bounds together") {
     // Rack b has one broker; strict racks put one replica of each of 3 partitions there.
     const auto r = request(current, three, RackMode::kStrict, {2, 2}, {0, 3});
-    CHECK(plan_reassignment(r).reason ==
-          "--rack-mode strict: rack 'a' may hold at most 3 replicas, fewer than its 2 target brokers need with replicas per broker 2..2");
+    CHECK(
+        plan_reassignment(r).reason ==
+        "--rack-mode strict: rack 'a' may hold at most 3 replicas, fewer than its 2 target brokers need with replicas per broker 2..2");
   }
 }
 
@@ -204,8 +208,10 @@ TEST_CASE("the planner matches brute force on random small cases, for each const
       for (std::size_t p = 0; p < current.size(); ++p) replicas[r.topic[p]] += r.rf[p], ++partitions[r.topic[p]];
       const bool exact = draw(0, 1) == 0;
       for (int t = 0; t < (partitions[1] > 0 ? 2 : 1); ++t) {
-        r.topic_replicas.push_back(exact ? leader_bounds_exact(replicas[t], n) : leader_bounds_band(replicas[t], n, 1.10));
-        r.topic_leaders.push_back(exact ? leader_bounds_exact(partitions[t], n) : leader_bounds_band(partitions[t], n, 1.10));
+        r.topic_replicas.push_back(exact ? leader_bounds_exact(replicas[t], n)
+                                         : leader_bounds_band(replicas[t], n, 1.10));
+        r.topic_leaders.push_back(exact ? leader_bounds_exact(partitions[t], n)
+                                        : leader_bounds_band(partitions[t], n, 1.10));
       }
       ++with_topics;
     }
@@ -233,7 +239,7 @@ TEST_CASE("the planner matches brute force on random small cases, for each const
   CHECK(with_topics > 300);           // per-topic balance drawn in about a third of the cases,
   CHECK(with_topics_feasible > 100);  // feasible in about half of those
   CHECK(with_leader_changes > 20);
-  CHECK(by_method["flow"] > 100);  // both paths are exercised: the flows certified optimal,
+  CHECK(by_method["flow"] > 100);       // both paths are exercised: the flows certified optimal,
   CHECK(by_method["0-1 program"] > 5);  // and the joint program where they could not
 }
 

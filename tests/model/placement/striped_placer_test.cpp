@@ -39,7 +39,9 @@ TEST_CASE("striped placer uses the fenced broker when it must") {
 }
 
 TEST_CASE("striped placer over three racks") {
-  RackList racks(mock(), {{11, "1", false}, {10, "1", false}, {30, "3", false}, {31, "3", false}, {21, "2", false}, {20, "2", true}});
+  RackList racks(
+      mock(),
+      {{11, "1", false}, {10, "1", false}, {30, "3", false}, {31, "3", false}, {21, "2", false}, {20, "2", true}});
   CHECK(racks.total_brokers() == 6);
   CHECK(racks.unfenced_brokers() == 5);
   CHECK(racks.rack_names() == std::vector<std::string>{"1", "2", "3"});
@@ -49,8 +51,14 @@ TEST_CASE("striped placer over three racks") {
 }
 
 TEST_CASE("striped placer with racks that are mostly fenced") {
-  RackList racks(mock(), {{11, "1", false}, {10, "1", false}, {30, "3", true}, {31, "3", true}, {20, "2", true}, {21, "2", true},
-                          {41, "4", false}, {40, "4", true}});
+  RackList racks(mock(), {{11, "1", false},
+                          {10, "1", false},
+                          {30, "3", true},
+                          {31, "3", true},
+                          {20, "2", true},
+                          {21, "2", true},
+                          {41, "4", false},
+                          {40, "4", true}});
   CHECK(racks.unfenced_brokers() == 3);
   CHECK(racks.place(4) == V{41, 11, 21, 30});
   CHECK(racks.place(4) == V{10, 20, 31, 41});
@@ -61,7 +69,8 @@ TEST_CASE("striped placer refuses impossible replication factors with Kafka's me
   RackList all_fenced(mock(), {{1, {}, true}});
   CHECK_THROWS_WITH_AS(all_fenced.place(1), "All brokers are currently fenced.", PlacementError);
   RackList two(mock(), {{1, {}, false}, {2, {}, false}});
-  CHECK_THROWS_WITH_AS(two.place(3), "The target replication factor of 3 cannot be reached because only 2 broker(s) are registered.",
+  CHECK_THROWS_WITH_AS(two.place(3),
+                       "The target replication factor of 3 cannot be reached because only 2 broker(s) are registered.",
                        PlacementError);
   CHECK(striped_place(mock(), {{0, {}, false}, {1, {}, true}}, 3, 1) == std::vector<V>{{0}, {0}, {0}});
 }

@@ -7,7 +7,8 @@
 using namespace partsim::model;
 
 namespace {
-TopicPlacementRequest request(Placer placer, std::vector<UsableBroker> brokers, std::int32_t partitions, std::int32_t rf) {
+TopicPlacementRequest request(Placer placer, std::vector<UsableBroker> brokers, std::int32_t partitions,
+                              std::int32_t rf) {
   TopicPlacementRequest r;
   r.placer = placer;
   r.brokers = std::move(brokers);
@@ -60,7 +61,8 @@ TEST_CASE("place_topic refuses what Kafka refuses, with Kafka's messages") {
   r.partitions = 0;
   CHECK_THROWS_WITH_AS(place_topic(r), "Number of partitions must be larger than 0.", PlacementError);
   r = request(Placer::kAdmin, {{0, "a", false}, {1, {}, false}}, 3, 1);
-  CHECK_THROWS_WITH_AS(place_topic(r), "Not all brokers have rack information for replica rack aware assignment.", PlacementError);
+  CHECK_THROWS_WITH_AS(place_topic(r), "Not all brokers have rack information for replica rack aware assignment.",
+                       PlacementError);
   r = request(Placer::kStriped, {{0, "a", true}, {1, "a", true}}, 3, 1);
   CHECK_THROWS_WITH_AS(place_topic(r), "All brokers are currently fenced.", PlacementError);
 }

@@ -29,7 +29,8 @@ TEST_CASE("testSimple: an allocation that fits is granted and its bytes come bac
   CHECK_FALSE(pool.has_waiter());
 }
 
-TEST_CASE("testCantAllocateMoreMemoryThanWeHave: all of buffer.memory is granted, one byte more is over the hard limit") {
+TEST_CASE(
+    "testCantAllocateMoreMemoryThanWeHave: all of buffer.memory is granted, one byte more is over the hard limit") {
   BufferPool pool(1024);
   CHECK(pool.allocate(1024) == Allocation::kGranted);
   CHECK(pool.available_bytes() == 0);

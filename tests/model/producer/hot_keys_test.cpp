@@ -55,8 +55,8 @@ TEST_CASE("Space-Saving on a Zipf stream: every count brackets the exact one and
     const auto& h = r.keys[i];
     const std::int64_t truth = exact[{h.partition, h.key}];
     CAPTURE(h.key);
-    CHECK(h.records >= truth);                // never undercounts
-    CHECK(h.records - h.error <= truth);      // and overcounts by at most its error
+    CHECK(h.records >= truth);            // never undercounts
+    CHECK(h.records - h.error <= truth);  // and overcounts by at most its error
     CHECK(h.error <= static_cast<std::int64_t>(n / capacity));
     if (i > 0) CHECK(r.keys[i - 1].records >= h.records);  // highest count first
     held[{h.partition, h.key}] = h.records;

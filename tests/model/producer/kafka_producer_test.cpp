@@ -56,18 +56,18 @@ struct Host final : ProducerHost {
   }
   void abandon_request(std::uint32_t, std::uint64_t request) override { log.push_back(str("abandon #", request)); }
   void request_metadata(std::uint32_t, std::size_t node) override { log.push_back(str("metadata after ", node)); }
-  void record_appended(std::uint32_t, std::int32_t partition, std::int32_t, std::optional<std::string_view>, std::int32_t,
-                       SimTime) override {
+  void record_appended(std::uint32_t, std::int32_t partition, std::int32_t, std::optional<std::string_view>,
+                       std::int32_t, SimTime) override {
     log.push_back(str("appended p", partition));
   }
-  void record_failed(std::uint32_t, FailureReason reason) override { log.push_back(str("failed: ", failure_name(reason))); }
+  void record_failed(std::uint32_t, FailureReason reason) override {
+    log.push_back(str("failed: ", failure_name(reason)));
+  }
   void batch_done(std::uint32_t, const BatchArena& batches, BatchId id, std::int32_t node,
                   std::optional<FailureReason> reason) override {
     const ProducerBatch& b = batches[id];
-    if (reason)
-      log.push_back(str("batch p", b.partition, " failed: ", failure_name(*reason)));
-    else
-      log.push_back(str("batch p", b.partition, " (", b.records, " records) acked by ", node));
+    if (reason) log.push_back(str("batch p", b.partition, " failed: ", failure_name(*reason)));
+    else log.push_back(str("batch p", b.partition, " (", b.records, " records) acked by ", node));
   }
   void batch_retried(std::uint32_t) override { log.push_back("retried"); }
   void send_blocked(std::uint32_t, SimTime waited) override { log.push_back(str("blocked ", waited.to_ms(), " ms")); }
@@ -175,7 +175,8 @@ std::int32_t value_for_upper_bound(std::int32_t upper) {
 
 // ---- abortForNewBatch: the second partition() call (spec §1.2 steps 7-9) -----------------------
 
-TEST_CASE("a record whose partition has no open batch calls onNewBatch and partition() again, landing where the second says") {
+TEST_CASE(
+    "a record whose partition has no open batch calls onNewBatch and partition() again, landing where the second says") {
   Fixture f;
   f.use_script({0, 1, 1, 0, 0});
   f.make();
@@ -311,7 +312,8 @@ Fixture exhausted_memory_fixture() {
 
 }  // namespace
 
-TEST_CASE("a send that finds buffer.memory exhausted blocks, wakes the sender, and resumes when a batch is acknowledged") {
+TEST_CASE(
+    "a send that finds buffer.memory exhausted blocks, wakes the sender, and resumes when a batch is acknowledged") {
   Fixture f = exhausted_memory_fixture();
   f.make();
   CHECK(f.send() == f.now);
@@ -432,7 +434,8 @@ TEST_CASE("closed loop: at most `concurrency` sends are outstanding; each acknow
   f.now = SimTime::ms(4);
   f.p->on_response(2, f.now);
   f.p->on_response(3, f.now);
-  CHECK(f.host.take({"batch", "app at"}) == "batch p0 (1 records) acked by 0 | app at 4 | batch p0 (1 records) acked by 0");
+  CHECK(f.host.take({"batch", "app at"}) ==
+        "batch p0 (1 records) acked by 0 | app at 4 | batch p0 (1 records) acked by 0");
   CHECK(f.send() == f.now);
   CHECK_FALSE(f.send());
   CHECK(f.total_sent == 5);
@@ -478,7 +481,8 @@ Fixture sender_cpu_fixture() {
 
 }  // namespace
 
-TEST_CASE("cpu.sender.byte.ns: a pass's CPU time counts the bytes of its requests, beside the time per request and per batch") {
+TEST_CASE(
+    "cpu.sender.byte.ns: a pass's CPU time counts the bytes of its requests, beside the time per request and per batch") {
   // One 100-byte null-key record: a batch of 61 bytes of header and a 109-byte record
   // (length 2, attributes 1, timestamp and offset deltas 1 + 1, key length 1, value length
   // 2, value 100, header count 1) = 170 bytes. At 1 ms per request, 0.1 ms per batch and
@@ -507,10 +511,12 @@ TEST_CASE("cpu.sender.byte.ns sums the bytes of every request and batch of a pas
   f.host.log.clear();
   f.wake();
   CHECK(f.host.request_bytes == 510);
-  CHECK(f.host.take({"request", "sender at"}) == "request #1 to 0 (2 batches) | request #2 to 1 (1 batches) | sender at 2.81");
+  CHECK(f.host.take({"request", "sender at"}) ==
+        "request #1 to 0 (2 batches) | request #2 to 1 (1 batches) | sender at 2.81");
 }
 
-TEST_CASE("an application thread busy with a send() calls the next one when it is done, even after an acknowledgement") {
+TEST_CASE(
+    "an application thread busy with a send() calls the next one when it is done, even after an acknowledgement") {
   // Closed loop, one outstanding send, acks=0, 2 ms per send(): the acknowledgement comes
   // while the thread is still in its first send() (0 to 2 ms); the next starts at 2 ms.
   Fixture f;

@@ -70,8 +70,7 @@ struct Accumulator {
   SimTime now = SimTime::zero();
 
   Accumulator(AccumulatorConfig config, Cluster c = Cluster())
-      : cluster(std::move(c)),
-        acc(config, cluster.metadata.num_partitions(), 2, [d = draws] { return d->next++; }) {
+      : cluster(std::move(c)), acc(config, cluster.metadata.num_partitions(), 2, [d = draws] { return d->next++; }) {
     acc.after_metadata_update(cluster.metadata);
   }
   AppendResult append(std::int32_t partition, RecordShape shape = keyed(), bool abort = false) {
@@ -288,11 +287,12 @@ TEST_CASE("testAdaptiveBuiltInPartitioner: choices follow max + 1 - queue size; 
     for (std::int32_t k = 0; k < queues[static_cast<std::size_t>(p)]; ++k) a.append(p, unkeyed(128));
     CHECK(a.acc.deque_size(p) == queues[static_cast<std::size_t>(p)]);
   }
-  a.ready();  // the pass whose queue sizes make the table
+  a.ready();                   // the pass whose queue sizes make the table
   a.append(-1, unkeyed(128));  // primes the sticky partition: every record now switches
   std::vector<std::int32_t> frequencies(3, 0);
   const std::int32_t cycles = 2, total = 7 + 1 + 6;
-  for (std::int32_t i = 0; i < total * cycles; ++i) ++frequencies[static_cast<std::size_t>(a.append(-1, unkeyed(128)).partition)];
+  for (std::int32_t i = 0; i < total * cycles; ++i)
+    ++frequencies[static_cast<std::size_t>(a.append(-1, unkeyed(128)).partition)];
   CHECK(frequencies == std::vector<std::int32_t>{7 * cycles, 1 * cycles, 6 * cycles});
   // Node 0 has had data it could not send for 200 ms > 100: its partitions leave the table.
   a.acc.update_node_latency(kNode1, a.now - SimTime::ms(200), true);
@@ -332,7 +332,7 @@ TEST_CASE("a switch due in the middle of a batch waits for the batch boundary (s
   CHECK(a.acc.partitioner().produced_bytes() >= 300);
   CHECK(a.acc.partitioner().switches() == 0);
   a.now = SimTime::ms(100);
-  CHECK(a.drain(kNode1).size() == 1);  // one batch per partition per drain
+  CHECK(a.drain(kNode1).size() == 1);                // one batch per partition per drain
   CHECK(a.append(-1, unkeyed(100)).partition == 0);  // the last batch is still open
   CHECK(a.acc.partitioner().switches() == 0);
   CHECK(a.drain(kNode1).size() == 1);
@@ -396,14 +396,16 @@ TEST_CASE("the ready index agrees with a full scan over random histories") {
     const std::size_t brokers = 1 + static_cast<std::size_t>(pick(4));
     std::vector<std::int32_t> order(static_cast<std::size_t>(partitions));
     for (std::int32_t p = 0; p < partitions; ++p) order[static_cast<std::size_t>(p)] = p;
-    for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[static_cast<std::size_t>(pick(static_cast<int>(i)))]);
+    for (std::size_t i = order.size(); i > 1; --i)
+      std::swap(order[i - 1], order[static_cast<std::size_t>(pick(static_cast<int>(i)))]);
     std::vector<std::int32_t> leaders(static_cast<std::size_t>(partitions));
     for (auto& l : leaders) l = pick(5) == 0 ? -1 : pick(static_cast<int>(brokers));
     ProducerMetadata md(order, brokers);
     md.update(leaders);
     const std::int32_t batch_size = 200 + pick(400);
     // Sometimes little memory, so that appends close a batch and then wait (and give up).
-    AccumulatorConfig indexed = config(batch_size, pick(2) == 0 ? 1 << 30 : batch_size * (2 + pick(6)), SimTime::ms(pick(20)));
+    AccumulatorConfig indexed =
+        config(batch_size, pick(2) == 0 ? 1 << 30 : batch_size * (2 + pick(6)), SimTime::ms(pick(20)));
     indexed.delivery_timeout = SimTime::ms(500 + pick(500));
     AccumulatorConfig scanned = indexed;
     scanned.adaptive = true;  // records the adaptive table's queue sizes: walks every partition
@@ -480,7 +482,8 @@ TEST_CASE("the ready index agrees with a full scan over random histories") {
       REQUIRE(std::vector<std::size_t>(rx.ready_nodes.begin(), rx.ready_nodes.end()) ==
               std::vector<std::size_t>(ry.ready_nodes.begin(), ry.ready_nodes.end()));
       if (rx.delay_excludes_ready_nodes)
-        rx.next_ready_check_delay = std::min(rx.next_ready_check_delay, x.ready_nodes_check_delay(md, now, rx.ready_nodes));
+        rx.next_ready_check_delay =
+            std::min(rx.next_ready_check_delay, x.ready_nodes_check_delay(md, now, rx.ready_nodes));
       REQUIRE(rx.next_ready_check_delay == ry.next_ready_check_delay);
       CHECK_FALSE(ry.delay_excludes_ready_nodes);
     }

@@ -58,8 +58,8 @@ TEST_CASE("spec §5.4: a null-key record with value 'value-book-7'") {
   CHECK(batch_size_upper_bound(payload) == 97);
   CHECK(kBatchHeaderBytes + record_size(0, 0, payload) == 80);  // first record of a batch
   CHECK(record_size(63, 0, payload) == 19);
-  CHECK(record_size(64, 0, payload) == 20);                     // offsetDelta needs 2 bytes
-  CHECK(record_size(0, 64, payload) == 20);                     // so does tsDelta 64 ms
+  CHECK(record_size(64, 0, payload) == 20);  // offsetDelta needs 2 bytes
+  CHECK(record_size(0, 64, payload) == 20);  // so does tsDelta 64 ms
   CHECK(record_size(64, 64, payload) == 21);
   // 64 records of 19 bytes and 755 of 20 fill a 16384-byte batch to 16377.
   std::int64_t u = 0;

@@ -57,7 +57,8 @@ struct Recorder final : SenderListener {
   }
   void batch_retried(BatchId b) override {
     const std::int32_t p = acc->batch(b).partition;
-    log.push_back(note_in_flight ? str("retried p", p, " (", acc->sequenced_in_flight(p), " in flight", acc->muted(p) ? ", muted)" : ")")
+    log.push_back(note_in_flight ? str("retried p", p, " (", acc->sequenced_in_flight(p), " in flight",
+                                       acc->muted(p) ? ", muted)" : ")")
                                  : str("retried p", p));
   }
   bool note_in_flight = false;  // retries also say what the accumulator counts in flight then
@@ -91,7 +92,8 @@ struct Fixture {
   explicit Fixture(ProducerConfig c = producer_config(), std::uint64_t seed = 1)
       : metadata({0, 1, 2}, 2),
         acc(AccumulatorConfig::from(c, false, /*sticky_records=*/false), 3, 2, [] { return 0; }),
-        sender(SenderConfig::from(c), acc, metadata, rec, sim::RandomStreams(seed).stream("producer/p/sender/backoff")) {
+        sender(SenderConfig::from(c), acc, metadata, rec,
+               sim::RandomStreams(seed).stream("producer/p/sender/backoff")) {
     metadata.update(std::vector<std::int32_t>{0, 0, 1});
     acc.after_metadata_update(metadata);
     rec.acc = &acc;
@@ -99,7 +101,7 @@ struct Fixture {
   BatchId append(std::int32_t partition) {
     AppendRequest r;
     r.partition = partition;
-    r.shape.key_bytes = 3;  // "key"
+    r.shape.key_bytes = 3;    // "key"
     r.shape.value_bytes = 5;  // "value"
     r.intended = now;
     const AppendResult res = acc.append(r, now, metadata);

@@ -95,10 +95,10 @@ TEST_CASE("acks=0 completes batches when the request is written and keeps nothin
     f.append(2);
     f.run();
   }
-  CHECK(f.rec.take() == lines({"sent #1 to 0: p0 (no response)", "acked p0 by 0", "sent #2 to 1: p2 (no response)",
-                            "acked p2 by 1", "sent #3 to 0: p0 (no response)", "acked p0 by 0",
-                            "sent #4 to 1: p2 (no response)", "acked p2 by 1", "sent #5 to 0: p0 (no response)",
-                            "acked p0 by 0", "sent #6 to 1: p2 (no response)", "acked p2 by 1"}));
+  CHECK(f.rec.take() ==
+        lines({"sent #1 to 0: p0 (no response)", "acked p0 by 0", "sent #2 to 1: p2 (no response)", "acked p2 by 1",
+               "sent #3 to 0: p0 (no response)", "acked p0 by 0", "sent #4 to 1: p2 (no response)", "acked p2 by 1",
+               "sent #5 to 0: p0 (no response)", "acked p0 by 0", "sent #6 to 1: p2 (no response)", "acked p2 by 1"}));
   CHECK(f.sender.in_flight(kNode0) == 0);
   CHECK_FALSE(f.sender.has_in_flight());
   CHECK(f.acc.pool().used_bytes() == 0);
@@ -155,7 +155,8 @@ TEST_CASE("a queued batch that cannot be sent expires at delivery.timeout.ms, an
   CHECK(f.acc.pool().used_bytes() == 0);
 }
 
-TEST_CASE("testInflightBatchesExpireOnDeliveryTimeout: an in-flight batch expires; its late response counts for nothing") {
+TEST_CASE(
+    "testInflightBatchesExpireOnDeliveryTimeout: an in-flight batch expires; its late response counts for nothing") {
   Fixture f;
   f.append(0);
   f.run();
@@ -219,7 +220,8 @@ TEST_CASE("a queued batch expires on time while a request to another node is in 
   CHECK(f.run().to_ms() <= kDeliveryTimeout.to_ms());  // in ms, so that doctest prints it
 }
 
-TEST_CASE("the pass returns now after a send, the linger delay while a batch lingers, the next expiry, kNever when idle") {
+TEST_CASE(
+    "the pass returns now after a send, the linger delay while a batch lingers, the next expiry, kNever when idle") {
   ProducerConfig c = producer_config();
   c.linger = SimTime::ms(5);
   Fixture f(c);
@@ -338,7 +340,8 @@ TEST_CASE("without idempotence a failed batch is resent while the batch after it
   CHECK(f.sender.in_flight(kNode0) == 2);
 }
 
-TEST_CASE("idempotence: sequences are assigned at the first drain and a retry waits until its partition has nothing in flight") {
+TEST_CASE(
+    "idempotence: sequences are assigned at the first drain and a retry waits until its partition has nothing in flight") {
   ProducerConfig c = producer_config();
   REQUIRE(c.idempotence);  // Kafka 4.x's default
   Fixture f(c);
@@ -390,8 +393,8 @@ TEST_CASE("idempotence: a retry after a disconnect waits for the batches of the 
   CHECK(f.acc.sequenced_in_flight(1) == 1);
   f.sender.disconnect(kNode0, f.now);
   // p0's first batch waits for its second, still in request #2; p1's has nothing to wait for.
-  CHECK(f.rec.take() == lines({"abandoned #1", "retried p0 (1 in flight, muted)", "abandoned #2", "retried p1 (0 in flight)",
-                               "retried p0 (0 in flight)", "closed 0"}));
+  CHECK(f.rec.take() == lines({"abandoned #1", "retried p0 (1 in flight, muted)", "abandoned #2",
+                               "retried p1 (0 in flight)", "retried p0 (0 in flight)", "closed 0"}));
   CHECK_FALSE(f.acc.muted(0));
   CHECK(f.acc.sequenced_in_flight(0) == 0);
 }

@@ -35,7 +35,8 @@ TEST_CASE("a request past request.timeout.ms closes its connection: every reques
   f.now = SimTime::ms(1000);
   f.sender.on_request_deadline(f.now);
   // #1 timed out: node 0's connection closes, taking #3 with it; #2 to node 1 is untouched.
-  CHECK(f.rec.take() == lines({"abandoned #1", "retried p0", "abandoned #3", "retried p1", "closed 0", "watch 1005 ms"}));
+  CHECK(f.rec.take() ==
+        lines({"abandoned #1", "retried p0", "abandoned #3", "retried p1", "closed 0", "watch 1005 ms"}));
   CHECK(f.sender.in_flight(kNode0) == 0);
   CHECK(f.sender.in_flight(kNode1) == 1);
   for (const std::int32_t p : {0, 1}) {
@@ -133,7 +134,8 @@ TEST_CASE("retries = 0 fails the batches of a timed-out request as retries_exhau
   f.rec.take();
   f.now = kRequestTimeout;
   f.sender.on_request_deadline(f.now);
-  CHECK(f.rec.take() == lines({"abandoned #1", "failed p0: retries_exhausted", "failed p1: retries_exhausted", "closed 0"}));
+  CHECK(f.rec.take() ==
+        lines({"abandoned #1", "failed p0: retries_exhausted", "failed p1: retries_exhausted", "closed 0"}));
   CHECK_FALSE(f.acc.has_batches());
 }
 
@@ -147,7 +149,8 @@ TEST_CASE("a disconnect past delivery.timeout.ms fails the batches as delivery_t
   f.rec.take();
   f.now = kDeliveryTimeout;  // p0's batch is exactly 1500 ms old (inclusive, spec §4.5), p1's is not
   f.sender.disconnect(kNode0, f.now);
-  CHECK(f.rec.take() == lines({"abandoned #1", "failed p0: delivery_timeout", "abandoned #2", "retried p1", "closed 0"}));
+  CHECK(f.rec.take() ==
+        lines({"abandoned #1", "failed p0: delivery_timeout", "abandoned #2", "retried p1", "closed 0"}));
 }
 
 TEST_CASE("the retry backoff doubles with every attempt: attempt n waits backoff(n - 1)") {

@@ -99,7 +99,8 @@ TEST_CASE("Poisson arrivals: gaps are exponential, median ln2 / rate and 0.9-qua
   CHECK(quantile(gap, 0.5) == doctest::Approx(std::log(2.0)));
 }
 
-TEST_CASE("on/off arrivals: none inside an off period; Poisson at the rate while on, plus the one moved to the on start") {
+TEST_CASE(
+    "on/off arrivals: none inside an off period; Poisson at the rate while on, plus the one moved to the on start") {
   Workload w = base();
   w.arrivals.kind = Arrivals::Kind::kOnOff;
   w.arrivals.records_per_second = 1000;
@@ -199,7 +200,8 @@ TEST_CASE("template keys: {i} is the record index, or the index mod the cardinal
   CHECK(keys(w, 3) == std::vector<std::string>{"user-0/0", "user-1/1", "user-2/2"});
   w.keys.cardinality = 3;
   const auto k = keys(w, 7);
-  CHECK(k == std::vector<std::string>{"user-0/0", "user-1/1", "user-2/2", "user-0/0", "user-1/1", "user-2/2", "user-0/0"});
+  CHECK(k ==
+        std::vector<std::string>{"user-0/0", "user-1/1", "user-2/2", "user-0/0", "user-1/1", "user-2/2", "user-0/0"});
   WorkloadGenerator g(w, kStreams, "p");
   CHECK(g.next_record(5).shape.key_bytes == 8);  // "user-2/2"
 }
