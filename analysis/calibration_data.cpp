@@ -11,7 +11,7 @@
 namespace partsim::analysis {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();  // a ratio of nothing, a missing node
 
 // Per-broker columns: broker-<id>.<name>, over the records measured (after the warm-up).
 constexpr const char* kBrokerMetrics[] = {"records-share", "records-per-batch"};
@@ -250,7 +250,7 @@ std::optional<double> simulated_metric(const model::RunResult& r, const std::str
     return std::nullopt;
   };
   auto ratio = [](std::int64_t a, std::int64_t b) {
-    return b > 0 ? static_cast<double>(a) / static_cast<double>(b) : kNaN;
+    return b > 0 ? static_cast<double>(a) / static_cast<double>(b) : kNoValue;
   };
   if (metric == kRunMetric) {
     std::int64_t records = 0, batches = 0;
@@ -274,7 +274,7 @@ std::optional<double> simulated_metric(const model::RunResult& r, const std::str
     return fail("the scenario has no broker " + std::to_string(s->id) + " (brokers: " + ids + ")");
   if (s->scope == "node") {
     const auto node = std::find_if(pm.nodes.begin(), pm.nodes.end(), [&](const auto& n) { return n.node == s->id; });
-    if (node == pm.nodes.end()) return kNaN;
+    if (node == pm.nodes.end()) return kNoValue;
     return producer_node_value(*node_metric_index(s->name), *node);
   }
   if (s->name == "records-per-batch") return ratio(broker->records, broker->batches);

@@ -12,13 +12,11 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-double ms(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
-
 Json latency_json(const model::LatencyHistogram& h) {
   if (h.count() == 0) return {{"p50", nullptr}, {"p99", nullptr}, {"max", nullptr}};
-  return {{"p50", round_to(ms(h.quantile(0.5)), 3)},
-          {"p99", round_to(ms(h.quantile(0.99)), 3)},
-          {"max", round_to(ms(h.max()), 3)}};
+  return {{"p50", round_to(ns_to_ms(h.quantile(0.5)), 3)},
+          {"p99", round_to(ns_to_ms(h.quantile(0.99)), 3)},
+          {"max", round_to(ns_to_ms(h.max()), 3)}};
 }
 
 std::string join(const std::vector<std::string>& items) {
@@ -126,8 +124,8 @@ std::string consumer_groups_to_text(const model::RunResult& r) {
       out += std::to_string(g.steps_not_played) +
              " schedule step(s) not played: after the run's end, with every record processed\n";
     if (g.e2e_latency.count() > 0)
-      out += "latency send->processed ms: p50 " + fixed(ms(g.e2e_latency.quantile(0.5)), 3) + ", p99 " +
-             fixed(ms(g.e2e_latency.quantile(0.99)), 3) + ", max " + fixed(ms(g.e2e_latency.max()), 3) +
+      out += "latency send->processed ms: p50 " + fixed(ns_to_ms(g.e2e_latency.quantile(0.5)), 3) + ", p99 " +
+             fixed(ns_to_ms(g.e2e_latency.quantile(0.99)), 3) + ", max " + fixed(ns_to_ms(g.e2e_latency.max()), 3) +
              "; last processed at " + fixed(g.end_ms, 1) + " ms\n";
     if (g.members.empty()) {
       out += "no member ever joined\n";
@@ -201,10 +199,10 @@ std::string consumer_groups_to_csv(const model::RunResult& r) {
            std::to_string(g.records_consumed) + "," + std::to_string(g.duplicates) + "," +
            std::to_string(g.order_violations) + "," + std::to_string(g.keys_out_of_order) + "," +
            std::to_string(g.records_unconsumed) + "," + std::to_string(g.lag_max) + "," +
-           (lat ? fixed(ms(g.e2e_latency.quantile(0.5)), 3) : "") + "," +
-           (lat ? fixed(ms(g.e2e_latency.quantile(0.99)), 3) : "") + "," +
-           (lat ? fixed(ms(g.e2e_latency.max()), 3) : "") + "," + std::to_string(rebalances_after_start(g)) + "," +
-           fixed(pause_max, 3) + "," + fixed(pause_sum, 3) + "," + std::to_string(g.idle_members.size()) + "\n";
+           (lat ? fixed(ns_to_ms(g.e2e_latency.quantile(0.5)), 3) : "") + "," +
+           (lat ? fixed(ns_to_ms(g.e2e_latency.quantile(0.99)), 3) : "") + "," +
+           (lat ? fixed(ns_to_ms(g.e2e_latency.max()), 3) : "") + "," + std::to_string(rebalances_after_start(g)) +
+           "," + fixed(pause_max, 3) + "," + fixed(pause_sum, 3) + "," + std::to_string(g.idle_members.size()) + "\n";
   }
   return out;
 }

@@ -38,6 +38,9 @@ std::string escape_controls(std::string_view text);
 /// for NaN, "inf" / "-inf" for the infinities.
 std::string exact(double v);
 
+/// Nanoseconds as milliseconds (the unit every report shows durations in).
+inline double ns_to_ms(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
+
 /// Rounds to `decimals` places for JSON output (same digits as fixed()).
 double round_to(double v, int decimals);
 

@@ -42,9 +42,8 @@ double ratio(std::int64_t a, std::int64_t b, const Totals& t) {
   if (!t.measured) return kUndefined;
   return b == 0 ? 0.0 : d(a) / d(b);
 }
-double ms(std::int64_t ns) { return d(ns) / 1e6; }
 double latency(const model::RunResult& r, double q) {
-  return r.latency.count() ? ms(r.latency.quantile(q)) : kUndefined;
+  return r.latency.count() ? ns_to_ms(r.latency.quantile(q)) : kUndefined;
 }
 double batch_bytes(const model::RunResult& r, double q) {
   return r.batch_bytes.count() ? d(r.batch_bytes.quantile(q)) : kUndefined;
@@ -134,7 +133,7 @@ const Spec<RunValue> kTail[] = {
     {"latency.p99_ms", "latency p99", "ms", 3, true, [](const auto& r, const auto&) { return latency(r, 0.99); }},
     {"latency.p999_ms", "latency p99.9", "ms", 3, true, [](const auto& r, const auto&) { return latency(r, 0.999); }},
     {"latency.max_ms", "latency max", "ms", 3, false,
-     [](const auto& r, const auto&) { return r.latency.count() ? ms(r.latency.max()) : kUndefined; }},
+     [](const auto& r, const auto&) { return r.latency.count() ? ns_to_ms(r.latency.max()) : kUndefined; }},
     {"latency.mean_ms", "latency mean", "ms", 3, false,
      [](const auto& r, const auto&) { return r.latency.count() ? r.latency.mean() / 1e6 : kUndefined; }},
     {"buffer_full_ms", "time buffer.memory was full", "ms", 1, true,
@@ -173,7 +172,7 @@ const Spec<RunValue> kTailAfter[] = {
 };
 
 double group_latency(const model::GroupResult& g, double q) {
-  return g.e2e_latency.count() ? ms(g.e2e_latency.quantile(q)) : kUndefined;
+  return g.e2e_latency.count() ? ns_to_ms(g.e2e_latency.quantile(q)) : kUndefined;
 }
 // The pauses of the rebalances after the group's start (the start pauses nothing).
 double pause(const model::GroupResult& g, bool sum) {
@@ -198,7 +197,7 @@ const Spec<double (*)(const model::GroupResult&)> kGroup[] = {
     {"e2e.p50_ms", "latency send->processed p50", "ms", 3, true, [](const auto& g) { return group_latency(g, 0.5); }},
     {"e2e.p99_ms", "latency send->processed p99", "ms", 3, true, [](const auto& g) { return group_latency(g, 0.99); }},
     {"e2e.max_ms", "latency send->processed max", "ms", 3, false,
-     [](const auto& g) { return g.e2e_latency.count() ? ms(g.e2e_latency.max()) : kUndefined; }},
+     [](const auto& g) { return g.e2e_latency.count() ? ns_to_ms(g.e2e_latency.max()) : kUndefined; }},
     {"rebalances", "rebalances after the start", "", 0, true,
      [](const auto& g) { return g.rebalances.empty() ? 0.0 : d(static_cast<std::int64_t>(g.rebalances.size()) - 1); }},
     {"pause_max_ms", "rebalance pause, longest of a partition", "ms", 1, true,

@@ -9,12 +9,10 @@
 namespace partsim::analysis {
 namespace {
 
-double d(std::int64_t v) { return static_cast<double>(v); }
-
 // kafka-consumer-spec §10.1; the definitions are model/producer/sender_metrics.cpp's.
 const ProducerMetricSpec kSpecs[] = {
     {"record-send-total", "record_send_total", "records", 0,
-     [](const model::ProducerMetrics& m) { return d(m.record_send_total); }},
+     [](const model::ProducerMetrics& m) { return static_cast<double>(m.record_send_total); }},
     {"record-send-rate", "record_send_rate", "records/s", 3,
      [](const model::ProducerMetrics& m) { return m.record_send_rate; }},
     {"batch-size-avg", "batch_size_avg_bytes", "bytes", 3,
@@ -34,9 +32,9 @@ const ProducerMetricSpec kSpecs[] = {
     {"bufferpool-wait-ratio", "bufferpool_wait_ratio", "", 6,
      [](const model::ProducerMetrics& m) { return m.bufferpool_wait_ratio; }},
     {"record-retry-total", "record_retry_total", "records", 0,
-     [](const model::ProducerMetrics& m) { return d(m.record_retry_total); }},
+     [](const model::ProducerMetrics& m) { return static_cast<double>(m.record_retry_total); }},
     {"record-error-total", "record_error_total", "records", 0,
-     [](const model::ProducerMetrics& m) { return d(m.record_error_total); }},
+     [](const model::ProducerMetrics& m) { return static_cast<double>(m.record_error_total); }},
 };
 
 const ProducerMetricSpec kNodeSpecs[] = {
@@ -46,7 +44,7 @@ const ProducerMetricSpec kNodeSpecs[] = {
 
 using Json = nlohmann::ordered_json;
 
-Json json_value(double v, int decimals) {
+Json metric_json(double v, int decimals) {
   if (std::isnan(v)) return Json(nullptr);
   if (decimals == 0) return Json(static_cast<std::int64_t>(v));
   return Json(round_to(v, decimals));
@@ -69,13 +67,13 @@ nlohmann::ordered_json producer_metrics_to_json(const model::RunResult& r) {
   Json out = Json::object();
   for (const auto& m : r.producer_metrics) {
     Json& p = out[m.producer];
-    for (const auto& s : kSpecs) p[s.jmx] = json_value(s.value(m), s.decimals);
+    for (const auto& s : kSpecs) p[s.jmx] = metric_json(s.value(m), s.decimals);
     Json& nodes = p["nodes"] = Json::object();
     for (const auto& n : m.nodes) {
       if (n.requests == 0) continue;
       Json& j = nodes[std::to_string(n.node)];
       for (std::size_t i = 0; i < std::size(kNodeSpecs); ++i)
-        j[kNodeSpecs[i].jmx] = json_value(producer_node_value(i, n), kNodeSpecs[i].decimals);
+        j[kNodeSpecs[i].jmx] = metric_json(producer_node_value(i, n), kNodeSpecs[i].decimals);
     }
   }
   return out;

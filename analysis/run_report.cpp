@@ -20,7 +20,6 @@ namespace partsim::analysis {
 namespace {
 
 double per(std::int64_t a, std::int64_t b) { return b == 0 ? 0.0 : static_cast<double>(a) / static_cast<double>(b); }
-double ms(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
 
 using Json = nlohmann::ordered_json;
 
@@ -116,10 +115,10 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
     for (const auto& t : topics) dist[t.topic] = distribution_json(t);
   }
   const bool latencies = r.latency.count() > 0;
-  j["latency_ms"] = {{"p50", stat(latencies, round_to(ms(r.latency.quantile(0.5)), 3))},
-                     {"p99", stat(latencies, round_to(ms(r.latency.quantile(0.99)), 3))},
-                     {"p999", stat(latencies, round_to(ms(r.latency.quantile(0.999)), 3))},
-                     {"max", stat(latencies, round_to(ms(r.latency.max()), 3))},
+  j["latency_ms"] = {{"p50", stat(latencies, round_to(ns_to_ms(r.latency.quantile(0.5)), 3))},
+                     {"p99", stat(latencies, round_to(ns_to_ms(r.latency.quantile(0.99)), 3))},
+                     {"p999", stat(latencies, round_to(ns_to_ms(r.latency.quantile(0.999)), 3))},
+                     {"max", stat(latencies, round_to(ns_to_ms(r.latency.max()), 3))},
                      {"mean", stat(latencies, round_to(r.latency.mean() / 1e6, 3))}};
   const bool batches = r.batch_bytes.count() > 0;
   auto batch_stat = [&](std::int64_t v) { return batches ? Json(v) : Json(nullptr); };
@@ -267,9 +266,9 @@ std::string run_to_text(const model::RunResult& r) {
              " (p = " + fixed(d.p_value, 4) +
              (t.time_weighted ? " vs shares by the time each partition existed)\n" : " vs uniform)\n");
     }
-    out += "latency send->ack ms: p50 " + fixed(ms(r.latency.quantile(0.5)), 3) + ", p99 " +
-           fixed(ms(r.latency.quantile(0.99)), 3) + ", p99.9 " + fixed(ms(r.latency.quantile(0.999)), 3) + ", max " +
-           fixed(ms(r.latency.max()), 3) + "\n";
+    out += "latency send->ack ms: p50 " + fixed(ns_to_ms(r.latency.quantile(0.5)), 3) + ", p99 " +
+           fixed(ns_to_ms(r.latency.quantile(0.99)), 3) + ", p99.9 " + fixed(ns_to_ms(r.latency.quantile(0.999)), 3) +
+           ", max " + fixed(ns_to_ms(r.latency.max()), 3) + "\n";
   } else {
     out += "records per partition: no records measured\nlatency send->ack ms: no records measured\n";
   }

@@ -139,7 +139,6 @@ TheoryReport broker_queue_report(const model::Scenario& s, const std::vector<Que
     records += q.records;
   }
   const double per_request = requests ? static_cast<double>(records) / static_cast<double>(requests) : 0.0;
-  using Json = nlohmann::ordered_json;
 
   TheoryReport out;
   auto& json = out.json;
@@ -149,7 +148,8 @@ TheoryReport broker_queue_report(const model::Scenario& s, const std::vector<Que
   json["service_mean_ms"] = round_to(service.mean_ms, 6);
   json["service_second_moment_ms2"] = round_to(service.second_ms2, 6);
   json["utilization"] = round_to(rho, 6);
-  json["records_per_request"] = requests ? Json(round_to(per_request, 4)) : Json(nullptr);
+  json["records_per_request"] = requests ? nlohmann::ordered_json(round_to(per_request, 4))
+                                         : nlohmann::ordered_json(nullptr);
   json["theory_wait_ms"] = nullptr;
   json["replications"] = waits.size();
   json["simulated_wait_ms"] = nullptr;

@@ -33,7 +33,7 @@ constexpr const char* kConsumersUsage =
     "cooperative-sticky, or the KIP-848 server assignors consumer-uniform and consumer-range) and shows each member's\n"
     "partitions, the spread, the idle members and what moves from the assignment the members file gives.\n";
 
-constexpr std::int32_t kMaxPartitions = 100000;  // in all topics together
+constexpr std::int32_t kMaxGroupPartitions = 100000;  // in all topics together
 constexpr std::int64_t kMaxMembers = 10000;
 
 // The topics as the metadata gives them: partition p's replicas on brokers p, p+1, ... of
@@ -129,13 +129,13 @@ int run_consumers_command(const Args& args) {
         "--assignor: must be range, roundrobin, sticky, cooperative-sticky, consumer-uniform or consumer-range, got '" +
         assignor + "'");
   if (count_text.empty() && file.empty()) throw UsageError("give --members N, --members-file FILE, or both");
-  const auto counts = scenarios::parse_topic_counts(topics_text, "--topics", kMaxPartitions);
+  const auto counts = scenarios::parse_topic_counts(topics_text, "--topics", kMaxGroupPartitions);
   std::map<std::string, std::int32_t> partitions_of;
   std::int64_t total = 0;
   for (const auto& [name, n] : counts) total += partitions_of[name] = n;
-  if (total > kMaxPartitions)
+  if (total > kMaxGroupPartitions)
     throw UsageError("--topics: " + std::to_string(total) + " partitions in all; partsim consumers takes at most " +
-                     std::to_string(kMaxPartitions));
+                     std::to_string(kMaxGroupPartitions));
 
   mc::GroupSpec spec;
   spec.topics = topic_metadata(counts, brokers_text, rf_text);

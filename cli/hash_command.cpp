@@ -31,7 +31,6 @@ constexpr const char* kHashUsage =
     "       partsim hash --keys-file FILE|- --partitions N[,M...] [options]\n"
     "Prints murmur2 (signed), toPositive and the partition of each key for each count.\n";
 
-constexpr std::size_t kFlushBytes = 1 << 20;
 constexpr std::size_t kStdinTableRows = 65536;  // rows that size the table's columns for keys from stdin
 
 struct HashedKey {
@@ -67,22 +66,6 @@ std::string display_key(const std::string& key, bool hex, bool escape_controls) 
   }
   return escape_controls ? analysis::escape_controls(key) : key;
 }
-
-// Output gathered in a buffer and written to stdout a piece at a time.
-class Out {
-public:
-  std::string& buf() { return buf_; }
-  void maybe_flush() {
-    if (buf_.size() >= kFlushBytes) flush();
-  }
-  void flush() {
-    write_stdout(buf_);
-    buf_.clear();
-  }
-
-private:
-  std::string buf_;
-};
 
 std::size_t int_width(std::int64_t v) {
   std::size_t w = v < 0 ? 2 : 1;
@@ -147,18 +130,18 @@ struct TableLayout {
 void write_table(KeyStream& keys, const std::vector<std::int32_t>& counts) {
   const bool hex = keys.hex();
   TableLayout layout(counts);
-  Out out;
+  std::string out;
   std::string key;
   // Keys that can be read twice: a first pass sizes the columns exactly.
   if (keys.rewind()) {
     while (keys.next(key)) layout.fit(!hex && plain(key) ? key : display_key(key, hex, true), hash(key), counts);
     keys.rewind();
-    layout.header_row(out.buf());
+    layout.header_row(out);
     while (keys.next(key)) {
-      layout.row(out.buf(), !hex && plain(key) ? key : display_key(key, hex, true), hash(key), counts);
-      out.maybe_flush();
+      layout.row(out, !hex && plain(key) ? key : display_key(key, hex, true), hash(key), counts);
+      write_stdout_when_full(out);
     }
-    out.flush();
+    write_stdout(out);
     return;
   }
   // Standard input: the first rows size the columns; later keys longer than those shift
@@ -171,29 +154,29 @@ void write_table(KeyStream& keys, const std::vector<std::int32_t>& counts) {
   }
   if (more) more = keys.next(key);  // a key beyond the block: numbers may be wider
   if (more) layout.fit_any_number(counts);
-  layout.header_row(out.buf());
+  layout.header_row(out);
   for (const auto& [shown, h] : block) {
-    layout.row(out.buf(), shown, h, counts);
-    out.maybe_flush();
+    layout.row(out, shown, h, counts);
+    write_stdout_when_full(out);
   }
   block.clear();
   for (; more; more = keys.next(key)) {
-    layout.row(out.buf(), display_key(key, hex, true), hash(key), counts);
-    out.maybe_flush();
+    layout.row(out, display_key(key, hex, true), hash(key), counts);
+    write_stdout_when_full(out);
   }
-  out.flush();
+  write_stdout(out);
 }
 
 void write_csv(KeyStream& keys, const std::vector<std::int32_t>& counts) {
   const bool hex = keys.hex();
-  Out out;
-  out.buf() = "key,murmur2,to_positive";
-  for (auto n : counts) out.buf() += ",p" + std::to_string(n);
-  out.buf() += '\n';
+  std::string out;
+  out = "key,murmur2,to_positive";
+  for (auto n : counts) out += ",p" + std::to_string(n);
+  out += '\n';
   std::string key;
   while (keys.next(key)) {
     const auto h = hash(key);
-    std::string& b = out.buf();
+    std::string& b = out;
     analysis::append_csv_cell(b, hex ? display_key(key, true, false) : key);
     b += ',';
     analysis::append_int(b, h.murmur2);
@@ -204,29 +187,29 @@ void write_csv(KeyStream& keys, const std::vector<std::int32_t>& counts) {
       analysis::append_int(b, h.positive % n);
     }
     b += '\n';
-    out.maybe_flush();
+    write_stdout_when_full(out);
   }
-  out.flush();
+  write_stdout(out);
 }
 
 // The same bytes as nlohmann's dump(2) of {"key_encoding", "partition_counts", "keys": [...]},
 // written one key at a time.
 void write_json(KeyStream& keys, const std::vector<std::int32_t>& counts) {
   const bool hex = keys.hex();
-  Out out;
+  std::string out;
   nlohmann::ordered_json head;
   head["key_encoding"] = hex ? "hex" : "utf8";
   head["partition_counts"] = counts;
   std::string text = head.dump(2);
   text.resize(text.size() - 2);  // drop "\n}"
-  out.buf() = text + ",\n  \"keys\": [";
+  out = text + ",\n  \"keys\": [";
   std::vector<std::string> count_names;
   for (auto n : counts) count_names.push_back(",\n      \"p" + std::to_string(n) + "\": ");
   std::string key;
   bool first = true;
   while (keys.next(key)) {
     const auto h = hash(key);
-    std::string& b = out.buf();
+    std::string& b = out;
     b += first ? "\n    {\n      \"key\": " : ",\n    {\n      \"key\": ";
     first = false;
     if (!hex && plain(key)) {
@@ -246,10 +229,10 @@ void write_json(KeyStream& keys, const std::vector<std::int32_t>& counts) {
       analysis::append_int(b, h.positive % counts[c]);
     }
     b += "\n    }";
-    out.maybe_flush();
+    write_stdout_when_full(out);
   }
-  out.buf() += "\n  ]\n}\n";
-  out.flush();
+  out += "\n  ]\n}\n";
+  write_stdout(out);
 }
 
 }  // namespace

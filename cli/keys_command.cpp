@@ -42,8 +42,6 @@ constexpr const char* kKeysUsage =
 // FROM and the planned count (one counter per candidate runs over every key).
 constexpr std::int32_t kMaxEveryCandidate = 1000;
 
-constexpr std::size_t kFlushBytes = 1 << 20;
-
 constexpr std::int64_t kMaxPartitions = 1'000'000;  // a flow matrix or a topic beyond this is not a real topic
 
 // `option` names it in errors: --change or --plan.
@@ -78,14 +76,6 @@ std::uint64_t flow_at(const model::KeyMovement& m, std::int32_t o, std::int32_t 
   return m.flow[static_cast<std::size_t>(o) * static_cast<std::size_t>(m.change.to) + static_cast<std::size_t>(n)];
 }
 
-// Output gathered in a buffer and written to stdout a piece at a time.
-void maybe_flush(std::string& out) {
-  if (out.size() >= kFlushBytes) {
-    write_stdout(out);
-    out.clear();
-  }
-}
-
 // The flow as an aligned table: rows old partitions, columns new ones.
 void append_flow_text(std::string& out, const model::KeyMovement& m) {
   const auto to = static_cast<std::size_t>(m.change.to);
@@ -113,7 +103,7 @@ void append_flow_text(std::string& out, const model::KeyMovement& m) {
     cell(0, "p" + std::to_string(o));
     for (std::size_t n = 0; n < to; ++n) cell(n + 1, std::to_string(flow_at(m, o, static_cast<std::int32_t>(n))));
     out += '\n';
-    maybe_flush(out);
+    write_stdout_when_full(out);
   }
 }
 
@@ -129,7 +119,7 @@ void append_flow_json(std::string& out, const model::KeyMovement& m, std::size_t
       out += n + 1 < m.change.to ? ",\n" : "\n";
     }
     out += row_pad + (o + 1 < m.change.from ? "],\n" : "]\n");
-    maybe_flush(out);
+    write_stdout_when_full(out);
   }
   out += std::string(indent, ' ') + "]";
 }
@@ -322,7 +312,7 @@ void write_flow_csv(const std::vector<model::KeyMovement>& results) {
         analysis::append_int(out, flow_at(m, o, n));
         out += '\n';
       }
-      maybe_flush(out);
+      write_stdout_when_full(out);
     }
   write_stdout(out);
 }

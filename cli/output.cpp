@@ -18,6 +18,12 @@ void write_stdout(std::string_view data) {
     throw std::runtime_error(std::string("cannot write to standard output: ") + std::strerror(errno));
 }
 
+void write_stdout_when_full(std::string& buf) {
+  if (buf.size() < (std::size_t{1} << 20)) return;
+  write_stdout(buf);
+  buf.clear();
+}
+
 AtomicFile::AtomicFile(std::string path)
     : path_(std::move(path)), tmp_(path_ + ".tmp." + std::to_string(::getpid())), guard_(tmp_) {
   fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

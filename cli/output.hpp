@@ -14,6 +14,10 @@ namespace partsim::cli {
 /// Writes `data` to standard output; throws std::runtime_error if stdout fails.
 void write_stdout(std::string_view data);
 
+/// Writes `buf` to standard output and empties it once it holds a megabyte or more: for
+/// output built a line at a time (hash, keys) that should not sit whole in memory.
+void write_stdout_when_full(std::string& buf);
+
 /// A file written in pieces to `path`.tmp.PID and renamed to `path` by commit(). Destroyed
 /// without commit() (an error, an exception), the temporary is removed.
 class AtomicFile {

@@ -7,15 +7,13 @@
 #include <optional>
 
 #include "model/consumer/group_spec.hpp"
+#include "scenarios/loader/scenario_fields_parts.hpp"
 
 namespace partsim::scenarios {
 namespace {
 
 using namespace partsim::model;
 
-constexpr double kMaxMs = 1e12;
-constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
-constexpr auto kMs = TimeUnit::kMillis;
 const std::vector<std::string> kStrategies = {"range", "roundrobin", "sticky", "cooperative-sticky"};
 
 void check_change(MapReader& m, MemberChange&) {

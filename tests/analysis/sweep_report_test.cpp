@@ -17,7 +17,7 @@ using partsim::analysis::SweepReportOptions;
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Two arms (a, b) at rate 1000 and 10 (listed in that order), metrics m and z.
@@ -29,7 +29,7 @@ SweepData two_arms() {
   d.rows_done = 12;
   d.metrics = {"m", "z"};
   d.points = {
-      {0, "a", {{"rate", "1000"}}, {{kNaN, 5, kNaN}, {0, 0, 0}}},
+      {0, "a", {{"rate", "1000"}}, {{kUnknown, 5, kUnknown}, {0, 0, 0}}},
       {1, "b", {{"rate", "1000"}}, {{kInf, 1, 2}, {0, 0, 0}}},
       {2, "a", {{"rate", "10"}}, {{1, 2, 3}, {0, 0, 0}}},
       {3, "b<i>", {{"rate", "10"}}, {{4, 4, 4}, {0, 0, 0}}},

@@ -8,6 +8,7 @@
 #include "cli/calibrate_scenario.hpp"
 #include "cli/cli_runner.hpp"
 
+using partsim::testing::q;
 using partsim::testing::run_cli;
 using partsim::testing::ScratchDir;
 using partsim::testing::slurp;
@@ -19,8 +20,6 @@ namespace {
 const partsim::testing::CalibrateScenario kSynthetic{
     "synthetic", 1500, {1, 10, 1}, 6, "linger.ms: 0, batch.size: 16384"};
 const std::string kScenario = kSynthetic.yaml();
-
-std::string q(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
 
 // One measured row made by partsim itself at the true values (broker 1's rtt.ms 40, every
 // request.ms 2): the mean of 5 replications with a seed the fit does not use, as a real

@@ -15,7 +15,7 @@
 namespace {
 
 // Two brokers, two partitions, a short run.
-const std::string kScenario = partsim::testing::CalibrateScenario{"small", 300, {1, 1}, 2, "linger.ms: 0"}.yaml();
+const std::string kFitScenario = partsim::testing::CalibrateScenario{"small", 300, {1, 1}, 2, "linger.ms: 0"}.yaml();
 
 partsim::analysis::CalibrationSetup setup(double lo, double hi, double start, std::vector<double>* asked) {
   partsim::analysis::CalibrationSetup s;
@@ -29,7 +29,7 @@ partsim::analysis::CalibrationSetup setup(double lo, double hi, double start, st
   s.max_iterations = 1;
   s.scenario = [asked](std::size_t, std::span<const double> x) {
     if (asked) asked->push_back(x[0]);
-    return partsim::scenarios::load_scenario_text(kScenario, "small.yaml",
+    return partsim::scenarios::load_scenario_text(kFitScenario, "small.yaml",
                                                   {"cluster.brokers.*.rtt.ms=" + std::to_string(x[0])});
   };
   return s;

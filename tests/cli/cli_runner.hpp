@@ -50,6 +50,9 @@ inline std::string scenario_arg(const std::string& rel) {
   return std::string("'") + PARTSIM_SOURCE_DIR + "/scenarios/" + rel + "'";
 }
 
+/// A path quoted for the shell (single quotes; the tests' paths hold none).
+inline std::string q(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
+
 /// `args` is appended to the binary's path as shell words (quote them yourself). With
 /// `cwd`, the binary runs in that folder.
 inline CliResult run_cli(const std::string& args, const std::string& stdin_text = "",

@@ -9,15 +9,12 @@
 #include "cli/cli_runner.hpp"
 
 using partsim::testing::run_cli;
+using partsim::testing::scenario_arg;
 using partsim::testing::ScratchDir;
 using partsim::testing::slurp;
 
-namespace {
-const auto& scenario = partsim::testing::scenario_arg;
-}  // namespace
-
 TEST_CASE("partsim compare prints the partitioners side by side") {
-  const auto r = run_cli("compare " + scenario("round-robin/new-batch-per-record.yaml") +
+  const auto r = run_cli("compare " + scenario_arg("round-robin/new-batch-per-record.yaml") +
                          " --partitioners round-robin,round-robin-fixed");
   CHECK(r.exit_code == 0);
   CHECK(r.out.rfind("metric", 0) == 0);
@@ -30,7 +27,7 @@ TEST_CASE("partsim compare prints the partitioners side by side") {
 }
 
 TEST_CASE("partsim compare json holds runs with the run fields; csv one row per run and sweep value") {
-  const auto j = run_cli("compare " + scenario("book/keyed.yaml") +
+  const auto j = run_cli("compare " + scenario_arg("book/keyed.yaml") +
                          " --variant a:linger.ms=0 --variant b:linger.ms=7 --format json");
   CHECK(j.exit_code == 0);
   CHECK(j.out.find("\"runs\": [") != std::string::npos);
@@ -38,7 +35,7 @@ TEST_CASE("partsim compare json holds runs with the run fields; csv one row per 
   CHECK(j.out.find("\"records_acked\": 300") != std::string::npos);
   ScratchDir dir;
   const auto c =
-      run_cli("compare " + scenario("kip794/slow-broker.yaml") +
+      run_cli("compare " + scenario_arg("kip794/slow-broker.yaml") +
               " --partitioners builtin,sticky-kip480 --sweep workload.arrivals.rate=300,3000 --set run.records=3000"
               " --format csv --out '" +
               dir.path.string() + "'");
@@ -51,7 +48,7 @@ TEST_CASE("partsim compare json holds runs with the run fields; csv one row per 
         std::string::npos);
   // As a table: one block per sweep value, one column per partitioner.
   const auto t =
-      run_cli("compare " + scenario("kip794/slow-broker.yaml") +
+      run_cli("compare " + scenario_arg("kip794/slow-broker.yaml") +
               " --partitioners builtin,sticky-kip480 --sweep workload.arrivals.rate=300,3000 --set run.records=3000");
   CHECK(t.exit_code == 0);
   const auto first = t.out.find("producers.*.workload.arrivals.rate = 300\nmetric "),
@@ -62,22 +59,22 @@ TEST_CASE("partsim compare json holds runs with the run fields; csv one row per 
 }
 
 TEST_CASE("bad compare input exits 2 naming the option") {
-  auto r = run_cli("compare " + scenario("book/keyed.yaml") + " --partitioners builtin,nope");
+  auto r = run_cli("compare " + scenario_arg("book/keyed.yaml") + " --partitioners builtin,nope");
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("--partitioners: unknown partitioner 'nope' (known: builtin, round-robin,") != std::string::npos);
-  r = run_cli("compare " + scenario("book/keyed.yaml"));
+  r = run_cli("compare " + scenario_arg("book/keyed.yaml"));
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("nothing to compare") != std::string::npos);
-  r = run_cli("compare " + scenario("book/keyed.yaml") + " --variant broken");
+  r = run_cli("compare " + scenario_arg("book/keyed.yaml") + " --variant broken");
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("--variant: must be NAME:KEY=VALUE") != std::string::npos);
-  r = run_cli("compare " + scenario("book/keyed.yaml") + " --variant v:lingr.ms=3");
+  r = run_cli("compare " + scenario_arg("book/keyed.yaml") + " --variant v:lingr.ms=3");
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("unknown key 'lingr.ms' under producers.*.config (did you mean 'linger.ms'?)") != std::string::npos);
 }
 
 TEST_CASE("compare names each metric once, the same in CSV and JSON with and without replications") {
-  const std::string base = "compare " + scenario("slow-broker.yaml") +
+  const std::string base = "compare " + scenario_arg("slow-broker.yaml") +
                            " --partitioners builtin,sticky-kip480 --set run.duration.ms=3000 --set run.warmup.ms=0";
   const auto csv = run_cli(base + " --format csv");
   REQUIRE(csv.exit_code == 0);
@@ -123,7 +120,7 @@ TEST_CASE("compare names each metric once, the same in CSV and JSON with and wit
 }
 
 TEST_CASE("a compared run that measured nothing shows '-' and null, with a warning") {
-  const std::string base = "compare " + scenario("book/keyed.yaml") +
+  const std::string base = "compare " + scenario_arg("book/keyed.yaml") +
                            " --variant warm:run.warmup.ms=100000000 --variant cold:run.warmup.ms=0";
   const auto t = run_cli(base);
   REQUIRE(t.exit_code == 0);
@@ -142,7 +139,7 @@ TEST_CASE("a compared run that measured nothing shows '-' and null, with a warni
 }
 
 TEST_CASE("compare runs of different shapes: a variant with more partitions or brokers") {
-  const auto r = run_cli("compare " + scenario("book/keyed.yaml") +
+  const auto r = run_cli("compare " + scenario_arg("book/keyed.yaml") +
                          " --variant six:topics.0.partitions=6 --variant twelve:topics.0.partitions=12 --format csv");
   CHECK(r.exit_code == 0);
   CHECK(r.err.empty());

@@ -20,7 +20,7 @@ std::string example(const std::string& name) {
 const std::string kDemo = "reassign --current " + example("kafka-assignment-optimizer-demo.json") + " --brokers " +
                           example("brokers-2-zones.json") + " --target-brokers 0-18";
 // Two topics; b-0's only replica is on broker 5, which is not in --brokers; broker 3 is empty.
-const char* kTwoTopics = R"({"version":1,"partitions":[{"topic":"a","partition":0,"replicas":[0,1]},
+const char* kTwoTopicsReplicas = R"({"version":1,"partitions":[{"topic":"a","partition":0,"replicas":[0,1]},
   {"topic":"a","partition":1,"replicas":[1,2]},{"topic":"b","partition":0,"replicas":[5]},{"topic":"b","partition":1,"replicas":[2,0]},
   {"topic":"b","partition":2,"replicas":[0,1]}]})";
 }  // namespace
@@ -73,7 +73,7 @@ plan written to )" + plan.string() +
 
 TEST_CASE("partsim reassign prints per-topic spreads, stranded partitions and leaving brokers exactly") {
   ScratchDir dir;
-  const auto current = dir.write("two.json", kTwoTopics);
+  const auto current = dir.write("two.json", kTwoTopicsReplicas);
   const std::string base = "reassign --current '" + current.string() + "' --brokers 0:x,1:x,2,3";
   const auto table = run_cli(base + " --balance-scope both --balance exact");
   CHECK(table.exit_code == 0);

@@ -13,13 +13,12 @@
 
 #include "cli/cli_runner.hpp"
 
+using partsim::testing::q;
 using partsim::testing::run_cli;
 using partsim::testing::ScratchDir;
 using partsim::testing::slurp;
 
 namespace {
-
-std::string q(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
 
 // 2 rates x 2 partitioners x 3 replications.
 std::string sweep_file(int seed = 3) {

@@ -11,31 +11,28 @@
 #include "cli/cli_runner.hpp"
 
 using partsim::testing::run_cli;
+using partsim::testing::scenario_arg;
 using partsim::testing::ScratchDir;
 using partsim::testing::slurp;
 
-namespace {
-const auto& scenario = partsim::testing::scenario_arg;
-}  // namespace
-
 TEST_CASE("replications give the same bytes on 1 and 2 threads") {
   const auto one =
-      run_cli("run " + scenario("book/null-key-sticky.yaml") + " --replications 16 --threads 1 --format json");
+      run_cli("run " + scenario_arg("book/null-key-sticky.yaml") + " --replications 16 --threads 1 --format json");
   const auto two =
-      run_cli("run " + scenario("book/null-key-sticky.yaml") + " --replications 16 --threads 2 --format json");
+      run_cli("run " + scenario_arg("book/null-key-sticky.yaml") + " --replications 16 --threads 2 --format json");
   CHECK(one.exit_code == 0);
   CHECK(one.out == two.out);
-  CHECK(run_cli("run " + scenario("book/null-key-sticky.yaml") + " --replications 16 --threads 3 --format json").out ==
-        one.out);
+  CHECK(run_cli("run " + scenario_arg("book/null-key-sticky.yaml") + " --replications 16 --threads 3 --format json")
+            .out == one.out);
   CHECK(one.out.find("\"replications\": 16") != std::string::npos);
   const auto runs = nlohmann::json::parse(one.out)["runs"];
   REQUIRE(runs.size() == 16);
   for (std::size_t i = 0; i < runs.size(); ++i) CHECK(runs[i]["replication"] == i);
   CHECK(one.out.find("\"ci95_low\"") != std::string::npos);
-  const auto c1 = run_cli("compare " + scenario("slow-broker.yaml") +
+  const auto c1 = run_cli("compare " + scenario_arg("slow-broker.yaml") +
                           " --partitioners builtin,sticky-kip480 --set run.duration.ms=2000 "
                           "--replications 4 --threads 1 --format csv");
-  const auto c2 = run_cli("compare " + scenario("slow-broker.yaml") +
+  const auto c2 = run_cli("compare " + scenario_arg("slow-broker.yaml") +
                           " --partitioners builtin,sticky-kip480 --set run.duration.ms=2000 "
                           "--replications 4 --threads 2 --format csv");
   CHECK(c1.exit_code == 0);
@@ -45,7 +42,7 @@ TEST_CASE("replications give the same bytes on 1 and 2 threads") {
 TEST_CASE("--out writes every file, and the manifest's resolved scenario re-runs byte for byte") {
   ScratchDir dir;
   const std::string out = (dir.path / "first").string();
-  const auto r = run_cli("run " + scenario("slow-broker.yaml") +
+  const auto r = run_cli("run " + scenario_arg("slow-broker.yaml") +
                          " --set run.duration.ms=2000 --seed 9 --timeseries 100 --out '" + out + "'");
   REQUIRE(r.exit_code == 0);
   for (const char* f :
@@ -68,7 +65,7 @@ TEST_CASE("--out writes every file, and the manifest's resolved scenario re-runs
 
 TEST_CASE("--plot draws PNG charts") {
   ScratchDir dir;
-  const auto r = run_cli("run " + scenario("book/null-key-sticky.yaml") + " --plot '" + dir.path.string() + "'");
+  const auto r = run_cli("run " + scenario_arg("book/null-key-sticky.yaml") + " --plot '" + dir.path.string() + "'");
   REQUIRE(r.exit_code == 0);
   for (const char* f : {"records-per-partition.png", "partition-choices.png", "broker-queues.png", "latency-cdf.png",
                         "batch-sizes.png"}) {
@@ -78,12 +75,12 @@ TEST_CASE("--plot draws PNG charts") {
 }
 
 TEST_CASE("the Poisson batching check fits its closed form") {
-  const auto r = run_cli("run " + scenario("theory/poisson-batching.yaml") + " --format json");
+  const auto r = run_cli("run " + scenario_arg("theory/poisson-batching.yaml") + " --format json");
   REQUIRE(r.exit_code == 0);
   const auto at = r.out.find("\"p_value\": ", r.out.find("\"theory\""));
   REQUIRE(at != std::string::npos);
   CHECK(std::stod(r.out.substr(at + 11, 12)) > 0.05);
-  const auto bad = run_cli("run " + scenario("slow-broker.yaml") + " --set run.check=poisson-batching");
+  const auto bad = run_cli("run " + scenario_arg("slow-broker.yaml") + " --set run.check=poisson-batching");
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("poisson-batching needs one producer") != std::string::npos);
 }
@@ -108,7 +105,7 @@ int run_interrupted(const std::string& args, const ScratchDir& dir, double first
 TEST_CASE("an interrupted replicated run writes its first replications, marked partial, as --replications would") {
   ScratchDir dir;
   const std::string out = (dir.path / "out").string();
-  const int rc = run_interrupted("run " + scenario("book/null-key-sticky.yaml") +
+  const int rc = run_interrupted("run " + scenario_arg("book/null-key-sticky.yaml") +
                                      " --replications 100000 --threads 2 --out '" + out + "'",
                                  dir, 1.0, -1);
   CHECK(rc == 1);
@@ -124,8 +121,8 @@ TEST_CASE("an interrupted replicated run writes its first replications, marked p
             .find("PARTIAL RESULT: interrupted after " + std::to_string(done) + " of 100000 replications") !=
         std::string::npos);
   // The first `done` replications, exactly: the same metrics as a run asked for that many.
-  const auto full = nlohmann::json::parse(run_cli("run " + scenario("book/null-key-sticky.yaml") + " --replications " +
-                                                  std::to_string(done) + " --format json")
+  const auto full = nlohmann::json::parse(run_cli("run " + scenario_arg("book/null-key-sticky.yaml") +
+                                                  " --replications " + std::to_string(done) + " --format json")
                                               .out);
   CHECK(full["metrics"] == summary["metrics"]);
   CHECK_FALSE(full.contains("partial"));
@@ -134,7 +131,7 @@ TEST_CASE("an interrupted replicated run writes its first replications, marked p
 TEST_CASE("a second Ctrl-C finishes the output begun and leaves no half-written file") {
   ScratchDir dir;
   const std::string out = (dir.path / "out").string();
-  const int rc = run_interrupted("run " + scenario("book/null-key-sticky.yaml") +
+  const int rc = run_interrupted("run " + scenario_arg("book/null-key-sticky.yaml") +
                                      " --replications 100000 --threads 2 --format json --out '" + out + "'",
                                  dir, 1.0, 0.02);
   CHECK((rc == 130 || rc == 1));  // 1 when the process had finished before the second signal
@@ -155,9 +152,9 @@ TEST_CASE("replications are summarized as they finish: 5,000 of them fit in 300 
           doctest::skip(partsim::testing::kSanitized)) {
   // Held whole, 5,000 results with their two 58 KB histograms would need 650 MB.
   ScratchDir dir;
-  const std::string cmd = "ulimit -v 300000; '" + std::string(PARTSIM_BINARY) + "' run " + scenario("book/keyed.yaml") +
-                          " --set run.records=10 --replications 5000 --threads 1 --format csv >'" +
-                          (dir.path / "out").string() + "'";
+  const std::string cmd =
+      "ulimit -v 300000; '" + std::string(PARTSIM_BINARY) + "' run " + scenario_arg("book/keyed.yaml") +
+      " --set run.records=10 --replications 5000 --threads 1 --format csv >'" + (dir.path / "out").string() + "'";
   CHECK(std::system(cmd.c_str()) == 0);
   CHECK(slurp(dir.path / "out").find("\nrecords_acked,10.000000,10.000000,10.000000,10.000000,10.000000,10.000000\n") !=
         std::string::npos);
@@ -178,7 +175,7 @@ TEST_CASE("the queue chart has a panel per broker") {
   };
   REQUIRE(run_cli("run '" + five.string() + "' --plot '" + (dir.path / "five").string() + "'").exit_code == 0);
   CHECK(png_height(slurp(dir.path / "five" / "broker-queues.png")) == 110 + 5 * 150);
-  REQUIRE(run_cli("run " + scenario("kip794/slow-broker.yaml") + " --plot '" + (dir.path / "three").string() + "'")
+  REQUIRE(run_cli("run " + scenario_arg("kip794/slow-broker.yaml") + " --plot '" + (dir.path / "three").string() + "'")
               .exit_code == 0);
   CHECK(png_height(slurp(dir.path / "three" / "broker-queues.png")) == 600);
 }

@@ -7,35 +7,35 @@
 #include "cli/cli_runner.hpp"
 
 using partsim::testing::run_cli;
+using partsim::testing::scenario_arg;
 using partsim::testing::ScratchDir;
 using partsim::testing::slurp;
 
-namespace {
-const auto& scenario = partsim::testing::scenario_arg;
-}  // namespace
-
 TEST_CASE("partsim run prints per-partition and per-broker tables and the trace") {
-  const auto r = run_cli("run " + scenario("book/low-cardinality.yaml"));
+  const auto r = run_cli("run " + scenario_arg("book/low-cardinality.yaml"));
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("first 10 partitions: 4 2 5 0 1 4 2 5 0 1") != std::string::npos);
   CHECK(r.out.find("records sent 300, acked 300, failed 0") != std::string::npos);
 }
 
 TEST_CASE("partsim run --format json has the documented fields and is byte-identical for one seed") {
-  const auto a = run_cli("run " + scenario("slow-broker.yaml") + " --set run.duration.ms=2000 --format json --seed 5");
-  const auto b = run_cli("run " + scenario("slow-broker.yaml") + " --set run.duration.ms=2000 --format json --seed 5");
+  const auto a =
+      run_cli("run " + scenario_arg("slow-broker.yaml") + " --set run.duration.ms=2000 --format json --seed 5");
+  const auto b =
+      run_cli("run " + scenario_arg("slow-broker.yaml") + " --set run.duration.ms=2000 --format json --seed 5");
   CHECK(a.exit_code == 0);
   CHECK(a.out == b.out);
   for (const char* field : {"\"records_sent\"", "\"records_acked\"", "\"records_failed\"", "\"partitions\"",
                             "\"leader\"", "\"brokers\"", "\"requests\"", "\"latency_ms\"", "\"p999\"", "\"trace\""})
     CHECK(a.out.find(field) != std::string::npos);
-  const auto c = run_cli("run " + scenario("slow-broker.yaml") + " --set run.duration.ms=2000 --format json --seed 6");
+  const auto c =
+      run_cli("run " + scenario_arg("slow-broker.yaml") + " --set run.duration.ms=2000 --format json --seed 6");
   CHECK(c.out != a.out);
 }
 
 TEST_CASE("partsim run --out writes summary.json and partitions.csv") {
   ScratchDir dir;
-  const auto r = run_cli("run " + scenario("book/keyed.yaml") + " --format csv --out '" + dir.path.string() + "'");
+  const auto r = run_cli("run " + scenario_arg("book/keyed.yaml") + " --format csv --out '" + dir.path.string() + "'");
   CHECK(r.exit_code == 0);
   CHECK(r.out.rfind("topic,partition,leader,records,bytes,batches,records_per_batch,bytes_per_batch\n", 0) == 0);
   CHECK(slurp(dir.path / "partitions.csv") == r.out);
@@ -44,8 +44,8 @@ TEST_CASE("partsim run --out writes summary.json and partitions.csv") {
 
 TEST_CASE("partsim run reports each producer's metrics under the Java client's names, nodes as node-<id>") {
   ScratchDir dir;
-  const auto r =
-      run_cli("run " + scenario("slow-broker.yaml") + " --set run.duration.ms=2000 --out '" + dir.path.string() + "'");
+  const auto r = run_cli("run " + scenario_arg("slow-broker.yaml") + " --set run.duration.ms=2000 --out '" +
+                         dir.path.string() + "'");
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("producer metrics (the Java client's JMX names, over the whole run):") != std::string::npos);
   CHECK(r.out.find("record-queue-time-max") != std::string::npos);
@@ -72,10 +72,10 @@ TEST_CASE("bad run input exits 2 with a message naming the file or option") {
   r = run_cli("run /no/such.yaml");
   CHECK(r.exit_code == 2);
   CHECK(r.err == "partsim run: /no/such.yaml: cannot open file: No such file or directory\n");
-  r = run_cli("run " + scenario("book/keyed.yaml") + " --set nonsense");
+  r = run_cli("run " + scenario_arg("book/keyed.yaml") + " --set nonsense");
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("--set: must be PATH=VALUE") != std::string::npos);
-  r = run_cli("run " + scenario("book/keyed.yaml") + " --seed -1");
+  r = run_cli("run " + scenario_arg("book/keyed.yaml") + " --seed -1");
   CHECK(r.exit_code == 2);
   r = run_cli("run");
   CHECK(r.exit_code == 2);
@@ -83,7 +83,7 @@ TEST_CASE("bad run input exits 2 with a message naming the file or option") {
 }
 
 TEST_CASE("a warm-up that covers the whole run is reported as 'no records measured', with null statistics") {
-  const std::string cmd = "run " + scenario("book/keyed.yaml") + " --set run.warmup.ms=100000000";
+  const std::string cmd = "run " + scenario_arg("book/keyed.yaml") + " --set run.warmup.ms=100000000";
   const auto t = run_cli(cmd);
   CHECK(t.exit_code == 0);
   CHECK(t.err.find(
@@ -115,7 +115,7 @@ TEST_CASE("a warm-up that covers the whole run is reported as 'no records measur
 }
 
 TEST_CASE("a big topic's table shows its busiest partitions and counts the idle ones; CSV and JSON keep every row") {
-  const std::string cmd = "run " + scenario("book/keyed.yaml") + " --set topics.0.partitions=400";
+  const std::string cmd = "run " + scenario_arg("book/keyed.yaml") + " --set topics.0.partitions=400";
   const auto t = run_cli(cmd);
   REQUIRE(t.exit_code == 0);
   const auto note = t.out.find("(the 20 busiest of 400 partitions; ");
@@ -138,14 +138,14 @@ TEST_CASE("a big topic's table shows its busiest partitions and counts the idle 
 }
 
 TEST_CASE("the table and JSON show the hottest keys of the busiest partitions, counted after the warm-up") {
-  const auto t = run_cli("run " + scenario("book/hot-key.yaml"));
+  const auto t = run_cli("run " + scenario_arg("book/hot-key.yaml"));
   REQUIRE(t.exit_code == 0);
   CHECK(t.out.find("hottest keys of the busiest partitions (keyed records sent after the warm-up; counts exact)") !=
         std::string::npos);
   CHECK(t.out.find("book           5            249  book-bestseller      242  0.9719") != std::string::npos);
   // Five keys over five partitions: each partition's one key holds all its records.
   const auto low =
-      nlohmann::json::parse(run_cli("run " + scenario("book/low-cardinality.yaml") + " --format json").out);
+      nlohmann::json::parse(run_cli("run " + scenario_arg("book/low-cardinality.yaml") + " --format json").out);
   const auto& hot = low["hot_keys"];
   CHECK(hot["counted"] == 300);
   CHECK(hot["exact"] == true);
@@ -159,11 +159,11 @@ TEST_CASE("the table and JSON show the hottest keys of the busiest partitions, c
   }
   // Only records sent after run.warmup.ms count: as many as were measured.
   const auto warm = nlohmann::json::parse(
-      run_cli("run " + scenario("book/hot-key.yaml") + " --set run.warmup.ms=300 --format json").out);
+      run_cli("run " + scenario_arg("book/hot-key.yaml") + " --set run.warmup.ms=300 --format json").out);
   CHECK(warm["hot_keys"]["counted"] == warm["records_measured"]);
   CHECK(warm["hot_keys"]["counted"] < 300);
   // Null keys: no section.
   const auto none =
-      nlohmann::json::parse(run_cli("run " + scenario("book/null-key-sticky.yaml") + " --format json").out);
+      nlohmann::json::parse(run_cli("run " + scenario_arg("book/null-key-sticky.yaml") + " --format json").out);
   CHECK_FALSE(none.contains("hot_keys"));
 }

@@ -9,15 +9,14 @@
 
 #include "cli/cli_runner.hpp"
 
+using partsim::testing::q;
 using partsim::testing::run_cli;
 using partsim::testing::ScratchDir;
 
 namespace {
 
-std::string q(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
-
 // 2 rates x 2 partitioners x 3 replications: 12 rows.
-std::string sweep_file() {
+std::string two_by_two_sweep() {
   return "name: st\nscenario: " + std::string(PARTSIM_SOURCE_DIR) +
          "/scenarios/kip794/slow-broker.yaml\nseed: 3\nreplications: 3\n"
          "set:\n  run.records: 1000\n  run.warmup.ms: 0\npartitioners: [builtin, sticky-kip480]\n"
@@ -28,7 +27,7 @@ std::string sweep_file() {
 
 TEST_CASE("partsim status: rows done of the total across the shards given, per shard, and the shards missing") {
   ScratchDir dir;
-  const auto sweep = dir.write("st.yaml", sweep_file());
+  const auto sweep = dir.write("st.yaml", two_by_two_sweep());
   const auto s0 = dir.path / "s0.sqlite", s1 = dir.path / "s1.sqlite";
   REQUIRE(run_cli("sweep " + q(sweep) + " --shard 0/2 --store " + q(s0)).exit_code == 0);
 
@@ -58,7 +57,7 @@ TEST_CASE("partsim status: rows done of the total across the shards given, per s
 
 TEST_CASE("partsim status: a merged store counts for every shard it holds") {
   ScratchDir dir;
-  const auto sweep = dir.write("st.yaml", sweep_file());
+  const auto sweep = dir.write("st.yaml", two_by_two_sweep());
   for (int i = 0; i < 2; ++i)
     REQUIRE(run_cli("sweep " + q(sweep) + " --shard " + std::to_string(i) + "/3 --store " +
                     q(dir.path / ("s" + std::to_string(i) + ".sqlite")))
@@ -82,7 +81,7 @@ TEST_CASE("partsim status: errors name the option") {
   CHECK(none.err.find("give the sweep's stores") != std::string::npos);
   ScratchDir dir;
   const auto s = dir.path / "s.sqlite";
-  REQUIRE(run_cli("sweep " + q(dir.write("st.yaml", sweep_file())) + " --store " + q(s)).exit_code == 0);
+  REQUIRE(run_cli("sweep " + q(dir.write("st.yaml", two_by_two_sweep())) + " --store " + q(s)).exit_code == 0);
   const auto zero = run_cli("status " + q(s) + " --every 0");
   CHECK(zero.exit_code == 2);
   CHECK(zero.err.find("--every") != std::string::npos);

@@ -21,6 +21,7 @@
 #include "cli/cli_runner.hpp"
 #include "cli/sweep_store.hpp"
 
+using partsim::testing::q;
 using partsim::testing::run_cli;
 using partsim::testing::ScratchDir;
 using partsim::testing::slurp;
@@ -38,8 +39,6 @@ std::string small_sweep(int reps = 3, const std::string& rates = "[300, 3000]", 
          "grid:\n  workload.arrivals.rate: " +
          rates + "\n";
 }
-
-std::string q(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
 
 // Everything a store holds but ids: meta (but the shard), points, done rows and results,
 // each sorted.

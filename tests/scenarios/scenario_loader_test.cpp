@@ -21,7 +21,7 @@ producers:
     workload: {keys: {kind: none}}
 )";
 
-std::string error_of(const std::string& yaml, const std::vector<std::string>& sets = {}) {
+std::string load_error(const std::string& yaml, const std::vector<std::string>& sets = {}) {
   try {
     scenarios::load_scenario_text(yaml, "s.yaml", sets);
   } catch (const scenarios::InputError& e) {
@@ -43,12 +43,12 @@ TEST_CASE("a valid scenario loads with Kafka 4.x defaults") {
 }
 
 TEST_CASE("errors name file, line, column, key path and the rule") {
-  CHECK(error_of(std::string(kGood).replace(std::string(kGood).find("linger.ms: 0"), 12, "linger.ms: -5")) ==
+  CHECK(load_error(std::string(kGood).replace(std::string(kGood).find("linger.ms: 0"), 12, "linger.ms: -5")) ==
         "s.yaml:7:25: producers.0.config.linger.ms: must be a number in [0, 1e+12], got '-5'");
-  CHECK(error_of(std::string(kGood).replace(std::string(kGood).find("linger.ms: 0"), 12, "lingr.ms: 0"))
+  CHECK(load_error(std::string(kGood).replace(std::string(kGood).find("linger.ms: 0"), 12, "lingr.ms: 0"))
             .find("s.yaml:7:14: producers.0.config.lingr.ms: unknown key (did you mean 'linger.ms'?)") == 0);
-  CHECK(error_of("a: [1, 2").find("s.yaml:1:1: invalid YAML: end of sequence flow not found") == 0);
-  CHECK(error_of("") == "s.yaml: is empty; a scenario needs cluster, topics and producers");
+  CHECK(load_error("a: [1, 2").find("s.yaml:1:1: invalid YAML: end of sequence flow not found") == 0);
+  CHECK(load_error("") == "s.yaml: is empty; a scenario needs cluster, topics and producers");
 }
 
 TEST_CASE("--set overrides a field by its path, Kafka keys with dots included") {
@@ -58,9 +58,9 @@ TEST_CASE("--set overrides a field by its path, Kafka keys with dots included") 
   const auto t = scenarios::load_scenario_text(kGood, "s.yaml", {"producers.0.config.batch.size=100"});
   CHECK(t.producers[0].config.batch_size_bytes == 100);
   CHECK(
-      error_of(kGood, {"producers.0.config.linger.ms=-1"}) ==
+      load_error(kGood, {"producers.0.config.linger.ms=-1"}) ==
       "--set producers.0.config.linger.ms=-1: producers.0.config.linger.ms: must be a number in [0, 1e+12], got '-1'");
-  CHECK(error_of(kGood, {"producers.0.config.lingerms=1"}).find("unknown key 'lingerms' under producers.0.config") !=
+  CHECK(load_error(kGood, {"producers.0.config.lingerms=1"}).find("unknown key 'lingerms' under producers.0.config") !=
         std::string::npos);
 }
 
@@ -100,12 +100,13 @@ std::string with(const std::string& from, const std::string& to) {
 }  // namespace
 
 TEST_CASE("every string of a scenario must be valid UTF-8, named with its location") {
-  CHECK(error_of(with("name: x", "name: \"bad\xff\"")) == "s.yaml:1:7: name: must be valid UTF-8 text, got 'bad\\xFF'");
-  CHECK(error_of(with("  - config:", "  - name: \"p\xc3\"\n    config:")) ==
+  CHECK(load_error(with("name: x", "name: \"bad\xff\"")) ==
+        "s.yaml:1:7: name: must be valid UTF-8 text, got 'bad\\xFF'");
+  CHECK(load_error(with("  - config:", "  - name: \"p\xc3\"\n    config:")) ==
         "s.yaml:7:11: producers.0.name: must be valid UTF-8 text, got 'p\\xC3'");
-  CHECK(error_of(with("{kind: none}", "{kind: template, template: \"k\xed\xa0\x80-{i}\"}")) ==
+  CHECK(load_error(with("{kind: none}", "{kind: template, template: \"k\xed\xa0\x80-{i}\"}")) ==
         "s.yaml:8:49: producers.0.workload.keys.template: must be valid UTF-8 text, got 'k\\xED\\xA0\\x80-{i}'");
-  CHECK(error_of(with("{kind: none}", "{kind: list, list: [a, \"\xc0\xaf\"]}")) ==
+  CHECK(load_error(with("{kind: none}", "{kind: list, list: [a, \"\xc0\xaf\"]}")) ==
         "s.yaml:8:45: producers.0.workload.keys.list.1: must be valid UTF-8 text, got '\\xC0\\xAF'");
   // Text beyond ASCII is fine.
   CHECK(scenarios::load_scenario_text(with("name: x", "name: \"caf\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x93\xa6\""), "s.yaml")
@@ -114,9 +115,9 @@ TEST_CASE("every string of a scenario must be valid UTF-8, named with its locati
 
 TEST_CASE("topic names follow Kafka's rule, as the placement inputs do") {
   CHECK(
-      error_of(with("name: t,", "name: \"a b\",")) ==
+      load_error(with("name: t,", "name: \"a b\",")) ==
       "s.yaml:5:17: topics.0.name: 'a b' is not a legal Kafka topic name (1 to 249 of letters, digits, '.', '_' and '-')");
-  CHECK(error_of(with("name: t,", "name: \"..\","))
+  CHECK(load_error(with("name: t,", "name: \"..\","))
             .find("topics.0.name: '..' is not a legal Kafka topic name ('.' and '..' are reserved)") !=
         std::string::npos);
   CHECK(scenarios::load_scenario_text(with("name: t,", "name: Orders.v2_eu-1,"), "s.yaml").topics[0].name ==
@@ -125,7 +126,7 @@ TEST_CASE("topic names follow Kafka's rule, as the placement inputs do") {
 
 TEST_CASE("a second YAML document is an error; an empty one after --- is not") {
   CHECK(
-      error_of(std::string(kGood) + "---\nname: y\n") ==
+      load_error(std::string(kGood) + "---\nname: y\n") ==
       "s.yaml:10:1: a second YAML document starts here; a scenario file holds one (remove the '---' before it, or split the file)");
   CHECK(scenarios::load_scenario_text(std::string("---\n") + kGood + "...\n", "s.yaml").name == "x");
   CHECK(scenarios::load_scenario_text(std::string(kGood) + "---\n", "s.yaml").name == "x");
@@ -148,7 +149,7 @@ cluster: {brokers: [{id: 0}]}
 topics: [{name: t}]
 producers: [{}]
 )";
-  CHECK(error_of(two).find("s.yaml:2:1: defaults: unknown key") == 0);  // an anchor's home must still be a known key
+  CHECK(load_error(two).find("s.yaml:2:1: defaults: unknown key") == 0);  // an anchor's home must still be a known key
   const std::string merged = R"(run: {records: 10}
 cluster:
   brokers:
@@ -163,9 +164,9 @@ producers: [{}]
   CHECK(m.brokers[2].rack == "b");
   // A merge of something that is not a mapping is located; a quoted "<<" is an ordinary key.
   CHECK(
-      error_of(with("brokers: [{id: 0}]", "brokers: [{id: 0, <<: 3}]")) ==
+      load_error(with("brokers: [{id: 0}]", "brokers: [{id: 0, <<: 3}]")) ==
       "s.yaml:4:25: cluster.brokers.0.<<: a merge key takes a mapping (<<: *base) or a list of mappings (<<: [*a, *b]), got '3'");
-  CHECK(error_of(with("brokers: [{id: 0}]", "brokers: [{id: 0, \"<<\": {rtt.ms: 1}}]"))
+  CHECK(load_error(with("brokers: [{id: 0}]", "brokers: [{id: 0, \"<<\": {rtt.ms: 1}}]"))
             .find("s.yaml:4:21: cluster.brokers.0.<<: unknown key") == 0);
 }
 
@@ -189,7 +190,7 @@ producers: [{}]
 
 TEST_CASE("--set with an empty value is an error that says how to remove a field") {
   CHECK(
-      error_of(kGood, {"producers.0.config.linger.ms="}) ==
+      load_error(kGood, {"producers.0.config.linger.ms="}) ==
       "--set producers.0.config.linger.ms=: the value is empty; give one, or remove the field (back to its default) with "
       "producers.0.config.linger.ms=~");
   const auto s = scenarios::load_scenario_text(kGood, "s.yaml", {"producers.0.config.linger.ms=~"});
@@ -197,14 +198,14 @@ TEST_CASE("--set with an empty value is an error that says how to remove a field
 }
 
 TEST_CASE("--set checks its path against the field table and names list items that do not exist") {
-  CHECK(error_of(kGood, {"producers.3.config.linger.ms=1"}) ==
+  CHECK(load_error(kGood, {"producers.3.config.linger.ms=1"}) ==
         "--set producers.3.config.linger.ms=1: producers: has 1 items, no index 3");
-  CHECK(error_of(kGood, {"producers.x.name=a"}) ==
+  CHECK(load_error(kGood, {"producers.x.name=a"}) ==
         "--set producers.x.name=a: producers: is a list; 'x' is not an index (or *)");
-  CHECK(error_of(kGood, {"run.records.x=1"}) ==
+  CHECK(load_error(kGood, {"run.records.x=1"}) ==
         "--set run.records.x=1: run.records: is not a mapping ('x' cannot be set inside it; set the whole value)");
   CHECK(
-      error_of(kGood, {"producers.*.config.batch.siz=1"}) ==
+      load_error(kGood, {"producers.*.config.batch.siz=1"}) ==
       "--set producers.*.config.batch.siz=1: unknown key 'batch.siz' under producers.*.config (did you mean 'batch.size'?)");
   // A later --set of a whole section replaces what an earlier one set inside it.
   const auto s =
@@ -221,14 +222,14 @@ TEST_CASE("--set checks its path against the field table and names list items th
 }
 
 TEST_CASE("lognormal values need a median above 0") {
-  CHECK(error_of(with("{kind: none}", "{kind: none}, values: {kind: lognormal, median: 0}")) ==
+  CHECK(load_error(with("{kind: none}", "{kind: none}, values: {kind: lognormal, median: 0}")) ==
         "s.yaml:8:70: producers.0.workload.values.median: must be > 0 for lognormal values (the median size in bytes)");
-  CHECK(error_of(with("{kind: none}", "{kind: none}, values: {kind: fixed, median: 0}")).empty());
+  CHECK(load_error(with("{kind: none}", "{kind: none}, values: {kind: fixed, median: 0}")).empty());
 }
 
 TEST_CASE("a schedule step's fail or recover must be true") {
   CHECK(
-      error_of(with("brokers: [{id: 0}]", "brokers: [{id: 0, schedule: [{at.ms: 5, fail: false}]}]")) ==
+      load_error(with("brokers: [{id: 0}]", "brokers: [{id: 0, schedule: [{at.ms: 5, fail: false}]}]")) ==
       "s.yaml:4:49: cluster.brokers.0.schedule.0.fail: must be true (a step with fail: false does nothing; remove it)");
 }
 

@@ -16,9 +16,11 @@ using partsim::sim::SimTime;
 
 namespace {
 
-BrokerService make(const BrokerConfig& c) { return BrokerService(c, RandomStreams(1).stream("broker/0/jitter")); }
+BrokerService make_threaded(const BrokerConfig& c) {
+  return BrokerService(c, RandomStreams(1).stream("broker/0/jitter"));
+}
 
-bool all_live(std::uint64_t) { return true; }
+bool all_brokers_live(std::uint64_t) { return true; }
 
 BrokerConfig threaded(std::int32_t network, std::int32_t io, std::int32_t queued) {
   BrokerConfig c;
@@ -33,7 +35,7 @@ BrokerConfig threaded(std::int32_t network, std::int32_t io, std::int32_t queued
 
 TEST_CASE("two io threads serve two requests of two connections at once; a third waits in the request queue") {
   const BrokerConfig c = threaded(3, 2, 500);
-  BrokerService b = make(c);
+  BrokerService b = make_threaded(c);
   REQUIRE(b.threaded());
   // Both start at 0 and end at 1 ms: two threads. A single server would end the second at 2 ms.
   const auto first = b.arrive(1, 0, 0, 1, SimTime::zero());
@@ -46,7 +48,7 @@ TEST_CASE("two io threads serve two requests of two connections at once; a third
   CHECK_FALSE(b.arrive(3, 2, 0, 1, SimTime::zero()));
   CHECK(b.queued() == 1);
   // A thread comes free at 1 ms: the third starts then, after 1 ms in the queue, ends at 2.
-  const auto third = b.finish(SimTime::ms(1), all_live);
+  const auto third = b.finish(SimTime::ms(1), all_brokers_live);
   REQUIRE(third);
   CHECK(third->request == 3);
   CHECK(third->waited == SimTime::ms(1));
@@ -55,15 +57,15 @@ TEST_CASE("two io threads serve two requests of two connections at once; a third
 
 TEST_CASE("one connection's requests are served one at a time, in order: the next is read when the response is sent") {
   const BrokerConfig c = threaded(3, 8, 500);
-  BrokerService b = make(c);
+  BrokerService b = make_threaded(c);
   const auto first = b.arrive(1, 0, 0, 1, SimTime::zero());
   REQUIRE(first);
   // Eight idle threads, yet the second request of connection 0 is not read: muted.
   CHECK_FALSE(b.arrive(2, 0, 0, 1, SimTime::us(100)));
   CHECK(b.queued() == 0);
   // The first is done at 1 ms; its response (after acks=all's wait) is sent at 1.5 ms.
-  CHECK_FALSE(b.finish(SimTime::ms(1), all_live));
-  const auto second = b.response_sent(0, SimTime::us(1500), all_live);
+  CHECK_FALSE(b.finish(SimTime::ms(1), all_brokers_live));
+  const auto second = b.response_sent(0, SimTime::us(1500), all_brokers_live);
   REQUIRE(second);
   CHECK(second->request == 2);
   CHECK(second->waited == SimTime::us(1400));  // arrived at 0.1 ms, read at 1.5 ms
@@ -77,7 +79,7 @@ TEST_CASE("one connection's requests are served one at a time, in order: the nex
 TEST_CASE(
     "a full request queue (queued.max.requests) blocks the network thread: it reads nothing until there is room") {
   const BrokerConfig c = threaded(1, 1, 1);
-  BrokerService b = make(c);
+  BrokerService b = make_threaded(c);
   REQUIRE(b.arrive(1, 0, 0, 1, SimTime::zero()));      // in service until 1 ms
   CHECK_FALSE(b.arrive(2, 1, 0, 1, SimTime::zero()));  // the queue's one place
   CHECK_FALSE(b.arrive(3, 2, 0, 1, SimTime::zero()));  // the queue is full: the network thread blocks holding it
@@ -85,16 +87,16 @@ TEST_CASE(
   CHECK(b.network_blocked() == 1);
   CHECK_FALSE(b.arrive(4, 3, 0, 1, SimTime::zero()));  // not read: its network thread is blocked
   // 1 ms: request 2 starts; request 3 takes its place; the thread reads 4 and blocks again.
-  const auto second = b.finish(SimTime::ms(1), all_live);
+  const auto second = b.finish(SimTime::ms(1), all_brokers_live);
   REQUIRE(second);
   CHECK(second->request == 2);
   CHECK(b.queued() == 1);
   CHECK(b.network_blocked() == 1);
-  const auto third = b.finish(SimTime::ms(2), all_live);
+  const auto third = b.finish(SimTime::ms(2), all_brokers_live);
   REQUIRE(third);
   CHECK(third->request == 3);
   CHECK(b.network_blocked() == 0);
-  const auto fourth = b.finish(SimTime::ms(3), all_live);
+  const auto fourth = b.finish(SimTime::ms(3), all_brokers_live);
   REQUIRE(fourth);
   CHECK(fourth->request == 4);
   CHECK(fourth->waited == SimTime::ms(3));
@@ -105,12 +107,12 @@ TEST_CASE(
     "without the thread keys a broker is one FIFO server: a connection's second request queues behind the first") {
   BrokerConfig c;
   c.request_time = SimTime::ms(1);
-  BrokerService b = make(c);
+  BrokerService b = make_threaded(c);
   CHECK_FALSE(b.threaded());
   REQUIRE(b.arrive(1, 0, 0, 1, SimTime::zero()));
   CHECK_FALSE(b.arrive(2, 1, 0, 1, SimTime::zero()));  // one server: the other connection waits too
   CHECK(b.queued() == 1);
-  const auto next = b.finish(SimTime::ms(1), all_live);
+  const auto next = b.finish(SimTime::ms(1), all_brokers_live);
   REQUIRE(next);
   CHECK(next->done_at == SimTime::ms(2));
 }
@@ -119,7 +121,7 @@ TEST_CASE("two brokers on a 1-core host take twice as long as on cores of their 
   BrokerConfig c;
   c.request_time = SimTime::ms(1);
   HostCores host(1);
-  BrokerService a = make(c), b = make(c);
+  BrokerService a = make_threaded(c), b = make_threaded(c);
   a.place_on(&host);
   b.place_on(&host);
   const auto ra = a.arrive(1, 0, 0, 1, SimTime::zero());
@@ -139,7 +141,7 @@ TEST_CASE("two brokers on a 1-core host take twice as long as on cores of their 
 TEST_CASE(
     "a queued request its producer gave up is skipped as if answered: its connection's next request is read and starts") {
   const BrokerConfig c = threaded(3, 1, 500);
-  BrokerService b = make(c);
+  BrokerService b = make_threaded(c);
   REQUIRE(b.arrive(1, 0, 0, 1, SimTime::zero()));       // in service until 1 ms
   CHECK_FALSE(b.arrive(2, 1, 0, 1, SimTime::zero()));   // queued
   CHECK_FALSE(b.arrive(3, 1, 0, 1, SimTime::us(200)));  // muted behind 2 on connection 1
@@ -158,7 +160,7 @@ TEST_CASE(
 TEST_CASE(
     "a failure while a network thread is blocked on the full queue frees it: after recovery its connections are read") {
   const BrokerConfig c = threaded(1, 1, 1);
-  BrokerService b = make(c);
+  BrokerService b = make_threaded(c);
   REQUIRE(b.arrive(1, 0, 0, 1, SimTime::zero()));      // in service
   CHECK_FALSE(b.arrive(2, 1, 0, 1, SimTime::zero()));  // the queue's one place
   CHECK_FALSE(b.arrive(3, 2, 0, 1, SimTime::zero()));  // the network thread blocks holding it
@@ -178,7 +180,7 @@ TEST_CASE(
   CHECK_FALSE(b.arrive(5, 0, 0, 1, SimTime::ms(5)));
   CHECK(b.queued() == 1);
   CHECK(b.network_blocked() == 0);
-  const auto after = b.finish(SimTime::ms(6), all_live);
+  const auto after = b.finish(SimTime::ms(6), all_brokers_live);
   REQUIRE(after);
   CHECK(after->request == 5);
   CHECK(after->done_at == SimTime::ms(7));

@@ -21,7 +21,7 @@ TopicConfig topic(std::string name, std::int32_t partitions, std::int32_t rf) {
   return t;
 }
 
-std::vector<std::int32_t> list(std::span<const std::int32_t> s) { return {s.begin(), s.end()}; }
+std::vector<std::int32_t> to_vector(std::span<const std::int32_t> s) { return {s.begin(), s.end()}; }
 using Ints = std::vector<std::int32_t>;
 
 }  // namespace
@@ -29,10 +29,10 @@ using Ints = std::vector<std::int32_t>;
 TEST_CASE("partition p has replicas p, p+1, ... mod n, and starts led by the first") {
   const Leadership l({topic("a", 6, 3)}, 4);
   CHECK(l.topics() == 1);
-  CHECK(list(l.replicas(0, 0)) == Ints{0, 1, 2});
-  CHECK(list(l.replicas(0, 3)) == Ints{3, 0, 1});
-  CHECK(list(l.replicas(0, 5)) == Ints{1, 2, 3});
-  CHECK(list(l.leaders(0)) == Ints{0, 1, 2, 3, 0, 1});
+  CHECK(to_vector(l.replicas(0, 0)) == Ints{0, 1, 2});
+  CHECK(to_vector(l.replicas(0, 3)) == Ints{3, 0, 1});
+  CHECK(to_vector(l.replicas(0, 5)) == Ints{1, 2, 3});
+  CHECK(to_vector(l.leaders(0)) == Ints{0, 1, 2, 3, 0, 1});
   CHECK(l.leaders_per_broker() == Ints{2, 2, 1, 1});
 }
 
@@ -40,13 +40,13 @@ TEST_CASE("a failed broker's partitions move to their next live replica in repli
   Leadership l({topic("a", 6, 3), topic("b", 4, 2)}, 4);
   std::vector<char> up{1, 1, 0, 1};
   CHECK(l.broker_failed(2, up));
-  CHECK(list(l.leaders(0)) == Ints{0, 1, 3, 3, 0, 1});  // a-2: replicas 2, 3, 0 -> 3
-  CHECK(list(l.leaders(1)) == Ints{0, 1, 3, 3});        // b-2: replicas 2, 3 -> 3
+  CHECK(to_vector(l.leaders(0)) == Ints{0, 1, 3, 3, 0, 1});  // a-2: replicas 2, 3, 0 -> 3
+  CHECK(to_vector(l.leaders(1)) == Ints{0, 1, 3, 3});        // b-2: replicas 2, 3 -> 3
   up[1] = 0;
   CHECK(l.broker_failed(1, up));
   // a-1 (1, 2, 3) and a-5 (1, 2, 3) skip the dead 2 for 3; b-1 (1, 2) has no live replica.
-  CHECK(list(l.leaders(0)) == Ints{0, 3, 3, 3, 0, 3});
-  CHECK(list(l.leaders(1)) == Ints{0, -1, 3, 3});
+  CHECK(to_vector(l.leaders(0)) == Ints{0, 3, 3, 3, 0, 3});
+  CHECK(to_vector(l.leaders(1)) == Ints{0, -1, 3, 3});
   CHECK(l.leaders_per_broker() == Ints{3, 0, 0, 6});  // over both topics, offline b-1 uncounted
 }
 
@@ -54,7 +54,7 @@ TEST_CASE("a partition whose replicas are all down goes offline; a broker leadin
   Leadership l({topic("a", 3, 1)}, 3);
   std::vector<char> up{1, 0, 1};
   CHECK(l.broker_failed(1, up));
-  CHECK(list(l.leaders(0)) == Ints{0, -1, 2});
+  CHECK(to_vector(l.leaders(0)) == Ints{0, -1, 2});
   CHECK(l.leaders_per_broker() == Ints{1, 0, 1});
   CHECK_FALSE(l.broker_failed(1, up));  // leads nothing any more
 }
@@ -63,16 +63,16 @@ TEST_CASE("a recovered broker takes back only the offline partitions it holds a 
   Leadership l({topic("a", 3, 2)}, 3);  // a-0 on 0,1; a-1 on 1,2; a-2 on 2,0
   std::vector<char> up{0, 1, 1};
   l.broker_failed(0, up);
-  CHECK(list(l.leaders(0)) == Ints{1, 1, 2});
+  CHECK(to_vector(l.leaders(0)) == Ints{1, 1, 2});
   up[1] = 0;
   l.broker_failed(1, up);
-  CHECK(list(l.leaders(0)) == Ints{-1, 2, 2});  // a-0 has no live replica
+  CHECK(to_vector(l.leaders(0)) == Ints{-1, 2, 2});  // a-0 has no live replica
   up[0] = 1;
   CHECK(l.broker_recovered(0));
-  CHECK(list(l.leaders(0)) == Ints{0, 2, 2});  // a-0 back on 0; a-2 (preferred 2) stays
+  CHECK(to_vector(l.leaders(0)) == Ints{0, 2, 2});  // a-0 back on 0; a-2 (preferred 2) stays
   up[1] = 1;
   CHECK_FALSE(l.broker_recovered(1));  // nothing offline: a-1 stays with 2 until an election
-  CHECK(list(l.leaders(0)) == Ints{0, 2, 2});
+  CHECK(to_vector(l.leaders(0)) == Ints{0, 2, 2});
 }
 
 namespace {
@@ -87,7 +87,7 @@ Leadership imbalanced() {
   std::vector<char> up{0, 1};
   l.broker_failed(0, up);
   l.broker_recovered(0);
-  REQUIRE(list(l.leaders(1)) == Ints{1, 1});
+  REQUIRE(to_vector(l.leaders(1)) == Ints{1, 1});
   REQUIRE(l.leaders_per_broker() == Ints{9, 11});
   return l;
 }
@@ -99,14 +99,14 @@ TEST_CASE("a preferred leader election moves leadership back only above leader.i
   SUBCASE("an imbalance just above the threshold: elected") {
     Leadership l = imbalanced();
     CHECK(l.rebalance_preferred(up, 9.99));
-    CHECK(list(l.leaders(1)) == Ints{0, 1});
+    CHECK(to_vector(l.leaders(1)) == Ints{0, 1});
     CHECK(l.leaders_per_broker() == Ints{10, 10});
     CHECK_FALSE(l.rebalance_preferred(up, 0));  // balanced now: nothing moves
   }
   SUBCASE("an imbalance equal to the threshold: no election (the rule is 'above')") {
     Leadership l = imbalanced();
     CHECK_FALSE(l.rebalance_preferred(up, 10.0));
-    CHECK(list(l.leaders(1)) == Ints{1, 1});
+    CHECK(to_vector(l.leaders(1)) == Ints{1, 1});
   }
   SUBCASE("an imbalance just below the threshold: no election") {
     Leadership l = imbalanced();
@@ -119,11 +119,11 @@ TEST_CASE("a broker that is down gets nothing back from a preferred leader elect
   Leadership l({topic("y", 4, 2)}, 2);
   std::vector<char> up{0, 1};
   l.broker_failed(0, up);
-  CHECK(list(l.leaders(0)) == Ints{1, 1, 1, 1});
+  CHECK(to_vector(l.leaders(0)) == Ints{1, 1, 1, 1});
   CHECK_FALSE(l.rebalance_preferred(up, 0));
-  CHECK(list(l.leaders(0)) == Ints{1, 1, 1, 1});
+  CHECK(to_vector(l.leaders(0)) == Ints{1, 1, 1, 1});
   up[0] = 1;
   CHECK_FALSE(l.broker_recovered(0));    // nothing was offline
   CHECK(l.rebalance_preferred(up, 10));  // 2 of 2 elsewhere: 100%
-  CHECK(list(l.leaders(0)) == Ints{0, 1, 0, 1});
+  CHECK(to_vector(l.leaders(0)) == Ints{0, 1, 0, 1});
 }

@@ -9,51 +9,51 @@
 #include <limits>
 
 using partsim::model::ProducerStateTable;
-using V = ProducerStateTable::Verdict;
+using Verdict = ProducerStateTable::Verdict;
 
 TEST_CASE("a producer's batches append in sequence; a gap is OUT_OF_ORDER_SEQUENCE_NUMBER") {
   ProducerStateTable t;
-  CHECK(t.append(0, 7, 0, 3) == V::kAppend);      // sequences 0-2
-  CHECK(t.append(0, 7, 3, 2) == V::kAppend);      // 3-4
-  CHECK(t.append(0, 7, 8, 1) == V::kOutOfOrder);  // 5-7 missing
-  CHECK(t.append(0, 7, 5, 1) == V::kAppend);      // the refused batch changed nothing
+  CHECK(t.append(0, 7, 0, 3) == Verdict::kAppend);      // sequences 0-2
+  CHECK(t.append(0, 7, 3, 2) == Verdict::kAppend);      // 3-4
+  CHECK(t.append(0, 7, 8, 1) == Verdict::kOutOfOrder);  // 5-7 missing
+  CHECK(t.append(0, 7, 5, 1) == Verdict::kAppend);      // the refused batch changed nothing
 }
 
 TEST_CASE("a producer the partition has no state for may start anywhere; partitions and producers are apart") {
   ProducerStateTable t;
-  CHECK(t.append(0, 1, 40, 2) == V::kAppend);
-  CHECK(t.append(1, 1, 0, 1) == V::kAppend);  // another partition
-  CHECK(t.append(0, 2, 0, 1) == V::kAppend);  // another producer
-  CHECK(t.append(0, 1, 42, 1) == V::kAppend);
-  CHECK(t.append(0, 1, 0, 1) == V::kOutOfOrder);
+  CHECK(t.append(0, 1, 40, 2) == Verdict::kAppend);
+  CHECK(t.append(1, 1, 0, 1) == Verdict::kAppend);  // another partition
+  CHECK(t.append(0, 2, 0, 1) == Verdict::kAppend);  // another producer
+  CHECK(t.append(0, 1, 42, 1) == Verdict::kAppend);
+  CHECK(t.append(0, 1, 0, 1) == Verdict::kOutOfOrder);
 }
 
 TEST_CASE("a retry of one of the last five batches is a duplicate; an older one is out of order") {
   ProducerStateTable t;
-  for (std::int32_t i = 0; i < 6; ++i) CHECK(t.append(3, 0, i * 2, 2) == V::kAppend);  // 0-1, 2-3, ..., 10-11
-  for (std::int32_t i = 1; i < 6; ++i) CHECK(t.append(3, 0, i * 2, 2) == V::kDuplicate);
-  CHECK(t.append(3, 0, 0, 2) == V::kOutOfOrder);   // sixth from last: forgotten (PSE:36)
-  CHECK(t.append(3, 0, 10, 1) == V::kOutOfOrder);  // same start, another length: not that batch
-  CHECK(t.append(3, 0, 12, 1) == V::kAppend);
+  for (std::int32_t i = 0; i < 6; ++i) CHECK(t.append(3, 0, i * 2, 2) == Verdict::kAppend);  // 0-1, 2-3, ..., 10-11
+  for (std::int32_t i = 1; i < 6; ++i) CHECK(t.append(3, 0, i * 2, 2) == Verdict::kDuplicate);
+  CHECK(t.append(3, 0, 0, 2) == Verdict::kOutOfOrder);   // sixth from last: forgotten (PSE:36)
+  CHECK(t.append(3, 0, 10, 1) == Verdict::kOutOfOrder);  // same start, another length: not that batch
+  CHECK(t.append(3, 0, 12, 1) == Verdict::kAppend);
 }
 
 TEST_CASE("sequences wrap to 0 after Int.MAX") {
   ProducerStateTable t;
   constexpr std::int32_t kMax = std::numeric_limits<std::int32_t>::max();
-  CHECK(t.append(0, 0, kMax - 1, 2) == V::kAppend);  // kMax-1, kMax
-  CHECK(t.append(0, 0, 0, 1) == V::kAppend);
+  CHECK(t.append(0, 0, kMax - 1, 2) == Verdict::kAppend);  // kMax-1, kMax
+  CHECK(t.append(0, 0, 0, 1) == Verdict::kAppend);
   // A batch across the wrap, then its retry.
-  CHECK(t.append(1, 0, kMax - 1, 3) == V::kAppend);  // kMax-1, kMax, 0
-  CHECK(t.append(1, 0, kMax - 1, 3) == V::kDuplicate);
-  CHECK(t.append(1, 0, kMax - 1, 2) == V::kOutOfOrder);
-  CHECK(t.append(1, 0, 1, 1) == V::kAppend);
+  CHECK(t.append(1, 0, kMax - 1, 3) == Verdict::kAppend);  // kMax-1, kMax, 0
+  CHECK(t.append(1, 0, kMax - 1, 3) == Verdict::kDuplicate);
+  CHECK(t.append(1, 0, kMax - 1, 2) == Verdict::kOutOfOrder);
+  CHECK(t.append(1, 0, 1, 1) == Verdict::kAppend);
 }
 
 TEST_CASE("reset forgets the producer's state on the partition (partsim's stand-in for the epoch bump)") {
   ProducerStateTable t;
-  CHECK(t.append(0, 0, 0, 5) == V::kAppend);
-  CHECK(t.append(0, 0, 9, 1) == V::kOutOfOrder);  // 5-8 failed for good on the client
+  CHECK(t.append(0, 0, 0, 5) == Verdict::kAppend);
+  CHECK(t.append(0, 0, 9, 1) == Verdict::kOutOfOrder);  // 5-8 failed for good on the client
   t.reset(0, 0);
-  CHECK(t.append(0, 0, 9, 1) == V::kAppend);
-  CHECK(t.append(0, 0, 10, 1) == V::kAppend);
+  CHECK(t.append(0, 0, 9, 1) == Verdict::kAppend);
+  CHECK(t.append(0, 0, 10, 1) == Verdict::kAppend);
 }

@@ -73,12 +73,13 @@ Scenario cluster(std::int32_t brokers, std::int32_t partitions, std::int32_t rf,
 }
 
 // One engine-less setup: scenario, leadership, host and replication, started at 0.
-struct Fixture {
+struct ReplicationFixture {
   Scenario s;
   Leadership leadership;
   ListHost host;
   Replication rep;
-  explicit Fixture(Scenario sc) : s(std::move(sc)), leadership(s.topics, s.brokers.size()), rep(s, leadership, host) {
+  explicit ReplicationFixture(Scenario sc)
+      : s(std::move(sc)), leadership(s.topics, s.brokers.size()), rep(s, leadership, host) {
     host.rep = &rep;
     rep.start(SimTime::zero());
   }
@@ -98,7 +99,7 @@ TEST_CASE(
   // Followers' fetches (rtt 2 ms) reach the leader at 1 ms and park (nothing to fetch). The
   // append at 10 ms answers them at once; they are back at 11 ms, and the next fetches reach
   // the leader at 12 ms with offset 100: the high watermark is 100 and request 7 is answered.
-  Fixture f(cluster(3, 1, 3, SimTime::ms(2)));
+  ReplicationFixture f(cluster(3, 1, 3, SimTime::ms(2)));
   f.host.run_until(SimTime::ms(10));
   CHECK(f.rep.append(0, 100, SimTime::ms(10), 7));
   CHECK(f.rep.high_watermark(0) == 0);
@@ -118,7 +119,7 @@ TEST_CASE(
     // back at 13 ms, the next fetch arrives at 16 ms: HW 100 then (broker 1 was there at 12).
     Scenario s = cluster(3, 1, 3, SimTime::ms(2));
     s.brokers[2].replica_rtt = SimTime::ms(6);
-    Fixture f(s);
+    ReplicationFixture f(s);
     f.append_at(SimTime::ms(10), 1);
     f.host.run_until(SimTime::ms(50));
     CHECK(f.host.settled[1] == SimTime::ms(16));
@@ -128,13 +129,13 @@ TEST_CASE(
     // expire and answer, back at 502, next fetch at 503 ms.
     Scenario s = cluster(3, 1, 3, SimTime::ms(2));
     s.replication.fetch_min_bytes = 150;
-    Fixture f(s);
+    ReplicationFixture f(s);
     f.append_at(SimTime::ms(10), 1);
     f.host.run_until(SimTime::ms(600));
     CHECK(f.host.settled[1] == SimTime::ms(503));
   }
   SUBCASE("an ISR of the leader alone covers the append at once") {
-    Fixture f(cluster(1, 1, 1, SimTime::ms(2)));
+    ReplicationFixture f(cluster(1, 1, 1, SimTime::ms(2)));
     CHECK_FALSE(f.rep.append(0, 100, SimTime::ms(10), 1));
     CHECK(f.rep.high_watermark(0) == 100);
   }
@@ -146,7 +147,7 @@ TEST_CASE(
   // last caught up at 0, when there was nothing to fetch), its second at 60 s.
   Scenario s = cluster(3, 1, 3, SimTime::ms(2));
   s.brokers[2].replica_rtt = SimTime::ms(40000);
-  Fixture f(s);
+  ReplicationFixture f(s);
   f.append_at(SimTime::ms(10), 1);
   f.host.run_until(SimTime::ms(30000));
   f.rep.check_isr(SimTime::ms(30000));  // 30000 - 0 <= replica.lag.time.max.ms: still in sync
@@ -171,7 +172,7 @@ TEST_CASE(
     "the controller fences a dead broker broker.session.timeout.ms after its last heartbeat; leaders come from the ISR") {
   // p0 on (0,1,2), p1 on (1,2,0), p2 on (2,0,1). Heartbeats every 2 s: broker 1 dies at 11 s,
   // last heartbeat 10 s, fenced at 19 s.
-  Fixture f(cluster(3, 3, 3, SimTime::ms(2)));
+  ReplicationFixture f(cluster(3, 3, 3, SimTime::ms(2)));
   f.host.run_until(SimTime::ms(11000));
   CHECK(f.rep.broker_failed(1, SimTime::ms(11000)) == SimTime::ms(19000));
   CHECK(f.leaders() == Ints{0, 1, 2});  // nothing moves before the fence
@@ -199,7 +200,7 @@ TEST_CASE(
   t2.replication_factor = 2;
   s.topics.push_back(t2);
   s.brokers[2].replica_rtt = SimTime::ms(100000);
-  Fixture f(s);
+  ReplicationFixture f(s);
   f.host.run_until(SimTime::ms(10));
   for (std::size_t p = 0; p < 6; ++p) f.rep.append(p, 100, SimTime::ms(10), std::nullopt);
   f.host.run_until(SimTime::ms(45000));
@@ -222,7 +223,7 @@ TEST_CASE("min.insync.replicas: acks=all is refused while the ISR is smaller, an
   // and rejoins: accepted again.
   Scenario s = cluster(2, 1, 2, SimTime::ms(2));
   s.replication.min_insync = 2;
-  Fixture f(s);
+  ReplicationFixture f(s);
   f.host.run_until(SimTime::ms(1000));
   CHECK_FALSE(f.rep.refuses(0));
   const SimTime fence = f.rep.broker_failed(1, SimTime::ms(1000));
@@ -252,7 +253,7 @@ TEST_CASE("an out-of-sync follower rejoins the ISR only once its fetch offset re
   // it fetches at 200 and rejoins.
   Scenario s = cluster(3, 1, 3, SimTime::ms(2));
   s.brokers[2].replica_rtt = SimTime::ms(40000);
-  Fixture f(s);
+  ReplicationFixture f(s);
   f.append_at(SimTime::ms(10), 1);
   f.host.run_until(SimTime::ms(30000) + SimTime::ns(1));
   f.rep.check_isr(SimTime::ms(30000) + SimTime::ns(1));
@@ -278,7 +279,7 @@ TEST_CASE("the high watermark does not advance while the ISR is below min.insync
   // moves the watermark to 100.
   Scenario s = cluster(2, 1, 2, SimTime::ms(2));
   s.replication.min_insync = 2;
-  Fixture f(s);
+  ReplicationFixture f(s);
   f.host.run_until(SimTime::ms(1000));
   const SimTime fence = f.rep.broker_failed(1, SimTime::ms(1000));
   f.host.run_until(fence);

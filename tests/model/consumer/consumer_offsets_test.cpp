@@ -16,9 +16,7 @@ using namespace partsim::model::consumer::testing;
 
 namespace {
 
-using Fixture = GroupLogs;
-
-ConsumerGroupSpec group(std::int32_t members, double processing_ms) {
+ConsumerGroupSpec group_ms(std::int32_t members, double processing_ms) {
   return group_from_earliest(members, SimTime::from_ms(processing_ms));
 }
 
@@ -27,9 +25,9 @@ using Commit = ConsumerGroupSpec::Commit;
 /// Two partitions of 200 records, all readable at 1 ms; two members processing 1 ms a
 /// record, 100 a poll, without auto commit; c1 crashes at 150 ms, in its second batch.
 GroupRun crash_run(Commit commit) {
-  Fixture f(2);
+  GroupLogs f(2);
   for (int i = 0; i < 400; ++i) f.add(i % 2, 0, 1);
-  auto g = group(2, 1);
+  auto g = group_ms(2, 1);
   g.config.enable_auto_commit = false;
   g.config.max_poll_records = 100;
   g.commit = commit;
@@ -64,9 +62,9 @@ TEST_CASE("enable.auto.commit false: what a crash replays depends on how the app
 }
 
 TEST_CASE("a synchronous commit blocks the member a round trip to the coordinator; an asynchronous one does not") {
-  Fixture f(1);
+  GroupLogs f(1);
   for (int i = 0; i < 1000; ++i) f.add(0, 0, 0);
-  auto g = group(1, 1);
+  auto g = group_ms(1, 1);
   g.config.max_poll_records = 100;
   g.commit = Commit::kAsyncPerPoll;
   const double async_end = simulate_group(g, {}, f.in).result.end_ms;
@@ -84,9 +82,9 @@ TEST_CASE("a synchronous commit blocks the member a round trip to the coordinato
 }
 
 TEST_CASE("a cooperative revoke replays nothing when the application commits each record") {
-  Fixture f(4);
+  GroupLogs f(4);
   for (int i = 0; i < 4000; ++i) f.add(i % 4, i * 5, i * 5 + 1);  // 20 s of records
-  auto g = group(2, 0.1);
+  auto g = group_ms(2, 0.1);
   g.config.assignment_strategy = {"cooperative-sticky"};
   g.config.enable_auto_commit = false;
   g.schedule.push_back({SimTime::ms(10000), MemberChange::Kind::kJoin, 1, ""});
@@ -101,9 +99,9 @@ TEST_CASE("a cooperative revoke replays nothing when the application commits eac
 
 TEST_CASE(
     "auto.offset.reset by_duration starts at the first record sent at or after the assignment minus the duration") {
-  Fixture f(1);
+  GroupLogs f(1);
   for (int i = 0; i < 10; ++i) f.add(0, i * 1000, i * 1000 + 1);  // sent at 0, 1, ..., 9 s
-  auto g = group(0, 0);
+  auto g = group_ms(0, 0);
   g.schedule.push_back({SimTime::ms(10000), MemberChange::Kind::kJoin, 1, ""});
   g.config.auto_offset_reset = ConsumerConfig::OffsetReset::kByDuration;
   g.config.auto_offset_reset_by = SimTime::sec(3);  // by_duration:PT3S at 10 s: from 7 s on
@@ -118,9 +116,9 @@ TEST_CASE(
 }
 
 TEST_CASE("a static member restarting within session.timeout.ms gets its partitions back without a rebalance") {
-  Fixture f(2);
+  GroupLogs f(2);
   for (int i = 0; i < 2000; ++i) f.add(i % 2, i * 10, i * 10 + 1);  // 20 s of records
-  auto g = group(2, 0.1);
+  auto g = group_ms(2, 0.1);
   g.config.group_instance_id = "i";
   g.schedule.push_back({SimTime::ms(7000), MemberChange::Kind::kCrash, 1, "c1"});
   g.schedule.push_back({SimTime::ms(12000), MemberChange::Kind::kRestart, 1, "c1"});
@@ -145,9 +143,9 @@ TEST_CASE("a static member restarting within session.timeout.ms gets its partiti
 }
 
 TEST_CASE("a static member's close sends no LeaveGroup: its partitions wait for it until its session expires") {
-  Fixture f(2);
+  GroupLogs f(2);
   for (int i = 0; i < 2000; ++i) f.add(i % 2, i * 10, i * 10 + 1);
-  auto g = group(2, 0.1);
+  auto g = group_ms(2, 0.1);
   g.config.group_instance_id = "i";
   g.schedule.push_back({SimTime::ms(7000), MemberChange::Kind::kLeave, 1, "c1"});
   g.schedule.push_back({SimTime::ms(9000), MemberChange::Kind::kRestart, 1, "c1"});
@@ -175,9 +173,9 @@ TEST_CASE("a static member's close sends no LeaveGroup: its partitions wait for 
 TEST_CASE("a static member that leaves in the middle of a batch and restarts before its close() restarts after it") {
   // Every record readable at once, 10 ms each: c1 is busy with t-1 for 10 s. Its leave at
   // 5 s waits for the batch in hand; the restart step at 5.001 s comes before that close().
-  Fixture f(2);
+  GroupLogs f(2);
   for (int i = 0; i < 2000; ++i) f.add(i % 2, 0, 1);
-  auto g = group(2, 10);
+  auto g = group_ms(2, 10);
   g.config.group_instance_id = "i";
   g.schedule.push_back({SimTime::ms(5000), MemberChange::Kind::kLeave, 1, "c1"});
   g.schedule.push_back({SimTime::ms(5001), MemberChange::Kind::kRestart, 1, "c1"});
@@ -189,11 +187,11 @@ TEST_CASE("a static member that leaves in the middle of a batch and restarts bef
 }
 
 TEST_CASE("steps after the run's end are not played once every record is processed") {
-  Fixture f(2);
+  GroupLogs f(2);
   for (int i = 0; i < 2000; ++i) f.add(i % 2, i * 10, i * 10 + 1);  // a 20 s run
   f.in.run_end = SimTime::ms(20000);
   f.in.sample_interval = SimTime::ms(1000);
-  auto g = group(2, 0.1);
+  auto g = group_ms(2, 0.1);
   g.schedule.push_back({SimTime::ms(10000), MemberChange::Kind::kJoin, 1, ""});
   g.schedule.push_back({SimTime::ms(1000000), MemberChange::Kind::kLeave, 1, "c1"});
   const auto run = simulate_group(g, {}, f.in);
@@ -204,7 +202,7 @@ TEST_CASE("steps after the run's end are not played once every record is process
   CHECK(run.result.lag_time_ms.back() <= 21000);
   // A step after the end still plays while records are left: the only member crashed in
   // the run, a join at 100 s consumes what it left.
-  auto alone = group(1, 0.1);
+  auto alone = group_ms(1, 0.1);
   alone.schedule.push_back({SimTime::ms(5000), MemberChange::Kind::kCrash, 1, "c0"});
   alone.schedule.push_back({SimTime::ms(100000), MemberChange::Kind::kJoin, 1, ""});
   const auto late = simulate_group(alone, {}, f.in);
@@ -213,9 +211,9 @@ TEST_CASE("steps after the run's end are not played once every record is process
 }
 
 TEST_CASE("KIP-848: a static member's restart within group.consumer.session.timeout.ms keeps its assignment too") {
-  Fixture f(4);
+  GroupLogs f(4);
   for (int i = 0; i < 4000; ++i) f.add(i % 4, i * 5, i * 5 + 1);  // 20 s of records
-  auto g = group(2, 0.1);
+  auto g = group_ms(2, 0.1);
   g.config.protocol = ConsumerConfig::Protocol::kConsumer;
   g.config.group_instance_id = "i";
   g.schedule.push_back({SimTime::ms(7000), MemberChange::Kind::kCrash, 1, "c1"});

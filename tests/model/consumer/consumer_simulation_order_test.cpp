@@ -14,18 +14,8 @@ using namespace partsim::model;
 using namespace partsim::model::consumer;
 using namespace partsim::model::consumer::testing;
 
-namespace {
-
-using Fixture = GroupLogs;
-
-ConsumerGroupSpec group(std::int32_t members, double processing_us) {
-  return group_from_earliest(members, SimTime::from_ms(processing_us / 1000));
-}
-
-}  // namespace
-
 TEST_CASE("one member reading one key from two producers sees no violation when each producer's records are in order") {
-  Fixture f(1);
+  GroupLogs f(1);
   // Producers a (0) and b (1) both send key k, 1 ms apart, b's sends landing first in the
   // log: Kafka orders nothing across producers, and each producer's own order holds.
   for (int i = 0; i < 20; ++i) {
@@ -40,7 +30,7 @@ TEST_CASE("one member reading one key from two producers sees no violation when 
 }
 
 TEST_CASE("a record a producer's retry wrote twice is processed twice: one duplicate, no violation") {
-  Fixture f(1);
+  GroupLogs f(1);
   // Sends 0..9 of key k; the batch holding send 3 was appended, timed out and was retried
   // after sends 4 and 5 had landed: offsets 0..5 = sends 0..5, offset 6 = send 3 again.
   for (int i = 0; i < 6; ++i) f.add(0, "k", 0, i, i, i + 1);
@@ -58,7 +48,7 @@ TEST_CASE("a record a producer's retry wrote twice is processed twice: one dupli
 }
 
 TEST_CASE("lag on a known backlog: 100 readable, 40 returned by poll(), lag 60") {
-  Fixture f(1);
+  GroupLogs f(1);
   for (int i = 0; i < 100; ++i) f.add(0, "", 0, i, 0, 0);
   auto g = group(1, 10'000);  // 10 ms per record
   g.config.max_poll_records = 40;

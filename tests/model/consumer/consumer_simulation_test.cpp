@@ -12,18 +12,14 @@ using namespace partsim::model::consumer::testing;
 
 namespace {
 
-struct Fixture : GroupLogs {
-  explicit Fixture(std::int32_t partitions) : GroupLogs(partitions, 1000) {}
+struct TracedGroupLogs : GroupLogs {
+  explicit TracedGroupLogs(std::int32_t partitions) : GroupLogs(partitions, 1000) {}
 };
-
-ConsumerGroupSpec group(std::int32_t members, double processing_us = 0) {
-  return group_from_earliest(members, SimTime::from_ms(processing_us / 1000));
-}
 
 }  // namespace
 
 TEST_CASE("one consumer gets the records grouped by partition, in offset order within each (book T9)") {
-  Fixture f(3);
+  TracedGroupLogs f(3);
   // book-0..book-4 on p1, p2, p2, p0, p1, sent one at a time 1 ms apart.
   f.add(1, "book-0", 0, 1);
   f.add(2, "book-1", 1, 2);
@@ -45,7 +41,7 @@ TEST_CASE("one consumer gets the records grouped by partition, in offset order w
 }
 
 TEST_CASE("four consumers on three partitions leave one idle") {
-  Fixture f(3);
+  TracedGroupLogs f(3);
   f.add(0, "a", 0, 1);
   const auto run = simulate_group(group(4), {}, f.in);
   CHECK(run.result.idle_members == std::vector<std::string>{"c3"});
@@ -54,7 +50,7 @@ TEST_CASE("four consumers on three partitions leave one idle") {
 }
 
 TEST_CASE("a key spread over two partitions is seen out of order when one partition is consumed slower") {
-  Fixture f(2);
+  TracedGroupLogs f(2);
   // Key k alternates partitions; p0 is full of other records before it, so its k records
   // wait behind them while p1's are processed at once.
   for (int i = 0; i < 400; ++i) f.add(0, "filler-" + std::to_string(i), 0, 0.5);
@@ -67,7 +63,7 @@ TEST_CASE("a key spread over two partitions is seen out of order when one partit
 }
 
 TEST_CASE("keys that stay in one partition keep their order across members") {
-  Fixture f(4);
+  TracedGroupLogs f(4);
   for (int i = 0; i < 2000; ++i) f.add(i % 4, "key-" + std::to_string(i % 4 + 4 * (i % 7)), i * 0.1, i * 0.1 + 1);
   const auto run = simulate_group(group(3, 20), {}, f.in);
   CHECK(run.result.records_consumed == 2000);
@@ -76,7 +72,7 @@ TEST_CASE("keys that stay in one partition keep their order across members") {
 
 TEST_CASE(
     "a crash before the first auto commit makes the new owner process the records again: duplicates, not violations") {
-  Fixture f(2);
+  TracedGroupLogs f(2);
   for (int i = 0; i < 200; ++i) f.add(i % 2, "key-" + std::to_string(i % 2), i, i + 1);
   auto g = group(2, 100);
   g.schedule.push_back({SimTime::ms(150), MemberChange::Kind::kCrash, 1, "c1"});
@@ -93,7 +89,7 @@ TEST_CASE(
 }
 
 TEST_CASE("an eager rebalance on a leave commits first: no duplicates") {
-  Fixture f(2);
+  TracedGroupLogs f(2);
   for (int i = 0; i < 200; ++i) f.add(i % 2, "key-" + std::to_string(i % 2), i, i + 1);
   auto g = group(2, 100);
   g.schedule.push_back({SimTime::ms(150), MemberChange::Kind::kLeave, 1, "c1"});
@@ -105,7 +101,7 @@ TEST_CASE("an eager rebalance on a leave commits first: no duplicates") {
 }
 
 TEST_CASE("fetch.min.bytes above what is readable makes the broker wait fetch.max.wait.ms") {
-  Fixture f(1);
+  TracedGroupLogs f(1);
   f.add(0, "a", 0, 0);
   auto g = group(1);
   g.config.fetch_min_bytes = 1000;  // 10 records of 100 bytes; only one exists
@@ -117,7 +113,7 @@ TEST_CASE("fetch.min.bytes above what is readable makes the broker wait fetch.ma
 }
 
 TEST_CASE("max.poll.records caps a poll: processing runs batch by batch") {
-  Fixture f(1);
+  TracedGroupLogs f(1);
   for (int i = 0; i < 1000; ++i) f.add(0, "", 0, 0);
   auto g = group(1, 1000);  // 1 ms per record
   g.config.max_poll_records = 100;
@@ -129,7 +125,7 @@ TEST_CASE("max.poll.records caps a poll: processing runs batch by batch") {
 }
 
 TEST_CASE("max.partition.fetch.bytes limits a response; the first record always comes") {
-  Fixture f(1);
+  TracedGroupLogs f(1);
   for (int i = 0; i < 10; ++i) f.add(0, "", 0, 0);
   auto g = group(1);
   g.config.max_partition_fetch_bytes = 250;  // 2 records of 100 bytes per fetch
@@ -140,7 +136,7 @@ TEST_CASE("max.partition.fetch.bytes limits a response; the first record always 
 }
 
 TEST_CASE("auto.offset.reset latest skips what was readable before the assignment") {
-  Fixture f(1);
+  TracedGroupLogs f(1);
   for (int i = 0; i < 10; ++i) f.add(0, "", 0, 0);
   f.add(0, "", 5, 5);
   auto g = group(1);
@@ -151,7 +147,7 @@ TEST_CASE("auto.offset.reset latest skips what was readable before the assignmen
 }
 
 TEST_CASE("a cooperative revoke commits nothing: what the old owner processed after its rejoin is processed again") {
-  Fixture f(4);
+  TracedGroupLogs f(4);
   for (int i = 0; i < 4000; ++i) f.add(i % 4, "key-" + std::to_string(i % 4), i * 5, i * 5 + 1);  // 20 s of records
   auto g = group(2, 100);
   g.config.assignment_strategy = {"cooperative-sticky"};
@@ -172,7 +168,7 @@ TEST_CASE("a cooperative revoke commits nothing: what the old owner processed af
 }
 
 TEST_CASE("KIP-848: a join moves partitions at the members' heartbeats, with a commit before each revoke") {
-  Fixture f(6);
+  TracedGroupLogs f(6);
   for (int i = 0; i < 6000; ++i) f.add(i % 6, "key-" + std::to_string(i % 6), i * 5, i * 5 + 1);  // 30 s of records
   auto g = group(2, 100);
   g.config.protocol = ConsumerConfig::Protocol::kConsumer;
@@ -198,7 +194,7 @@ TEST_CASE("KIP-848: a join moves partitions at the members' heartbeats, with a c
 }
 
 TEST_CASE("KIP-848: a crash is noticed group.consumer.session.timeout.ms after the last heartbeat") {
-  Fixture f(2);
+  TracedGroupLogs f(2);
   for (int i = 0; i < 2000; ++i) f.add(i % 2, "key-" + std::to_string(i % 2), i * 50, i * 50 + 1);  // 100 s of records
   auto g = group(2, 100);
   g.config.protocol = ConsumerConfig::Protocol::kConsumer;
@@ -218,7 +214,7 @@ TEST_CASE("KIP-848: a crash is noticed group.consumer.session.timeout.ms after t
 }
 
 TEST_CASE("a batch that outlasts max.poll.interval.ms costs the member its partitions: a rebalance and duplicates") {
-  Fixture f(2);
+  TracedGroupLogs f(2);
   for (int i = 0; i < 2000; ++i) f.add(i % 2, "key-" + std::to_string(i % 2), i * 0.001, 1);  // all readable at 1 ms
   auto g = group(2, 1000);  // 1 ms a record: a poll of 500 records takes 500 ms
   g.config.max_poll_interval = SimTime::ms(300);

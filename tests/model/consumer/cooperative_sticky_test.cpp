@@ -9,24 +9,6 @@
 
 using namespace partsim::testing::kafka;
 
-namespace {
-
-const std::vector<AssignorKind> kBoth{AssignorKind::kSticky, AssignorKind::kCooperativeSticky};
-
-template <class Body>
-void for_each_config(Body body, const std::vector<AssignorKind>& kinds = kBoth) {
-  for (auto kind : kinds)
-    for (auto config : kRackConfigs) {
-      CAPTURE(static_cast<int>(kind));
-      CAPTURE(name(config));
-      Sticky s(kind);
-      s.initialize_racks(config);
-      body(s);
-    }
-}
-
-}  // namespace
-
 TEST_CASE(
     "testAllConsumersHaveOwnedPartitionInvalidatedWhenClaimedByMultipleConsumersInSameGeneration, equal and unequal partitions per consumer") {
   for (int partitions : {3, 4}) {
@@ -189,7 +171,7 @@ TEST_CASE("StickyAssignorTest.testSchemaBackwardCompatibility: a member without 
 }
 
 TEST_CASE("testAssignorWithOldVersionSubscriptions: owned partitions and generation from older subscription versions") {
-  for (auto kind : kBoth) {
+  for (auto kind : kStickyKinds) {
     Sticky s(kind);
     s.put_topic("topic1", 3);
     s.put(s.v2("consumer1", {"topic1"}, tps("topic1-0"), s.generation_id, 0));

@@ -58,4 +58,9 @@ inline ConsumerGroupSpec group_from_earliest(std::int32_t members, SimTime proce
   return g;
 }
 
+/// group_from_earliest with each record taking `processing_us` microseconds.
+inline ConsumerGroupSpec group(std::int32_t members, double processing_us = 0) {
+  return group_from_earliest(members, SimTime::from_ms(processing_us / 1000));
+}
+
 }  // namespace partsim::model::consumer::testing

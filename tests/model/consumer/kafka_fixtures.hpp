@@ -6,6 +6,7 @@
 // verifyRackAssignment's consumer0..N group (whose Java HashMap is sized for N members).
 
 #include <algorithm>
+#include <initializer_list>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -196,6 +197,22 @@ inline RackRun verify_rack_assignment(AssignorKind kind,
     }
   }
   return out;
+}
+
+/// The names topic1, topic2, ... of Kafka's assignor tests: topics({1, 3}) is {"topic1", "topic3"}.
+inline std::vector<std::string> topics(std::initializer_list<int> ns) {
+  std::vector<std::string> out;
+  for (int n : ns) out.push_back("topic" + std::to_string(n));
+  return out;
+}
+
+/// {"topic1", "topic2"}, the subscription most of Kafka's assignor tests use.
+inline const std::vector<std::string> kT12{"topic1", "topic2"};
+
+/// `m` with group.instance.id `instance` (a static member).
+inline GroupMember with_instance(GroupMember m, std::string instance) {
+  m.instance_id = std::move(instance);
+  return m;
 }
 
 }  // namespace partsim::testing::kafka

@@ -14,10 +14,10 @@ namespace {
 
 // RangeAssignorTest.initializeRacks(rackConfig, maxConsumers): replication factor and broker
 // racks both maxConsumers; every topic's partition i on nodes i, i+1, ... (nextNodeIndex 0).
-struct Fixture {
+struct RangeFixture {
   int rf = 3, broker_racks = 0;
   bool consumer_rack = false;
-  Fixture(RackConfig c, int max_consumers = 3)
+  RangeFixture(RackConfig c, int max_consumers = 3)
       : rf(max_consumers),
         broker_racks(c != RackConfig::kNoBrokerRack ? max_consumers : 0),
         consumer_rack(c != RackConfig::kNoConsumerRack) {}
@@ -34,18 +34,11 @@ struct Fixture {
   }
 };
 
-GroupMember with_instance(GroupMember m, std::string instance) {
-  m.instance_id = std::move(instance);
-  return m;
-}
-
-const std::vector<std::string> kT12{"topic1", "topic2"};
-
 }  // namespace
 
 TEST_CASE("RangeAssignorTest.testOneConsumerNoTopic / testOneConsumerNonexistentTopic") {
   for (auto c : {RackConfig::kBrokerAndConsumerRack, RackConfig::kNoConsumerRack}) {
-    const Fixture f(c);
+    const RangeFixture f(c);
     CHECK(f.run({}, {f.sub("consumer1", {}, 0)})["consumer1"].empty());
     CHECK(f.run({}, {f.sub("consumer1", {"topic1"}, 0)})["consumer1"].empty());
   }
@@ -54,7 +47,7 @@ TEST_CASE("RangeAssignorTest.testOneConsumerNoTopic / testOneConsumerNonexistent
 TEST_CASE("RangeAssignorTest one consumer: one topic, only subscribed topics, multiple topics") {
   for (auto c : kRackConfigs) {
     CAPTURE(name(c));
-    const Fixture f(c);
+    const RangeFixture f(c);
     CHECK(as_set(f.run({f.topic("topic1", 3)}, {f.sub("consumer1", {"topic1"}, 0)})["consumer1"]) ==
           as_set(tps("topic1-0, topic1-1, topic1-2")));
     CHECK(as_set(f.run({f.topic("topic1", 3), f.topic("other", 3)},
@@ -68,7 +61,7 @@ TEST_CASE("RangeAssignorTest one consumer: one topic, only subscribed topics, mu
 TEST_CASE("RangeAssignorTest two consumers on one topic with one and two partitions") {
   for (auto c : kRackConfigs) {
     CAPTURE(name(c));
-    const Fixture f(c);
+    const RangeFixture f(c);
     auto one = f.run({f.topic("topic1", 1)}, {f.sub("consumer1", {"topic1"}, 0), f.sub("consumer2", {"topic1"}, 1)});
     CHECK(as_set(one["consumer1"]) == as_set(tps("topic1-0")));
     CHECK(one["consumer2"].empty());
@@ -81,7 +74,7 @@ TEST_CASE("RangeAssignorTest two consumers on one topic with one and two partiti
 TEST_CASE("RangeAssignorTest.testMultipleConsumersMixedTopics and testTwoConsumersTwoTopicsSixPartitions") {
   for (auto c : kRackConfigs) {
     CAPTURE(name(c));
-    const Fixture f(c);
+    const RangeFixture f(c);
     auto mixed =
         f.run({f.topic("topic1", 3), f.topic("topic2", 2)},
               {f.sub("consumer1", {"topic1"}, 0), f.sub("consumer2", kT12, 1), f.sub("consumer3", {"topic1"}, 2)});
@@ -98,7 +91,7 @@ TEST_CASE("RangeAssignorTest.testMultipleConsumersMixedTopics and testTwoConsume
 TEST_CASE("RangeAssignorTest static members sort by instance id, before dynamic members") {
   for (auto c : kRackConfigs) {
     CAPTURE(name(c));
-    const Fixture f(c);
+    const RangeFixture f(c);
     const std::vector<TopicMetadata> topics{f.topic("topic1", 3), f.topic("topic2", 3)};
     // testTwoStaticConsumersTwoTopicsSixPartitions: consumer-b (instance1) before consumer-a.
     auto both = f.run(topics, {with_instance(f.sub("consumer-b", kT12, 0), "instance1"),
@@ -115,7 +108,7 @@ TEST_CASE("RangeAssignorTest static members sort by instance id, before dynamic 
 TEST_CASE("RangeAssignorTest.testStaticMemberRangeAssignmentPersistent") {
   for (auto c : kRackConfigs) {
     CAPTURE(name(c));
-    const Fixture f(c, 5);
+    const RangeFixture f(c, 5);
     const std::vector<TopicMetadata> topics{f.topic("topic1", 5), f.topic("topic2", 4)};
     std::vector<GroupMember> members;
     for (int i = 1; i <= 3; ++i)
@@ -138,7 +131,7 @@ TEST_CASE("RangeAssignorTest.testStaticMemberRangeAssignmentPersistent") {
 TEST_CASE("RangeAssignorTest.testStaticMemberRangeAssignmentPersistentAfterMemberIdChanges") {
   for (auto c : kRackConfigs) {
     CAPTURE(name(c));
-    const Fixture f(c);
+    const RangeFixture f(c);
     const std::vector<TopicMetadata> topics{f.topic("topic1", 5), f.topic("topic2", 5)};
     std::vector<GroupMember> members;
     for (int i = 1; i <= 3; ++i)
@@ -158,7 +151,7 @@ TEST_CASE("RangeAssignorTest.testStaticMemberRangeAssignmentPersistentAfterMembe
 }
 
 TEST_CASE("RangeAssignorTest.testRackAwareStaticMemberRangeAssignmentPersistentAfterMemberIdChanges") {
-  const Fixture f(RackConfig::kBrokerAndConsumerRack);
+  const RangeFixture f(RackConfig::kBrokerAndConsumerRack);
   const std::vector<TopicMetadata> topics{topic_on_racks("topic1", 5, 2, 3, 0), topic_on_racks("topic2", 5, 2, 3, 0)};
   std::vector<GroupMember> members;
   for (int i = 1; i <= 3; ++i)

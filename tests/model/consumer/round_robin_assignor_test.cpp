@@ -24,8 +24,6 @@ GroupMember static_member(const std::string& id, const std::string& instance, st
   return m;
 }
 
-const std::vector<std::string> kT12{"topic1", "topic2"};
-
 }  // namespace
 
 TEST_CASE(

@@ -12,20 +12,9 @@ namespace {
 
 TopicMetadata topic(int n, int partitions) { return {"topic" + std::to_string(n), partitions, {}, {}}; }
 
-std::vector<std::string> topics(std::initializer_list<int> ns) {
-  std::vector<std::string> out;
-  for (int n : ns) out.push_back("topic" + std::to_string(n));
-  return out;
-}
-
 Result range(std::vector<TopicMetadata> t, std::vector<GroupMember> members) {
   GroupSpec spec{std::move(t), std::move(members), MemberOrder::kJavaHashMap, false};
   return {spec, server_range_assign(spec)};
-}
-
-GroupMember with_instance(GroupMember m, std::string instance) {
-  m.instance_id = std::move(instance);
-  return m;
 }
 
 }  // namespace

@@ -17,22 +17,6 @@ using namespace partsim::testing::kafka;
 
 namespace {
 
-const std::vector<AssignorKind> kSticky{AssignorKind::kSticky, AssignorKind::kCooperativeSticky};
-const char* kind_name(AssignorKind k) { return k == AssignorKind::kSticky ? "sticky" : "cooperative-sticky"; }
-
-// Runs `body` for both assignors under each rack configuration.
-template <class Body>
-void for_each_config(Body body) {
-  for (auto kind : kSticky)
-    for (auto config : kRackConfigs) {
-      CAPTURE(kind_name(kind));
-      CAPTURE(name(config));
-      Sticky s(kind);
-      s.initialize_racks(config);
-      body(s);
-    }
-}
-
 // getTopicName / getConsumerName: "t" or "c" + the index zero-padded to the width of maxNum.
 std::string padded(const std::string& prefix, int i, int max) {
   std::string digits = std::to_string(i);
@@ -377,7 +361,7 @@ TEST_CASE("AbstractStickyAssignorTest.testReassignmentAfterOneConsumerAdded and 
 }
 
 TEST_CASE("AbstractStickyAssignorTest.testSubscriptionNotEqualAndAssignSamePartitionWith3Generation") {
-  for (auto kind : kSticky) {
+  for (auto kind : kStickyKinds) {
     CAPTURE(kind_name(kind));
     for (const auto& g :
          std::vector<std::array<int, 3>>{{1, 2, 3}, {1, 3, 2}, {2, 1, 3}, {2, 3, 1}, {3, 1, 2}, {3, 2, 1}}) {
@@ -408,7 +392,7 @@ TEST_CASE(
   boost::random::mt19937 rng(20240917);
   const auto draw = [&](int n) { return boost::random::uniform_int_distribution<int>(0, n - 1)(rng); };
   for (bool rack : {false, true}) {
-    for (auto kind : kSticky) {
+    for (auto kind : kStickyKinds) {
       CAPTURE(kind_name(kind));
       CAPTURE(rack);
       Sticky s(kind);
@@ -434,7 +418,7 @@ TEST_CASE(
     }
   }
   for (auto config : kRackConfigs)
-    for (auto kind : kSticky)
+    for (auto kind : kStickyKinds)
       for (int round = 0; round < 10; ++round) {
         CAPTURE(kind_name(kind));
         CAPTURE(name(config));

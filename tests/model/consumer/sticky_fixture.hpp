@@ -7,6 +7,8 @@
 // assignor while partitions are being revoked, checking that no partition is given to a new
 // owner in the rebalance that revokes it (KIP-429).
 
+#include <doctest/doctest.h>
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -163,6 +165,24 @@ inline bool is_sticky(const GroupSpec& before, const Result& after) {
     for (const auto& [from, to] : pairs)
       if (pairs.count({to, from}) > 0) return false;
   return true;
+}
+
+inline const std::vector<AssignorKind> kStickyKinds{AssignorKind::kSticky, AssignorKind::kCooperativeSticky};
+
+inline const char* kind_name(AssignorKind k) { return k == AssignorKind::kSticky ? "sticky" : "cooperative-sticky"; }
+
+/// Runs `body` on a fresh Sticky for each assignor in `kinds` under each rack configuration
+/// (AbstractStickyAssignorTest's @ParameterizedTest over the rack configurations).
+template <class Body>
+void for_each_config(Body body, const std::vector<AssignorKind>& kinds = kStickyKinds) {
+  for (auto kind : kinds)
+    for (auto config : kRackConfigs) {
+      CAPTURE(kind_name(kind));
+      CAPTURE(name(config));
+      Sticky s(kind);
+      s.initialize_racks(config);
+      body(s);
+    }
 }
 
 }  // namespace partsim::testing::kafka

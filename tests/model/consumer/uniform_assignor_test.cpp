@@ -26,14 +26,8 @@ const char* kIds[] = {"T1-A4s3VTwiI5CTbEp6POw", "T2-B4s3VTwiI5YHbPp6YUe", "T3-CU
                       "T4-Tw9fVTLCz5HbPp6YQsa"};
 
 // topicN with the test's topic id.
-TopicMetadata topic(int n, int partitions) {
+TopicMetadata topic_with_id(int n, int partitions) {
   return {"topic" + std::to_string(n), partitions, {}, TopicId::parse(kIds[n - 1])};
-}
-
-std::vector<std::string> topics(std::initializer_list<int> ns) {
-  std::vector<std::string> out;
-  for (int n : ns) out.push_back("topic" + std::to_string(n));
-  return out;
 }
 
 Result uniform(std::vector<TopicMetadata> t, std::vector<GroupMember> members) {
@@ -61,21 +55,23 @@ void check_validity_and_balance(const Result& r) {
 }  // namespace
 
 TEST_CASE("OptimizedUniformAssignmentBuilderTest.testOneMemberNoTopicSubscription and a nonexistent topic") {
-  CHECK(uniform({topic(1, 3)}, {member("A", {})})["A"].empty());
+  CHECK(uniform({topic_with_id(1, 3)}, {member("A", {})})["A"].empty());
   // Kafka's assignor throws on a subscription to a topic it has no metadata for; the
   // coordinator never passes one (it resolves only existing topics), and partsim skips it.
-  CHECK(uniform({topic(1, 3)}, {member("A", topics({2}))})["A"].empty());
+  CHECK(uniform({topic_with_id(1, 3)}, {member("A", topics({2}))})["A"].empty());
 }
 
 TEST_CASE("OptimizedUniformAssignmentBuilderTest.testFirstAssignmentTwoMembersTwoTopicsNoMemberRacks") {
-  auto r = uniform({topic(1, 3), topic(3, 2)}, {member("A", topics({1, 3})), member("B", topics({1, 3}))});
+  auto r =
+      uniform({topic_with_id(1, 3), topic_with_id(3, 2)}, {member("A", topics({1, 3})), member("B", topics({1, 3}))});
   CHECK(as_set(r["A"]) == as_set(tps("topic1-0, topic3-0, topic3-1")));
   CHECK(as_set(r["B"]) == as_set(tps("topic1-1, topic1-2")));
   check_validity_and_balance(r);
 }
 
 TEST_CASE("OptimizedUniformAssignmentBuilderTest.testFirstAssignmentNumMembersGreaterThanTotalNumPartitions") {
-  auto r = uniform({topic(3, 2)}, {member("A", topics({3})), member("B", topics({3})), member("C", topics({3}))});
+  auto r =
+      uniform({topic_with_id(3, 2)}, {member("A", topics({3})), member("B", topics({3})), member("C", topics({3}))});
   CHECK(as_set(r["A"]) == as_set(tps("topic3-0")));
   CHECK(as_set(r["B"]) == as_set(tps("topic3-1")));
   CHECK(r["C"].empty());
@@ -97,7 +93,7 @@ TEST_CASE("OptimizedUniformAssignmentBuilderTest.testValidityAndBalanceForLargeS
 }
 
 TEST_CASE("OptimizedUniformAssignmentBuilderTest.testReassignmentForTwoMembersTwoTopicsGivenUnbalancedPrevAssignment") {
-  auto r = uniform({topic(1, 3), topic(2, 3)},
+  auto r = uniform({topic_with_id(1, 3), topic_with_id(2, 3)},
                    {member("A", topics({1, 2}), "", tps("topic1-0, topic1-1, topic2-0, topic2-1")),
                     member("B", topics({1, 2}), "", tps("topic1-2, topic2-2"))});
   CHECK(as_set(r["A"]) == as_set(tps("topic1-0, topic1-1, topic2-0")));
@@ -106,8 +102,9 @@ TEST_CASE("OptimizedUniformAssignmentBuilderTest.testReassignmentForTwoMembersTw
 }
 
 TEST_CASE("OptimizedUniformAssignmentBuilderTest.testReassignmentWhenPartitionsAreAddedForTwoMembersTwoTopics") {
-  auto r = uniform({topic(1, 6), topic(2, 5)}, {member("A", topics({1, 2}), "", tps("topic1-0, topic1-2, topic2-0")),
-                                                member("B", topics({1, 2}), "", tps("topic1-1, topic2-1, topic2-2"))});
+  auto r = uniform({topic_with_id(1, 6), topic_with_id(2, 5)},
+                   {member("A", topics({1, 2}), "", tps("topic1-0, topic1-2, topic2-0")),
+                    member("B", topics({1, 2}), "", tps("topic1-1, topic2-1, topic2-2"))});
   CHECK(as_set(r["A"]) == as_set(tps("topic1-0, topic1-2, topic1-3, topic2-0, topic2-3, topic2-4")));
   CHECK(as_set(r["B"]) == as_set(tps("topic1-1, topic1-4, topic1-5, topic2-1, topic2-2")));
   check_validity_and_balance(r);
@@ -115,7 +112,7 @@ TEST_CASE("OptimizedUniformAssignmentBuilderTest.testReassignmentWhenPartitionsA
 
 TEST_CASE(
     "OptimizedUniformAssignmentBuilderTest.testReassignmentWhenOneMemberAddedAfterInitialAssignmentWithTwoMembersTwoTopics") {
-  auto r = uniform({topic(1, 3), topic(2, 3)},
+  auto r = uniform({topic_with_id(1, 3), topic_with_id(2, 3)},
                    {member("A", topics({1, 2}), "", tps("topic1-0, topic1-2, topic2-0")),
                     member("B", topics({1, 2}), "", tps("topic1-1, topic2-1, topic2-2")), member("C", topics({1, 2}))});
   CHECK(as_set(r["A"]) == as_set(tps("topic1-0, topic1-2")));
@@ -126,12 +123,14 @@ TEST_CASE(
 
 TEST_CASE("OptimizedUniformAssignmentBuilderTest member or subscription removed after the initial assignment") {
   // testReassignmentWhenOneMemberRemovedAfterInitialAssignmentWithThreeMembersTwoTopics
-  auto removed = uniform({topic(1, 3), topic(2, 3)}, {member("A", topics({1, 2}), "", tps("topic2-0, topic1-0")),
-                                                      member("B", topics({1, 2}), "", tps("topic2-1, topic1-1"))});
+  auto removed =
+      uniform({topic_with_id(1, 3), topic_with_id(2, 3)}, {member("A", topics({1, 2}), "", tps("topic2-0, topic1-0")),
+                                                           member("B", topics({1, 2}), "", tps("topic2-1, topic1-1"))});
   CHECK(as_set(removed["A"]) == as_set(tps("topic1-0, topic2-0, topic2-2")));
   CHECK(as_set(removed["B"]) == as_set(tps("topic1-1, topic1-2, topic2-1")));
   // testReassignmentWhenOneSubscriptionRemovedAfterInitialAssignmentWithTwoMembersTwoTopics
-  auto unsubscribed = uniform({topic(1, 2), topic(2, 2)}, {member("A", topics({2}), "", tps("topic2-0, topic1-0")),
+  auto unsubscribed =
+      uniform({topic_with_id(1, 2), topic_with_id(2, 2)}, {member("A", topics({2}), "", tps("topic2-0, topic1-0")),
                                                            member("B", topics({2}), "", tps("topic2-1, topic1-1"))});
   CHECK(as_set(unsubscribed["A"]) == as_set(tps("topic2-0")));
   CHECK(as_set(unsubscribed["B"]) == as_set(tps("topic2-1")));
@@ -142,7 +141,7 @@ TEST_CASE(
   // Put into the coordinator's HashMap as C, B, A, the ids land in buckets 3, 2, 1
   // ("A".hashCode() = 65): it walks A, B, C, so A and B get the two extra partitions. The
   // HashSet of the topic ids walks topic3 first: t3-0, t3-1, t1-0, t1-1, t1-2 in turn.
-  GroupSpec spec{{topic(1, 3), topic(3, 2)},
+  GroupSpec spec{{topic_with_id(1, 3), topic_with_id(3, 2)},
                  {member("C", topics({1, 3})), member("B", topics({1, 3})), member("A", topics({1, 3}))},
                  MemberOrder::kJavaHashMap,
                  false};
@@ -158,16 +157,17 @@ TEST_CASE(
 }
 
 TEST_CASE("UniformHeterogeneousAssignmentBuilderTest no subscriptions, nonexistent topics, first assignments") {
-  CHECK(uniform({topic(1, 3)}, {member("A", {}), member("B", {})})["A"].empty());
-  auto first = uniform({topic(1, 3), topic(3, 6)}, {member("A", topics({1, 3})), member("B", topics({3}))});
+  CHECK(uniform({topic_with_id(1, 3)}, {member("A", {}), member("B", {})})["A"].empty());
+  auto first =
+      uniform({topic_with_id(1, 3), topic_with_id(3, 6)}, {member("A", topics({1, 3})), member("B", topics({3}))});
   CHECK(as_set(first["A"]) == as_set(tps("topic1-0, topic1-1, topic1-2, topic3-4")));
   CHECK(as_set(first["B"]) == as_set(tps("topic3-0, topic3-1, topic3-2, topic3-3, topic3-5")));
-  auto more = uniform({topic(3, 1), topic(1, 2)},
+  auto more = uniform({topic_with_id(3, 1), topic_with_id(1, 2)},
                       {member("A", topics({3})), member("B", topics({3})), member("C", topics({1}))});
   CHECK(as_set(more["A"]) == as_set(tps("topic3-0")));
   CHECK(more["B"].empty());
   CHECK(as_set(more["C"]) == as_set(tps("topic1-0, topic1-1")));
-  auto one_without = uniform({topic(1, 3)}, {member("A", topics({1})), member("B", {})});
+  auto one_without = uniform({topic_with_id(1, 3)}, {member("A", topics({1})), member("B", {})});
   CHECK(as_set(one_without["A"]) == as_set(tps("topic1-0, topic1-1, topic1-2")));
   CHECK(one_without["B"].empty());
 }
@@ -175,7 +175,7 @@ TEST_CASE("UniformHeterogeneousAssignmentBuilderTest no subscriptions, nonexiste
 TEST_CASE(
     "UniformHeterogeneousAssignmentBuilderTest.testReassignmentForTwoMembersThreeTopicsGivenUnbalancedPrevAssignment") {
   auto r = uniform(
-      {topic(1, 6), topic(2, 4), topic(3, 4)},
+      {topic_with_id(1, 6), topic_with_id(2, 4), topic_with_id(3, 4)},
       {member("A", topics({1}), "", tps("topic1-0, topic1-1, topic1-2")),
        member("B", topics({1, 2}), "", tps("topic1-3, topic2-0")),
        member("C", topics({1, 2, 3}), "",
@@ -186,7 +186,7 @@ TEST_CASE(
 }
 
 TEST_CASE("UniformHeterogeneousAssignmentBuilderTest.testReassignmentWhenPartitionsAreAddedForTwoMembers") {
-  auto r = uniform({topic(1, 6), topic(2, 5), topic(3, 3), topic(4, 3)},
+  auto r = uniform({topic_with_id(1, 6), topic_with_id(2, 5), topic_with_id(3, 3), topic_with_id(4, 3)},
                    {member("A", topics({1, 3}), "", tps("topic1-0, topic1-1, topic1-2, topic1-3, topic3-0, topic3-1")),
                     member("B", topics({1, 2, 3, 4}), "",
                            tps("topic2-0, topic2-1, topic2-2, topic4-0, topic4-1, topic4-2"))});
@@ -198,7 +198,7 @@ TEST_CASE("UniformHeterogeneousAssignmentBuilderTest.testReassignmentWhenPartiti
 
 TEST_CASE(
     "UniformHeterogeneousAssignmentBuilderTest.testReassignmentWhenOneMemberAddedAndPartitionsAddedTwoMembersTwoTopics") {
-  auto r = uniform({topic(1, 6), topic(2, 7)},
+  auto r = uniform({topic_with_id(1, 6), topic_with_id(2, 7)},
                    {member("A", topics({1}), "", tps("topic1-0, topic1-2, topic2-0")),
                     member("B", topics({1, 2}), "", tps("topic1-1, topic2-1, topic2-2")), member("C", topics({1, 2}))});
   CHECK(as_set(r["A"]) == as_set(tps("topic1-0, topic1-2, topic1-3, topic1-4, topic1-5")));
@@ -207,13 +207,13 @@ TEST_CASE(
 }
 
 TEST_CASE("UniformHeterogeneousAssignmentBuilderTest member and subscription removed after the initial assignment") {
-  auto removed = uniform({topic(1, 3), topic(2, 8), topic(3, 3)},
+  auto removed = uniform({topic_with_id(1, 3), topic_with_id(2, 8), topic_with_id(3, 3)},
                          {member("A", topics({1, 3}), "", tps("topic1-0, topic1-1, topic1-2, topic3-0, topic3-1")),
                           member("B", topics({2}), "", tps("topic2-3, topic2-4, topic2-5, topic2-6"))});
   CHECK(as_set(removed["A"]) == as_set(tps("topic1-0, topic1-1, topic1-2, topic3-0, topic3-1, topic3-2")));
   CHECK(as_set(removed["B"]) ==
         as_set(tps("topic2-0, topic2-1, topic2-2, topic2-3, topic2-4, topic2-5, topic2-6, topic2-7")));
-  auto unsubscribed = uniform({topic(1, 3), topic(2, 5)},
+  auto unsubscribed = uniform({topic_with_id(1, 3), topic_with_id(2, 5)},
                               {member("A", topics({1}), "", tps("topic1-0, topic1-2, topic2-1, topic2-3")),
                                member("B", topics({1, 2}), "", tps("topic1-1, topic2-0, topic2-2, topic2-4"))});
   CHECK(as_set(unsubscribed["A"]) == as_set(tps("topic1-0, topic1-1, topic1-2")));
@@ -225,7 +225,7 @@ TEST_CASE(
   // Kafka's test hands identical subscriptions to the heterogeneous builder. The coordinator
   // picks that builder when some subscribed name is not subscribed by every member, even a
   // name that does not exist: B's "deleted" does it here.
-  GroupSpec spec{{topic(1, 2), topic(2, 2), topic(3, 2)},
+  GroupSpec spec{{topic_with_id(1, 2), topic_with_id(2, 2), topic_with_id(3, 2)},
                  {member("A", topics({1, 2, 3}), "", tps("topic1-0, topic1-1, topic2-0, topic2-1, topic3-0, topic3-1")),
                   member("B", {"topic1", "topic2", "topic3", "deleted"})},
                  MemberOrder::kAsGiven,

@@ -112,7 +112,7 @@ private:
   std::shared_ptr<Script> s_;
 };
 
-struct Fixture {
+struct ProducerFixture {
   ProducerSpec spec;
   std::vector<std::int32_t> leaders{0, 0, 0};
   std::vector<char> up{1};
@@ -122,7 +122,7 @@ struct Fixture {
   std::unique_ptr<KafkaProducer> p;
   SimTime now = SimTime::zero();
 
-  Fixture() {
+  ProducerFixture() {
     spec.name = "p";
     spec.workload.topic = "t";
     spec.workload.arrivals.kind = Arrivals::Kind::kFlatOut;
@@ -177,7 +177,7 @@ std::int32_t value_for_upper_bound(std::int32_t upper) {
 
 TEST_CASE(
     "a record whose partition has no open batch calls onNewBatch and partition() again, landing where the second says") {
-  Fixture f;
+  ProducerFixture f;
   f.use_script({0, 1, 1, 0, 0});
   f.make();
   f.send();  // partition() -> 0: no batch there, abort; onNewBatch(0); partition() -> 1; new batch in p1
@@ -195,7 +195,7 @@ TEST_CASE(
 }
 
 TEST_CASE("an explicit partition with a partitioner object calls onNewBatch but never partition()") {
-  Fixture f;
+  ProducerFixture f;
   f.spec.workload.partition = 2;
   f.use_script({});
   f.make();
@@ -206,7 +206,7 @@ TEST_CASE("an explicit partition with a partitioner object calls onNewBatch but 
 }
 
 TEST_CASE("with application threads and partition.gap.us, another thread's call may come before a second call") {
-  Fixture f;
+  ProducerFixture f;
   f.spec.workload.arrivals.threads = 3;
   f.spec.workload.arrivals.partition_gap = SimTime::us(10);
   f.use_script({0, 2, 1, 1});
@@ -224,7 +224,7 @@ TEST_CASE("with application threads and partition.gap.us, another thread's call 
 }
 
 TEST_CASE("a negative partition from a partitioner object fails the send as invalid_partition, on either call") {
-  Fixture f;
+  ProducerFixture f;
   f.use_script({-1, 0, -3});
   f.make();
   f.send();
@@ -242,7 +242,7 @@ TEST_CASE("an upper bound above max.request.size fails at once as record_too_lar
   CHECK(value_for_upper_bound(1086) == 1000);
   for (const std::int32_t limit : {1086, 1085}) {
     CAPTURE(limit);
-    Fixture f;
+    ProducerFixture f;
     f.spec.config.max_request_size_bytes = limit;
     f.spec.workload.values.size_bytes = 1000;
     f.spec.workload.partition = 0;
@@ -258,7 +258,7 @@ TEST_CASE("an upper bound above max.request.size fails at once as record_too_lar
 }
 
 TEST_CASE("a record whose upper bound exceeds buffer.memory fails at once as record_too_large") {
-  Fixture f;
+  ProducerFixture f;
   f.spec.config.buffer_memory_bytes = 1085;
   f.spec.config.batch_size_bytes = 512;
   f.spec.workload.values.size_bytes = 1000;  // upper bound 1086
@@ -268,7 +268,7 @@ TEST_CASE("a record whose upper bound exceeds buffer.memory fails at once as rec
 }
 
 TEST_CASE("batch.size larger than buffer.memory fails every send that needs a new batch as buffer_limit") {
-  Fixture f;
+  ProducerFixture f;
   f.spec.config.batch_size_bytes = 2000;
   f.spec.config.buffer_memory_bytes = 1500;  // the record (upper bound 186) fits, its batch does not
   f.spec.workload.partition = 0;
@@ -284,7 +284,7 @@ TEST_CASE("a record too large is still partitioned first: partition() runs befor
   // Kafka's doSend calls partition() (KP:1057) before ensureValidRecordSize (KP:1064), so a
   // too-large record advances a partitioner object's state (a round-robin counter). partsim
   // checks the size first.
-  Fixture f;
+  ProducerFixture f;
   f.spec.config.max_request_size_bytes = 1000;
   f.spec.workload.values.size_bytes = 1000;
   f.use_script({0});
@@ -300,8 +300,8 @@ namespace {
 
 // Every record needs its own batch of 1036 bytes (upper bound 61 + 21 + 954 > batch.size
 // 1000); buffer.memory 3000 holds two of them.
-Fixture exhausted_memory_fixture() {
-  Fixture f;
+ProducerFixture exhausted_memory_fixture() {
+  ProducerFixture f;
   f.spec.config.batch_size_bytes = 1000;
   f.spec.config.buffer_memory_bytes = 3000;
   f.spec.config.max_block = SimTime::ms(60000);
@@ -314,7 +314,7 @@ Fixture exhausted_memory_fixture() {
 
 TEST_CASE(
     "a send that finds buffer.memory exhausted blocks, wakes the sender, and resumes when a batch is acknowledged") {
-  Fixture f = exhausted_memory_fixture();
+  ProducerFixture f = exhausted_memory_fixture();
   f.make();
   CHECK(f.send() == f.now);
   CHECK(f.send() == f.now);  // the first batch had no room: closed, a second one created
@@ -345,7 +345,7 @@ TEST_CASE(
 }
 
 TEST_CASE("a send blocked on buffer.memory fails as buffer_timeout when max.block.ms passes first") {
-  Fixture f = exhausted_memory_fixture();
+  ProducerFixture f = exhausted_memory_fixture();
   f.make();
   f.send();
   f.send();
@@ -363,7 +363,7 @@ TEST_CASE("a send blocked on buffer.memory fails as buffer_timeout when max.bloc
 // ---- partition choice (spec §1.3) ----------------------------------------------------------
 
 TEST_CASE("an explicit partition is used as given") {
-  Fixture f;
+  ProducerFixture f;
   f.spec.workload.partition = 2;
   f.make();
   for (int i = 0; i < 3; ++i) f.send();
@@ -373,7 +373,7 @@ TEST_CASE("an explicit partition is used as given") {
 namespace {
 
 // Keys book-0..book-4, cycled (the book's table T1).
-void book_keys(Fixture& f) {
+void book_keys(ProducerFixture& f) {
   f.spec.workload.keys.kind = KeySpec::Kind::kList;
   f.spec.workload.keys.list = {"book-0", "book-1", "book-2", "book-3", "book-4"};
 }
@@ -381,7 +381,7 @@ void book_keys(Fixture& f) {
 }  // namespace
 
 TEST_CASE("keyed records go to murmur2(key) over all partitions, leaderless ones included") {
-  Fixture f;
+  ProducerFixture f;
   book_keys(f);
   f.leaders = {0, -1, 0};  // partition 1 has no leader: its keys still hash there
   f.make();
@@ -391,7 +391,7 @@ TEST_CASE("keyed records go to murmur2(key) over all partitions, leaderless ones
 }
 
 TEST_CASE("partitioner.ignore.keys makes keyed records sticky like null-key records") {
-  Fixture f;
+  ProducerFixture f;
   book_keys(f);
   f.spec.config.ignore_keys = true;
   f.make();
@@ -406,7 +406,7 @@ TEST_CASE("partitioner.ignore.keys makes keyed records sticky like null-key reco
 // ---- closed-loop arrivals -------------------------------------------------------------------------
 
 TEST_CASE("closed loop: at most `concurrency` sends are outstanding; each acknowledgement lets the next one go") {
-  Fixture f;
+  ProducerFixture f;
   f.spec.workload.arrivals.kind = Arrivals::Kind::kClosedLoop;
   f.spec.workload.arrivals.concurrency = 2;
   f.spec.config.linger = SimTime::zero();
@@ -448,7 +448,7 @@ TEST_CASE("a wake armed during a sender pass waits for that pass's CPU time: the
   // blocked third send() waits for; it appends and wakes the sender at 0 ms, before the
   // pass's 2 ms of CPU time are booked. The thread runs [0, 2) then [2, 4): two passes of
   // one request each, 4 ms in all, never two at once.
-  Fixture f = exhausted_memory_fixture();
+  ProducerFixture f = exhausted_memory_fixture();
   f.spec.config.acks = Acks::kNone;
   f.spec.config.linger = SimTime::zero();
   f.spec.cpu.per_request = SimTime::ms(2);
@@ -470,8 +470,8 @@ TEST_CASE("a wake armed during a sender pass waits for that pass's CPU time: the
 namespace {
 
 // linger.ms 0 and a sender thread at 1 ms per request, 0.1 ms per batch, 1,000 ns per byte.
-Fixture sender_cpu_fixture() {
-  Fixture f;
+ProducerFixture sender_cpu_fixture() {
+  ProducerFixture f;
   f.spec.config.linger = SimTime::zero();
   f.spec.cpu.per_request = SimTime::ms(1);
   f.spec.cpu.per_batch = SimTime::us(100);
@@ -487,7 +487,7 @@ TEST_CASE(
   // (length 2, attributes 1, timestamp and offset deltas 1 + 1, key length 1, value length
   // 2, value 100, header count 1) = 170 bytes. At 1 ms per request, 0.1 ms per batch and
   // 1,000 ns per byte, the pass keeps the thread busy 1 + 0.1 + 0.17 = 1.27 ms.
-  Fixture f = sender_cpu_fixture();
+  ProducerFixture f = sender_cpu_fixture();
   f.spec.workload.partition = 0;
   f.make();
   CHECK(f.send() == f.now);
@@ -502,7 +502,7 @@ TEST_CASE("cpu.sender.byte.ns sums the bytes of every request and batch of a pas
   // pass sends two requests, one of two batches, one of one. 2 x 1 ms + 3 x 0.1 ms + 510
   // bytes x 1,000 ns = 2.81 ms (counting only the last request's bytes gives 2.47, bytes
   // per request times its batches 2.98).
-  Fixture f = sender_cpu_fixture();
+  ProducerFixture f = sender_cpu_fixture();
   f.leaders = {0, 1, 0};
   f.up = {1, 1};
   f.use_script({0, 0, 2, 2, 1, 1});  // partition(), then the same again after onNewBatch
@@ -519,7 +519,7 @@ TEST_CASE(
     "an application thread busy with a send() calls the next one when it is done, even after an acknowledgement") {
   // Closed loop, one outstanding send, acks=0, 2 ms per send(): the acknowledgement comes
   // while the thread is still in its first send() (0 to 2 ms); the next starts at 2 ms.
-  Fixture f;
+  ProducerFixture f;
   f.spec.workload.arrivals.kind = Arrivals::Kind::kClosedLoop;
   f.spec.workload.arrivals.concurrency = 1;
   f.spec.workload.arrivals.send_cost = SimTime::ms(2);

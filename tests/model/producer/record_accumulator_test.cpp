@@ -22,7 +22,7 @@ using partsim::sim::SimTime;
 
 namespace {
 
-constexpr std::size_t kNode1 = 0, kNode2 = 1;
+constexpr std::size_t kNodeA = 0, kNodeB = 1;
 const SimTime kMaxBlock = SimTime::ms(1000);
 
 RecordShape keyed(std::int32_t value_bytes = 5) {
@@ -51,7 +51,7 @@ std::int32_t expected_appends(std::int32_t batch_size) {
 }
 
 // Draws 0, 1, 2, ... like the test's SequentialPartitioner; counts its calls.
-struct Sequential {
+struct SequentialDraws {
   std::int32_t next = 0;
 };
 
@@ -65,7 +65,7 @@ struct Cluster {
 
 struct Accumulator {
   Cluster cluster;
-  std::shared_ptr<Sequential> draws = std::make_shared<Sequential>();
+  std::shared_ptr<SequentialDraws> draws = std::make_shared<SequentialDraws>();
   RecordAccumulator acc;
   SimTime now = SimTime::zero();
 
@@ -126,8 +126,8 @@ TEST_CASE("testFull: a partition is ready once its deque holds a second batch") 
   }
   a.append(0);  // no room: the first batch is closed, a second one opened
   CHECK(a.acc.deque_size(0) == 2);
-  CHECK(a.ready().ready_nodes == nodes({kNode1}));
-  const auto batches = a.drain(kNode1);
+  CHECK(a.ready().ready_nodes == nodes({kNodeA}));
+  const auto batches = a.drain(kNodeA);
   REQUIRE(batches.size() == 1);
   CHECK(a.acc.batch(batches[0]).records == appends);
 }
@@ -137,8 +137,8 @@ TEST_CASE("testLinger: a batch becomes sendable when linger.ms has passed") {
   a.append(0);
   CHECK(a.ready().ready_nodes.empty());
   a.now = SimTime::ms(10);
-  CHECK(a.ready().ready_nodes == nodes({kNode1}));
-  const auto batches = a.drain(kNode1);
+  CHECK(a.ready().ready_nodes == nodes({kNodeA}));
+  const auto batches = a.drain(kNodeA);
   REQUIRE(batches.size() == 1);
   CHECK(a.acc.batch(batches[0]).records == 1);
 }
@@ -148,8 +148,8 @@ TEST_CASE("testPartialDrain: max.request.size bounds a drain, the first batch al
   const std::int32_t appends = 1024 / kMsgSize + 1;
   for (const std::int32_t p : {0, 1})
     for (std::int32_t i = 0; i < appends; ++i) a.append(p);
-  CHECK(a.ready().ready_nodes == nodes({kNode1}));
-  CHECK(a.drain(kNode1, 1024).size() == 1);
+  CHECK(a.ready().ready_nodes == nodes({kNodeA}));
+  CHECK(a.drain(kNodeA, 1024).size() == 1);
 }
 
 TEST_CASE("testNextReadyCheckDelay: the delay is the least remaining linger") {
@@ -168,7 +168,7 @@ TEST_CASE("testNextReadyCheckDelay: the delay is the least remaining linger") {
   CHECK(r.next_ready_check_delay == SimTime::ms(5));  // node 1's half of the linger remains
   for (std::int32_t i = 0; i < appends + 1; ++i) a.append(1);
   r = a.ready();
-  CHECK(r.ready_nodes == nodes({kNode1}));
+  CHECK(r.ready_nodes == nodes({kNodeA}));
   CHECK(r.next_ready_check_delay <= linger);
 }
 
@@ -180,19 +180,19 @@ TEST_CASE("testRetryBackoff: a re-enqueued batch waits its backoff while others 
   Accumulator a(c);
   a.append(0);
   a.now = linger + SimTime::ms(1);
-  CHECK(a.ready().ready_nodes == nodes({kNode1}));
-  auto batches = a.drain(kNode1);
+  CHECK(a.ready().ready_nodes == nodes({kNodeA}));
+  auto batches = a.drain(kNodeA);
   REQUIRE(batches.size() == 1);
   a.now = SimTime::zero();
   a.acc.reenqueue(batches[0], a.now, backoff);
   a.append(1);
   a.now = linger + SimTime::ms(1);
-  CHECK(a.ready().ready_nodes == nodes({kNode1}));
-  batches = a.drain(kNode1);
+  CHECK(a.ready().ready_nodes == nodes({kNodeA}));
+  batches = a.drain(kNodeA);
   CHECK(a.partitions_of(batches) == std::vector<std::int32_t>{1});  // partition 0 still backs off
   a.now = backoff + SimTime::ms(1);
-  CHECK(a.ready().ready_nodes == nodes({kNode1}));
-  batches = a.drain(kNode1);
+  CHECK(a.ready().ready_nodes == nodes({kNodeA}));
+  batches = a.drain(kNodeA);
   CHECK(a.partitions_of(batches) == std::vector<std::int32_t>{0});
 }
 
@@ -205,11 +205,11 @@ TEST_CASE("testMutedPartitions: a muted partition is neither ready nor drained")
   CHECK(a.ready().ready_nodes.empty());
   a.acc.unmute(0);
   const auto r = a.ready();
-  CHECK(r.ready_nodes == nodes({kNode1}));
+  CHECK(r.ready_nodes == nodes({kNodeA}));
   a.acc.mute(0);
-  CHECK(a.drain(kNode1).empty());
+  CHECK(a.drain(kNodeA).empty());
   a.acc.unmute(0);
-  CHECK(a.drain(kNode1).size() == 1);
+  CHECK(a.drain(kNodeA).size() == 1);
 }
 
 TEST_CASE("testExpiredBatches: full batches expire after delivery.timeout.ms, muted or not") {
@@ -219,7 +219,7 @@ TEST_CASE("testExpiredBatches: full batches expire after delivery.timeout.ms, mu
   Accumulator a(c);
   for (std::int32_t i = 0; i < expected_appends(batch_size); ++i) a.append(0);
   a.append(0);
-  CHECK(a.ready().ready_nodes == nodes({kNode1}));
+  CHECK(a.ready().ready_nodes == nodes({kNodeA}));
   a.now = SimTime::ms(3201);
   a.acc.mute(0);
   std::vector<BatchId> expired;
@@ -238,8 +238,8 @@ TEST_CASE("testDrainBatches: each drain starts one partition further on (the rot
   Accumulator a(config(5 + kBatchHeaderBytes, INT32_MAX, SimTime::ms(10)), Cluster({0, 1, 2, 3}, {0, 0, 1, 1}));
   const std::int32_t max_size = 5 + kBatchHeaderBytes;
   auto drain_both = [&](std::int32_t limit) {
-    auto p = a.partitions_of(a.drain(kNode1, limit));
-    const auto q = a.partitions_of(a.drain(kNode2, limit));
+    auto p = a.partitions_of(a.drain(kNodeA, limit));
+    const auto q = a.partitions_of(a.drain(kNodeB, limit));
     p.insert(p.end(), q.begin(), q.end());
     return p;
   };
@@ -258,7 +258,7 @@ TEST_CASE("testDrainBatches: each drain starts one partition further on (the rot
 
 TEST_CASE("testDrainWithANodeThatDoesntHostAnyPartitions") {
   Accumulator a(config(10, 10 * 1024, SimTime::ms(10)), Cluster({0, 1, 2}, {0, 0, 0}));
-  CHECK(a.drain(kNode2, 999999).empty());
+  CHECK(a.drain(kNodeB, 999999).empty());
 }
 
 TEST_CASE("testUniformBuiltInPartitioner: one draw per switch, the switch waits for a complete batch") {
@@ -295,8 +295,8 @@ TEST_CASE("testAdaptiveBuiltInPartitioner: choices follow max + 1 - queue size; 
     ++frequencies[static_cast<std::size_t>(a.append(-1, unkeyed(128)).partition)];
   CHECK(frequencies == std::vector<std::int32_t>{7 * cycles, 1 * cycles, 6 * cycles});
   // Node 0 has had data it could not send for 200 ms > 100: its partitions leave the table.
-  a.acc.update_node_latency(kNode1, a.now - SimTime::ms(200), true);
-  a.acc.update_node_latency(kNode1, a.now, false);
+  a.acc.update_node_latency(kNodeA, a.now - SimTime::ms(200), true);
+  a.acc.update_node_latency(kNodeA, a.now, false);
   a.ready();
   a.append(-1, unkeyed(128));
   for (int k = 0; k < 10; ++k) CHECK(a.append(-1, unkeyed(128)).partition == 2);
@@ -332,10 +332,10 @@ TEST_CASE("a switch due in the middle of a batch waits for the batch boundary (s
   CHECK(a.acc.partitioner().produced_bytes() >= 300);
   CHECK(a.acc.partitioner().switches() == 0);
   a.now = SimTime::ms(100);
-  CHECK(a.drain(kNode1).size() == 1);                // one batch per partition per drain
+  CHECK(a.drain(kNodeA).size() == 1);                // one batch per partition per drain
   CHECK(a.append(-1, unkeyed(100)).partition == 0);  // the last batch is still open
   CHECK(a.acc.partitioner().switches() == 0);
-  CHECK(a.drain(kNode1).size() == 1);
+  CHECK(a.drain(kNodeA).size() == 1);
   CHECK(a.acc.deque_size(0) == 0);
   CHECK(a.append(-1, unkeyed(100)).partition == 1);  // switched first, then appended
   CHECK(a.acc.partitioner().switches() == 1);
@@ -362,7 +362,7 @@ TEST_CASE("testStickyBatches: with a partitioner object, a record that needs a n
     expected = d + 1;
   }
   CHECK(appends == expected);
-  CHECK(a.ready().ready_nodes == nodes({kNode1}));  // the batch is closed: full
+  CHECK(a.ready().ready_nodes == nodes({kNodeA}));  // the batch is closed: full
 }
 
 TEST_CASE("a new batch larger than buffer.memory fails at once; memory exhausted makes the send wait") {
@@ -373,7 +373,7 @@ TEST_CASE("a new batch larger than buffer.memory fails at once; memory exhausted
   CHECK(a.append(1).status == AppendResult::Status::kAppended);
   CHECK(a.append(2).status == AppendResult::Status::kWaitForMemory);
   CHECK(a.acc.pool().has_waiter());
-  const auto batches = a.drain(kNode1);
+  const auto batches = a.drain(kNodeA);
   REQUIRE(batches.size() == 2);
   CHECK(a.acc.release(batches[0]));  // the waiter gets the 1000 bytes
   AppendRequest resume;

@@ -81,7 +81,7 @@ inline ProducerConfig producer_config() {
   return c;
 }
 
-struct Fixture {
+struct SenderFixture {
   ProducerMetadata metadata;
   RecordAccumulator acc;
   Recorder rec;
@@ -89,7 +89,7 @@ struct Fixture {
   std::vector<char> up{1, 1};
   SimTime now = SimTime::zero();
 
-  explicit Fixture(ProducerConfig c = producer_config(), std::uint64_t seed = 1)
+  explicit SenderFixture(ProducerConfig c = producer_config(), std::uint64_t seed = 1)
       : metadata({0, 1, 2}, 2),
         acc(AccumulatorConfig::from(c, false, /*sticky_records=*/false), 3, 2, [] { return 0; }),
         sender(SenderConfig::from(c), acc, metadata, rec,

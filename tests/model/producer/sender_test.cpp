@@ -24,7 +24,7 @@ using partsim::sim::SimTime;
 TEST_CASE("max.in.flight.requests.per.connection = 2: a third request waits for a response, other nodes go on") {
   ProducerConfig c = producer_config();
   c.max_in_flight = 2;
-  Fixture f(c);
+  SenderFixture f(c);
   f.append(0);
   CHECK(f.run() == f.now);  // poll(0) after a send
   f.now = SimTime::ms(1);
@@ -60,7 +60,7 @@ TEST_CASE("with max.in.flight.requests.per.connection = N, at most N requests to
     CAPTURE(n);
     ProducerConfig c = producer_config();
     c.max_in_flight = n;
-    Fixture f(c);
+    SenderFixture f(c);
     // One new batch per pass, on both partitions of node 0 (with N = 1 the first is muted
     // until its response: guaranteeMessageOrder).
     for (std::int32_t i = 0; i < n + 3; ++i) {
@@ -88,7 +88,7 @@ TEST_CASE("acks=0 completes batches when the request is written and keeps nothin
   ProducerConfig c = producer_config();
   c.acks = Acks::kNone;
   c.max_in_flight = 1;  // never reached: nothing stays in flight
-  Fixture f(c);
+  SenderFixture f(c);
   for (std::int32_t i = 0; i < 3; ++i) {
     f.now = SimTime::ms(i);
     f.append(0);
@@ -109,7 +109,7 @@ TEST_CASE("acks=1 and acks=all complete a request's batches only on its response
     CAPTURE(static_cast<int>(acks));
     ProducerConfig c = producer_config();
     c.acks = acks;
-    Fixture f(c);
+    SenderFixture f(c);
     f.append(0);
     f.append(1);
     f.run();
@@ -128,7 +128,7 @@ TEST_CASE("acks=1 and acks=all complete a request's batches only on its response
 }
 
 TEST_CASE("a request carries one batch per partition of its node, and its size is their built bytes") {
-  Fixture f;
+  SenderFixture f;
   const BatchId b0 = f.append(0);
   const BatchId b1 = f.append(1);
   f.run();
@@ -141,7 +141,7 @@ TEST_CASE("a request carries one batch per partition of its node, and its size i
 // ---- delivery.timeout.ms (spec §3.9, §4.5) ------------------------------------------------------
 
 TEST_CASE("a queued batch that cannot be sent expires at delivery.timeout.ms, and the pass wakes exactly then") {
-  Fixture f;
+  SenderFixture f;
   f.up[kNode0] = 0;  // no connection to node 0
   f.append(0);
   CHECK(f.run() == kDeliveryTimeout);  // nothing else will wake it
@@ -157,7 +157,7 @@ TEST_CASE("a queued batch that cannot be sent expires at delivery.timeout.ms, an
 
 TEST_CASE(
     "testInflightBatchesExpireOnDeliveryTimeout: an in-flight batch expires; its late response counts for nothing") {
-  Fixture f;
+  SenderFixture f;
   f.append(0);
   f.run();
   f.rec.take();
@@ -175,7 +175,7 @@ TEST_CASE(
 }
 
 TEST_CASE("testExpiredBatchDoesNotRetry: a batch that expired in flight is not retried when its request fails") {
-  Fixture f;
+  SenderFixture f;
   f.append(0);
   f.run();
   f.rec.take();
@@ -189,7 +189,7 @@ TEST_CASE("testExpiredBatchDoesNotRetry: a batch that expired in flight is not r
 }
 
 TEST_CASE("testExpiredBatchesInMultiplePartitions: a queued and an in-flight batch expire in one pass") {
-  Fixture f;
+  SenderFixture f;
   f.up[kNode1] = 0;
   f.append(0);
   f.append(2);
@@ -210,7 +210,7 @@ TEST_CASE("a queued batch expires on time while a request to another node is in 
   // batches in flight (request.timeout.ms < delivery.timeout.ms), not for queued ones.
   // Here p2 waits for node 1, which is down, and expires at 1500 ms; the request to node 0,
   // sent at 1000 ms, times out only at 2000 ms, and p2 fails (and frees its memory) then.
-  Fixture f;
+  SenderFixture f;
   f.up[kNode1] = 0;
   f.append(2);  // created at 0: expires at 1500 ms
   f.now = SimTime::ms(1000);
@@ -224,7 +224,7 @@ TEST_CASE(
     "the pass returns now after a send, the linger delay while a batch lingers, the next expiry, kNever when idle") {
   ProducerConfig c = producer_config();
   c.linger = SimTime::ms(5);
-  Fixture f(c);
+  SenderFixture f(c);
   CHECK(f.run() == kNever);  // nothing buffered, nothing in flight
   f.append(0);
   CHECK(f.run() == SimTime::ms(5));
@@ -242,7 +242,7 @@ TEST_CASE(
 TEST_CASE("a closing producer sends a lingering batch at once") {
   ProducerConfig c = producer_config();
   c.linger = SimTime::ms(50);
-  Fixture f(c);
+  SenderFixture f(c);
   f.append(0);
   CHECK(f.run() == SimTime::ms(50));
   CHECK(f.run(/*closing=*/true) == f.now);
@@ -252,7 +252,7 @@ TEST_CASE("a closing producer sends a lingering batch at once") {
 // ---- ExponentialBackoff (spec §4.6) -------------------------------------------------------------
 
 TEST_CASE("backoff(k) lies in [0.8, 1.2] x 100 x 2^k ms capped at 1000, whole ms, spread over the whole range") {
-  Fixture f;
+  SenderFixture f;
   constexpr int kDraws = 4000;
   for (std::int32_t k = 0; k <= 5; ++k) {
     CAPTURE(k);
@@ -289,7 +289,7 @@ TEST_CASE("backoff(k) lies in [0.8, 1.2] x 100 x 2^k ms capped at 1000, whole ms
 TEST_CASE("the first backoff draws of seed 1 are pinned") {
   // Stream "producer/p/sender/backoff" of seed 1, one draw per attempt index 0..5. A change
   // here changes every run with retries: make it on purpose.
-  Fixture f(producer_config(), 1);
+  SenderFixture f(producer_config(), 1);
   std::string draws;
   for (std::int32_t k = 0; k < 6; ++k) draws += str(f.sender.draw_backoff(k).to_ms(), " ");
   CHECK(draws == "97 166 340 719 1000 886 ");
@@ -301,7 +301,7 @@ namespace {
 
 // Two batches of partition 0 in two requests (max.in.flight 5), the first answered with
 // NOT_LEADER_OR_FOLLOWER, the second without error; then past the retry backoff.
-Fixture& first_of_two_fails(Fixture& f) {
+SenderFixture& first_of_two_fails(SenderFixture& f) {
   f.append(0);
   f.run();
   f.now = SimTime::ms(1);
@@ -319,7 +319,7 @@ Fixture& first_of_two_fails(Fixture& f) {
 TEST_CASE("a retriable error answer puts the batch back, and NOT_LEADER_OR_FOLLOWER asks for metadata") {
   ProducerConfig c = producer_config();
   c.idempotence = false;
-  Fixture f(c);
+  SenderFixture f(c);
   first_of_two_fails(f);
   CHECK(f.rec.take() == lines({"retried p0", "metadata invalid 0"}));
   // NOT_ENOUGH_REPLICAS is retried without a metadata update.
@@ -330,7 +330,7 @@ TEST_CASE("a retriable error answer puts the batch back, and NOT_LEADER_OR_FOLLO
 TEST_CASE("without idempotence a failed batch is resent while the batch after it is in flight") {
   ProducerConfig c = producer_config();
   c.idempotence = false;
-  Fixture f(c);
+  SenderFixture f(c);
   first_of_two_fails(f);
   f.rec.take();
   f.now = SimTime::ms(200);  // past backoff(0) <= 120 ms
@@ -344,7 +344,7 @@ TEST_CASE(
     "idempotence: sequences are assigned at the first drain and a retry waits until its partition has nothing in flight") {
   ProducerConfig c = producer_config();
   REQUIRE(c.idempotence);  // Kafka 4.x's default
-  Fixture f(c);
+  SenderFixture f(c);
   const BatchId first = f.append(0);
   f.run();
   f.now = SimTime::ms(1);
@@ -380,7 +380,7 @@ TEST_CASE(
 // retry needs it. A closed connection gives up every request to its node at once: while the
 // first is worked through, the batches of the others have not left their requests yet.
 TEST_CASE("idempotence: a retry after a disconnect waits for the batches of the other requests given up") {
-  Fixture f;
+  SenderFixture f;
   f.rec.note_in_flight = true;
   f.append(0);
   f.run();

@@ -17,7 +17,7 @@ namespace {
 
 // The deadline cases' three requests: #1 (p0) to node 0 at 0 ms, #2 (p2) to node 1 at
 // `second`, #3 (p1) to node 0 at `third`.
-void send_three(Fixture& f, SimTime second, SimTime third) {
+void send_three(SenderFixture& f, SimTime second, SimTime third) {
   f.send(0, SimTime::zero());
   f.send(2, second);
   f.send(1, third);
@@ -28,7 +28,7 @@ void send_three(Fixture& f, SimTime second, SimTime third) {
 // ---- request.timeout.ms (spec §4.4) and retries (spec §4.3, §4.6) ---------------------------
 
 TEST_CASE("a request past request.timeout.ms closes its connection: every request to that node is retried") {
-  Fixture f;
+  SenderFixture f;
   send_three(f, SimTime::ms(5), SimTime::ms(10));
   CHECK(f.rec.take() == lines({"sent #1 to 0: p0", "watch 1000 ms", "sent #2 to 1: p2", "sent #3 to 0: p1"}));
 
@@ -58,7 +58,7 @@ TEST_CASE("a request past request.timeout.ms closes its connection: every reques
 }
 
 TEST_CASE("a request answered before its deadline closes nothing") {
-  Fixture f;
+  SenderFixture f;
   f.send(0, SimTime::zero());  // #1 to node 0
   f.send(2, SimTime::ms(3));   // #2 to node 1
   f.rec.take();
@@ -77,7 +77,7 @@ TEST_CASE("a request answered before its deadline closes nothing") {
 }
 
 TEST_CASE("the deadline watch skips requests answered since: it follows the oldest one in flight") {
-  Fixture f;
+  SenderFixture f;
   send_three(f, SimTime::ms(3), SimTime::ms(7));  // #1 watched at 1000 ms
   f.rec.take();
   f.sender.on_response(1, SimTime::ms(8));
@@ -90,7 +90,7 @@ TEST_CASE("the deadline watch skips requests answered since: it follows the olde
 }
 
 TEST_CASE("a retried batch waits its backoff, then goes again; the pass wakes at the backoff's end") {
-  Fixture f;
+  SenderFixture f;
   f.append(0);
   f.run();
   f.now = SimTime::ms(1000);
@@ -111,7 +111,7 @@ TEST_CASE("testRetries: with retries = 1 a second disconnect fails the batch") {
   ProducerConfig c = producer_config();
   c.retries = 1;
   c.delivery_timeout = SimTime::ms(120000);
-  Fixture f(c);
+  SenderFixture f(c);
   f.append(0);
   f.run();
   f.sender.disconnect(kNode0, f.now);
@@ -127,7 +127,7 @@ TEST_CASE("testRetries: with retries = 1 a second disconnect fails the batch") {
 TEST_CASE("retries = 0 fails the batches of a timed-out request as retries_exhausted") {
   ProducerConfig c = producer_config();
   c.retries = 0;
-  Fixture f(c);
+  SenderFixture f(c);
   f.append(0);
   f.append(1);
   f.run();
@@ -140,7 +140,7 @@ TEST_CASE("retries = 0 fails the batches of a timed-out request as retries_exhau
 }
 
 TEST_CASE("a disconnect past delivery.timeout.ms fails the batches as delivery_timeout instead of retrying") {
-  Fixture f;
+  SenderFixture f;
   f.append(0);
   f.run();
   f.now = SimTime::ms(300);
@@ -156,7 +156,7 @@ TEST_CASE("a disconnect past delivery.timeout.ms fails the batches as delivery_t
 TEST_CASE("the retry backoff doubles with every attempt: attempt n waits backoff(n - 1)") {
   ProducerConfig c = producer_config();
   c.delivery_timeout = SimTime::sec(3600);
-  Fixture f(c);
+  SenderFixture f(c);
   f.append(0);
   f.run();
   const double lower[] = {80, 160, 320, 640, 800, 800};

@@ -28,7 +28,7 @@ using partsim::sim::SimTime;
 
 namespace {
 
-constexpr std::size_t kDraws = 200000;
+constexpr std::size_t kSamples = 200000;
 const RandomStreams kStreams(1);
 
 Workload base() {
@@ -87,7 +87,7 @@ TEST_CASE("Poisson arrivals: gaps are exponential, median ln2 / rate and 0.9-qua
   WorkloadGenerator g(w, kStreams, "p");
   std::vector<double> gaps_ms;
   SimTime prev = g.next_arrival(SimTime::zero());
-  for (std::size_t i = 0; i < kDraws; ++i) {
+  for (std::size_t i = 0; i < kSamples; ++i) {
     const SimTime next = g.next_arrival(prev);
     REQUIRE(next >= prev);
     gaps_ms.push_back((next - prev).to_ms());
@@ -137,7 +137,7 @@ TEST_CASE("uniform value sizes: every size in [min, max], median and 0.9-quantil
   w.values.kind = ValueSpec::Kind::kUniform;
   w.values.min_bytes = 100;
   w.values.max_bytes = 1000;
-  const auto s = sorted(value_sizes(w, kDraws));
+  const auto s = sorted(value_sizes(w, kSamples));
   CHECK(s.front() == 100);  // both ends are reached
   CHECK(s.back() == 1000);
   // The p-quantile of the uniform law on the 901 integers 100..1000: 100 + ceil(901 p) - 1;
@@ -153,7 +153,7 @@ TEST_CASE("lognormal value sizes: median = median.bytes, 0.9-quantile = median x
     w.values.kind = ValueSpec::Kind::kLognormal;
     w.values.median_bytes = 1000;
     w.values.sigma = sigma;
-    const auto s = sorted(value_sizes(w, kDraws));
+    const auto s = sorted(value_sizes(w, kSamples));
     const boost::math::lognormal_distribution<> law(std::log(1000.0), sigma);
     CHECK(quantile(law, 0.5) == doctest::Approx(1000.0));
     check_median_and_q90(s, law, 0.5);  // values are whole bytes (rounded): half a byte more
@@ -228,7 +228,7 @@ TEST_CASE("zipf keys: rank k has share k^-s / H(N, s); the median and 0.9-quanti
   w.keys.zipf_s = 1.3;
   std::map<std::string, std::int64_t> count;
   std::vector<double> ranks;
-  for (const std::string& k : keys(w, kDraws)) {
+  for (const std::string& k : keys(w, kSamples)) {
     ++count[k];
     ranks.push_back(std::stod(k.substr(1)) + 1);  // "k0" is rank 1
   }
@@ -239,8 +239,8 @@ TEST_CASE("zipf keys: rank k has share k^-s / H(N, s); the median and 0.9-quanti
   for (const int rank : {1, 2, 10}) {
     CAPTURE(rank);
     const double share = std::pow(rank, -1.3) / h;
-    const double got = static_cast<double>(count["k" + std::to_string(rank - 1)]) / kDraws;
-    CHECK(std::abs(got - share) <= share_tolerance(share, kDraws));
+    const double got = static_cast<double>(count["k" + std::to_string(rank - 1)]) / kSamples;
+    CHECK(std::abs(got - share) <= share_tolerance(share, kSamples));
   }
   // The closed-form p-quantile rank: the least k with CDF(k) >= p. Its CDF is far enough
   // from p on both sides (more than 5 standard errors of a share) for the empirical rank
@@ -255,8 +255,8 @@ TEST_CASE("zipf keys: rank k has share k^-s / H(N, s); the median and 0.9-quanti
       below = cdf;
       cdf += std::pow(++q, -1.3) / h;
     }
-    REQUIRE(p - below > share_tolerance(p, kDraws));
-    REQUIRE(cdf - p > share_tolerance(p, kDraws));
+    REQUIRE(p - below > share_tolerance(p, kSamples));
+    REQUIRE(cdf - p > share_tolerance(p, kSamples));
     CHECK(empirical_quantile(s, p) == q);
   }
 }
@@ -267,7 +267,7 @@ TEST_CASE("hot keys: the hot key takes its share, the others follow the template
   w.keys.hot_key = "HOT";
   w.keys.hot_share = 0.3;
   w.keys.key_template = "cold-{i}";
-  const auto k = keys(w, kDraws);
+  const auto k = keys(w, kSamples);
   std::size_t hot = 0;
   for (std::size_t i = 0; i < k.size(); ++i) {
     if (k[i] == "HOT") {
@@ -276,7 +276,7 @@ TEST_CASE("hot keys: the hot key takes its share, the others follow the template
       REQUIRE(k[i] == "cold-" + std::to_string(i));
     }
   }
-  CHECK(std::abs(static_cast<double>(hot) / kDraws - 0.3) <= share_tolerance(0.3, kDraws));
+  CHECK(std::abs(static_cast<double>(hot) / kSamples - 0.3) <= share_tolerance(0.3, kSamples));
 }
 
 // ---- streams ---------------------------------------------------------------------------------
