@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/book_report.hpp"
-#include "analysis/book_runner.hpp"
+#include "analysis/book/report.hpp"
+#include "analysis/book/runner.hpp"
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"

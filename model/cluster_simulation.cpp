@@ -29,9 +29,7 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
   // leaders' sequence states at random: those go where huge pages may back them.
   std::size_t states = 0;  // producer x partition states, every topic at the count it reaches
   for (const auto& spec : s.producers) {
-    std::size_t topic = 0;
-    for (std::size_t t = 0; t < s.topics.size(); ++t)
-      if (s.topics[t].name == spec.workload.topic) topic = t;
+    const std::size_t topic = s.topic_index(spec.workload.topic).value_or(0);
     topic_of_.push_back(topic);
     states += static_cast<std::size_t>(s.topics[topic].partitions_before(s.run.duration));
   }

@@ -129,8 +129,8 @@ RunEstimate estimate_run(const Scenario& s, const RunPlan& plan) {
     by_producers += n;
     // Its topic's partitions (the engine takes the first topic when none has the name).
     double topic_partitions = s.topics.empty() ? 0 : s.topics.front().partitions_before(s.run.duration);
-    for (const auto& t : s.topics)
-      if (t.name == p.workload.topic) topic_partitions = t.partitions_before(s.run.duration);
+    if (const auto t = s.topic_index(p.workload.topic))
+      topic_partitions = s.topics[*t].partitions_before(s.run.duration);
     producer_partitions += topic_partitions;
     buffer_bytes += static_cast<double>(p.config.buffer_memory_bytes);
     buffered += batch_bytes(p.config, min_record_bytes(p.workload), std::min(n, run_records));

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/consumer_groups.hpp"
@@ -262,6 +263,13 @@ struct Scenario {
   std::vector<ConsumerGroupSpec> consumers;  ///< consumer groups reading the logs after the producers' run
   std::optional<MigrationSpec> migration;    ///< a migration to a new topic, run on the producers' logs
   RunSpec run;
+
+  /// The position in `topics` of the topic named `topic` (names are unique), if there is one.
+  std::optional<std::size_t> topic_index(std::string_view topic) const {
+    for (std::size_t t = 0; t < topics.size(); ++t)
+      if (topics[t].name == topic) return t;
+    return std::nullopt;
+  }
 };
 
 }  // namespace partsim::model

@@ -39,8 +39,7 @@ void run_consumers(const Scenario& s, const RunOptions& options, RunResult& resu
   // The topics' partition increases, in the order the run made them.
   if (result.repartition)
     for (const auto& c : result.repartition->changes)
-      for (std::size_t t = 0; t < s.topics.size(); ++t)
-        if (s.topics[t].name == c.topic) in.partitions_added.push_back({SimTime::from_ms(c.at_ms), t, c.to});
+      if (const auto t = s.topic_index(c.topic)) in.partitions_added.push_back({SimTime::from_ms(c.at_ms), *t, c.to});
   if (!grows) in.start_partitions.clear();
   for (std::size_t i = 0; i < result.partitions.size(); ++i) {
     const PartitionStats& ps = result.partitions[i];

@@ -4,9 +4,12 @@
 // the RunResult. Internal to partsim_model.
 
 #include <atomic>
+#include <cstdint>
 #include <optional>
 
-#include "model/cluster_simulation.hpp"
+#include "model/run_options.hpp"
+#include "model/run_result.hpp"
+#include "model/scenario.hpp"
 
 namespace partsim::model::detail {
 

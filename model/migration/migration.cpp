@@ -21,10 +21,9 @@ using Identity = std::pair<std::int32_t, std::int64_t>;  ///< (producer, send in
 Identity identity(const Source& r) { return {r.producer, r.send_index}; }
 
 std::size_t topic_index(const Scenario& s, const std::string& name) {
-  for (std::size_t t = 0; t < s.topics.size(); ++t)
-    if (s.topics[t].name == name) return t;
-  PARTSIM_CHECK(false, "a migration names a topic the scenario lacks (the loader checks this)");
-  return 0;
+  const auto t = s.topic_index(name);
+  PARTSIM_CHECK(t.has_value(), "a migration names a topic the scenario lacks (the loader checks this)");
+  return *t;
 }
 
 /// The old topic's records, partition by partition in offset order.

@@ -336,11 +336,8 @@ void check_consumers(MapReader& top, Scenario& s) {
     const ConsumerGroupSpec& g = s.consumers[i];
     MapReader r(*top.context(), items[i], join_path(top.path(), "consumers." + std::to_string(i)));
     for (const auto& name : g.topics)
-      if (std::none_of(s.topics.begin(), s.topics.end(), [&](const TopicConfig& t) { return t.name == name; })) {
-        std::string names;
-        for (const auto& t : s.topics) names += (names.empty() ? "" : ", ") + t.name;
-        r.error("topics", "names no topic of this scenario ('" + name + "'; topics: " + names + ")");
-      }
+      if (!s.topic_index(name))
+        r.error("topics", "names no topic of this scenario ('" + name + "'; topics: " + topic_names(s) + ")");
     if (g.topics.empty()) r.error("topics", "must list at least one topic");
     // The ids the group will have: the initial members, then the joiners in schedule order.
     std::int32_t total = g.members;

@@ -117,6 +117,12 @@ void check_values(MapReader& m, ValueSpec& v) {
     m.error("median", "must be > 0 for lognormal values (the median size in bytes)");
 }
 
+std::string topic_names(const Scenario& s) {
+  std::string names;
+  for (const auto& t : s.topics) names += (names.empty() ? "" : ", ") + t.name;
+  return names;
+}
+
 namespace {
 
 // The reader of item i of the list under `key`, to place an error found across sections.
@@ -134,19 +140,12 @@ std::string fixed_ms(SimTime t) {
   return s;
 }
 
-std::string topic_names(const Scenario& s) {
-  std::string names;
-  for (const auto& t : s.topics) names += (names.empty() ? "" : ", ") + t.name;
-  return names;
-}
-
 void check_producer_topic(MapReader& top, Scenario& s, std::size_t i) {
   ProducerSpec& ps = s.producers[i];
   if (ps.workload.topic.empty() && s.topics.size() == 1) ps.workload.topic = s.topics[0].name;
   if (s.topics.empty()) return;  // reported once, at topics
-  const TopicConfig* topic = nullptr;
-  for (const auto& t : s.topics)
-    if (t.name == ps.workload.topic) topic = &t;
+  const auto index = s.topic_index(ps.workload.topic);
+  const TopicConfig* topic = index ? &s.topics[*index] : nullptr;
   MapReader p = item(top, "producers", i);
   if (!topic && ps.workload.topic.empty()) {
     p.map("workload").error("topic", "is required when the scenario has several topics (" + topic_names(s) + ")");
@@ -405,9 +404,7 @@ void check_bridge_rate(MapReader& m, const MigrationSpec& spec, const Scenario& 
 void check_migration(MapReader& top, Scenario& s) {
   if (!s.migration || !top.node().IsMap()) return;
   MapReader m = top.map("migration");
-  const auto declared = [&](const std::string& name) {
-    return std::any_of(s.topics.begin(), s.topics.end(), [&](const TopicConfig& t) { return t.name == name; });
-  };
+  const auto declared = [&](const std::string& name) { return s.topic_index(name).has_value(); };
   const MigrationSpec& spec = *s.migration;
   for (const auto& [key, name] : {std::pair<std::string, std::string>{"from", spec.from}, {"to", spec.to}})
     if (!name.empty() && !declared(name))

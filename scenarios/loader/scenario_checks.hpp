@@ -4,6 +4,8 @@
 // >= linger.ms + request.timeout.ms, a producer's topic and partitions against the
 // scenario's topics, the stop rule. Errors and warnings go through the MapReader, located.
 
+#include <string>
+
 #include "model/scenario.hpp"
 #include "scenarios/loader/yaml_reader.hpp"
 
@@ -23,6 +25,8 @@ void check_config(MapReader& m, model::ProducerConfig& c);
 void check_arrivals(MapReader& m, model::Arrivals& a);
 void check_keys(MapReader& m, model::KeySpec& k);
 void check_values(MapReader& m, model::ValueSpec& v);
+/// The scenario's topic names, comma-separated, for an error that names the choices.
+std::string topic_names(const model::Scenario& s);
 /// Rules across sections: replication factors against brokers, each producer's topic
 /// (defaulted to the only topic), partitions and rule ranges, the stop rule, run.check.
 void check_scenario(MapReader& top, model::Scenario& s);

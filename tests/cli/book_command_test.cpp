@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/book_criterion.hpp"
+#include "analysis/book/criterion.hpp"
 #include "cli/cli_runner.hpp"
 
 using partsim::testing::run_cli;

@@ -59,6 +59,10 @@ rule(FILES "^model/placement/" FORBID "^model/(producer|cluster|consumer|migrati
      RULE "model/placement/ does not include producer/, cluster/, consumer/ or migration/")
 rule(FILES "^model/(partitioners|producer|cluster|consumer|placement|migration)/" FORBID "${engine}"
      RULE "a model/ domain does not include the engine (cluster_simulation.hpp, model/detail/)")
+# The engine implements the facade, not the other way round: what it shares with callers
+# (RunOptions, RunResult, Scenario) has headers of its own.
+rule(FILES "^model/detail/" FORBID "^model/cluster_simulation\\.hpp$"
+     RULE "model/detail/ does not include the facade model/cluster_simulation.hpp (RunOptions is in model/run_options.hpp)")
 # The shared vocabulary at model/ root (scenario.hpp, run_result.hpp, run_estimate.hpp, ...)
 # sits below the domains that use it; only partitioners/ (the partitioner kinds a scenario
 # names) is below it.

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <vector>
 
-#include "analysis/book_criterion.hpp"
+#include "analysis/book/criterion.hpp"
 #include "analysis/format.hpp"
 
 using namespace partsim::analysis::book;

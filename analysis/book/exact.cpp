@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/book_rows.hpp"
-#include "analysis/book_statistics.hpp"
+#include "analysis/book/rows.hpp"
+#include "analysis/book/statistics.hpp"
 #include "analysis/format.hpp"
 #include "model/partitioners/key_hash.hpp"
 #include "model/partitioners/key_movement.hpp"

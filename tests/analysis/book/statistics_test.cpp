@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "analysis/book_statistics.hpp"
+#include "analysis/book/statistics.hpp"
 #include "analysis/distribution.hpp"
 
 using namespace partsim::analysis::book;

@@ -9,7 +9,7 @@
 #include <cmath>
 #include <initializer_list>
 
-#include "analysis/book_sequential.hpp"
+#include "analysis/book/sequential.hpp"
 
 using namespace partsim::analysis::book;
 

@@ -1,12 +1,12 @@
 #pragma once
 // The reporter half of `partsim book`: the verdict tables for people and the JSON for
-// programs, from a BookResult (book_runner.hpp).
+// programs, from a BookResult (runner.hpp).
 
 #include <string>
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/book_result.hpp"
+#include "analysis/book/result.hpp"
 
 namespace partsim::analysis::book {
 

@@ -1,4 +1,4 @@
-#include "analysis/book_published.hpp"
+#include "analysis/book/published.hpp"
 
 #include <algorithm>
 #include <charconv>

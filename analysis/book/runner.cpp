@@ -1,12 +1,12 @@
-#include "analysis/book_runner.hpp"
+#include "analysis/book/runner.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <map>
 #include <stdexcept>
 
-#include "analysis/book_rows.hpp"
-#include "analysis/book_sequential.hpp"
+#include "analysis/book/rows.hpp"
+#include "analysis/book/sequential.hpp"
 #include "analysis/format.hpp"
 #include "model/cluster_simulation.hpp"
 #include "sim/replications.hpp"
@@ -243,7 +243,7 @@ BookResult run_book(const BookOptions& o, const ScenarioSource& source, const Bo
     result.exact.push_back(std::move(e));
   }
 
-  // The sequential rule (book_sequential.hpp): every row runs its first look; an outcome
+  // The sequential rule (sequential.hpp): every row runs its first look; an outcome
   // row whose p-value interval still contains the threshold doubles its replications,
   // up to the cap, where it stays undecided.
   RowSampler sampler(random, random_loaded, o.threads, progress);

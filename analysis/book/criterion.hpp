@@ -9,7 +9,7 @@
 //   family-wise threshold kFamilyAlpha / k, k = the rows tested against a published value
 //   (Bonferroni), so a correct model fails one of them in at most 5% of books; the
 //   replications grow until the 99.9% interval of the p-value lies on one side of the
-//   threshold (book_sequential.hpp), or the row is undecided;
+//   threshold (sequential.hpp), or the row is undecided;
 // - a probability ("1 in 6"): an exact two-sided binomial test of the published
 //   probability against partsim's successes in trials pooled over the replications
 //   (binomial_test_p_value), in the same Bonferroni family;
@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/book_sequential.hpp"
+#include "analysis/book/sequential.hpp"
 
 namespace partsim::analysis::book {
 
@@ -76,7 +76,7 @@ inline constexpr double kFamilyAlpha = 0.05;
 /// Application, ch. 4, Monte Carlo tests; North, Curtis & Sham 2002, Am. J. Hum. Genet.
 /// 71:439). Ties count on both sides, which only makes it more conservative. The smallest
 /// p is 2 / (R + 1). This is the p printed for R replications; the verdict reads the
-/// interval of the ideal p around it (book_sequential.hpp), which contains it. Example: x = {1, 2, 2, 3, 5}, v = 6:
+/// interval of the ideal p around it (sequential.hpp), which contains it. Example: x = {1, 2, 2, 3, 5}, v = 6:
 /// min(1 + 5, 1 + 0) / 6 = 1/6, p = 1/3; v = 2: min(1 + 3, 1 + 4) / 6 = 2/3, doubled past 1, p = 1. No values: p = 1.
 double monte_carlo_p_value(std::span<const double> x, double v);
 

@@ -1,4 +1,4 @@
-#include "analysis/book_statistics.hpp"
+#include "analysis/book/statistics.hpp"
 
 #include <algorithm>
 #include <cmath>

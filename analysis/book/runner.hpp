@@ -1,6 +1,6 @@
 #pragma once
 // Runs the book's entries (../shared/book-tables.md) through partsim: the runner half of
-// `partsim book` (book_report.hpp is the reporter). Scenario files are read by the caller
+// `partsim book` (report.hpp is the reporter). Scenario files are read by the caller
 // (analysis does not parse input), through a ScenarioSource.
 
 #include <cstddef>
@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/book_published.hpp"
-#include "analysis/book_result.hpp"
+#include "analysis/book/published.hpp"
+#include "analysis/book/result.hpp"
 #include "model/scenario.hpp"
 
 namespace partsim::analysis::book {
@@ -43,7 +43,7 @@ inline constexpr std::size_t kDefaultOutcomeMaxReplications = 102400;
 struct BookOptions {
   std::size_t replications = 100;  ///< for claims, probabilities and rules (>= 2)
   /// For the outcome rows (Test::kPublishedNotInTail): R0, doubled while undecided up to
-  /// outcome_max_replications (book_sequential.hpp). 2 <= R0 <= the cap, and the cap at
+  /// outcome_max_replications (sequential.hpp). 2 <= R0 <= the cap, and the cap at
   /// least minimum_cap(kFamilyAlpha / k).
   std::size_t outcome_replications = kDefaultOutcomeReplications;
   std::size_t outcome_max_replications = kDefaultOutcomeMaxReplications;

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "analysis/book_published.hpp"
+#include "analysis/book/published.hpp"
 
 using partsim::analysis::book::PublishedFigures;
 

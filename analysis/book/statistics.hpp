@@ -2,14 +2,14 @@
 // The statistics the book's random entries are judged on, each a function of one run's
 // result (or of a pair of runs on the same seeds). Undefined values are nullopt, never a
 // large stand-in number: a ratio with an empty partition or a share of no runs has no
-// value, and the criterion that reads it fails (book_criterion.hpp).
+// value, and the criterion that reads it fails (criterion.hpp).
 
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <vector>
 
-#include "analysis/book_criterion.hpp"
+#include "analysis/book/criterion.hpp"
 #include "model/run_result.hpp"
 
 namespace partsim::analysis::book {

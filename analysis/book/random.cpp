@@ -1,6 +1,6 @@
 // The book's entries from runs with random choices (book-tables.md R1-R6): for each, the
 // statistic partsim measures per replication and the criterion that reads the book's
-// figure or claim (book_criterion.hpp: one run's outcome -> the published value not in
+// figure or claim (criterion.hpp: one run's outcome -> the published value not in
 // the tails of partsim's runs, by its Monte Carlo p-value; a probability -> a binomial test
 // on partsim's pooled counts; words -> median in an interval with the one "about"
 // tolerance; a rule -> every replication).
@@ -9,8 +9,8 @@
 #include <cmath>
 #include <numeric>
 
-#include "analysis/book_rows.hpp"
-#include "analysis/book_statistics.hpp"
+#include "analysis/book/rows.hpp"
+#include "analysis/book/statistics.hpp"
 #include "analysis/format.hpp"
 #include "model/partitioners/key_hash.hpp"
 

@@ -1,11 +1,11 @@
 #pragma once
 // What `partsim book` found: every selected entry with partsim's figure and its verdict.
-// Plain data; book_report.hpp formats it.
+// Plain data; report.hpp formats it.
 
 #include <string>
 #include <vector>
 
-#include "analysis/book_criterion.hpp"
+#include "analysis/book/criterion.hpp"
 
 namespace partsim::analysis::book {
 

@@ -1,4 +1,4 @@
-#include "analysis/book_criterion.hpp"
+#include "analysis/book/criterion.hpp"
 
 #include <algorithm>
 #include <cmath>

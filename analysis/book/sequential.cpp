@@ -1,4 +1,4 @@
-#include "analysis/book_sequential.hpp"
+#include "analysis/book/sequential.hpp"
 
 #include <algorithm>
 #include <cmath>

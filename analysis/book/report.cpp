@@ -1,4 +1,4 @@
-#include "analysis/book_report.hpp"
+#include "analysis/book/report.hpp"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 #pragma once
 // The book's published figures for its entries from runs with random choices
 // (../shared/book-tables.md R1-R6), by key. The claims in words (R4's "about a third",
-// "most") are not here: they are read into criteria in book_random.cpp. A figure can be
+// "most") are not here: they are read into criteria in random.cpp. A figure can be
 // replaced (`partsim book --published KEY=VALUE`) to ask "would partsim still agree if the
 // book had printed this?"; a wrong figure must turn its verdict to failing.
 

@@ -1,7 +1,7 @@
 #pragma once
 // The book's entries as data: each row names the scenario setups it runs and how its
-// figure is computed from their results. book_exact.cpp lists T1-T8, book_random.cpp
-// R1-R6; book_runner.cpp runs the setups the selected rows need (each once, however many
+// figure is computed from their results. exact.cpp lists T1-T8, random.cpp
+// R1-R6; runner.cpp runs the setups the selected rows need (each once, however many
 // rows read it) and evaluates the rows.
 
 #include <functional>
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/book_criterion.hpp"
-#include "analysis/book_published.hpp"
+#include "analysis/book/criterion.hpp"
+#include "analysis/book/published.hpp"
 #include "model/run_result.hpp"
 #include "model/scenario.hpp"
 

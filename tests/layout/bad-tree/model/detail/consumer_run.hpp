@@ -1,0 +1,2 @@
+// Fixture: the engine includes the facade it implements.
+#include "model/cluster_simulation.hpp"
