@@ -22,10 +22,18 @@ run: configure
 	@bash scripts/demo.sh $(PARTSIM)
 
 # Everything: the suites, the program the CLI tests run, and the benchmarks (so that a
-# change that breaks their build fails here, in CI).
-test: build
-	@bash scripts/install-deps.sh test
-	@ctest --preset $(PRESET) -j $(JOBS)
+# change that breaks their build fails here, in CI). The packages only the tests need
+# (Chromium, Node.js) install while the build compiles: apt waits on the network and on dpkg,
+# the compiler on the CPU. Their log is printed once both are done.
+DEPS_LOG := $(BUILD_DIR)/install-deps-test.log
+test: configure
+	@bash scripts/install-deps.sh test >$(DEPS_LOG) 2>&1 & deps=$$!; \
+	build=0; cmake --build --preset $(PRESET) -j $(JOBS) || build=$$?; \
+	installed=0; wait $$deps || installed=$$?; \
+	cat $(DEPS_LOG) >&2; \
+	if [ $$installed -ne 0 ]; then echo "make test: installing the test packages failed (above)" >&2; exit 1; fi; \
+	if [ $$build -ne 0 ]; then exit $$build; fi; \
+	ctest --preset $(PRESET) -j $(JOBS)
 
 test-asan:
 	@$(MAKE) --no-print-directory test PRESET=asan

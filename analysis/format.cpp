@@ -81,4 +81,8 @@ std::string escape_controls(std::string_view text) {
 
 double round_to(double v, int decimals) { return std::strtod(fixed(v, decimals).c_str(), nullptr); }
 
+std::string count_of(std::int64_t n, const std::string& noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
 }  // namespace partsim::analysis

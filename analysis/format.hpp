@@ -38,6 +38,9 @@ std::string escape_controls(std::string_view text);
 /// for NaN, "inf" / "-inf" for the infinities.
 std::string exact(double v);
 
+/// "1 partition", "3 partitions": a count and its noun, plural with an s.
+std::string count_of(std::int64_t n, const std::string& noun);
+
 /// Nanoseconds as milliseconds (the unit every report shows durations in).
 inline double ns_to_ms(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
 

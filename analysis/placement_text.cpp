@@ -8,8 +8,4 @@ std::string replica_list(const std::vector<std::int32_t>& replicas) {
   return s;
 }
 
-std::string count_of(std::int64_t n, const std::string& noun) {
-  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
-}
-
 }  // namespace partsim::analysis

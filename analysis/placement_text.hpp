@@ -10,7 +10,4 @@ namespace partsim::analysis {
 /// Broker ids as Kafka's tools print a replica list: "3,0,1".
 std::string replica_list(const std::vector<std::int32_t>& replicas);
 
-/// "1 partition", "3 partitions": a count and its noun, plural with an s.
-std::string count_of(std::int64_t n, const std::string& noun);
-
 }  // namespace partsim::analysis

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "analysis/format.hpp"
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
@@ -43,14 +44,13 @@ int run_merge_command(const Args& args) {
   po::positional_options_description pos;
   pos.add("stores", -1);
   parse_command_line(args, desc, &pos);
-  if (inputs.empty())
-    throw UsageError("partsim merge: give the stores to merge: partsim merge A.sqlite B.sqlite --out ALL.sqlite");
+  if (inputs.empty()) throw UsageError("give the stores to merge: partsim merge A.sqlite B.sqlite --out ALL.sqlite");
   if (out.empty()) throw UsageError("--out: required: the merged store to write");
   for (const auto& in : inputs)
     if (std::filesystem::exists(out) && std::filesystem::equivalent(in, out))
       throw UsageError("--out: '" + out + "' is also an input");
   // --out is replaced whole: not while a sweep writes it (its rows would go to a file unlinked).
-  const StoreLock lock(out);
+  const StoreLock lock(out, "--out");
 
   std::vector<SweepStore> stores = open_same_sweep(inputs, "not merged");
   const StoreMeta first = stores.front().meta();
@@ -104,8 +104,9 @@ int run_merge_command(const Args& args) {
       throw std::runtime_error("--out: cannot write '" + out + "': " + ec.message());
     }
   }
-  std::fprintf(stderr, "partsim merge: %zu stores of sweep '%s' -> %s: %zu/%zu rows done (shard %s)\n", stores.size(),
-               first.sweep_name.c_str(), out.c_str(), owner.size(), total, meta.shard.c_str());
+  std::fprintf(stderr, "partsim merge: %s of sweep '%s' -> %s: %zu/%zu rows done (shard %s)\n",
+               analysis::count_of(static_cast<std::int64_t>(stores.size()), "store").c_str(), first.sweep_name.c_str(),
+               out.c_str(), owner.size(), total, meta.shard.c_str());
   return kExitOk;
 }
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/format.hpp"
 #include "analysis/placement_text.hpp"
 #include "analysis/reassign_report.hpp"
 #include "cli/assignment_inputs.hpp"

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include "analysis/format.hpp"
 #include "analysis/plots.hpp"
 #include "analysis/sweep_report.hpp"
 #include "cli/cli_error.hpp"
@@ -178,8 +179,7 @@ int run_report_command(const Args& args) {
   po::positional_options_description pos;
   pos.add("stores", -1);
   parse_command_line(args, desc, &pos);
-  if (s.stores.empty())
-    throw UsageError("partsim report: give the sweep's store: partsim report STORE.sqlite --out DIR");
+  if (s.stores.empty()) throw UsageError("give the sweep's store: partsim report STORE.sqlite --out DIR");
   if (s.out.empty()) throw UsageError("--out: required: the folder to write the report into");
   if (std::filesystem::exists(s.out) && !std::filesystem::is_directory(s.out))
     throw UsageError("--out: '" + s.out + "' exists and is not a folder");
@@ -256,9 +256,11 @@ int run_report_command(const Args& args) {
   write_file_atomically(manifest.string(), listing);
   move_into_place(scratch / "summary.csv", dir / "summary.csv");
   move_into_place(scratch / "report.html", dir / "report.html");
-  std::fprintf(stderr, "partsim report: sweep '%s', %zu/%zu rows done, %zu metrics, %zu charts -> %s\n",
-               report->data().name.c_str(), report->data().rows_done, report->data().rows_total,
-               report->metrics().size(), svg.size(), (dir / "report.html").c_str());
+  std::fprintf(stderr, "partsim report: sweep '%s', %zu/%zu rows done, %s, %s -> %s\n", report->data().name.c_str(),
+               report->data().rows_done, report->data().rows_total,
+               analysis::count_of(static_cast<std::int64_t>(report->metrics().size()), "metric").c_str(),
+               analysis::count_of(static_cast<std::int64_t>(svg.size()), "chart").c_str(),
+               (dir / "report.html").c_str());
   return kExitOk;
 }
 

@@ -12,6 +12,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "analysis/format.hpp"
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
 #include "cli/interrupt.hpp"
@@ -124,7 +125,7 @@ int run_status_command(const Args& args) {
   po::positional_options_description pos;
   pos.add("stores", -1);
   parse_command_line(args, desc, &pos);
-  if (paths.empty()) throw UsageError("partsim status: give the sweep's stores: partsim status stores/shard-*.sqlite");
+  if (paths.empty()) throw UsageError("give the sweep's stores: partsim status stores/shard-*.sqlite");
   const auto every = every_text.empty() ? 0 : parse_int(every_text, "--every", 1, 86400);
 
   auto stores = open_same_sweep(paths, "not one sweep's progress");
@@ -153,10 +154,11 @@ int run_status_command(const Args& args) {
     std::printf("%s  %.2f runs/s  ETA %s\n", now.line.c_str(), rate, eta.c_str());
     std::fflush(stdout);
   }
-  if (now.done < now.total && now.stores_complete)
-    std::printf(
-        "every store given holds all its shard's rows; the %zu rows left belong to shards with no store given\n",
-        now.total - now.done);
+  if (now.done < now.total && now.stores_complete) {
+    const std::size_t left = now.total - now.done;
+    std::printf("every store given holds all its shard's rows; the %s left %s to shards with no store given\n",
+                analysis::count_of(static_cast<std::int64_t>(left), "row").c_str(), left == 1 ? "belongs" : "belong");
+  }
   return interrupted().load() ? kExitRunFailed : kExitOk;
 }
 

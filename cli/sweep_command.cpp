@@ -102,7 +102,7 @@ std::optional<SweepSettings> parse_sweep_args(const Args& args) {
   po::positional_options_description pos;
   pos.add("sweep", 1);
   parse_command_line(args, desc, &pos);
-  if (s.sweep_path.empty()) throw UsageError("partsim sweep: give the sweep file: partsim sweep SWEEP.yaml");
+  if (s.sweep_path.empty()) throw UsageError("give the sweep file: partsim sweep SWEEP.yaml");
   s.threads = static_cast<unsigned>(parse_int(s.threads_text, "--threads", 0, 1024));
   if (!s.shards_text.empty()) s.shards = parse_count(s.shards_text, "--shards", 1);
   if (!s.emit.empty() && s.emit != "slurm" && s.emit != "k8s")

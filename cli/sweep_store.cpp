@@ -94,7 +94,7 @@ std::string format_shard_mismatch(const std::string& path, const std::string& ha
 
 }  // namespace
 
-StoreLock::StoreLock(const std::string& store_path) : path_(store_path + ".lock") {
+StoreLock::StoreLock(const std::string& store_path, const std::string& option) : path_(store_path + ".lock") {
   for (;;) {
     const int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0)
@@ -108,9 +108,10 @@ StoreLock::StoreLock(const std::string& store_path) : path_(store_path + ".lock"
         throw UsageError("store " + store_path + ": cannot lock " + path_ + ": " + std::strerror(err));
       holder.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
       while (!holder.empty() && (holder.back() == '\n' || holder.back() == '\0')) holder.pop_back();
-      throw UsageError(
-          "store " + store_path + " is being written by another partsim (" + (holder.empty() ? "pid unknown" : holder) +
-          "): one sweep writes a store at a time; wait for it to end (or stop it), or give another --store");
+      throw UsageError("store " + store_path + " is being written by another partsim (" +
+                       (holder.empty() ? "pid unknown" : holder) +
+                       "): one partsim writes a store at a time; wait for it to end (or stop it), or give another " +
+                       option);
     }
     // Locked; but a holder that was ending may have removed the file after this one opened
     // it: the lock counts only on the file that is still at the path.

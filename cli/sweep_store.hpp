@@ -94,8 +94,9 @@ private:
 class StoreLock {
 public:
   /// Takes the lock of `store_path`; UsageError naming the holder (pid, host, since when)
-  /// when another process has it.
-  explicit StoreLock(const std::string& store_path);
+  /// when another process has it, and `option`, the one that named the store (sweep's
+  /// --store, merge's --out).
+  explicit StoreLock(const std::string& store_path, const std::string& option = "--store");
   ~StoreLock();
   StoreLock(const StoreLock&) = delete;
   StoreLock& operator=(const StoreLock&) = delete;

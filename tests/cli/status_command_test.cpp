@@ -75,10 +75,20 @@ TEST_CASE("partsim status: a merged store counts for every shard it holds") {
         "sweep 'st': 8/12 rows done (66.7%) in 2 stores [0/3+1/3 8/8, 0/3 4/4]; no store given for shard 2/3\n");
 }
 
+TEST_CASE("the sweep commands run without their files say what to give, prefixed once with the command") {
+  for (const std::string command : {"sweep", "status", "merge", "report"}) {
+    CAPTURE(command);
+    const auto r = run_cli(command);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.rfind("partsim " + command + ": give the ", 0) == 0);
+    CHECK(r.err.find("partsim " + command + ": partsim") == std::string::npos);
+  }
+}
+
 TEST_CASE("partsim status: errors name the option") {
   const auto none = run_cli("status");
   CHECK(none.exit_code == 2);
-  CHECK(none.err.find("give the sweep's stores") != std::string::npos);
+  CHECK(none.err == "partsim status: give the sweep's stores: partsim status stores/shard-*.sqlite\n");
   ScratchDir dir;
   const auto s = dir.path / "s.sqlite";
   REQUIRE(run_cli("sweep " + q(dir.write("st.yaml", two_by_two_sweep())) + " --store " + q(s)).exit_code == 0);

@@ -598,6 +598,8 @@ TEST_CASE(
   CHECK_MESSAGE(merged.err.find("is being written by another partsim (pid " + std::to_string(first)) !=
                     std::string::npos,
                 merged.err);
+  CHECK(second.err.find("or give another --store") != std::string::npos);
+  CHECK(merged.err.find("or give another --out") != std::string::npos);  // merge names its own option
   CHECK(second.err.find("readonly") == std::string::npos);
   CHECK(done_rows(store) == 60);
   // The lock goes with its holder: the store is free again.

@@ -416,7 +416,10 @@ int main(int argc, char** argv) {
     }
     if (run) commands += run_page(page, root, errors);
   }
-  std::cout << "check_docs: " << pages.size() << " pages, " << blocks << " blocks, " << commands << " commands run, "
-            << errors.count() << " problems\n";
+  const auto count = [](std::size_t n, const char* noun) {
+    return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+  };
+  std::cout << "check_docs: " << count(pages.size(), "page") << ", " << count(blocks, "block") << ", "
+            << count(commands, "command") << " run, " << count(errors.count(), "problem") << "\n";
   return errors.count() == 0 ? 0 : 1;
 }

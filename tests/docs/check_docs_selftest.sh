@@ -15,9 +15,11 @@ expect() {  # page, exit code, text the diagnostics must hold
     echo "ok: $1"
   fi
 }
-expect good.md 0 "1 pages, 3 blocks, 2 commands run, 0 problems"
+expect good.md 0 "1 page, 3 blocks, 2 commands run, 0 problems"
 expect wrong-number.md 1 "wrong-number.md:8: the output of 'partsim hash book-0 book-1 book-2 --partitions 3' differs"
 expect wrong-number.md 1 "page line 10"
+expect wrong-number.md 1 "1 page, 3 blocks, 2 commands run, 1 problem"
+expect sh-output.md 1 "1 page, 1 block, 0 commands run, 1 problem"
 expect bare-fence.md 1 "bare-fence.md:7: a fenced block needs a language"
 expect sh-output.md 1 "sh-output.md:5: not a command in a sh block: 'key  murmur2'"
 expect broken-link.md 1 "link to a missing heading: #nowhere"
