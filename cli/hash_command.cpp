@@ -169,24 +169,22 @@ void write_table(KeyStream& keys, const std::vector<std::int32_t>& counts) {
 
 void write_csv(KeyStream& keys, const std::vector<std::int32_t>& counts) {
   const bool hex = keys.hex();
-  std::string out;
-  out = "key,murmur2,to_positive";
+  std::string out = "key,murmur2,to_positive";
   for (auto n : counts) out += ",p" + std::to_string(n);
   out += '\n';
   std::string key;
   while (keys.next(key)) {
     const auto h = hash(key);
-    std::string& b = out;
-    analysis::append_csv_cell(b, hex ? display_key(key, true, false) : key);
-    b += ',';
-    analysis::append_int(b, h.murmur2);
-    b += ',';
-    analysis::append_int(b, h.positive);
+    analysis::append_csv_cell(out, hex ? display_key(key, true, false) : key);
+    out += ',';
+    analysis::append_int(out, h.murmur2);
+    out += ',';
+    analysis::append_int(out, h.positive);
     for (auto n : counts) {
-      b += ',';
-      analysis::append_int(b, h.positive % n);
+      out += ',';
+      analysis::append_int(out, h.positive % n);
     }
-    b += '\n';
+    out += '\n';
     write_stdout_when_full(out);
   }
   write_stdout(out);
@@ -196,39 +194,37 @@ void write_csv(KeyStream& keys, const std::vector<std::int32_t>& counts) {
 // written one key at a time.
 void write_json(KeyStream& keys, const std::vector<std::int32_t>& counts) {
   const bool hex = keys.hex();
-  std::string out;
   nlohmann::ordered_json head;
   head["key_encoding"] = hex ? "hex" : "utf8";
   head["partition_counts"] = counts;
   std::string text = head.dump(2);
   text.resize(text.size() - 2);  // drop "\n}"
-  out = text + ",\n  \"keys\": [";
+  std::string out = text + ",\n  \"keys\": [";
   std::vector<std::string> count_names;
   for (auto n : counts) count_names.push_back(",\n      \"p" + std::to_string(n) + "\": ");
   std::string key;
   bool first = true;
   while (keys.next(key)) {
     const auto h = hash(key);
-    std::string& b = out;
-    b += first ? "\n    {\n      \"key\": " : ",\n    {\n      \"key\": ";
+    out += first ? "\n    {\n      \"key\": " : ",\n    {\n      \"key\": ";
     first = false;
     if (!hex && plain(key)) {
-      b += '"';
-      b += key;
-      b += '"';
+      out += '"';
+      out += key;
+      out += '"';
     } else {
-      b += nlohmann::ordered_json(hex ? display_key(key, true, false) : key)
-               .dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+      out += nlohmann::ordered_json(hex ? display_key(key, true, false) : key)
+                 .dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
     }
-    b += ",\n      \"murmur2\": ";
-    analysis::append_int(b, h.murmur2);
-    b += ",\n      \"to_positive\": ";
-    analysis::append_int(b, h.positive);
+    out += ",\n      \"murmur2\": ";
+    analysis::append_int(out, h.murmur2);
+    out += ",\n      \"to_positive\": ";
+    analysis::append_int(out, h.positive);
     for (std::size_t c = 0; c < counts.size(); ++c) {
-      b += count_names[c];
-      analysis::append_int(b, h.positive % counts[c]);
+      out += count_names[c];
+      analysis::append_int(out, h.positive % counts[c]);
     }
-    b += "\n    }";
+    out += "\n    }";
     write_stdout_when_full(out);
   }
   out += "\n  ]\n}\n";
