@@ -35,7 +35,8 @@ std::string replication_to_text(const model::RunResult& r) {
   std::string out = "\nreplication (followers): ISR shrinks " + std::to_string(rep.shrinks()) + ", expands " +
                     std::to_string(rep.expands()) + ", UnderReplicatedPartitions max " +
                     std::to_string(under_replicated_max(rep)) + "; produce errors (batches): " + errors_text(rep) +
-                    "\n";
+                    "; records cut from the log by a failover " + std::to_string(rep.records_truncated) +
+                    ", never committed " + std::to_string(rep.records_uncommitted) + "\n";
   Table parts({{"topic", Align::kLeft},
                {"partition"},
                {"isr at end", Align::kLeft},
@@ -82,6 +83,8 @@ nlohmann::ordered_json replication_to_json(const model::RunResult& r) {
   j["isr_shrinks"] = rep.shrinks();
   j["isr_expands"] = rep.expands();
   j["under_replicated_max"] = under_replicated_max(rep);
+  j["records_truncated"] = rep.records_truncated;
+  j["records_uncommitted"] = rep.records_uncommitted;
   auto& parts = j["partitions"] = nlohmann::ordered_json::array();
   for (std::size_t i = 0; i < rep.partitions.size(); ++i) {
     const auto& p = rep.partitions[i];

@@ -20,10 +20,10 @@ std::int32_t under_replicated_max(const model::ReplicationResult& rep);
 std::string replication_to_text(const model::RunResult& r);
 
 /// {"errors": {"CODE": batches}, "isr_shrinks", "isr_expands", "under_replicated_max",
-///  "partitions": [{"topic", "partition", "isr", "isr_min", "shrinks", "expands",
-///  "fenced_removals", "not_enough_replicas", "under_replicated_ms", "under_min_isr_ms",
-///  "offline_ms"}], "isr_history": [{"time_ms", "cause", "isr_size", "under_replicated",
-///  "under_min_isr", "offline", "not_enough_replicas", "records_acked"}]}; null unless followers.
+///  "records_truncated", "records_uncommitted", "partitions": [{"topic", "partition", "isr", "isr_min", "shrinks",
+///  "expands", "fenced_removals", "not_enough_replicas", "under_replicated_ms", "under_min_isr_ms", "offline_ms"}],
+///  "isr_history": [{"time_ms", "cause", "isr_size", "under_replicated", "under_min_isr", "offline",
+///  "not_enough_replicas", "records_acked"}]}; null unless followers.
 nlohmann::ordered_json replication_to_json(const model::RunResult& r);
 
 }  // namespace partsim::analysis

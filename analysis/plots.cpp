@@ -293,4 +293,40 @@ void Plotter::batch_size_histogram(const std::string& title, const std::vector<s
   draw("batch-sizes", data, script);
 }
 
+void Plotter::consumer_lag(const std::string& title, const model::RunResult& r) {
+  std::string data, plots;
+  std::size_t block = 0;
+  for (const auto& g : r.consumer_groups) {
+    if (g.lag_time_ms.empty()) continue;
+    for (std::size_t i = 0; i < g.lag_time_ms.size(); ++i) {
+      std::int64_t total = 0;
+      for (const auto lag : g.lag[i]) total += lag;
+      data += fixed(g.lag_time_ms[i], 3) + " " + std::to_string(total) + "\n";
+    }
+    data += "\n\n";  // gnuplot index separator
+    plots += std::string(block ? ", " : "") + "datafile index " + std::to_string(block) +
+             " using 1:2 with steps lw 2 title " + quoted("group " + g.group);
+    ++block;
+  }
+  if (block == 0) return;
+  // What changed in the cluster: a dashed line and its cause at each change but the start.
+  std::string marks;
+  std::vector<std::pair<double, std::string>> changes;
+  for (const auto& h : r.leader_history)
+    if (h.cause != "start") changes.emplace_back(h.time_ms, h.cause);
+  for (const auto& h : r.replication.history)
+    if (h.cause.ends_with(" fenced") || h.cause.starts_with("topic ")) changes.emplace_back(h.time_ms, h.cause);
+  std::sort(changes.begin(), changes.end());
+  changes.erase(std::unique(changes.begin(), changes.end()), changes.end());
+  for (const auto& [at, cause] : changes)
+    marks += "set arrow from " + fixed(at, 3) + ", graph 0 to " + fixed(at, 3) +
+             ", graph 1 nohead dt 2 lc rgb '#888888'\nset label " + quoted(cause) + " at " + fixed(at, 3) +
+             ", graph 0.03 rotate by 90 left offset -0.6,0 font ',9' tc rgb '#555555'\n";
+  draw("consumer-lag", data,
+       "set title " + quoted(title) +
+           "\nset xlabel 'simulated time (ms)'\nset ylabel 'lag (records readable, not yet processed)'\n"
+           "set yrange [0:*]\nset grid\nset key top right opaque\n" +
+           marks + "plot " + plots + "\n");
+}
+
 }  // namespace partsim::analysis

@@ -43,6 +43,10 @@ public:
   void broker_queues(const std::string& title, const model::RunResult& r);
   void latency_cdf(const std::string& title, const std::vector<LatencyCurve>& curves);
   void batch_size_histogram(const std::string& title, const std::vector<std::int64_t>& records_per_batch);
+  /// Each consumer group's lag (records readable, not yet processed, over its partitions)
+  /// against simulated time, with the run's broker and topic changes marked; groups without
+  /// lag samples are left out, and nothing is drawn when none has any.
+  void consumer_lag(const std::string& title, const model::RunResult& r);
 
   const std::vector<std::string>& written() const { return written_; }
 

@@ -95,6 +95,10 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
     if (any) fixed_min_isr_ = std::move(min_isr);
   }
   if (keep_logs_) logs_->partitions.resize(result_.partitions.size());
+  if (replication_) {
+    unreplicated_.resize(result_.partitions.size());
+    readable_records_.assign(result_.partitions.size(), 0);
+  }
   if (tag_records_) {
     order_max_.resize(result_.partitions.size());
     appended_.resize(s.producers.size());

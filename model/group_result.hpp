@@ -38,6 +38,9 @@ struct ConsumeTraceRow {
   std::int64_t offset = 0;
   std::string key;  ///< "" for a null key
   bool null_key = false;
+  // Not in the reports: for checks against the brokers' logs (RunOptions::keep_logs).
+  std::int32_t log = 0;     ///< the record's partition, as an index into BrokerLogs::partitions
+  double processed_ms = 0;  ///< when its processing ended
 };
 
 struct GroupResult {

@@ -151,7 +151,7 @@ struct PartitionReplication {
 struct IsrSnapshot {
   double time_ms = 0;
   std::string cause;                     ///< "start", "broker 1 failed", "broker 1 fenced", "isr shrink", ...
-  std::vector<std::int32_t> isr_size;    ///< per partition (RunResult::partitions order)
+  std::vector<std::int32_t> isr_size;    ///< per partition (RunResult::partitions order; 0: not created yet)
   std::int32_t under_replicated = 0;     ///< UnderReplicatedPartitions summed over the leaders
   std::int32_t under_min_isr = 0;        ///< partitions refusing acks=all writes
   std::int32_t offline = 0;              ///< partitions without a live leader
@@ -164,6 +164,8 @@ struct ReplicationResult {
   std::vector<PartitionReplication> partitions;  ///< RunResult::partitions order
   std::vector<IsrSnapshot> history;
   std::map<std::string, std::int64_t> errors;  ///< batches answered with each error code by the replication model
+  std::int64_t records_truncated = 0;    ///< appended by a leader, gone when a follower that lacked them took over
+  std::int64_t records_uncommitted = 0;  ///< above the high watermark when the run ended: never readable
   std::int64_t shrinks() const {
     std::int64_t n = 0;
     for (const auto& p : partitions) n += p.shrinks;

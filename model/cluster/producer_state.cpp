@@ -56,4 +56,15 @@ void ProducerStateTable::reset(std::size_t partition, std::uint32_t producer) {
   states_[producer][partition].used = false;
 }
 
+void ProducerStateTable::truncate(std::size_t partition, std::uint32_t producer, std::int32_t first_sequence) {
+  if (producer >= states_.size() || partition >= states_[producer].size()) return;
+  State& s = states_[producer][partition];
+  if (!s.used) return;
+  // The remembered batches from the lost one on go; if it is older than all five, all do.
+  std::uint8_t keep = 0;
+  while (keep < s.count && s.starts[keep] != first_sequence) ++keep;
+  s.count = keep == s.count ? 0 : keep;
+  s.end = first_sequence;
+}
+
 }  // namespace partsim::model

@@ -34,6 +34,11 @@ public:
   /// (TM:549-570), which restarts the partition's sequences.
   void reset(std::size_t partition, std::uint32_t producer);
 
+  /// The partition's log lost the producer's batch that starts at `first_sequence` and all
+  /// after it (a new leader lacked them, kafka-consumer-spec §9.4): its state is the log's
+  /// again, so the producer's retry of that batch is appended, not taken for a duplicate.
+  void truncate(std::size_t partition, std::uint32_t producer, std::int32_t first_sequence);
+
   /// A hint: append() will soon be asked about (partition, producer). A broker starts
   /// serving a request a service time before it appends: asked then, the state (seldom in
   /// cache for a fleet of producers writing every partition) is there when it is needed.

@@ -17,16 +17,21 @@ Replication::Replication(const Scenario& s, Leadership& leadership, ReplicationH
     const TopicConfig& tc = s.topics[t];
     // min.insync.replicas: the topic's, else the brokers' default; effective min(·, replicas) (§9.2).
     const std::int32_t min_insync = tc.min_insync > 0 ? tc.min_insync : s.replication.min_insync;
-    for (std::int32_t p = 0; p < tc.partitions; ++p) {
+    // A row for every partition the topic will have by the run's end (as RunResult::partitions);
+    // those a schedule adds are created at their step (add_partitions).
+    for (std::int32_t p = 0; p < tc.partitions_before(s.run.duration); ++p) {
       Partition part;
       part.topic = t;
       part.index = static_cast<std::size_t>(p);
-      const auto reps = leadership.replicas(t, p);
-      part.replicas.assign(reps.begin(), reps.end());
-      part.isr = part.replicas;
-      part.state.resize(part.replicas.size());
-      part.leader = leadership.leaders(t)[part.index];
-      part.min_isr = std::min(min_insync, static_cast<std::int32_t>(part.replicas.size()));
+      part.min_isr = std::min(min_insync, tc.replication_factor);
+      if (p < tc.partitions) {
+        const auto reps = leadership.replicas(t, p);
+        part.replicas.assign(reps.begin(), reps.end());
+        part.isr = part.replicas;
+        part.state.resize(part.replicas.size());
+        part.leader = leadership.leaders(t)[part.index];
+        part.min_isr = std::min(min_insync, static_cast<std::int32_t>(part.replicas.size()));
+      }
       parts_.push_back(std::move(part));
     }
   }
@@ -72,6 +77,34 @@ void Replication::start(SimTime now) {
   kick(now);
 }
 
+void Replication::add_partitions(std::size_t t, std::int32_t partitions, SimTime now) {
+  account(now);
+  bool added = false;
+  for (std::size_t i = 0; i < parts_.size(); ++i) {
+    Partition& p = parts_[i];
+    if (p.topic != t || p.created() || p.index >= static_cast<std::size_t>(partitions)) continue;
+    const auto reps = leadership_.replicas(t, static_cast<std::int32_t>(p.index));
+    p.replicas.assign(reps.begin(), reps.end());
+    // The controller's view: every replica it has not fenced is in sync with an empty log
+    // (a broker dead but not fenced yet leaves at its fencing). The ISR never starts empty.
+    for (const std::int32_t b : p.replicas)
+      if (!fenced_[static_cast<std::size_t>(b)]) p.isr.push_back(b);
+    if (p.isr.empty()) p.isr = p.replicas;
+    p.state.resize(p.replicas.size());
+    p.leader = leadership_.leaders(t)[p.index];
+    p.min_isr = std::min(p.min_isr, static_cast<std::int32_t>(p.replicas.size()));
+    for (Follower& f : p.state) {
+      f.last_caught_up = now;
+      f.prev_fetch = now;
+    }
+    result_.partitions[i].isr_min = static_cast<std::int32_t>(p.isr.size());
+    added = true;
+  }
+  if (!added) return;
+  snapshot(now, "topic " + s_.topics[t].name + " grew to " + std::to_string(partitions) + " partitions");
+  kick(now);
+}
+
 // ---- produce ----------------------------------------------------------------------------------
 
 bool Replication::refuses(std::size_t partition) {
@@ -88,6 +121,7 @@ bool Replication::append(std::size_t partition, std::int64_t bytes, SimTime now,
   Follower& leader = p.state[pos(p, p.leader)];
   leader.leo += bytes;
   leader.fetched = leader.leo;
+  p.log_end = leader.leo;
   const std::int64_t end = leader.leo;
   advance_hw(p, now);
   // Covered at once (an ISR of the leader alone), or waits for the followers' fetches.
@@ -112,6 +146,7 @@ void Replication::advance_hw(Partition& p, SimTime) {
   for (const std::int32_t b : p.isr) hw = std::min(hw, p.state[pos(p, b)].fetched);
   if (hw <= p.hw) return;
   p.hw = hw;
+  host_.high_watermark_moved(static_cast<std::size_t>(&p - parts_.data()), hw);
   settle(p, hw, std::nullopt);
 }
 
@@ -370,6 +405,7 @@ void Replication::leaders_moved(SimTime now, const std::string& cause) {
 // later than the new leader's (truncation), and the new leader knows no follower past it.
 void Replication::sync_leaders(SimTime now) {
   for (Partition& p : parts_) {
+    if (!p.created()) continue;
     const std::int32_t now_leader = leadership_.leaders(p.topic)[p.index];
     if (now_leader == p.leader) continue;
     if (p.leader >= 0 && up(p.leader))
@@ -388,6 +424,10 @@ void Replication::sync_leaders(SimTime now) {
     }
     p.state[pos(p, p.leader)].fetched = leo;
     p.hw = std::min(p.hw, leo);
+    // What the new leader never fetched is gone from the partition's log (below the high
+    // watermark nothing is: an in-sync replica holds it all).
+    if (leo < p.log_end) host_.log_truncated(static_cast<std::size_t>(&p - parts_.data()), leo);
+    p.log_end = leo;
   }
 }
 
@@ -399,6 +439,7 @@ void Replication::account(SimTime now) {
   if (dt <= 0) return;
   for (std::size_t i = 0; i < parts_.size(); ++i) {
     const Partition& p = parts_[i];
+    if (!p.created()) continue;
     PartitionReplication& r = result_.partitions[i];
     const bool led = p.leader >= 0 && up(p.leader);
     if (!led) r.offline_ms += dt;
@@ -414,7 +455,8 @@ void Replication::snapshot(SimTime now, const std::string& cause) {
   for (std::size_t i = 0; i < parts_.size(); ++i) {
     const Partition& p = parts_[i];
     const auto size = static_cast<std::int32_t>(p.isr.size());
-    snap.isr_size.push_back(size);
+    snap.isr_size.push_back(size);  // 0: not created yet
+    if (!p.created()) continue;
     PartitionReplication& r = result_.partitions[i];
     r.isr_min = std::min(r.isr_min, size);
     const bool led = p.leader >= 0 && up(p.leader);

@@ -41,6 +41,12 @@ public:
   /// A waiting batch of `request` on partition `partition` is answered with `error`.
   virtual void ack_error(std::uint64_t request, std::size_t partition, ProduceError error) = 0;
   virtual std::int64_t records_acked() const = 0;
+  /// The high watermark of `partition` moved up to `hw` (bytes of the leader's log): the
+  /// records below it are readable now (kafka-consumer-spec §9.2).
+  virtual void high_watermark_moved(std::size_t partition, std::int64_t hw) = 0;
+  /// A new leader's log ends at `end`, before the old one's: what lay past it is gone
+  /// (the followers' truncation, §9.4). Never below the high watermark.
+  virtual void log_truncated(std::size_t partition, std::int64_t end) = 0;
 };
 
 class Replication {
@@ -49,6 +55,10 @@ public:
 
   /// Starts every fetcher and records the first snapshot.
   void start(SimTime now);
+  /// Topic `t` grew to `partitions` (a topic schedule; Leadership::add_partitions has placed
+  /// them): the new partitions start empty, their ISR the replicas the controller has not
+  /// fenced (kafka-consumer-spec §7), and their followers fetch from now on.
+  void add_partitions(std::size_t t, std::int32_t partitions, SimTime now);
   /// acks=all on `partition` is refused (NOT_ENOUGH_REPLICAS, before the append): its ISR
   /// is smaller than min(min.insync.replicas, replicas) (§9.2). Counts the refusal.
   bool refuses(std::size_t partition);
@@ -96,6 +106,8 @@ public:
   // For tests and reports.
   std::span<const std::int32_t> isr(std::size_t partition) const { return parts_[partition].isr; }
   std::int64_t high_watermark(std::size_t partition) const { return parts_[partition].hw; }
+  /// The end of the partition's log (bytes): its leader's, or the last leader's while offline.
+  std::int64_t log_end(std::size_t partition) const { return parts_[partition].log_end; }
 
 private:
   struct Follower {
@@ -117,7 +129,10 @@ private:
     std::int32_t leader = -1;            // as last settled
     std::int32_t min_isr = 1;            // effective: min(min.insync.replicas, replicas)
     std::int64_t hw = 0;
+    std::int64_t log_end = 0;      // the partition's log: its leader's log end, or the last leader's
     std::vector<Pending> pending;  // end offsets ascending
+    // A partition a topic schedule adds exists from its step on: before, it has no replicas.
+    bool created() const { return !replicas.empty(); }
   };
   enum class FetchState { kIdle, kInFlight, kParked };
   struct Session {

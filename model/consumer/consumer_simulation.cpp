@@ -670,6 +670,8 @@ GroupRun GroupSimulation::run() {
     for (std::size_t g = 0; g < parts_.size(); ++g)
       if (parts_[g].log == p.log) row.partition = result_.lag_partitions[g];
     row.offset = p.offset;
+    row.log = p.log;
+    row.processed_ms = p.at.to_ms();
     row.null_key = r.key == LogRecord::kNullKey;
     if (!row.null_key) row.key = logs_.keys[static_cast<std::size_t>(r.key)];
     run.trace.push_back(std::move(row));

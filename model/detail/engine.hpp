@@ -4,6 +4,7 @@
 // Leadership) and keeps the run's results. Internal to partsim_model.
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -215,6 +216,8 @@ public:
   void acks_settled(std::uint64_t request) override;
   void ack_error(std::uint64_t request, std::size_t partition, ProduceError error) override;
   std::int64_t records_acked() const override { return result_.records_acked; }
+  void high_watermark_moved(std::size_t partition, std::int64_t hw) override;
+  void log_truncated(std::size_t partition, std::int64_t end) override;
 
   // ProducerHost
   void schedule_app(std::uint32_t producer, SimTime at) override;
@@ -315,8 +318,22 @@ private:
   // Records carry tags (key, send index) to the leader: the run keeps logs or checks order
   // (a broker injects errors).
   bool tag_records_ = false;
-  bool keep_logs_ = false;        // RunOptions::keep_logs, or consumer groups to run over the logs
-  ProducerStateTable sequences_;  // the leaders' idempotence state (replicated: one per partition)
+  bool keep_logs_ = false;  // RunOptions::keep_logs, or consumer groups to run over the logs
+  // Followers: per partition, its batches above the high watermark, oldest first (a new
+  // leader may lack them: log_truncated), and with logs kept how many of its records are
+  // readable.
+  struct Unreplicated {
+    std::int64_t end_bytes;   // the batch's end in bytes of the leader's log
+    std::size_t records_end;  // with logs kept: the log's record count through the batch
+    std::uint32_t producer;
+    std::int32_t base_sequence;  // the idempotent producer's, or -1
+    std::int32_t records;        // the batch's
+  };
+  std::vector<std::deque<Unreplicated>> unreplicated_;
+  std::vector<std::size_t> readable_records_;
+  std::int64_t replication_truncated_ = 0, replication_uncommitted_ = 0;  // records (ReplicationResult)
+  void drop_unreadable_records();  // the run is over: what the high watermark never passed
+  ProducerStateTable sequences_;   // the leaders' idempotence state (replicated: one per partition)
   // The per-key order check of the logs (LogOrder): per partition, (producer, key) -> the
   // highest send index appended; per producer, the send indexes appended; per key, reordered.
   std::vector<std::unordered_map<std::uint64_t, std::int64_t>> order_max_;

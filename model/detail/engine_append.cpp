@@ -49,10 +49,14 @@ void Engine::serve_batches(std::uint64_t id, Request& r, ProduceError injected, 
           continue;
       }
     }
-    if (tag_records_) append_records(rb.log, r.tagged[k], readable);
+    if (tag_records_) append_records(rb.log, r.tagged[k], replication_ ? SimTime::max() : readable);
     // Followers: the leader's log grows; an acks=all batch answered without error waits
-    // for the high watermark.
+    // for the high watermark. The records are readable once it passes them
+    // (high_watermark_moved), which may be at once.
     if (replication_) {
+      unreplicated_[rb.log].push_back({replication_->log_end(rb.log) + rb.bytes,
+                                       keep_logs_ ? logs_->partitions[rb.log].records.size() : 0, r.producer,
+                                       idempotent ? rb.base_sequence : -1, rb.records});
       const bool waits = acks_all && r.live && (r.errors.empty() || r.errors[k] == ProduceError::kNone);
       replication_->append(rb.log, rb.bytes, now(), waits ? std::optional<std::uint64_t>(id) : std::nullopt);
     }
@@ -97,6 +101,51 @@ void Engine::append_records(std::size_t log_index, const std::vector<LogRecord>&
   for (LogRecord rec : tagged) {
     rec.readable = at;
     log.records.push_back(rec);
+  }
+}
+
+// Followers: the high watermark passed the records of the batches below `hw`.
+void Engine::high_watermark_moved(std::size_t partition, std::int64_t hw) {
+  auto& waiting = unreplicated_[partition];
+  if (!keep_logs_) {
+    while (!waiting.empty() && waiting.front().end_bytes <= hw) waiting.pop_front();
+    return;
+  }
+  auto& records = logs_->partitions[partition].records;
+  std::size_t& readable = readable_records_[partition];
+  for (; !waiting.empty() && waiting.front().end_bytes <= hw; waiting.pop_front())
+    for (; readable < waiting.front().records_end; ++readable) records[readable].readable = now();
+}
+
+// Followers: a new leader's log ends at `end`; the batches past it are gone (the records
+// the high watermark never passed), from the idempotence state too: a producer that
+// retries them appends them again.
+void Engine::log_truncated(std::size_t partition, std::int64_t end) {
+  auto& waiting = unreplicated_[partition];
+  for (; !waiting.empty() && waiting.back().end_bytes > end; waiting.pop_back()) {
+    replication_truncated_ += waiting.back().records;
+    if (waiting.back().base_sequence >= 0)
+      sequences_.truncate(partition, waiting.back().producer, waiting.back().base_sequence);
+  }
+  if (!keep_logs_) return;
+  auto& records = logs_->partitions[partition].records;
+  const std::size_t keep = waiting.empty() ? readable_records_[partition] : waiting.back().records_end;
+  for (std::size_t i = keep; i < records.size(); ++i) {
+    auto& seen = appended_[static_cast<std::size_t>(records[i].producer)];
+    if (static_cast<std::size_t>(records[i].send_index) < seen.size())
+      seen[static_cast<std::size_t>(records[i].send_index)] = false;  // a retry is not a duplicate
+  }
+  records.resize(keep);
+}
+
+// Followers, the run over: records still above the high watermark were never readable (an
+// ISR below min.insync.replicas kept it): the logs the consumers read end at it.
+void Engine::drop_unreadable_records() {
+  if (!replication_) return;
+  for (std::size_t i = 0; i < unreplicated_.size(); ++i) {
+    for (const Unreplicated& u : unreplicated_[i]) replication_uncommitted_ += u.records;
+    unreplicated_[i].clear();
+    if (keep_logs_) logs_->partitions[i].records.resize(readable_records_[i]);
   }
 }
 

@@ -64,6 +64,7 @@ void Engine::operator()(const TopicStep& e) {
   result_.repartition->changes.push_back(change);
   topic_count_[e.topic] = c.partitions;
   leadership_.add_partitions(e.topic, c.partitions, up_);
+  if (replication_) replication_->add_partitions(e.topic, c.partitions, now());
   snapshot_leaders("topic " + change.topic + " grew to " + std::to_string(c.partitions) + " partitions");
 }
 

@@ -100,9 +100,12 @@ void Engine::refuse_under_min_isr(Request& r) {
   }
 }
 
-// A batch refused before the append (an injected error that is not appended returns earlier).
+// A batch refused before the append: below min.insync.replicas, or (followers) sent to a
+// broker that does not lead its partition. An injected error that is not appended returns
+// earlier.
 bool Engine::refused(const Request& r, std::size_t k) const {
-  return !r.errors.empty() && r.errors[k] == ProduceError::kNotEnoughReplicas;
+  return !r.errors.empty() &&
+         (r.errors[k] == ProduceError::kNotEnoughReplicas || r.errors[k] == ProduceError::kNotLeaderOrFollower);
 }
 
 }  // namespace partsim::model::detail

@@ -128,7 +128,12 @@ void Engine::gather_results() {
   finish_repartition();
   note_existence();
   // Up to the last completion (the controller's and the leaders' periodic checks run on).
-  if (replication_) result_.replication = replication_->finish(last_completion_);
+  if (replication_) {
+    drop_unreadable_records();
+    result_.replication = replication_->finish(last_completion_);
+    result_.replication.records_truncated = replication_truncated_;
+    result_.replication.records_uncommitted = replication_uncommitted_;
+  }
   if (keep_logs_) result_.logs = logs_;
   for (std::size_t t = 0; t < s_.topics.size(); ++t) {
     const auto leaders = leadership_.leaders(t);

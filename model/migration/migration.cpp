@@ -32,7 +32,8 @@ std::vector<Source> old_topic(const Scenario& s, const BrokerLogs& logs, std::si
   for (std::size_t t = 0; t < topic; ++t)
     first += static_cast<std::size_t>(s.topics[t].partitions_before(s.run.duration));
   std::vector<Source> out;
-  for (std::int32_t p = 0; p < s.topics[topic].partitions; ++p)
+  // Every partition it has by the run's end (a topic schedule may have added some).
+  for (std::int32_t p = 0; p < s.topics[topic].partitions_before(s.run.duration); ++p)
     for (const LogRecord& r : logs.partitions[first + static_cast<std::size_t>(p)].records)
       out.push_back(Source{r.key, r.producer, r.send_index, r.sent, r.readable, p});
   return out;
@@ -372,7 +373,8 @@ std::optional<Migrated> migrate(const Scenario& s, const BrokerLogs& logs, doubl
   m.strategy = strategy_name(spec.strategy);
   m.from = from.name;
   m.to = to.name;
-  m.from_partitions = from.partitions;
+  const std::int32_t from_partitions = from.partitions_before(s.run.duration);  // after its schedule
+  m.from_partitions = from_partitions;
   m.to_partitions = to.partitions;
   Input in{
       s,    spec,        logs,  old_topic(s, logs, topic_index(s, spec.from)), {}, to.partitions, average_record_bytes,
@@ -385,7 +387,7 @@ std::optional<Migrated> migrate(const Scenario& s, const BrokerLogs& logs, doubl
                     : spec.strategy == Strategy::kStopReplay ? stop_replay(in, m)
                                                              : bridge(in, m);
   if (cancelled()) return std::nullopt;
-  std::vector<std::vector<std::size_t>> old_logs(static_cast<std::size_t>(from.partitions));
+  std::vector<std::vector<std::size_t>> old_logs(static_cast<std::size_t>(from_partitions));
   for (std::size_t i = 0; i < in.sources.size(); ++i) {
     if (!o.in_old[i]) continue;
     old_logs[static_cast<std::size_t>(in.sources[i].old_partition)].push_back(i);
@@ -396,7 +398,7 @@ std::optional<Migrated> migrate(const Scenario& s, const BrokerLogs& logs, doubl
   if (!fill_common(in.sources, o.writes, o.expected, logs, to.partitions, m, cancelled) || cancelled())
     return std::nullopt;
   return Migrated{std::move(m), new_topic_log(o.writes, in.sources, to.partitions),
-                  old_topic_log(in.sources, o.in_old, from.partitions)};
+                  old_topic_log(in.sources, o.in_old, from_partitions)};
 }
 
 }  // namespace partsim::model::migration

@@ -72,6 +72,15 @@ TEST_CASE("--plot draws PNG charts") {
     CAPTURE(f);
     CHECK(slurp(dir.path / f).substr(0, 8) == "\x89PNG\r\n\x1a\n");
   }
+  CHECK_FALSE(std::filesystem::exists(dir.path / "consumer-lag.png"));  // no consumer groups
+}
+
+TEST_CASE("--plot draws the consumer groups' lag when the scenario has groups") {
+  ScratchDir dir;
+  const auto r =
+      run_cli("run " + scenario_arg("examples/consumer-join-cooperative.yaml") + " --plot '" + dir.path.string() + "'");
+  REQUIRE(r.exit_code == 0);
+  CHECK(slurp(dir.path / "consumer-lag.png").substr(0, 8) == "\x89PNG\r\n\x1a\n");
 }
 
 TEST_CASE("the Poisson batching check fits its closed form") {

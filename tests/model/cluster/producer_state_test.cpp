@@ -57,3 +57,19 @@ TEST_CASE("reset forgets the producer's state on the partition (partsim's stand-
   CHECK(t.append(0, 0, 9, 1) == Verdict::kAppend);
   CHECK(t.append(0, 0, 10, 1) == Verdict::kAppend);
 }
+
+TEST_CASE("a truncated log takes its batches out of the state: their retry is appended, not a duplicate") {
+  ProducerStateTable t;
+  for (std::int32_t i = 0; i < 4; ++i) CHECK(t.append(0, 0, i * 2, 2) == Verdict::kAppend);  // 0-1, 2-3, 4-5, 6-7
+  t.truncate(0, 0, 6);                                  // a new leader's log ends after 4-5
+  t.truncate(0, 0, 4);                                  // ... after 2-3 (batches are lost from the last back)
+  CHECK(t.append(0, 0, 2, 2) == Verdict::kDuplicate);   // still in the log
+  CHECK(t.append(0, 0, 6, 2) == Verdict::kOutOfOrder);  // 4-5 must come first
+  CHECK(t.append(0, 0, 4, 2) == Verdict::kAppend);
+  CHECK(t.append(0, 0, 6, 2) == Verdict::kAppend);
+  // A batch older than the five remembered: none is left, the next starts at it.
+  for (std::int32_t i = 4; i < 10; ++i) CHECK(t.append(1, 0, i * 2, 2) == Verdict::kAppend);  // 8-9 ... 18-19
+  t.truncate(1, 0, 8);
+  CHECK(t.append(1, 0, 10, 2) == Verdict::kOutOfOrder);
+  CHECK(t.append(1, 0, 8, 2) == Verdict::kAppend);
+}

@@ -34,6 +34,9 @@ public:
     errors.emplace_back(request, partition, e);
   }
   std::int64_t records_acked() const override { return 0; }
+  void high_watermark_moved(std::size_t partition, std::int64_t hw) override { hw_moves.emplace_back(partition, hw); }
+  void log_truncated(std::size_t partition, std::int64_t end) override { truncations.emplace_back(partition, end); }
+  std::vector<std::pair<std::size_t, std::int64_t>> hw_moves, truncations;
 
   /// Runs the fetchers' steps up to and including `until`; the clock ends at `until`.
   void run_until(SimTime until) {
@@ -296,4 +299,68 @@ TEST_CASE("the high watermark does not advance while the ISR is below min.insync
   CHECK(f.rep.high_watermark(0) == 0);
   f.host.run_until(SimTime::ms(20003));
   CHECK(f.rep.high_watermark(0) == 100);
+}
+
+TEST_CASE("the host hears the high watermark move, and a new leader that lacked the last batch truncates the log") {
+  // RF 2, p0 on (0,1), broker 1's fetches 5 ms each way. Its first fetch parks at the leader
+  // at 5 ms; the append at 10 ms answers it (back at 15 ms), its next fetch arrives at 20 ms
+  // with offset 100: the high watermark moves to 100 then. It parks again; the append at
+  // 30 ms answers it, but broker 0 dies at 32 ms, before the answer is back (35 ms): broker 1
+  // never gets bytes 100-200. Fenced at 9 s (last heartbeat 0 s), broker 1 leads with a log
+  // that ends at 100: the log is cut there. The high watermark never passed 100.
+  ReplicationFixture f(cluster(2, 1, 2, SimTime::ms(10)));
+  f.host.run_until(SimTime::ms(10));
+  f.rep.append(0, 100, SimTime::ms(10), std::nullopt);
+  f.host.run_until(SimTime::ms(19));
+  CHECK(f.host.hw_moves.empty());
+  f.host.run_until(SimTime::ms(20));
+  CHECK(f.host.hw_moves == std::vector<std::pair<std::size_t, std::int64_t>>{{0, 100}});
+  f.host.run_until(SimTime::ms(30));
+  f.rep.append(0, 100, SimTime::ms(30), std::nullopt);
+  CHECK(f.rep.log_end(0) == 200);
+  f.host.run_until(SimTime::ms(32));
+  const SimTime fence = f.rep.broker_failed(0, SimTime::ms(32));
+  CHECK(fence == SimTime::ms(9000));
+  f.host.run_until(fence);
+  CHECK(f.host.truncations.empty());
+  f.rep.fence(0, fence);
+  CHECK(f.leaders() == Ints{1});
+  CHECK(f.host.truncations == std::vector<std::pair<std::size_t, std::int64_t>>{{0, 100}});
+  CHECK(f.rep.log_end(0) == 100);
+  CHECK(f.rep.high_watermark(0) == 100);
+  CHECK(f.host.hw_moves.size() == 1);
+}
+
+TEST_CASE("partitions a topic schedule adds exist from their step: empty, in sync on the unfenced replicas, fetched") {
+  // 3 brokers, RF 3, one partition growing to 3 at 10 s. Broker 1 dies at 1 s and is fenced
+  // at 9 s (heartbeats every 2 s from 0). Before the step the rows of p1 and p2 have no ISR
+  // (0 in the snapshots); at 10 s p1 (1,2,0) is led by 2 with ISR [2,0] (broker 1 fenced),
+  // p2 (2,0,1) by 2 with ISR [2,0]. An acks=all append to p2 at 10 s is covered once broker
+  // 0's fetch reports it: its fetcher towards broker 2 starts at the step.
+  Scenario s = cluster(3, 1, 3, SimTime::ms(2));
+  s.topics[0].schedule.push_back(TopicChange{SimTime::ms(10000), 3});
+  ReplicationFixture f(s);
+  CHECK(f.isr(1).empty());
+  f.host.run_until(SimTime::ms(1000));
+  const SimTime fence = f.rep.broker_failed(1, SimTime::ms(1000));
+  f.host.run_until(fence);
+  f.rep.fence(1, fence);
+  f.host.run_until(SimTime::ms(10000));
+  const std::vector<char> up{1, 0, 1};
+  f.leadership.add_partitions(0, 3, up);
+  f.rep.add_partitions(0, 3, SimTime::ms(10000));
+  CHECK(f.isr(1) == Ints{2, 0});
+  CHECK(f.isr(2) == Ints{2, 0});
+  CHECK(f.leaders() == Ints{0, 2, 2});
+  CHECK(f.rep.append(2, 100, SimTime::ms(10000), 9));
+  f.host.run_until(SimTime::ms(10010));
+  CHECK(f.rep.high_watermark(2) == 100);
+  REQUIRE(f.host.settled.contains(9));
+  // Broker 0's first fetch towards 2 left at 10 s (1 ms each way) and found the bytes: the
+  // answer is back at 10.002 s, the next fetch reports offset 100 at 10.003 s.
+  CHECK(f.host.settled[9] == SimTime::ms(10003));
+  const ReplicationResult r = f.rep.finish(SimTime::ms(10010));
+  CHECK(r.history.front().isr_size == Ints{3, 0, 0});
+  CHECK(r.partitions[1].isr_min == 2);
+  CHECK(r.partitions[1].offline_ms == 0.0);  // not offline before it existed
 }
