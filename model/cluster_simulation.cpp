@@ -4,7 +4,8 @@
 // other parts are in model/detail/: engine_append.cpp (the leader's append),
 // engine_replication.cpp (followers), engine_repartition.cpp (partition increases),
 // engine_controller.cpp (brokers' schedules, failures and leader elections) and
-// engine_results.cpp (the run's results and time series).
+// engine_results.cpp (the time series samples, the results gathered at the end); the
+// results themselves are run_recorder.*'s, which the producers report to.
 
 #include "model/cluster_simulation.hpp"
 
@@ -22,9 +23,6 @@ namespace partsim::model::detail {
 Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication, const RunOptions& options,
                std::optional<SimTime> resume)
     : s_(s), options_(options), streams_(seed, replication), leadership_(s.topics, s.brokers.size()) {
-  result_.scenario = s.name;
-  result_.seed = seed;
-  result_.window_ms = s.run.window.to_ms();
   // A run whose producers keep many partition states reads them, their batches and the
   // leaders' sequence states at random: those go where huge pages may back them.
   std::size_t states = 0;  // producer x partition states, every topic at the count it reaches
@@ -57,9 +55,6 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
     injects_errors = injects_errors || bc.error_rate > 0;
     for (const auto& step : bc.schedule)
       injects_errors = injects_errors || step.kind == BrokerChange::Kind::kSetErrorRate;
-    BrokerStats bs;
-    bs.broker = bc.id;
-    result_.brokers.push_back(bs);
   }
   up_.assign(brokers_.size(), 1);
   if (s.replication.followers()) replication_.emplace(s, leadership_, *this);
@@ -70,17 +65,21 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
   keep_logs_ = options.keep_logs || !s.consumers.empty() || s.migration.has_value();
   tag_records_ = keep_logs_ || injects_errors;
   if (tag_records_) logs_ = std::make_shared<BrokerLogs>();  // its key table names the tagged keys
-  result_.log_order.checked = options.keep_logs || injects_errors;
+  // The rows of RunResult::partitions: topic by topic, a row for every partition a topic
+  // will have by the run's end. A step at or after the run's end is never made (the loader
+  // warns): its partitions do not exist, in the rows, the statistics or the consumer groups.
+  std::vector<bool> grows;
+  std::size_t rows = 0;
   for (const auto& tc : s.topics) {
-    stats_offset_.push_back(result_.partitions.size());
-    // A topic that grows has a row for every partition it will have (by the run's end).
-    for (std::int32_t p = 0; p < tc.partitions_before(s.run.duration); ++p) {
-      PartitionStats ps;
-      ps.topic = tc.name;
-      ps.partition = p;
-      result_.partitions.push_back(ps);
-    }
+    stats_offset_.push_back(rows);
+    rows += static_cast<std::size_t>(tc.partitions_before(s.run.duration));
+    topic_count_.push_back(tc.partitions);
+    grows.push_back(std::any_of(tc.schedule.begin(), tc.schedule.end(),
+                                [&](const TopicChange& c) { return !s.run.duration || c.at < *s.run.duration; }));
   }
+  recorder_.emplace(s, options_, sim_.clock(), RunLayout{topic_of_, stats_offset_, topic_count_}, std::move(grows));
+  result().seed = seed;
+  result().log_order.checked = options.keep_logs || injects_errors;
   if (!s.replication.followers()) {
     // Replication fixed: the ISR of a partition is taken to be its replicas on live brokers
     // (a dead broker leaves it at once, a recovered one is back in sync at once, as its
@@ -94,14 +93,10 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
     }
     if (any) fixed_min_isr_ = std::move(min_isr);
   }
-  if (keep_logs_) logs_->partitions.resize(result_.partitions.size());
+  if (keep_logs_) logs_->partitions.resize(result().partitions.size());
   if (replication_) {
-    unreplicated_.resize(result_.partitions.size());
-    readable_records_.assign(result_.partitions.size(), 0);
-  }
-  if (tag_records_) {
-    order_max_.resize(result_.partitions.size());
-    appended_.resize(s.producers.size());
+    unreplicated_.resize(result().partitions.size());
+    readable_records_.assign(result().partitions.size(), 0);
   }
   // The client's partition list order of each topic (spec §2.2), the same for every
   // producer, for each count the topic will have.
@@ -135,8 +130,11 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
     }
     const SendBudget budget{s.run.records, stop, &total_sent_, pause};
     const std::size_t topic = topic_of_[i];
+    ProducerMemory memory{batch_arena_, memory_, nullptr};
+    if (tag_records_) memory.key_id = [logs = logs_.get()](std::string_view key) { return logs->intern(key); };
     producers_.push_back(sim::make_in<KafkaProducer>(memory_, i, spec, orders_[topic].at(s.topics[topic].partitions),
-                                                     leadership_.leaders(topic), up_, streams_, budget, *this));
+                                                     leadership_.leaders(topic), up_, streams_, budget, *this,
+                                                     *recorder_, std::move(memory)));
     producers_.back()->place_on(host_of(spec.host));
     producers_.back()->skip_idle_passes(options.skip_idle_passes);
   }
@@ -154,7 +152,7 @@ RunResult Engine::run() {
     for (std::uint32_t i = 0; i < topic_steps_[t].size(); ++i)
       if (topic_steps_[t][i].at > SimTime::zero()) sim_.schedule_at(topic_steps_[t][i].at, TopicStep{t, i});
   for (auto& p : producers_) p->start(now());
-  if (result_.repartition)
+  if (result().repartition)
     for (std::uint32_t p = 0; p < producers_.size(); ++p) arm_metadata_refresh(p);
   for (std::uint32_t b = 0; b < brokers_.size(); ++b)
     for (std::uint32_t i = 0; i < s_.brokers[b].schedule.size(); ++i) {
@@ -171,10 +169,7 @@ RunResult Engine::run() {
   }
   start_repartition();
   if (options_.timeseries > SimTime::zero()) {
-    result_.timeseries.interval_ms = options_.timeseries.to_ms();
-    ts_records_.assign(result_.partitions.size(), 0);
-    ts_wait_sum_.assign(brokers_.size(), 0.0);
-    ts_wait_count_.assign(brokers_.size(), 0);
+    recorder_->start_time_series();
     sim_.schedule_at(SimTime::zero(), Sample{});
   }
   // Run in slices so that a cancel request is seen within a few thousand events.
@@ -182,7 +177,7 @@ RunResult Engine::run() {
   slice.max_events = 4096;
   for (;;) {
     if (cancelled()) {
-      result_.partial = true;
+      result().partial = true;
       break;
     }
     const auto handle = [this](const Event& e) {
@@ -200,7 +195,7 @@ RunResult Engine::run() {
   }
 
   gather_results();
-  return std::move(result_);
+  return std::move(result());
 }
 
 // ---- producers ----------------------------------------------------------------------------------
@@ -235,7 +230,7 @@ void Engine::operator()(const MetadataRefresh& e) {
   const bool grows = count > p.metadata().num_partitions();
   p.on_metadata(leadership_.leaders(t), now(),
                 grows ? std::span<const std::int32_t>(orders_[t].at(count)) : std::span<const std::int32_t>());
-  if (!result_.repartition) return;
+  if (!result().repartition) return;
   if (grows) saw_new_count_[e.producer] = now().to_ms();
   last_refresh_[e.producer] = now();
   arm_metadata_refresh(e.producer);
@@ -330,19 +325,14 @@ void Engine::operator()(const RequestArrive& e) {
     if (!r->live) requests_.erase(e.request);  // acks=0 request lost with the broker
     return;
   }
-  ++result_.brokers[r->broker].requests;
+  ++result().brokers[r->broker].requests;
   const std::uint32_t broker = r->broker;
   if (const auto started = b.arrive(e.request, r->connection, r->bytes, r->batches, now()))
     start_service(broker, *started);
 }
 
 void Engine::start_service(std::uint32_t broker, const BrokerService::Started& s) {
-  const double waited_ms = s.waited.to_ms();
-  result_.brokers[broker].queue_wait_ms_sum += waited_ms;
-  if (!ts_wait_sum_.empty()) {
-    ts_wait_sum_[broker] += waited_ms;
-    ++ts_wait_count_[broker];
-  }
+  recorder_->request_waited(broker, s.waited);
   sim_.schedule_at(s.done_at, BrokerDone{broker, brokers_[broker].epoch(), s.request, s.connection});
   // The sequence check at BrokerDone reads each batch's producer state: ask for it now.
   if (const Request* r = requests_.find(s.request); r && s_.producers[r->producer].config.idempotence)

@@ -28,6 +28,8 @@ template <class Payload, class Store = HeapStore<Payload>>
 class Simulation {
 public:
   SimTime now() const { return now_; }
+  /// The clock itself, for a part of the model that reads the time without the queue.
+  const SimTime& clock() const { return now_; }
   std::uint64_t events_processed() const { return events_processed_; }
 
   /// Schedules `p` at absolute time t >= now().

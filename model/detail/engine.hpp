@@ -20,8 +20,8 @@
 #include "model/cluster/partition_log.hpp"
 #include "model/cluster/producer_state.hpp"
 #include "model/cluster/replication.hpp"
+#include "model/detail/run_recorder.hpp"
 #include "model/host_cores.hpp"
-#include "model/producer/hot_keys.hpp"
 #include "model/producer/kafka_producer.hpp"
 #include "model/run_options.hpp"
 #include "model/run_result.hpp"
@@ -215,7 +215,7 @@ public:
   void schedule_fetch(ReplicationHost::Step step, std::uint32_t session, std::uint64_t fetch, SimTime at) override;
   void acks_settled(std::uint64_t request) override;
   void ack_error(std::uint64_t request, std::size_t partition, ProduceError error) override;
-  std::int64_t records_acked() const override { return result_.records_acked; }
+  std::int64_t records_acked() const override { return recorder_->result().records_acked; }
   void high_watermark_moved(std::size_t partition, std::int64_t hw) override;
   void log_truncated(std::size_t partition, std::int64_t end) override;
 
@@ -230,20 +230,9 @@ public:
   void abandon_request(std::uint32_t producer, std::uint64_t request) override;
   void close_connection(std::uint32_t producer, std::size_t node) override;
   void request_metadata(std::uint32_t producer, std::size_t node) override;
-  void record_appended(std::uint32_t producer, std::int32_t partition, std::int32_t record_bytes,
-                       std::optional<std::string_view> key, std::int32_t key_hash, SimTime intended) override;
-  void record_failed(std::uint32_t producer, FailureReason reason) override;
-  bool keeps_records() const override { return tag_records_; }
-  std::shared_ptr<BatchArena> batch_arena() override { return batch_arena_; }
-  std::pmr::memory_resource* memory() override { return memory_; }
   bool event_due(SimTime t) override { return sim_.has_pending() && sim_.next_event_time() <= t; }
   void call_after_event(std::uint32_t producer) override { after_event_.push_back(producer); }
-  std::int32_t key_id(std::string_view key) override { return logs_->intern(key); }
-  void batch_done(std::uint32_t producer, const BatchArena& batches, BatchId id, std::int32_t node,
-                  std::optional<FailureReason> reason) override;
-  void batch_retried(std::uint32_t producer) override;
   void sequence_gap(std::uint32_t producer, std::int32_t partition) override;
-  void send_blocked(std::uint32_t producer, SimTime waited) override;
 
 private:
   SimTime now() const { return sim_.now(); }
@@ -259,7 +248,6 @@ private:
   void recover_broker(std::uint32_t b);
   void snapshot_leaders(const std::string& cause);
   void start_repartition();
-  void record_batch(std::uint32_t producer, const BatchArena& batches, BatchId id, std::int32_t broker, bool acked);
   void serve_batches(std::uint64_t id, Request& r, ProduceError injected, SimTime readable);
   void refuse_for_followers(Request& r, bool acks_all);
   void refuse_under_min_isr(Request& r);  // replication fixed, acks=all
@@ -271,7 +259,6 @@ private:
   // Partition increases (a topic's schedule).
   void setup_repartition();
   void arm_metadata_refresh(std::uint32_t producer);
-  void note_repartition_record(std::uint32_t producer, std::int32_t partition, std::optional<std::string_view> key);
   void finish_repartition();
   void note_existence();
   // Threaded brokers: connections muted until the followers settle their request's acks.
@@ -308,12 +295,6 @@ private:
   bool prefetch_sends_ = false;             // many partition states: the next send's is prefetched
   static constexpr std::size_t kPrefetchStates = 4096;
   std::int64_t total_sent_ = 0;
-  SimTime last_completion_ = SimTime::zero();
-  // Time-series accumulators since the last sample.
-  std::vector<std::int64_t> ts_records_;
-  std::vector<double> ts_wait_sum_;
-  std::vector<std::int64_t> ts_wait_count_;
-  HotKeys hot_keys_;                  // keyed records after the warm-up, per (partition, key)
   std::shared_ptr<BrokerLogs> logs_;  // with tag_records_; its records only with RunOptions::keep_logs
   // Records carry tags (key, send index) to the leader: the run keeps logs or checks order
   // (a broker injects errors).
@@ -334,29 +315,18 @@ private:
   std::int64_t replication_truncated_ = 0, replication_uncommitted_ = 0;  // records (ReplicationResult)
   void drop_unreadable_records();  // the run is over: what the high watermark never passed
   ProducerStateTable sequences_;   // the leaders' idempotence state (replicated: one per partition)
-  // The per-key order check of the logs (LogOrder): per partition, (producer, key) -> the
-  // highest send index appended; per producer, the send indexes appended; per key, reordered.
-  std::vector<std::unordered_map<std::uint64_t, std::int64_t>> order_max_;
-  std::vector<std::vector<bool>> appended_;
-  std::vector<char> key_reordered_;
   // Partition increases: per topic, its count now, its steps in time order (equal times as
   // written) and how many have happened, and the client's partition order for each count.
   std::vector<std::int32_t> topic_count_;
   std::vector<std::vector<TopicChange>> topic_steps_;
   std::vector<std::size_t> steps_done_;
-  std::vector<SimTime> created_;           // per row of RunResult::partitions: when it was made (max: never)
-  SimTime last_append_ = SimTime::zero();  // the run's last record appended
+  std::vector<SimTime> created_;  // per row of RunResult::partitions: when it was made (max: never)
   std::vector<std::map<std::int32_t, std::vector<std::int32_t>>> orders_;
   std::vector<SimTime> last_refresh_;                 // per producer: its last metadata refresh
   std::vector<std::optional<double>> saw_new_count_;  // per producer: when its count last grew
-  // Per topic with a schedule: key -> the partition of its records so far, -1 once split.
-  // Looked up by string_view (transparent hash), so a key seen before costs no allocation.
-  struct KeyHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view key) const noexcept { return std::hash<std::string_view>{}(key); }
-  };
-  std::vector<std::unordered_map<std::string, std::int32_t, KeyHash, std::equal_to<>>> key_partition_;
-  RunResult result_;
+  // The results (after the layout it reads and the clock: constructed in the body).
+  std::optional<RunRecorder> recorder_;
+  RunResult& result() { return recorder_->result(); }
 };
 
 }  // namespace partsim::model::detail

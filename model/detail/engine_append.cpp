@@ -16,7 +16,7 @@ namespace partsim::model::detail {
 void Engine::serve_batches(std::uint64_t id, Request& r, ProduceError injected, SimTime readable) {
   const ProduceErrorInfo injected_info = produce_error_info(injected);
   if (injected != ProduceError::kNone) {
-    result_.produce_errors.injected += r.batches;
+    result().produce_errors.injected += r.batches;
     r.errors.assign(static_cast<std::size_t>(r.batches), injected);
     if (!injected_info.appended) return;
   }
@@ -33,9 +33,9 @@ void Engine::serve_batches(std::uint64_t id, Request& r, ProduceError injected, 
         case ProducerStateTable::Verdict::kDuplicate:
           // Answered with the original offsets, already replicated: success, whatever
           // error a new append would have met (UnifiedLog.scala:893-898).
-          ++result_.produce_errors.duplicates;
+          ++result().produce_errors.duplicates;
           if (injected != ProduceError::kNone) {
-            --result_.produce_errors.injected;
+            --result().produce_errors.injected;
             r.errors[k] = ProduceError::kNone;
           }
           // Followers: the original append may not be committed yet; the answer waits
@@ -43,7 +43,7 @@ void Engine::serve_batches(std::uint64_t id, Request& r, ProduceError injected, 
           if (replication_ && acks_all && r.live) replication_->append(rb.log, 0, now(), id);
           continue;
         case ProducerStateTable::Verdict::kOutOfOrder:
-          ++result_.produce_errors.out_of_order;
+          ++result().produce_errors.out_of_order;
           if (r.errors.empty()) r.errors.assign(static_cast<std::size_t>(r.batches), ProduceError::kNone);
           r.errors[k] = ProduceError::kOutOfOrderSequenceNumber;
           continue;
@@ -67,34 +67,7 @@ void Engine::serve_batches(std::uint64_t id, Request& r, ProduceError injected, 
 // it. The watermark only advances, so a record appended behind one readable later (another
 // producer's acks=all) waits for it. The order check sees each record as it lands.
 void Engine::append_records(std::size_t log_index, const std::vector<LogRecord>& tagged, SimTime readable) {
-  auto& latest = order_max_[log_index];
-  LogOrder& order = result_.log_order;
-  for (const LogRecord& rec : tagged) {
-    auto& seen = appended_[static_cast<std::size_t>(rec.producer)];
-    const auto index = static_cast<std::size_t>(rec.send_index);
-    if (index >= seen.size()) seen.resize(std::max(index + 1, seen.size() * 2), false);
-    if (seen[index]) {
-      ++order.duplicated_records;  // a retry of a batch the leader had appended
-    } else if (rec.key != LogRecord::kNullKey) {
-      seen[index] = true;
-      const std::uint64_t who = (std::uint64_t{static_cast<std::uint32_t>(rec.producer)} << 32) |
-                                static_cast<std::uint32_t>(rec.key);
-      const auto [it, first] = latest.try_emplace(who, rec.send_index);
-      if (!first && rec.send_index < it->second) {
-        ++order.reordered_records;
-        const auto key = static_cast<std::size_t>(rec.key);
-        if (key >= key_reordered_.size()) key_reordered_.resize(key + 1, 0);
-        if (!key_reordered_[key]) {
-          key_reordered_[key] = 1;
-          ++order.reordered_keys;
-        }
-      } else if (!first) {
-        it->second = rec.send_index;
-      }
-    } else {
-      seen[index] = true;
-    }
-  }
+  recorder_->check_order(log_index, tagged);
   if (!keep_logs_) return;
   PartitionLog& log = logs_->partitions[log_index];
   const SimTime at = log.records.empty() ? readable : std::max(readable, log.records.back().readable);
@@ -130,11 +103,7 @@ void Engine::log_truncated(std::size_t partition, std::int64_t end) {
   if (!keep_logs_) return;
   auto& records = logs_->partitions[partition].records;
   const std::size_t keep = waiting.empty() ? readable_records_[partition] : waiting.back().records_end;
-  for (std::size_t i = keep; i < records.size(); ++i) {
-    auto& seen = appended_[static_cast<std::size_t>(records[i].producer)];
-    if (static_cast<std::size_t>(records[i].send_index) < seen.size())
-      seen[static_cast<std::size_t>(records[i].send_index)] = false;  // a retry is not a duplicate
-  }
+  for (std::size_t i = keep; i < records.size(); ++i) recorder_->forget_appended(records[i]);
   records.resize(keep);
 }
 

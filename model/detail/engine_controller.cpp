@@ -65,7 +65,7 @@ void Engine::snapshot_leaders(const std::string& cause) {
   snap.time_ms = now().to_ms();
   snap.cause = cause;
   snap.leaders = leadership_.leaders_per_broker();
-  result_.leader_history.push_back(std::move(snap));
+  result().leader_history.push_back(std::move(snap));
 }
 
 // auto.leader.rebalance.enable: every check interval, a broker whose preferred partitions

@@ -13,9 +13,7 @@ void Engine::setup_repartition() {
   bool any = false;
   for (std::size_t t = 0; t < s_.topics.size(); ++t) {
     const TopicConfig& tc = s_.topics[t];
-    topic_count_.push_back(tc.partitions);
-    // A step at or after the run's end is never made (the loader warns): its partitions do
-    // not exist, in the rows, the statistics or the consumer groups.
+    // A step at or after the run's end is never made (the loader warns).
     auto& steps = topic_steps_.emplace_back();
     for (const TopicChange& c : tc.schedule)
       if (!s_.run.duration || c.at < *s_.run.duration) steps.push_back(c);
@@ -27,18 +25,16 @@ void Engine::setup_repartition() {
       created_.push_back(p < tc.partitions ? SimTime::zero() : SimTime::max());
   }
   steps_done_.assign(s_.topics.size(), 0);
-  if (!any) return;
-  result_.repartition.emplace();
+  if (!any) return;  // else the recorder keeps result().repartition
   last_refresh_.assign(producers_.size(), SimTime::zero());
   saw_new_count_.assign(producers_.size(), std::nullopt);
-  key_partition_.resize(s_.topics.size());
 }
 
 // A step at 0 ms is made at the start, and each producer's first refresh (at its start,
 // kafka-consumer-spec §6.2) sees it: no record, not even one sent at 0 ms, is partitioned
 // by the old count. (Queued, the step would come after the producers' first refresh.)
 void Engine::start_repartition() {
-  if (!result_.repartition) return;
+  if (!result().repartition) return;
   for (std::uint32_t t = 0; t < topic_steps_.size(); ++t)
     for (std::uint32_t i = 0; i < topic_steps_[t].size(); ++i)
       if (topic_steps_[t][i].at <= SimTime::zero()) (*this)(TopicStep{t, i});
@@ -61,7 +57,7 @@ void Engine::operator()(const TopicStep& e) {
   change.at_ms = now().to_ms();
   change.from = topic_count_[e.topic];
   change.to = c.partitions;
-  result_.repartition->changes.push_back(change);
+  result().repartition->changes.push_back(change);
   topic_count_[e.topic] = c.partitions;
   leadership_.add_partitions(e.topic, c.partitions, up_);
   if (replication_) replication_->add_partitions(e.topic, c.partitions, now());
@@ -103,33 +99,20 @@ void Engine::operator()(const PeriodicRefresh& e) {
   (*this)(MetadataRefresh{e.producer});
 }
 
-void Engine::note_repartition_record(std::uint32_t p, std::int32_t partition, std::optional<std::string_view> key) {
-  const std::size_t t = topic_of_[p];
-  if (topic_steps_[t].empty()) return;
-  RepartitionResult& r = *result_.repartition;
-  if (producer(p).metadata().num_partitions() < topic_count_[t]) ++r.records_old_rule_after_change;
-  if (!key) return;
-  auto& keys = key_partition_[t];
-  const auto it = keys.find(*key);  // heterogeneous: no std::string unless the key is new
-  if (it == keys.end()) keys.emplace(std::string(*key), partition);
-  else if (it->second != partition) it->second = -1;
-}
-
 // How long each partition existed while the records counted were sent (the statistics
 // weigh a partition's expected share by it, analysis/repartition_report.hpp).
 void Engine::note_existence() {
-  for (std::size_t i = 0; i < result_.partitions.size(); ++i) {
+  const SimTime last_append = recorder_->last_append();
+  for (std::size_t i = 0; i < result().partitions.size(); ++i) {
     const SimTime from = std::max(created_[i], s_.run.warmup);
-    result_.partitions[i].existed_ms =
-        created_[i] == SimTime::max() || from >= last_append_ ? 0.0 : (last_append_ - from).to_ms();
+    result().partitions[i].existed_ms =
+        created_[i] == SimTime::max() || from >= last_append ? 0.0 : (last_append - from).to_ms();
   }
 }
 
 void Engine::finish_repartition() {
-  if (!result_.repartition) return;
-  RepartitionResult& r = *result_.repartition;
-  for (const auto& keys : key_partition_)
-    for (const auto& [key, partition] : keys) r.keys_split += partition < 0 ? 1 : 0;
+  if (!result().repartition) return;
+  RepartitionResult& r = *result().repartition;
   // A producer that never saw the topic's last count has no time (null), whatever earlier
   // step it saw.
   for (std::uint32_t p = 0; p < producers_.size(); ++p) {

@@ -96,7 +96,7 @@ void Engine::refuse_under_min_isr(Request& r) {
     if (r.errors.empty()) r.errors.assign(static_cast<std::size_t>(r.batches), ProduceError::kNone);
     if (r.errors[k] != ProduceError::kNone) continue;
     r.errors[k] = ProduceError::kNotEnoughReplicas;
-    ++result_.produce_errors.not_enough_replicas;
+    ++result().produce_errors.not_enough_replicas;
   }
 }
 

@@ -28,22 +28,25 @@ bool sticky_records(const ProducerSpec& spec) {
 
 KafkaProducer::KafkaProducer(std::uint32_t index, const ProducerSpec& spec, std::vector<std::int32_t> client_order,
                              std::span<const std::int32_t> leaders, std::span<const char> node_up,
-                             const sim::RandomStreams& streams, SendBudget budget, ProducerHost& host)
+                             const sim::RandomStreams& streams, SendBudget budget, ProducerHost& host,
+                             ProducerObserver& observer, ProducerMemory memory)
     : index_(index),
       spec_(spec),
       config_(spec.config),
       host_(host),
+      observer_(observer),
+      key_id_(std::move(memory.key_id)),
       budget_(budget),
       node_up_(node_up),
       workload_(spec.workload, streams, spec.name),
-      metadata_(client_order, node_up.size(), host.memory()),
+      metadata_(client_order, node_up.size(), memory.resource),
       draw_(partition_draw(streams, spec.name)),
       accumulator_(AccumulatorConfig::from(spec.config, spec.config.partitioner.kind != PartitionerKind::kBuiltin,
                                            sticky_records(spec)),
-                   static_cast<std::int32_t>(leaders.size()), node_up.size(), draw_, host.batch_arena(), host.memory()),
+                   static_cast<std::int32_t>(leaders.size()), node_up.size(), draw_, memory.batches, memory.resource),
       sender_(SenderConfig::from(spec.config), accumulator_, metadata_, *this,
               streams.stream("producer/" + spec.name + "/sender/backoff")),
-      keep_records_(host.keeps_records()),
+      keep_records_(static_cast<bool>(key_id_)),
       tokens_(spec.workload.arrivals.concurrency) {
   // The built-in partitioner and a partitioner object draw from the same stream.
   custom_ = make_partitioner(spec.config.partitioner, draw_);
@@ -198,7 +201,7 @@ void KafkaProducer::send_one(SimTime intended, SimTime now) {
     partition = custom_->partition(rec.has_key ? std::optional<std::string_view>(rec.key) : std::nullopt, view());
     abort = custom_->abort_on_new_batch();
     if (partition < 0) {  // IllegalArgumentException out of send() (spec §1.4)
-      host_.record_failed(index_, FailureReason::kInvalidPartition);
+      observer_.record_failed(index_, FailureReason::kInvalidPartition);
       return_tokens(1, now);
       return;
     }
@@ -209,7 +212,7 @@ void KafkaProducer::send_one(SimTime intended, SimTime now) {
   const std::int32_t payload = payload_part(rec.shape);
   const std::int32_t upper = batch_size_upper_bound(payload);
   if (upper > config_.max_request_size_bytes || upper > config_.buffer_memory_bytes) {
-    host_.record_failed(index_, FailureReason::kRecordTooLarge);
+    observer_.record_failed(index_, FailureReason::kRecordTooLarge);
     ++send_errors_;  // an ApiException: record-error-total (kafka-consumer-spec §10.1)
     return_tokens(1, now);
     return;
@@ -237,9 +240,10 @@ void KafkaProducer::finish_append(PendingSend& s, SimTime now) {
     s.request.reserved_bytes = 0;
     switch (r.status) {
       case AppendResult::Status::kAppended:
-        host_.record_appended(index_, r.partition, r.record_bytes, key_of(s), s.key_hash, s.request.intended);
+        observer_.record_appended(index_, AppendedRecord{r.partition, metadata_.num_partitions(), r.record_bytes,
+                                                         key_of(s), s.key_hash, s.request.intended});
         if (keep_records_)
-          accumulator_.batches().add_tag(r.batch, RecordTag{s.has_key ? host_.key_id(s.key) : -1, s.send_index});
+          accumulator_.batches().add_tag(r.batch, RecordTag{s.has_key ? key_id_(s.key) : -1, s.send_index});
         // Wake the sender when a batch became full or a new one was created (step 11).
         if (r.batch_is_full) wake_sender(now, now);
         else if (r.new_batch_created) wake_for_new_batch(r.partition, now);
@@ -247,7 +251,7 @@ void KafkaProducer::finish_append(PendingSend& s, SimTime now) {
       case AppendResult::Status::kOverMemoryLimit:
         // BufferPool.allocate: "Attempt to allocate N bytes, but there is a hard limit of M
         // on memory allocations" (IllegalArgumentException out of send()).
-        host_.record_failed(index_, FailureReason::kBufferLimit);
+        observer_.record_failed(index_, FailureReason::kBufferLimit);
         return_tokens(1, now);
         return;
       case AppendResult::Status::kWaitForMemory:
@@ -275,7 +279,7 @@ void KafkaProducer::finish_append(PendingSend& s, SimTime now) {
         if (!spec_.workload.partition) {
           s.request.partition = custom_->partition(key_of(s), view());
           if (s.request.partition < 0) {
-            host_.record_failed(index_, FailureReason::kInvalidPartition);
+            observer_.record_failed(index_, FailureReason::kInvalidPartition);
             return_tokens(1, now);
             return;
           }
@@ -302,7 +306,7 @@ void KafkaProducer::on_second_call(std::uint64_t send, SimTime now) {
   if (!spec_.workload.partition) {
     s.request.partition = custom_->partition(key_of(s), view());
     if (s.request.partition < 0) {
-      host_.record_failed(index_, FailureReason::kInvalidPartition);
+      observer_.record_failed(index_, FailureReason::kInvalidPartition);
       return_tokens(1, now);
       failed = true;
     }
@@ -322,8 +326,8 @@ void KafkaProducer::on_buffer_timeout(std::uint64_t block, SimTime now) {
   blocked_ = false;
   accumulator_.cancel_memory_wait();
   buffer_wait_ += now - block_start_;
-  host_.send_blocked(index_, now - block_start_);
-  host_.record_failed(index_, FailureReason::kBufferTimeout);
+  observer_.send_blocked(index_, now - block_start_);
+  observer_.record_failed(index_, FailureReason::kBufferTimeout);
   ++send_errors_;  // BufferExhaustedException is an ApiException: record-error-total
   return_tokens(1, now);
   after_send(now);
@@ -333,7 +337,7 @@ void KafkaProducer::on_buffer_timeout(std::uint64_t block, SimTime now) {
 void KafkaProducer::resume_after_memory(SimTime now) {
   blocked_ = false;
   buffer_wait_ += now - block_start_;
-  host_.send_blocked(index_, now - block_start_);
+  observer_.send_blocked(index_, now - block_start_);
   pending_.request.reserved_bytes = waiting_need_;  // the pool took it for this send
   finish_append(pending_, now);
   if (blocked_) return;
@@ -492,7 +496,7 @@ void KafkaProducer::batch_acknowledged(BatchId id, std::size_t node) {
   ProducerBatch& b = accumulator_.batch(id);
   if (b.done) return;
   b.done = true;
-  host_.batch_done(index_, accumulator_.batches(), id, static_cast<std::int32_t>(node), std::nullopt);
+  observer_.batch_done(index_, accumulator_.batches(), id, static_cast<std::int32_t>(node), std::nullopt);
   settle(id, now_);
 }
 
@@ -501,11 +505,11 @@ void KafkaProducer::batch_failed(BatchId id, FailureReason reason) {
   if (b.done) return;
   b.done = true;
   if (b.base_sequence >= 0) host_.sequence_gap(index_, b.partition);
-  host_.batch_done(index_, accumulator_.batches(), id, -1, reason);
+  observer_.batch_done(index_, accumulator_.batches(), id, -1, reason);
   settle(id, now_);
 }
 
-void KafkaProducer::batch_retried(BatchId) { host_.batch_retried(index_); }
+void KafkaProducer::batch_retried(BatchId) { observer_.batch_retried(index_); }
 
 // A batch is done (acked or failed): its partition unmuted, its memory back (which may let
 // the waiting send() finish), and a closed-loop application may send again.

@@ -3,11 +3,12 @@
 // partition (explicit, the partitioner object, the key's hash, or the accumulator's sticky
 // choice), the size check, the append with its abort-for-new-batch second call, blocking
 // on buffer.memory, and the sender thread's wake-ups. It owns the producer's metadata,
-// RecordAccumulator and Sender and asks a ProducerHost for everything outside: timers, the
-// network and the report of what happened.
+// RecordAccumulator and Sender; a ProducerHost gives it timers and the network, and it
+// reports what happened to a ProducerObserver.
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -24,8 +25,8 @@
 
 namespace partsim::model {
 
-/// What a producer needs from the simulation around it. The engine implements it with its
-/// event queue; a test can implement it with a list.
+/// What a producer needs from the simulation around it: timers and the network. The
+/// engine implements it with its event queue; a test can implement it with a list.
 class ProducerHost {
 public:
   virtual ~ProducerHost() = default;
@@ -35,6 +36,11 @@ public:
   virtual void schedule_buffer_timeout(std::uint32_t producer, std::uint64_t block, SimTime at) = 0;
   virtual void schedule_second_call(std::uint32_t producer, std::uint64_t send, SimTime at) = 0;
   virtual void schedule_request_deadline(std::uint32_t producer, SimTime at) = 0;
+  /// Whether an event is due at `now` still to run (the one being handled is not).
+  virtual bool event_due(SimTime) { return true; }
+  /// Calls KafkaProducer::after_event once the event being handled is over (see
+  /// KafkaProducer::skip_idle_passes); a host that never does must not skip passes.
+  virtual void call_after_event(std::uint32_t) {}
   // The network.
   /// A request leaves for `node` carrying `batches` (ids in the producer's accumulator,
   /// readable during the call); returns its id on the network.
@@ -46,37 +52,47 @@ public:
   /// The client closed its connection to `node` (a request timed out, or the broker went
   /// away): its next request opens a new one.
   virtual void close_connection(std::uint32_t, std::size_t) {}
-  // What happened.
-  /// A record went into a batch of `partition`: its size, its key (none for a null key) and
-  /// when the application meant to send it.
-  virtual void record_appended(std::uint32_t producer, std::int32_t partition, std::int32_t record_bytes,
-                               std::optional<std::string_view> key, std::int32_t key_hash, SimTime intended) = 0;
+  /// An idempotent batch with a sequence failed for good: the partition's sequences have a
+  /// gap the broker would refuse everything after (Kafka bumps the epoch, TM:549-570).
+  virtual void sequence_gap(std::uint32_t, std::int32_t) {}
+};
+
+/// A record that went into a batch.
+struct AppendedRecord {
+  std::int32_t partition = 0;
+  std::int32_t partitions_known = 0;    ///< the topic's partitions in the producer's metadata then
+  std::int32_t bytes = 0;               ///< its size in the batch
+  std::optional<std::string_view> key;  ///< none for a null key
+  std::int32_t key_hash = 0;            ///< murmur2 of the key, when it has one
+  SimTime intended;                     ///< when the application meant to send it
+};
+
+/// What a producer reports of what happened: the run's results. The engine's RunRecorder
+/// implements it; a test can log the calls.
+class ProducerObserver {
+public:
+  virtual ~ProducerObserver() = default;
+  virtual void record_appended(std::uint32_t producer, const AppendedRecord& record) = 0;
   virtual void record_failed(std::uint32_t producer, FailureReason reason) = 0;
-  /// Whether batches carry a RecordTag per record (the run keeps the brokers' logs). Asked
-  /// once, when the producer is built.
-  virtual bool keeps_records() const { return false; }
-  /// Whether an event is due at `now` still to run (the one being handled is not).
-  virtual bool event_due(SimTime) { return true; }
-  /// Calls KafkaProducer::after_event once the event being handled is over (see
-  /// KafkaProducer::skip_idle_passes); a host that never does must not skip passes.
-  virtual void call_after_event(std::uint32_t) {}
-  /// Where the producer keeps its batches: a run shares one arena among its producers (see
-  /// BatchArena); null gives the producer its own. Asked once, when the producer is built.
-  virtual std::shared_ptr<BatchArena> batch_arena() { return nullptr; }
-  /// Where the producer keeps its per-partition state (sim::HugePageResource in a large run).
-  virtual std::pmr::memory_resource* memory() { return std::pmr::new_delete_resource(); }
-  /// The run's id for `key` (asked per keyed record when keeps_records()).
-  virtual std::int32_t key_id(std::string_view) { return -1; }
   /// Batch `id` of `batches` is done: acknowledged by `node` (no reason), or failed (node -1)
   /// for `reason`.
   virtual void batch_done(std::uint32_t producer, const BatchArena& batches, BatchId id, std::int32_t node,
                           std::optional<FailureReason> reason) = 0;
   virtual void batch_retried(std::uint32_t producer) = 0;
-  /// An idempotent batch with a sequence failed for good: the partition's sequences have a
-  /// gap the broker would refuse everything after (Kafka bumps the epoch, TM:549-570).
-  virtual void sequence_gap(std::uint32_t, std::int32_t) {}
   /// A send() waited `waited` for buffer.memory.
   virtual void send_blocked(std::uint32_t producer, SimTime waited) = 0;
+};
+
+/// Where a producer keeps its state, and what its batches carry: fixed when it is built.
+struct ProducerMemory {
+  /// Its batches: a run shares one arena among its producers (see BatchArena); null gives
+  /// the producer its own.
+  std::shared_ptr<BatchArena> batches;
+  /// Its per-partition state (sim::HugePageResource in a large run).
+  std::pmr::memory_resource* resource = std::pmr::new_delete_resource();
+  /// With it, batches carry a RecordTag per record (the run keeps the brokers' logs), a
+  /// keyed record's key as this id; without, no tags.
+  std::function<std::int32_t(std::string_view)> key_id;
 };
 
 /// How many records the run lets the producers send (shared by all producers).
@@ -101,7 +117,7 @@ public:
   /// broker (read at every pass).
   KafkaProducer(std::uint32_t index, const ProducerSpec& spec, std::vector<std::int32_t> client_order,
                 std::span<const std::int32_t> leaders, std::span<const char> node_up, const sim::RandomStreams& streams,
-                SendBudget budget, ProducerHost& host);
+                SendBudget budget, ProducerHost& host, ProducerObserver& observer, ProducerMemory memory = {});
 
   /// The first send() is due (open loop) or the application starts (closed loop, flat out).
   void start(SimTime now);
@@ -220,6 +236,8 @@ private:
   const ProducerSpec& spec_;
   const ProducerConfig& config_;
   ProducerHost& host_;
+  ProducerObserver& observer_;
+  std::function<std::int32_t(std::string_view)> key_id_;  // ProducerMemory::key_id
   SendBudget budget_;
   std::span<const char> node_up_;
   WorkloadGenerator workload_;
@@ -228,7 +246,7 @@ private:
   PartitionDraw draw_;
   RecordAccumulator accumulator_;
   Sender sender_;
-  bool keep_records_;  // batches carry a RecordTag per record (host_.keeps_records())
+  bool keep_records_;  // batches carry a RecordTag per record (ProducerMemory::key_id)
   SimTime now_;        // the time of the call being handled (for sender callbacks)
 
   HostCores* host_cores_ = nullptr;  // the producer's host, or null: cores of its own

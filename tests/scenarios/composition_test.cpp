@@ -43,10 +43,14 @@ enum Feature : unsigned {
   kAll = (1u << 8) - 1,
 };
 
-const std::vector<std::pair<Feature, const char*>> kFeatures = {
-    {kFollowers, "followers"},   {kConsumers, "consumers"},       {kMigration, "migration"},
-    {kTopicGrowth, "topic growth"}, {kBrokerSteps, "broker steps"}, {kHostsThreads, "hosts and threads"},
-    {kErrors, "errors"},         {kProducers, "producers"}};
+const std::vector<std::pair<Feature, const char*>> kFeatures = {{kFollowers, "followers"},
+                                                                {kConsumers, "consumers"},
+                                                                {kMigration, "migration"},
+                                                                {kTopicGrowth, "topic growth"},
+                                                                {kBrokerSteps, "broker steps"},
+                                                                {kHostsThreads, "hosts and threads"},
+                                                                {kErrors, "errors"},
+                                                                {kProducers, "producers"}};
 
 std::string describe(unsigned features) {
   std::string out;
@@ -66,12 +70,12 @@ std::string scenario_yaml(unsigned f) {
   // Followers 10 ms away: a leader that fails has appended batches they have not fetched.
   const std::string threads = std::string(hosts ? ", host: rack-a, num.network.threads: 1, num.io.threads: 2" : "") +
                               (followers ? ", replica.rtt.ms: 10" : "");
-  y += "    - {id: 0" + threads + (f & kErrors ? ", error.rate: 0.02, error.code: NOT_ENOUGH_REPLICAS_AFTER_APPEND" : "") +
-       "}\n";
+  y += "    - {id: 0" + threads +
+       (f & kErrors ? ", error.rate: 0.02, error.code: NOT_ENOUGH_REPLICAS_AFTER_APPEND" : "") + "}\n";
   y += "    - {id: 1" + threads +
        (steps ? ", schedule: [{at.ms: 2000, fail: true}, {at.ms: 4000, recover: true}]" : "") + "}\n";
-  y += "    - {id: 2" + threads + (steps ? ", schedule: [{at.ms: 1000, set.rtt.ms: 20}, {at.ms: 3000, set.rtt.ms: 1}]" : "") +
-       "}\n";
+  y += "    - {id: 2" + threads +
+       (steps ? ", schedule: [{at.ms: 1000, set.rtt.ms: 20}, {at.ms: 3000, set.rtt.ms: 1}]" : "") + "}\n";
   y += "topics:\n  - {name: events, partitions: 4, replication.factor: 3";
   if (f & kTopicGrowth) y += ", schedule: [{at.ms: 2500, set.partitions: 6}]";
   y += "}\n";
@@ -93,17 +97,19 @@ std::string scenario_yaml(unsigned f) {
          "      arrivals: {kind: poisson, rate: 200}\n"
          "      keys: {kind: template, template: \"c{i}\", cardinality: 100}\n";
   if (f & kConsumers)
-    y += "consumers:\n"
-         "  - group: eager\n    topics: [events]\n    members: 2\n    processing.us: 200\n"
-         "    config: {partition.assignment.strategy: [range], auto.offset.reset: earliest, metadata.max.age.ms: 1000}\n"
-         "  - group: cooperative\n    topics: [events]\n    members: 2\n    processing.us: 200\n"
-         "    schedule: [{at.ms: 3000, join: 1}]\n"
-         "    config: {partition.assignment.strategy: [cooperative-sticky], auto.offset.reset: earliest,"
-         " metadata.max.age.ms: 1000}\n"
-         "  - group: kip848\n    topics: [events]\n    members: 2\n    processing.us: 200\n"
-         "    config: {group.protocol: consumer, auto.offset.reset: earliest}\n";
+    y +=
+        "consumers:\n"
+        "  - group: eager\n    topics: [events]\n    members: 2\n    processing.us: 200\n"
+        "    config: {partition.assignment.strategy: [range], auto.offset.reset: earliest, metadata.max.age.ms: 1000}\n"
+        "  - group: cooperative\n    topics: [events]\n    members: 2\n    processing.us: 200\n"
+        "    schedule: [{at.ms: 3000, join: 1}]\n"
+        "    config: {partition.assignment.strategy: [cooperative-sticky], auto.offset.reset: earliest,"
+        " metadata.max.age.ms: 1000}\n"
+        "  - group: kip848\n    topics: [events]\n    members: 2\n    processing.us: 200\n"
+        "    config: {group.protocol: consumer, auto.offset.reset: earliest}\n";
   if (f & kMigration)
-    y += "migration: {strategy: bridge, from: events, to: events-v2, at.ms: 3000, bridge: {threads: 1, route: by-key}}\n";
+    y +=
+        "migration: {strategy: bridge, from: events, to: events-v2, at.ms: 3000, bridge: {threads: 1, route: by-key}}\n";
   return y;
 }
 

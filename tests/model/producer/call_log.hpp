@@ -1,5 +1,5 @@
 #pragma once
-// Helpers for the fakes of the producer tests (a SenderListener, a ProducerHost) that
+// Helpers for the fakes of the producer tests (a SenderListener, a ProducerHost and observer) that
 // record each call as one line of text, so a test can assert the exact sequence and
 // doctest prints both sides when it differs.
 

@@ -1,4 +1,4 @@
-// KafkaProducer.doSend and the application threads (spec §1) with a fake ProducerHost that
+// KafkaProducer.doSend and the application threads (spec §1) with a fake host and observer that
 // records every call, a manual clock and a scripted partitioner object. The cases follow
 // Kafka's KafkaProducerTest where it concerns what partsim models
 // (testPartitionAddedToTransactionAfterFullBatchRetry: onNewBatch and the second
@@ -27,8 +27,8 @@ using partsim::sim::SimTime;
 
 namespace {
 
-// The host: records every call, one line each; hands out request ids 1, 2, ...
-struct Host final : ProducerHost {
+// The host and the observer: records every call, one line each; hands out request ids 1, 2, ...
+struct Host final : ProducerHost, ProducerObserver {
   std::vector<std::string> log;
   std::uint64_t next_request = 1;
   std::uint64_t sender_generation = 0;
@@ -56,9 +56,8 @@ struct Host final : ProducerHost {
   }
   void abandon_request(std::uint32_t, std::uint64_t request) override { log.push_back(str("abandon #", request)); }
   void request_metadata(std::uint32_t, std::size_t node) override { log.push_back(str("metadata after ", node)); }
-  void record_appended(std::uint32_t, std::int32_t partition, std::int32_t, std::optional<std::string_view>,
-                       std::int32_t, SimTime) override {
-    log.push_back(str("appended p", partition));
+  void record_appended(std::uint32_t, const AppendedRecord& r) override {
+    log.push_back(str("appended p", r.partition));
   }
   void record_failed(std::uint32_t, FailureReason reason) override {
     log.push_back(str("failed: ", failure_name(reason)));
@@ -139,7 +138,7 @@ struct ProducerFixture {
     std::vector<std::int32_t> order;
     for (std::size_t i = 0; i < leaders.size(); ++i) order.push_back(static_cast<std::int32_t>(i));
     const SendBudget budget{std::nullopt, std::nullopt, &total_sent, std::nullopt};
-    p = std::make_unique<KafkaProducer>(0, spec, order, leaders, up, RandomStreams(1), budget, host);
+    p = std::make_unique<KafkaProducer>(0, spec, order, leaders, up, RandomStreams(1), budget, host, host);
   }
   /// One send() as the engine's AppSend event makes it.
   std::optional<SimTime> send() {
