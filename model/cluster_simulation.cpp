@@ -23,7 +23,7 @@ namespace partsim::model::detail {
 Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication, const RunOptions& options,
                std::optional<SimTime> resume)
     : s_(s), options_(options), streams_(seed, replication), leadership_(s.topics, s.brokers.size()) {
-  // A run whose producers keep many partition states reads them, their batches and the
+  // Speed: a run whose producers keep many partition states reads them, their batches and the
   // leaders' sequence states at random: those go where huge pages may back them.
   std::size_t states = 0;  // producer x partition states, every topic at the count it reaches
   for (const auto& spec : s.producers) {
@@ -139,7 +139,7 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
     producers_.back()->skip_idle_passes(options.skip_idle_passes);
   }
   setup_repartition();
-  // The look-ahead of sends (KafkaProducer::look_ahead, prefetch_next_send) pays where the
+  // Speed: the look-ahead of sends (KafkaProducer::look_ahead, prefetch_next_send) pays where the
   // producers' partition states do not stay in cache; a few thousand do.
   prefetch_sends_ = states >= kPrefetchStates;
   for (auto& p : producers_) p->look_ahead_sends(prefetch_sends_);
@@ -181,7 +181,7 @@ RunResult Engine::run() {
       break;
     }
     const auto handle = [this](const Event& e) {
-      // The next event's first cache miss, asked for while this one runs: a send() whose
+      // Speed: the next event's first cache miss, asked for while this one runs: a send() whose
       // record's partition state a fleet of producers seldom finds in cache.
       if (prefetch_sends_)
         if (const Event* next = sim_.next_payload())
@@ -334,7 +334,7 @@ void Engine::operator()(const RequestArrive& e) {
 void Engine::start_service(std::uint32_t broker, const BrokerService::Started& s) {
   recorder_->request_waited(broker, s.waited);
   sim_.schedule_at(s.done_at, BrokerDone{broker, brokers_[broker].epoch(), s.request, s.connection});
-  // The sequence check at BrokerDone reads each batch's producer state: ask for it now.
+  // Speed: the sequence check at BrokerDone reads each batch's producer state: ask for it now.
   if (const Request* r = requests_.find(s.request); r && s_.producers[r->producer].config.idempotence)
     for (const RequestBatch& rb : r->described) sequences_.prefetch(rb.log, r->producer);
 }
@@ -376,8 +376,8 @@ void Engine::operator()(const BrokerDone& e) {
   }
 }
 
-// The response is on its way: the producer's batches it completes were drained a round trip
-// ago and are seldom in cache; they are asked for now, while other events run.
+// The response is on its way. Speed: the producer's batches it completes were drained a round
+// trip ago and are seldom in cache; they are asked for now, while other events run.
 void Engine::schedule_response(std::uint64_t id, const Request& r, SimTime at) {
   sim_.schedule_at(at, ResponseArrive{id});
   const RecordAccumulator& acc = producer(r.producer).accumulator();

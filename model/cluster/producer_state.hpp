@@ -12,6 +12,8 @@
 #include <memory_resource>
 #include <vector>
 
+#include "sim/prefetch.hpp"
+
 namespace partsim::model {
 
 class ProducerStateTable {
@@ -44,11 +46,11 @@ public:
   /// cache for a fleet of producers writing every partition) is there when it is needed.
   void prefetch(std::size_t partition, std::uint32_t producer) const {
     if (producer >= states_.size() || partition >= states_[producer].size()) return;
-    __builtin_prefetch(&states_[producer][partition]);
+    sim::prefetch(&states_[producer][partition]);
   }
 
 private:
-  // The batches a partition appended from a producer follow each other in sequence (each
+  // Speed: the batches a partition appended from a producer follow each other in sequence (each
   // starts right after the last), so the last five are their five first sequences and the
   // sequence after the last: half a cache line, and never across two.
   struct alignas(32) State {

@@ -266,7 +266,7 @@ private:
 
   const Scenario& s_;
   RunOptions options_;
-  // Where the state a large run reads at random lives (producers, their partitions and
+  // Speed: where the state a large run reads at random lives (producers, their partitions and
   // batches, the leaders' idempotence state): huge pages where the kernel grants them.
   // Declared before everything that uses it, so it goes last.
   std::unique_ptr<sim::HugePageResource> huge_pages_;

@@ -35,7 +35,6 @@ KafkaProducer::KafkaProducer(std::uint32_t index, const ProducerSpec& spec, std:
       config_(spec.config),
       host_(host),
       observer_(observer),
-      key_id_(std::move(memory.key_id)),
       budget_(budget),
       node_up_(node_up),
       workload_(spec.workload, streams, spec.name),
@@ -46,8 +45,9 @@ KafkaProducer::KafkaProducer(std::uint32_t index, const ProducerSpec& spec, std:
                    static_cast<std::int32_t>(leaders.size()), node_up.size(), draw_, memory.batches, memory.resource),
       sender_(SenderConfig::from(spec.config), accumulator_, metadata_, *this,
               streams.stream("producer/" + spec.name + "/sender/backoff")),
-      keep_records_(static_cast<bool>(key_id_)),
-      tokens_(spec.workload.arrivals.concurrency) {
+      keep_records_(static_cast<bool>(memory.key_id)),
+      tokens_(spec.workload.arrivals.concurrency),
+      key_id_(std::move(memory.key_id)) {
   // The built-in partitioner and a partitioner object draw from the same stream.
   custom_ = make_partitioner(spec.config.partitioner, draw_);
   hashes_keys_ = !spec.workload.partition && !custom_ && spec.workload.keys.kind != KeySpec::Kind::kNone &&
@@ -133,18 +133,17 @@ std::optional<SimTime> KafkaProducer::send_next(SimTime now) {
   return next;
 }
 
-// The next send() waits for an event: other events run first. The next record's key is
-// known now, so its partition's state in the accumulator, seldom in cache for a fleet of
-// producers over many partitions, is asked for meanwhile. The peek makes the same draws in
-// the same order as without it.
+// Speed: the next send() waits for an event, and other events run first. The next record's
+// key is known now, so its partition's state in the accumulator, seldom in cache for a fleet
+// of producers over many partitions, is asked for meanwhile (speed::SendLookAhead).
 void KafkaProducer::look_ahead() {
-  if (!look_ahead_) return;
+  if (!ahead_.enabled()) return;
   const GeneratedRecord& next = workload_.peek(sent_);
   if (!next.has_key) return;
-  ahead_index_ = sent_;
-  ahead_hash_ = murmur2(next.key);
-  ahead_partition_ = to_positive(ahead_hash_) % metadata_.num_partitions();
-  accumulator_.prefetch_partition(ahead_partition_);
+  const std::int32_t hash = murmur2(next.key);
+  const std::int32_t partition = to_positive(hash) % metadata_.num_partitions();
+  ahead_.note(sent_, hash, partition);
+  accumulator_.prefetch_partition(partition);
 }
 
 // When the application calls send() next; false if it waits for acknowledgements (closed
@@ -187,7 +186,7 @@ void KafkaProducer::send_one(SimTime intended, SimTime now) {
   ++sent_;
   ++*budget_.total_sent;
   const GeneratedRecord rec = workload_.next_record(sent_ - 1);
-  const std::int32_t key_hash = !rec.has_key ? 0 : ahead_index_ == sent_ - 1 ? ahead_hash_ : murmur2(rec.key);
+  const std::int32_t key_hash = !rec.has_key ? 0 : ahead_.hash_of(sent_ - 1, rec.key);
   // Partition choice (spec §1.2 step 4, §1.3): explicit, then the partitioner object, then
   // the key's hash over all partitions, else the accumulator's sticky choice (-1). It comes
   // before the size check (KP:1057 then KP:1064): a record too large still advances a

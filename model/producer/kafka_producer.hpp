@@ -17,6 +17,7 @@
 
 #include "model/host_cores.hpp"
 #include "model/partitioners/partitioner.hpp"
+#include "model/producer/detail/prefetch.hpp"
 #include "model/producer/producer_metadata.hpp"
 #include "model/producer/record_accumulator.hpp"
 #include "model/producer/sender.hpp"
@@ -130,10 +131,10 @@ public:
   void schedule_app(SimTime at, SimTime now);
   /// Whether the next record is made and hashed a send ahead and its partition's state
   /// prefetched (off by default: it pays only where the states do not stay in cache).
-  void look_ahead_sends(bool on) { look_ahead_ = on && hashes_keys_; }
+  void look_ahead_sends(bool on) { ahead_.enable(on && hashes_keys_); }
   /// A hint: the next send() comes soon (its record's partition state is prefetched).
   void prefetch_next_send() const {
-    if (ahead_index_ == sent_ && ahead_partition_ >= 0) accumulator_.prefetch_partition(ahead_partition_);
+    if (const std::int32_t p = ahead_.partition_of(sent_); p >= 0) accumulator_.prefetch_partition(p);
   }
   /// The host's app event fired.
   void app_event_fired() { app_event_pending_ = false; }
@@ -227,9 +228,9 @@ private:
   void batch_failed(BatchId batch, FailureReason reason) override;
   void batch_retried(BatchId batch) override;
 
-  // payload_part(): the last shape asked about and its payload part. Every send reads it, so
-  // it leads the object, beside the identity and config a send reads too (the layout the
-  // benchmark figures of docs/performance.md were measured with).
+  // Speed: payload_part(), the last shape asked about and its payload part. Every send reads
+  // it, so it leads the object, beside the identity and config a send reads too (the layout
+  // the benchmark figures of docs/performance.md were measured with).
   RecordShape payload_shape_;
   std::int32_t payload_part_ = RecordShape{}.payload_part();
   std::uint32_t index_;
@@ -237,7 +238,6 @@ private:
   const ProducerConfig& config_;
   ProducerHost& host_;
   ProducerObserver& observer_;
-  std::function<std::int32_t(std::string_view)> key_id_;  // ProducerMemory::key_id
   SendBudget budget_;
   std::span<const char> node_up_;
   WorkloadGenerator workload_;
@@ -286,13 +286,9 @@ private:
   std::map<std::uint64_t, std::pair<PendingSend, std::int32_t>> second_calls_;
   std::deque<std::uint64_t> second_calls_waiting_;  // due while memory was exhausted
   std::uint64_t next_send_id_ = 0;
-  // Records partitioned by their key's hash: the next one is made and hashed a send ahead,
-  // and its partition's state asked for (look_ahead).
-  bool hashes_keys_ = false;
-  bool look_ahead_ = false;
-  std::int64_t ahead_index_ = -1;  // the send index whose key hash ahead_hash_ is
-  std::int32_t ahead_hash_ = 0;
-  std::int32_t ahead_partition_ = -1;  // where ahead_hash_ sends the record, as the metadata was then
+  bool hashes_keys_ = false;                              // records are partitioned by their key's hash
+  speed::SendLookAhead ahead_;                            // Speed: the next send's key hashed ahead (look_ahead)
+  std::function<std::int32_t(std::string_view)> key_id_;  // ProducerMemory::key_id (with keep_records_)
 };
 
 }  // namespace partsim::model

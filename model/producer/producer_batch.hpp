@@ -31,7 +31,7 @@ struct RecordTag {
 using BatchId = std::uint32_t;
 inline constexpr BatchId kNoBatch = UINT32_MAX;
 
-/// A batch's slot: what appends, the sender and responses read, in one cache line. A fleet
+/// Speed: a batch's slot is what appends, the sender and responses read, in one cache line. A fleet
 /// of producers over many partitions keeps about a batch per record alive, drained a linger
 /// and answered a round trip after it was made: each look at a batch is a cache miss, one
 /// line instead of three. What is read seldom (a retry's times, the drain time, the send

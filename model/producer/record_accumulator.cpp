@@ -307,7 +307,7 @@ void RecordAccumulator::drain(const ProducerMetadata& metadata, std::size_t node
     }
     return true;
   };
-  // The positions with batches, in visiting order; their partition states and first
+  // The positions with batches, in visiting order. Speed: their partition states and first
   // batches are asked for ahead of the visit (they are seldom in cache: a drain comes a
   // linger or a request's round trip after the appends).
   drain_positions_.clear();
@@ -316,10 +316,10 @@ void RecordAccumulator::drain(const ProducerMetadata& metadata, std::size_t node
   for (auto i = drainable_.find_from(node, 0); i != detail::NodeBits::npos && i < start;
        i = drainable_.find_from(node, i + 1))
     drain_positions_.push_back(i);
-  for (const std::size_t i : drain_positions_) __builtin_prefetch(&parts_[static_cast<std::size_t>(parts[i])]);
+  for (const std::size_t i : drain_positions_) sim::prefetch(&parts_[static_cast<std::size_t>(parts[i])]);
   for (const std::size_t i : drain_positions_) {
     const PartitionState& ps = parts_[static_cast<std::size_t>(parts[i])];
-    __builtin_prefetch(&batches_[ps.queue.head]);
+    sim::prefetch(&batches_[ps.queue.head]);
     if (use_index_) ready_index_[node].prefetch(ps.tree_position);  // the drain re-files it
   }
   for (const std::size_t i : drain_positions_)

@@ -32,6 +32,7 @@
 #include "model/producer/producer_batch.hpp"
 #include "model/producer/producer_metadata.hpp"
 #include "model/scenario.hpp"
+#include "sim/prefetch.hpp"
 
 namespace partsim::model {
 
@@ -207,12 +208,10 @@ public:
   /// A hint: a record for `partition` will be appended soon.
   void prefetch_partition(std::int32_t partition) const {
     if (partition < 0 || partition >= num_partitions_) return;
-    const PartitionState* ps = &parts_[static_cast<std::size_t>(partition)];
-    __builtin_prefetch(ps);
-    __builtin_prefetch(reinterpret_cast<const char*>(ps + 1) - 1);  // it may end on the next line
+    sim::prefetch_object(&parts_[static_cast<std::size_t>(partition)]);  // it may end on the next line
   }
   /// A hint: batch `id` will be read soon.
-  void prefetch_batch(BatchId id) const { __builtin_prefetch(&batches_[id]); }
+  void prefetch_batch(BatchId id) const { sim::prefetch(&batches_[id]); }
   ProducerBatch& batch(BatchId id) { return batches_[id]; }
   const ProducerBatch& batch(BatchId id) const { return batches_[id]; }
   /// Where the batches are, with what they keep beside their slots (send times, tags, retries).

@@ -167,7 +167,7 @@ void Sender::on_response(std::uint64_t request, SimTime now, std::span<const Pro
   std::vector<BatchId>& batches = answering_;
   batches = std::move(found->batches);
   drop_dead_front();
-  for (const BatchId b : batches) accumulator_.prefetch_batch(b);  // drained a round trip ago: seldom in cache
+  for (const BatchId b : batches) accumulator_.prefetch_batch(b);  // Speed: drained a round trip ago, seldom in cache
   bool invalid_metadata = false;
   for (std::size_t i = 0; i < batches.size(); ++i) {
     const BatchId b = batches[i];

@@ -15,6 +15,7 @@
 #include <memory_resource>
 #include <vector>
 
+#include "sim/prefetch.hpp"
 #include "sim/sim_time.hpp"
 
 namespace partsim::model::detail {
@@ -73,7 +74,7 @@ public:
   }
   /// A hint: `pos` will be set soon.
   void prefetch(std::size_t pos) const {
-    if (levels_ != 0) __builtin_prefetch(&groups_[first_[0] + pos / kArity]);
+    if (levels_ != 0) sim::prefetch(&groups_[first_[0] + pos / kArity]);
   }
   sim::SimTime get(std::size_t pos) const { return at(0, pos); }
   sim::SimTime min() const { return root_; }

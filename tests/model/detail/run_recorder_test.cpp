@@ -45,7 +45,9 @@ struct Fixture {
     s.run.warmup = SimTime::ms(5);
     s.run.trace = 3;
   }
-  RunRecorder recorder() { return RunRecorder(s, options, clock, RunLayout{topic_of, first_row, count}, {false, true}); }
+  RunRecorder recorder() {
+    return RunRecorder(s, options, clock, RunLayout{topic_of, first_row, count}, {false, true});
+  }
   /// A batch on `partition` of records sent at `sent` (ms), made at the first.
   BatchId batch(std::int32_t partition, std::vector<int> sent) {
     const BatchId id = arena.allocate();
