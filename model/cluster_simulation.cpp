@@ -79,6 +79,7 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
   }
   recorder_.emplace(s, options_, sim_.clock(), RunLayout{topic_of_, stats_offset_, topic_count_}, std::move(grows));
   result().seed = seed;
+  controller_.emplace(s, leadership_, up_, replication_ ? &*replication_ : nullptr, result().leader_history);
   result().log_order.checked = options.keep_logs || injects_errors;
   if (!s.replication.followers()) {
     // Replication fixed: the ISR of a partition is taken to be its replicas on live brokers
@@ -155,16 +156,14 @@ RunResult Engine::run() {
   if (result().repartition)
     for (std::uint32_t p = 0; p < producers_.size(); ++p) arm_metadata_refresh(p);
   for (std::uint32_t b = 0; b < brokers_.size(); ++b)
-    for (std::uint32_t i = 0; i < s_.brokers[b].schedule.size(); ++i) {
+    for (std::uint32_t i = 0; i < s_.brokers[b].schedule.size(); ++i)
       sim_.schedule_at(s_.brokers[b].schedule[i].at, BrokerScheduleStep{b, i});
-      if (s_.brokers[b].schedule[i].kind == BrokerChange::Kind::kFail) track_leaders_ = true;
-    }
   if (replication_) {
     replication_->start(now());
     sim_.schedule_in(replication_->isr_check_interval(), IsrCheck{});
   }
-  if (track_leaders_) {
-    snapshot_leaders("start");
+  if (controller_->keeps_history()) {
+    controller_->start(now());
     if (s_.controller.auto_leader_rebalance) sim_.schedule_in(s_.controller.imbalance_check_interval, LeaderCheck{});
   }
   start_repartition();

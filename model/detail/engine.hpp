@@ -20,6 +20,7 @@
 #include "model/cluster/partition_log.hpp"
 #include "model/cluster/producer_state.hpp"
 #include "model/cluster/replication.hpp"
+#include "model/detail/controller.hpp"
 #include "model/detail/run_recorder.hpp"
 #include "model/host_cores.hpp"
 #include "model/producer/kafka_producer.hpp"
@@ -246,7 +247,6 @@ private:
   void schedule_response(std::uint64_t id, const Request& r, SimTime at);
   void fail_broker(std::uint32_t b);
   void recover_broker(std::uint32_t b);
-  void snapshot_leaders(const std::string& cause);
   void start_repartition();
   void serve_batches(std::uint64_t id, Request& r, ProduceError injected, SimTime readable);
   void refuse_for_followers(Request& r, bool acks_all);
@@ -272,7 +272,6 @@ private:
   std::unique_ptr<sim::HugePageResource> huge_pages_;
   std::pmr::memory_resource* memory_ = std::pmr::new_delete_resource();
   static constexpr std::size_t kHugePageStates = 65536;  // producer x partition states
-  bool track_leaders_ = false;                           // the scenario fails brokers: keep leader counts over time
   sim::RandomStreams streams_;
   sim::Simulation<Event, sim::CalendarStore<Event>> sim_;
   std::vector<HostCores> hosts_;  // cluster.hosts, in order (brokers and producers point into it)
@@ -326,6 +325,7 @@ private:
   std::vector<std::optional<double>> saw_new_count_;  // per producer: when its count last grew
   // The results (after the layout it reads and the clock: constructed in the body).
   std::optional<RunRecorder> recorder_;
+  std::optional<Controller> controller_;  // who leads (after the replication and the results)
   RunResult& result() { return recorder_->result(); }
 };
 

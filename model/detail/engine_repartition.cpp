@@ -59,9 +59,7 @@ void Engine::operator()(const TopicStep& e) {
   change.to = c.partitions;
   result().repartition->changes.push_back(change);
   topic_count_[e.topic] = c.partitions;
-  leadership_.add_partitions(e.topic, c.partitions, up_);
-  if (replication_) replication_->add_partitions(e.topic, c.partitions, now());
-  snapshot_leaders("topic " + change.topic + " grew to " + std::to_string(c.partitions) + " partitions");
+  controller_->topic_grew(e.topic, c.partitions, now());
 }
 
 // The next refresh that can show the producer something new: lastRefresh + max.age when

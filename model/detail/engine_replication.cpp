@@ -37,8 +37,7 @@ void Engine::operator()(const IsrCheck&) {
 
 void Engine::operator()(const Fence& e) {
   if (brokers_[e.broker].epoch() != e.epoch) return;  // back before the controller fenced it
-  if (replication_->fence(static_cast<std::int32_t>(e.broker), now())) refresh_metadata();
-  snapshot_leaders("broker " + std::to_string(s_.brokers[e.broker].id) + " fenced");
+  if (controller_->fence(e.broker, now())) refresh_metadata();
 }
 
 void Engine::acks_settled(std::uint64_t id) {

@@ -18,7 +18,7 @@ namespace {
 
 // Two topics: "a" with 2 partitions on 2 brokers, "b" growing from 1 to 3 at 10 ms;
 // producer 0 writes a, producer 1 writes b.
-struct Fixture {
+struct RecorderFixture {
   Scenario s;
   RunOptions options;
   SimTime clock = SimTime::zero();
@@ -27,7 +27,7 @@ struct Fixture {
   std::vector<std::int32_t> count{2, 1};
   BatchArena arena;
 
-  Fixture() {
+  RecorderFixture() {
     for (std::int32_t b = 0; b < 2; ++b) {
       BrokerConfig bc;
       bc.id = 10 + b;
@@ -70,7 +70,7 @@ struct Fixture {
 }  // namespace
 
 TEST_CASE("the rows: one per partition a topic will have, brokers by id; a growing topic keeps repartition figures") {
-  Fixture f;
+  RecorderFixture f;
   RunRecorder r = f.recorder();
   REQUIRE(r.result().partitions.size() == 5);  // a-0, a-1, b-0, b-1, b-2
   CHECK(r.result().partitions[4].topic == "b");
@@ -84,7 +84,7 @@ TEST_CASE("an acknowledged batch: records measured after the warm-up, latency fr
   // Records sent at 2, 6 and 8 ms, acknowledged by broker 1 at 20 ms: 3 acked, 2 measured
   // (the warm-up is 5 ms) with latencies 14 and 12 ms. The batch was made at 2 ms, in the
   // warm-up: its size is not in the batch statistics.
-  Fixture f;
+  RecorderFixture f;
   RunRecorder r = f.recorder();
   f.clock = SimTime::ms(20);
   r.batch_done(0, f.arena, f.batch(1, {2, 6, 8}), 1, std::nullopt);
@@ -112,7 +112,7 @@ TEST_CASE("an acknowledged batch: records measured after the warm-up, latency fr
 TEST_CASE("records appended: the trace, hot keys after the warm-up, and what a partition increase costs") {
   // Topic b has 3 partitions from 10 ms: a record partitioned by a producer that still
   // knows 1 counts under the old rule; key k1 lands on 0 then 2 (split), k2 stays on 1.
-  Fixture f;
+  RecorderFixture f;
   RunRecorder r = f.recorder();
   f.clock = SimTime::ms(1);
   r.record_appended(1, AppendedRecord{0, 1, 80, "k1", 11, SimTime::ms(1)});
@@ -132,7 +132,7 @@ TEST_CASE("records appended: the trace, hot keys after the warm-up, and what a p
 }
 
 TEST_CASE("time series: records per partition and queue waits per broker between samples") {
-  Fixture f;
+  RecorderFixture f;
   f.options.timeseries = SimTime::ms(5);
   RunRecorder r = f.recorder();
   r.start_time_series();
@@ -157,7 +157,7 @@ TEST_CASE("time series: records per partition and queue waits per broker between
 }
 
 TEST_CASE("the order check: a record behind a later one of its key, a record appended twice, a truncated one") {
-  Fixture f;
+  RecorderFixture f;
   RunRecorder r = f.recorder();
   const auto rec = [](std::int32_t key, std::int64_t send) {
     LogRecord l;
