@@ -93,7 +93,11 @@ nlohmann::ordered_json consumer_groups_to_json(const model::RunResult& r) {
     if (g.stalled) groups.back()["stalled"] = true;
     if (g.steps_not_played > 0) groups.back()["steps_not_played"] = g.steps_not_played;
     if (!g.lag_time_ms.empty())
-      groups.back()["lag_timeseries"] = {{"partitions", g.lag_partitions}, {"time_ms", g.lag_time_ms}, {"lag", g.lag}};
+      groups.back()["lag_timeseries"] = {{"partitions", g.lag_partitions},
+                                         {"time_ms", g.lag_time_ms},
+                                         {"lag", g.lag},
+                                         {"latency_mean_ms", g.latency_mean_ms},
+                                         {"latency_max_ms", g.latency_max_ms}};
   }
   return groups;
 }

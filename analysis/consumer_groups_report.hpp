@@ -16,7 +16,8 @@ namespace partsim::analysis {
 /// "records_consumed", "duplicates", "order_violations", "keys_out_of_order", "lag_max",
 /// "e2e_latency_ms": {"p50", "p99", "max"}, "rebalances": [{"at_ms", "kind", "pause_max_ms",
 /// "pause_sum_ms", ...}], "idle_members", ..., with --timeseries "lag_timeseries": {"partitions",
-/// "time_ms", "lag": [[per partition] per sample]}}]; null without consumer groups.
+/// "time_ms", "lag": [[per partition] per sample], "latency_mean_ms", "latency_max_ms": [per
+/// sample interval]}}]; null without consumer groups.
 nlohmann::ordered_json consumer_groups_to_json(const model::RunResult& r);
 /// [{"group", "member", "partition", "offset", "key"}] (key null for a null key); null
 /// without consumer groups.

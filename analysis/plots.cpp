@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -294,23 +295,34 @@ void Plotter::batch_size_histogram(const std::string& title, const std::vector<s
 }
 
 void Plotter::consumer_lag(const std::string& title, const model::RunResult& r) {
-  std::string data, plots;
+  // One data block per group: time, total lag, mean and largest latency in the interval.
+  std::string data, lag_plots, latency_plots;
   std::size_t block = 0;
   for (const auto& g : r.consumer_groups) {
     if (g.lag_time_ms.empty()) continue;
     for (std::size_t i = 0; i < g.lag_time_ms.size(); ++i) {
       std::int64_t total = 0;
       for (const auto lag : g.lag[i]) total += lag;
-      data += fixed(g.lag_time_ms[i], 3) + " " + std::to_string(total) + "\n";
+      // An interval without a record processed has no latency: a gap.
+      const auto ms = [](const std::vector<double>& v, std::size_t k) {
+        return k < v.size() && !std::isnan(v[k]) ? fixed(v[k], 3) : std::string("NaN");
+      };
+      data += fixed(g.lag_time_ms[i], 3) + " " + std::to_string(total) + " " + ms(g.latency_mean_ms, i) + " " +
+              ms(g.latency_max_ms, i) + "\n";
     }
     data += "\n\n";  // gnuplot index separator
-    plots += std::string(block ? ", " : "") + "datafile index " + std::to_string(block) +
-             " using 1:2 with steps lw 2 title " + quoted("group " + g.group);
+    const std::string index = "datafile index " + std::to_string(block);
+    const std::string sep = block ? ", " : "";
+    lag_plots += sep + index + " using 1:2 with steps lw 2 lc " + std::to_string(block + 1) + " title " +
+                 quoted("group " + g.group);
+    latency_plots += sep + index + " using 1:4 with steps lw 1 dt 2 lc " + std::to_string(block + 1) + " title " +
+                     quoted("group " + g.group + ", max") + ", " + index + " using 1:3 with steps lw 2 lc " +
+                     std::to_string(block + 1) + " title " + quoted("group " + g.group + ", mean");
     ++block;
   }
   if (block == 0) return;
-  // What changed in the cluster: a dashed line and its cause at each change but the start.
-  std::string marks;
+  // What changed in the cluster: a dashed line at each change but the start, its cause
+  // written along it in the upper panel.
   std::vector<std::pair<double, std::string>> changes;
   for (const auto& h : r.leader_history)
     if (h.cause != "start") changes.emplace_back(h.time_ms, h.cause);
@@ -318,15 +330,26 @@ void Plotter::consumer_lag(const std::string& title, const model::RunResult& r) 
     if (h.cause.ends_with(" fenced") || h.cause.starts_with("topic ")) changes.emplace_back(h.time_ms, h.cause);
   std::sort(changes.begin(), changes.end());
   changes.erase(std::unique(changes.begin(), changes.end()), changes.end());
-  for (const auto& [at, cause] : changes)
-    marks += "set arrow from " + fixed(at, 3) + ", graph 0 to " + fixed(at, 3) +
-             ", graph 1 nohead dt 2 lc rgb '#888888'\nset label " + quoted(cause) + " at " + fixed(at, 3) +
-             ", graph 0.03 rotate by 90 left offset -0.6,0 font ',9' tc rgb '#555555'\n";
-  draw("consumer-lag", data,
-       "set title " + quoted(title) +
-           "\nset xlabel 'simulated time (ms)'\nset ylabel 'lag (records readable, not yet processed)'\n"
-           "set yrange [0:*]\nset grid\nset key top right opaque\n" +
-           marks + "plot " + plots + "\n");
+  std::string lines, labels;
+  for (const auto& [at, cause] : changes) {
+    lines +=
+        "set arrow from " + fixed(at, 3) + ", graph 0 to " + fixed(at, 3) + ", graph 1 nohead dt 2 lc rgb '#888888'\n";
+    labels += "set label " + quoted(cause) + " at " + fixed(at, 3) +
+              ", graph 0.03 rotate by 90 left offset -0.6,0 font ',9' tc rgb '#555555'\n";
+  }
+  const std::string script = std::string("set multiplot layout 2,1 title ") + quoted(title) +
+                             "\nset lmargin 12\nset rmargin 4\nset grid\nset key top right opaque\nset xrange [*:*]\n"
+                             "set ylabel 'lag (records readable, not processed)'\nset yrange [0:*]\nset format x ''\n" +
+                             lines + labels + "plot " + lag_plots + "\nunset label\n" +
+                             "set format x '%g'\nset xlabel 'simulated time (ms)'\n"
+                             "set ylabel 'send() to processed (ms)'\nset yrange [0:*]\n" +
+                             "plot " + latency_plots + "\nunset multiplot\n";
+  try {
+    written_.push_back(draw_gnuplot({"set terminal pngcairo size 1000,800 font 'sans,11'\n", "png", data, script}, dir_,
+                                    "consumer-lag"));
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(std::string("--plot: ") + e.what());
+  }
 }
 
 }  // namespace partsim::analysis

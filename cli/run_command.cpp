@@ -89,7 +89,7 @@ void plot_run(const std::string& dir, const model::RunResult& first, const analy
     plot.broker_queues(name + ": undrained batches per broker", first);
   if (!abandoned()) plot.latency_cdf(name + ": latency", {{name, &first.latency}});
   if (!abandoned()) plot.batch_size_histogram(name + ": records per batch", first.batch_records);
-  if (!abandoned()) plot.consumer_lag(name + ": consumer lag", first);
+  if (!abandoned()) plot.consumer_lag(name + ": consumer lag and latency", first);
 }
 
 // The files of the first replication (--out), then the manifest; each skipped once the

@@ -75,6 +75,9 @@ struct GroupResult {
   std::vector<std::string> lag_partitions;
   std::vector<double> lag_time_ms;
   std::vector<std::vector<std::int64_t>> lag;  ///< [sample][partition of lag_partitions]
+  /// Per sample interval (from lag_time_ms[i] to the next sample): the mean and the largest
+  /// send()-to-processed latency of the records first processed in it (NaN without any).
+  std::vector<double> latency_mean_ms, latency_max_ms;
 };
 
 }  // namespace partsim::model

@@ -646,6 +646,35 @@ GroupRun GroupSimulation::run() {
             (p.at - logs_.partitions[static_cast<std::size_t>(p.log)].records[static_cast<std::size_t>(p.offset)].sent)
                 .count_ns());
   }
+  // The latency over time, by sample interval (a record processed after the last sample
+  // counts in the last interval).
+  if (!result_.lag_time_ms.empty()) {
+    const std::size_t n = result_.lag_time_ms.size();
+    std::vector<std::int64_t> count(n, 0);
+    result_.latency_mean_ms.assign(n, 0.0);
+    result_.latency_max_ms.assign(n, 0.0);
+    for (const Processed& p : processed_) {
+      if (p.duplicate) continue;
+      const double at = p.at.to_ms();
+      const auto later = std::upper_bound(result_.lag_time_ms.begin(), result_.lag_time_ms.end(), at);
+      const std::size_t i =
+          later == result_.lag_time_ms.begin() ? 0 : static_cast<std::size_t>(later - result_.lag_time_ms.begin() - 1);
+      const double ms =
+          (p.at - logs_.partitions[static_cast<std::size_t>(p.log)].records[static_cast<std::size_t>(p.offset)].sent)
+              .to_ms();
+      ++count[i];
+      result_.latency_mean_ms[i] += ms;
+      result_.latency_max_ms[i] = std::max(result_.latency_max_ms[i], ms);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      if (count[i] > 0) {
+        result_.latency_mean_ms[i] /= static_cast<double>(count[i]);
+      } else {  // nothing processed: no latency (JSON null, a gap in the chart)
+        result_.latency_mean_ms[i] = std::numeric_limits<double>::quiet_NaN();
+        result_.latency_max_ms[i] = std::numeric_limits<double>::quiet_NaN();
+      }
+    }
+  }
   result_.records_consumed = static_cast<std::int64_t>(processed_.size());
   for (const auto& s : parts_) result_.records_unconsumed += log_end(s.log) - s.processed_first;
   if (!processed_.empty()) result_.end_ms = processed_.back().at.to_ms();
