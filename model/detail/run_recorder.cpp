@@ -6,7 +6,13 @@ namespace partsim::model::detail {
 
 RunRecorder::RunRecorder(const Scenario& s, const RunOptions& options, const SimTime& clock, RunLayout layout,
                          std::vector<bool> grows)
-    : s_(s), options_(options), clock_(clock), layout_(layout), grows_(std::move(grows)) {
+    : s_(s),
+      options_(options),
+      clock_(clock),
+      topic_of_(layout.topic_of.data()),
+      first_row_(layout.first_row.data()),
+      count_(layout.count.data()),
+      grows_(std::move(grows)) {
   result_.scenario = s.name;
   result_.window_ms = s.run.window.to_ms();
   for (const auto& bc : s.brokers) {
@@ -33,9 +39,9 @@ RunRecorder::RunRecorder(const Scenario& s, const RunOptions& options, const Sim
 void RunRecorder::record_appended(std::uint32_t p, const AppendedRecord& r) {
   result_.bytes_appended += r.bytes;
   last_append_ = now();
-  const std::size_t t = layout_.topic_of[p];
-  const std::int32_t rows = layout_.count[t];  // the partitions the topic has now
-  if (grows_[t]) {
+  const std::size_t t = topic_of_[p];
+  const std::int32_t rows = count_[t];  // the partitions the topic has now
+  if (result_.repartition && grows_[t]) {
     // Partition increases: records the producer partitioned by a count it had outgrown, and
     // keys whose records land in more than one partition.
     RepartitionResult& rep = *result_.repartition;
@@ -106,7 +112,7 @@ void RunRecorder::record_batch(std::uint32_t p, const BatchArena& batches, Batch
                                bool acked) {
   const ProducerBatch& b = batches[id];
   BatchRecord row;
-  row.topic = s_.topics[layout_.topic_of[p]].name;
+  row.topic = s_.topics[topic_of_[p]].name;
   row.partition = b.partition;
   row.broker = broker < 0 ? -1 : s_.brokers[static_cast<std::size_t>(broker)].id;
   row.records = b.records;

@@ -27,6 +27,7 @@ namespace partsim::model::detail {
 /// Where the run's rows are (RunResult::partitions: topic by topic, each with a row for
 /// every partition it will have) and how many partitions each topic has now. The engine
 /// owns these and keeps them current.
+/// The engine's vectors must keep their size (and so their storage) for the recorder's life.
 struct RunLayout {
   const std::vector<std::size_t>& topic_of;   ///< per producer: its topic
   const std::vector<std::size_t>& first_row;  ///< per topic: the row of its partition 0
@@ -75,13 +76,18 @@ private:
   SimTime now() const { return clock_; }
   void record_batch(std::uint32_t producer, const BatchArena& batches, BatchId id, std::int32_t broker, bool acked);
   std::size_t row(std::uint32_t producer, std::int32_t partition) const {
-    return layout_.first_row[layout_.topic_of[producer]] + static_cast<std::size_t>(partition);
+    return first_row_[topic_of_[producer]] + static_cast<std::size_t>(partition);
   }
 
   const Scenario& s_;
   const RunOptions& options_;
   const SimTime& clock_;
-  RunLayout layout_;
+  // Speed: the layout's arrays themselves (the engine never resizes them after building the
+  // recorder): one load less per record than through the vectors, and the same cache lines
+  // as the engine's reads of them.
+  const std::size_t* topic_of_;
+  const std::size_t* first_row_;
+  const std::int32_t* count_;  // RunLayout::count, which the engine updates
   std::vector<bool> grows_;
   RunResult result_;
   SimTime last_append_ = SimTime::zero();

@@ -34,7 +34,6 @@ KafkaProducer::KafkaProducer(std::uint32_t index, const ProducerSpec& spec, std:
       spec_(spec),
       config_(spec.config),
       host_(host),
-      observer_(observer),
       budget_(budget),
       node_up_(node_up),
       workload_(spec.workload, streams, spec.name),
@@ -47,7 +46,8 @@ KafkaProducer::KafkaProducer(std::uint32_t index, const ProducerSpec& spec, std:
               streams.stream("producer/" + spec.name + "/sender/backoff")),
       keep_records_(static_cast<bool>(memory.key_id)),
       tokens_(spec.workload.arrivals.concurrency),
-      key_id_(std::move(memory.key_id)) {
+      key_id_(std::move(memory.key_id)),
+      observer_(observer) {
   // The built-in partitioner and a partitioner object draw from the same stream.
   custom_ = make_partitioner(spec.config.partitioner, draw_);
   hashes_keys_ = !spec.workload.partition && !custom_ && spec.workload.keys.kind != KeySpec::Kind::kNone &&
