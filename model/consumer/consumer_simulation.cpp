@@ -12,6 +12,7 @@
 #include "model/consumer/consumer_group.hpp"
 #include "model/consumer/fetch_answer.hpp"
 #include "model/consumer/order_check.hpp"
+#include "model/consumer/processed_latency.hpp"
 #include "model/partitioners/key_hash.hpp"
 #include "sim/check.hpp"
 #include "sim/event_queue.hpp"
@@ -400,9 +401,7 @@ void GroupSimulation::poll(std::int32_t member, SimTime now) {
       const bool duplicate = s.position < s.processed_high;
       processed_.push_back({t, s.log, s.position, member, duplicate});
       if (!duplicate) {
-        const LogRecord& r =
-            logs_.partitions[static_cast<std::size_t>(s.log)].records[static_cast<std::size_t>(s.position)];
-        result_.e2e_latency.record((t - r.sent).count_ns());
+        result_.e2e_latency.record(processed_latency(processed_.back(), logs_).count_ns());
         s.processed_high = s.position + 1;
         ++s.processed_first;
       } else {
@@ -639,41 +638,13 @@ GroupRun GroupSimulation::run() {
   // distinct records + duplicates. The latency counts first processings only.
   if (order.written_twice > 0) {
     result_.duplicates += order.written_twice;
-    result_.e2e_latency = LatencyHistogram{};
-    for (const Processed& p : processed_)
-      if (!p.duplicate)
-        result_.e2e_latency.record(
-            (p.at - logs_.partitions[static_cast<std::size_t>(p.log)].records[static_cast<std::size_t>(p.offset)].sent)
-                .count_ns());
+    result_.e2e_latency = first_processing_latency(processed_, logs_);
   }
-  // The latency over time, by sample interval (a record processed after the last sample
-  // counts in the last interval).
+  // The latency over time, by sample interval.
   if (!result_.lag_time_ms.empty()) {
-    const std::size_t n = result_.lag_time_ms.size();
-    std::vector<std::int64_t> count(n, 0);
-    result_.latency_mean_ms.assign(n, 0.0);
-    result_.latency_max_ms.assign(n, 0.0);
-    for (const Processed& p : processed_) {
-      if (p.duplicate) continue;
-      const double at = p.at.to_ms();
-      const auto later = std::upper_bound(result_.lag_time_ms.begin(), result_.lag_time_ms.end(), at);
-      const std::size_t i =
-          later == result_.lag_time_ms.begin() ? 0 : static_cast<std::size_t>(later - result_.lag_time_ms.begin() - 1);
-      const double ms =
-          (p.at - logs_.partitions[static_cast<std::size_t>(p.log)].records[static_cast<std::size_t>(p.offset)].sent)
-              .to_ms();
-      ++count[i];
-      result_.latency_mean_ms[i] += ms;
-      result_.latency_max_ms[i] = std::max(result_.latency_max_ms[i], ms);
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-      if (count[i] > 0) {
-        result_.latency_mean_ms[i] /= static_cast<double>(count[i]);
-      } else {  // nothing processed: no latency (JSON null, a gap in the chart)
-        result_.latency_mean_ms[i] = std::numeric_limits<double>::quiet_NaN();
-        result_.latency_max_ms[i] = std::numeric_limits<double>::quiet_NaN();
-      }
-    }
+    IntervalLatency series = latency_by_interval(processed_, logs_, result_.lag_time_ms);
+    result_.latency_mean_ms = std::move(series.mean_ms);
+    result_.latency_max_ms = std::move(series.max_ms);
   }
   result_.records_consumed = static_cast<std::int64_t>(processed_.size());
   for (const auto& s : parts_) result_.records_unconsumed += log_end(s.log) - s.processed_first;
