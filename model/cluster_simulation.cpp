@@ -157,7 +157,7 @@ RunResult Engine::run() {
     for (std::uint32_t p = 0; p < producers_.size(); ++p) arm_metadata_refresh(p);
   for (std::uint32_t b = 0; b < brokers_.size(); ++b)
     for (std::uint32_t i = 0; i < s_.brokers[b].schedule.size(); ++i)
-      sim_.schedule_at(s_.brokers[b].schedule[i].at, BrokerScheduleStep{b, i});
+      sim_.schedule_at(s_.brokers[b].schedule[i].at, BrokerScheduleStep{b, i}), ++broker_steps_left_;
   if (replication_) {
     replication_->start(now());
     sim_.schedule_in(replication_->isr_check_interval(), IsrCheck{});
@@ -171,6 +171,7 @@ RunResult Engine::run() {
     recorder_->start_time_series();
     sim_.schedule_at(SimTime::zero(), Sample{});
   }
+  start_groups();
   // Run in slices so that a cancel request is seen within a few thousand events.
   sim::StopRule slice;
   slice.max_events = 4096;
@@ -190,10 +191,35 @@ RunResult Engine::run() {
       for (const std::uint32_t p : after_event_) producer(p).after_event(now());
       after_event_.clear();
     };
-    if (sim_.run(slice, handle) != sim::StopReason::kEventLimit) break;
+    if (groups_.empty()) {
+      if (sim_.run(slice, handle) != sim::StopReason::kEventLimit) break;
+      continue;
+    }
+    // Consumer groups: their queues interleave with this one, which goes first at equal times.
+    std::size_t first = groups_.size();
+    SimTime next = SimTime::max();
+    for (std::size_t g = 0; g < groups_.size(); ++g)
+      if (const SimTime t = groups_[g]->next_time(); t < next) {
+        next = t;
+        first = g;
+      }
+    if (sim_.has_pending() && sim_.next_event_time() <= next) {
+      // Up to the group's next event, or sooner when an event gives a group an earlier one.
+      sim::StopRule upto;
+      upto.max_events = slice.max_events;
+      upto.until = next;
+      upto.predicate = [this] { return group_woken_; };
+      group_woken_ = false;
+      sim_.run(upto, handle);
+    } else if (first < groups_.size()) {
+      groups_[first]->step();
+    } else {
+      break;
+    }
   }
 
   gather_results();
+  finish_groups();
   return std::move(result());
 }
 
@@ -331,6 +357,11 @@ void Engine::operator()(const RequestArrive& e) {
 }
 
 void Engine::start_service(std::uint32_t broker, const BrokerService::Started& s) {
+  if (is_consumer_fetch(s.request)) {
+    ++fetch_events_;
+    sim_.schedule_at(s.done_at, BrokerDone{broker, brokers_[broker].epoch(), s.request, s.connection});
+    return;
+  }
   recorder_->request_waited(broker, s.waited);
   sim_.schedule_at(s.done_at, BrokerDone{broker, brokers_[broker].epoch(), s.request, s.connection});
   // Speed: the sequence check at BrokerDone reads each batch's producer state: ask for it now.
@@ -340,6 +371,14 @@ void Engine::start_service(std::uint32_t broker, const BrokerService::Started& s
 
 void Engine::operator()(const BrokerDone& e) {
   BrokerService& b = brokers_[e.broker];
+  const auto live = [this](std::uint64_t id) { return request_live(id); };
+  if (is_consumer_fetch(e.request)) {
+    --fetch_events_;
+    if (b.epoch() != e.epoch) return;  // failed with the broker (fail_fetches_at)
+    consumer_fetch_served(e.request);
+    if (const auto next = b.finish(now(), live)) start_service(e.broker, *next);
+    return;
+  }
   if (b.epoch() != e.epoch) return;  // the broker failed while serving this request
   SimTime replicated = SimTime::zero();
   bool answered = false, awaits_followers = false;
@@ -360,7 +399,6 @@ void Engine::operator()(const BrokerDone& e) {
       schedule_response(e.request, *r, now() + b.one_way() + replicated);
     }
   }
-  const auto live = [this](std::uint64_t id) { return requests_.find(id) != nullptr; };
   const auto next = b.finish(now(), live);
   if (next) start_service(e.broker, *next);
   if (!b.threaded()) return;
@@ -387,8 +425,7 @@ void Engine::schedule_response(std::uint64_t id, const Request& r, SimTime at) {
 void Engine::operator()(const ResponseSent& e) {
   BrokerService& b = brokers_[e.broker];
   if (b.epoch() != e.epoch) return;  // the broker failed meanwhile: its connections are gone
-  const auto next =
-      b.response_sent(e.connection, now(), [this](std::uint64_t id) { return requests_.find(id) != nullptr; });
+  const auto next = b.response_sent(e.connection, now(), [this](std::uint64_t id) { return request_live(id); });
   if (next) start_service(e.broker, *next);
 }
 
@@ -427,11 +464,13 @@ RunResult run_scenario(const Scenario& scenario, std::uint64_t seed, std::uint64
         detail::run_migration(scenario, seed, replication, result, options.cancel, record_bytes, resume);
     }
   } else if (scenario.migration && !result.partial) {
-    // Consumers read the logs after the producers' run (they do not slow the producers).
-    // A migration fills the new topic first, so that consumer groups may read it.
+    // The migration copies after the producers' run; its groups read what it leaves (below),
+    // the new topic's log first filled.
     detail::run_migration(scenario, seed, replication, result, options.cancel);
   }
-  if (!scenario.consumers.empty() && !result.partial) detail::run_consumers(scenario, options, result);
+  // Without a migration the groups ran in the engine's loop; with one they read what it left.
+  if (scenario.migration && !scenario.consumers.empty() && !result.partial)
+    detail::run_consumers(scenario, options, result);
   if (!options.keep_logs) result.logs.reset();
   return result;
 }

@@ -266,7 +266,8 @@ struct RunResult {
   /// The brokers' logs record by record (kept with RunOptions::keep_logs; null otherwise).
   /// Include model/cluster/partition_log.hpp to read them.
   std::shared_ptr<const BrokerLogs> logs;
-  /// The scenario's consumer groups, consuming the logs after the producers' run.
+  /// The scenario's consumer groups, consuming the logs as the producers write them (after
+  /// the migration's copy when there is one).
   std::vector<GroupResult> consumer_groups;
   /// The first run.trace records each group processed, group by group.
   std::vector<ConsumeTraceRow> consume_trace;

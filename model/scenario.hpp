@@ -260,7 +260,7 @@ struct Scenario {
   std::vector<TopicConfig> topics;
   std::vector<ProducerSpec> producers;
   GroupCoordinatorConfig group_coordinator;
-  std::vector<ConsumerGroupSpec> consumers;  ///< consumer groups reading the logs after the producers' run
+  std::vector<ConsumerGroupSpec> consumers;  ///< consumer groups reading the logs as they are written
   std::optional<MigrationSpec> migration;    ///< a migration to a new topic, run on the producers' logs
   RunSpec run;
 

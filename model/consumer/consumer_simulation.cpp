@@ -18,7 +18,7 @@
 #include "sim/event_queue.hpp"
 
 namespace partsim::model::consumer {
-namespace {
+namespace group_sim {
 
 struct PollAt {
   std::int32_t member;
@@ -87,11 +87,15 @@ struct MemberState {
 
 class GroupSimulation {
 public:
-  GroupSimulation(const ConsumerGroupSpec& spec, const GroupCoordinatorConfig& coordinator, const ConsumeInputs& in)
+  GroupSimulation(std::uint32_t id, const ConsumerGroupSpec& spec, const GroupCoordinatorConfig& coordinator,
+                  const ConsumeInputs& in, FetchPath& fetches)
       : spec_(spec),
         in_(in),
         logs_(*in.logs),
-        group_(group_settings(spec.config, coordinator), in.topics, spec.topics) {
+        fetches_(fetches),
+        id_(id),
+        group_(group_settings(spec.config, coordinator), in.topics, spec.topics),
+        added_(in.partitions_added) {
     for (const auto& tp : group_.partitions()) {
       std::int32_t log = 0;
       for (std::size_t t = 0; t < in.topics.size(); ++t)
@@ -120,17 +124,50 @@ public:
       group_.set_partition_count(in.topics[t].name, in.start_partitions[t], SimTime::zero(), none);
   }
 
-  GroupRun run();
+  void start();
+  SimTime next_time() { return stopped_ || queue_.empty() ? SimTime::max() : queue_.next_time(); }
+  void step();
+  void fetch_answered(std::int32_t member, std::int32_t broker, std::optional<std::vector<std::int64_t>> counts,
+                      SimTime at);
+  void partitions_added(std::size_t topic, std::int32_t partitions, SimTime at) {
+    added_.push_back({at, topic, partitions});
+    schedule_grow(added_.size() - 1);
+  }
+  GroupRun finish();
 
 private:
-  std::int64_t log_end(std::int32_t log) const {
-    return static_cast<std::int64_t>(logs_.partitions[static_cast<std::size_t>(log)].records.size());
+  /// How many records of `log` the group may still read: all of them while the logs grow,
+  /// else those ever readable (followers: what the high watermark never passed is not).
+  std::int64_t log_end(std::int32_t log, bool growing) const {
+    const PartitionLog& l = logs_.partitions[static_cast<std::size_t>(log)];
+    if (growing || l.records.empty() || l.records.back().readable != SimTime::max())
+      return static_cast<std::int64_t>(l.records.size());
+    return consumer::high_watermark(l, SimTime::ns(SimTime::max().count_ns() - 1));
+  }
+  /// When the last record the group may read became readable (0: none).
+  SimTime last_readable(bool growing) const {
+    SimTime last = SimTime::zero();
+    for (const auto& s : parts_)
+      if (const std::int64_t end = log_end(s.log, growing); end > 0)
+        last = std::max(
+            last,
+            logs_.partitions[static_cast<std::size_t>(s.log)].records[static_cast<std::size_t>(end - 1)].readable);
+    return last;
+  }
+  void schedule_grow(std::size_t i) {
+    // New partitions: a KIP-848 coordinator learns of them at once (§3.5); a classic group at
+    // its leader's next metadata refresh, every metadata.max.age.ms from the start (§6.3).
+    const SimTime at = added_[i].at;
+    const std::int64_t age = spec_.config.metadata_max_age.count_ns();
+    const bool classic = spec_.config.protocol == ConsumerConfig::Protocol::kClassic;
+    queue_.schedule(classic && age > 0 ? SimTime::ns((at.count_ns() + age - 1) / age * age) : at, Grow{i});
   }
   std::int64_t high_watermark(std::int32_t log, SimTime t) const {
     return consumer::high_watermark(logs_.partitions[static_cast<std::size_t>(log)], t);
   }
+  /// The broker whose fetch session takes `part` (its leader; broker 0 while it has none).
   std::int32_t broker_of(std::int32_t part) const {
-    return in_.leader[static_cast<std::size_t>(parts_[static_cast<std::size_t>(part)].log)];
+    return std::max(0, fetches_.leader(parts_[static_cast<std::size_t>(part)].log));
   }
 
   void add_members(std::int32_t count, SimTime now);
@@ -164,16 +201,19 @@ private:
                     CommitArrives{member, part, offset, parts_[static_cast<std::size_t>(part)].assigned});
   }
   /// Every record of every partition processed, or jumped over by a reset: nothing more to consume.
-  bool all_consumed() const {
+  bool all_consumed(bool growing) const {
     for (const auto& s : parts_)
-      if (std::max(s.processed_high, s.skipped_high) < log_end(s.log)) return false;
+      if (std::max(s.processed_high, s.skipped_high) < log_end(s.log, growing)) return false;
     return true;
   }
 
   const ConsumerGroupSpec& spec_;
   const ConsumeInputs& in_;
   const BrokerLogs& logs_;
+  FetchPath& fetches_;
+  const std::uint32_t id_;  ///< the group's index in the scenario (FetchPath::send_fetch)
   ConsumerGroup group_;
+  std::vector<PartitionsAdded> added_;  ///< the partition increases known so far, in time order
   std::vector<PartState> parts_;
   std::vector<std::pair<std::int32_t, std::int32_t>> dropping_;  // (member, partition) dropped, not yet flushed
   std::vector<char> marked_;                                     // per partition, within flush_drops
@@ -182,6 +222,13 @@ private:
   std::int32_t joined_ = 0;
   SimTime coordinator_rtt_ = SimTime::zero();
   bool ended_ = false;  ///< the run has ended and nothing more can be consumed
+  // The event loop: progress (first processings) and when it last grew, for the stall check.
+  SimTime stall_window_ = SimTime::zero();
+  std::int64_t progress_ = 0;
+  SimTime progress_at_ = SimTime::zero();
+  bool stopped_ = false;                ///< stalled or cancelled: no more events
+  bool cancelled_ = false;              ///< by ConsumeInputs::cancel
+  std::int32_t fetches_in_flight_ = 0;  ///< sent, their answers not given yet (FetchPath)
   sim::EventQueue<Event> queue_;
   std::vector<Processed> processed_;
   GroupResult result_;
@@ -441,36 +488,68 @@ void GroupSimulation::poll(std::int32_t member, SimTime now) {
 
 void GroupSimulation::send_fetches(std::int32_t member, SimTime now) {
   auto& ms = members_[static_cast<std::size_t>(member)];
+  // A partition whose leader moved joins the end of its new leader's session.
+  for (std::size_t b = 0; b < ms.session.size(); ++b) {
+    auto& order = ms.session[b];
+    for (std::size_t i = 0; i < order.size();) {
+      const std::int32_t leader = fetches_.leader(parts_[static_cast<std::size_t>(order[i])].log);
+      if (leader < 0 || static_cast<std::size_t>(leader) == b) {
+        ++i;
+        continue;
+      }
+      ms.session[static_cast<std::size_t>(leader)].push_back(order[i]);
+      order.erase(order.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+  }
+  const bool growing = fetches_.logs_growing();
   for (std::size_t b = 0; b < ms.session.size(); ++b) {
     if (ms.in_flight[b]) continue;
-    // Owned partitions of this leader with nothing buffered and something left in the log.
-    std::vector<std::int32_t> parts;
+    // Owned partitions this broker leads with nothing buffered (§4.2) and something left to
+    // read: in the log, or to come while the logs grow.
+    std::vector<FetchRequestPartition> request;
+    std::vector<FetchedRange> ranges;
     for (const std::int32_t p : ms.session[b]) {
       const auto& s = parts_[static_cast<std::size_t>(p)];
-      if (s.fetched == s.position && s.fetched < log_end(s.log)) parts.push_back(p);
+      if (s.fetched != s.position || (!growing && s.fetched >= log_end(s.log, growing)) ||
+          fetches_.leader(s.log) != static_cast<std::int32_t>(b))
+        continue;
+      request.push_back({s.log, s.fetched});
+      ranges.push_back({p, s.epoch, s.fetched, s.fetched});
     }
-    if (parts.empty()) continue;
-    const SimTime half_rtt = SimTime::ns(in_.broker_rtt[b].count_ns() / 2);
-    std::vector<FetchRequestPartition> request;
-    for (const std::int32_t p : parts)
-      request.push_back({parts_[static_cast<std::size_t>(p)].log, parts_[static_cast<std::size_t>(p)].fetched});
-    const FetchAnswer answer = answer_fetch(logs_, in_.record_bytes, request, now + half_rtt, spec_.config);
-    std::vector<FetchedRange> ranges;
-    std::vector<std::int32_t> returned;
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-      if (answer.counts[i] == 0) continue;
-      const auto& s = parts_[static_cast<std::size_t>(parts[i])];
-      ranges.push_back({parts[i], s.epoch, s.fetched, s.fetched + answer.counts[i]});
-      returned.push_back(parts[i]);
-    }
-    // KIP-227: partitions that returned data move to the end of the session's order.
-    auto& order = ms.session[b];
-    std::stable_partition(order.begin(), order.end(), [&](std::int32_t p) {
-      return std::find(returned.begin(), returned.end(), p) == returned.end();
-    });
+    if (request.empty()) continue;
     ms.in_flight[b] = std::move(ranges);
-    queue_.schedule(answer.at + half_rtt, FetchDone{member, static_cast<std::int32_t>(b)});
+    ++fetches_in_flight_;
+    fetches_.send_fetch(id_, member, static_cast<std::int32_t>(b), std::move(request), now);
   }
+}
+
+void GroupSimulation::fetch_answered(std::int32_t member, std::int32_t broker,
+                                     std::optional<std::vector<std::int64_t>> counts, SimTime at) {
+  auto& ms = members_[static_cast<std::size_t>(member)];
+  auto& ranges = ms.in_flight[static_cast<std::size_t>(broker)];
+  PARTSIM_CHECK(ranges.has_value(), "a fetch answered that was not sent");
+  --fetches_in_flight_;
+  std::vector<std::int32_t> returned;
+  if (counts) {
+    PARTSIM_CHECK(counts->size() == ranges->size(), "a fetch answer of another request");
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < ranges->size(); ++i) {
+      if ((*counts)[i] == 0) continue;
+      FetchedRange r = (*ranges)[i];
+      r.to = r.from + (*counts)[i];
+      (*ranges)[kept++] = r;
+      returned.push_back(r.part);
+    }
+    ranges->resize(kept);
+  } else {
+    ranges->clear();  // the connection failed: nothing returned
+  }
+  // KIP-227: partitions that returned data move to the end of the session's order.
+  auto& order = ms.session[static_cast<std::size_t>(broker)];
+  std::stable_partition(order.begin(), order.end(), [&](std::int32_t p) {
+    return std::find(returned.begin(), returned.end(), p) == returned.end();
+  });
+  queue_.schedule(at, FetchDone{member, broker});
 }
 
 void GroupSimulation::fetch_done(std::int32_t member, std::int32_t broker, SimTime now) {
@@ -496,7 +575,7 @@ void GroupSimulation::sample(SimTime now) {
   result_.lag.push_back(std::move(row));
 }
 
-GroupRun GroupSimulation::run() {
+void GroupSimulation::start() {
   const auto& cfg = spec_.config;
   result_.group = spec_.group;
   result_.protocol = cfg.protocol == ConsumerConfig::Protocol::kConsumer ? "consumer" : "classic";
@@ -506,129 +585,116 @@ GroupRun GroupSimulation::run() {
   add_members(spec_.members, SimTime::zero());
   for (std::size_t i = 0; i < spec_.schedule.size(); ++i) queue_.schedule(spec_.schedule[i].at, Step{i});
   if (in_.sample_interval > SimTime::zero()) queue_.schedule(SimTime::zero(), Sample{});
-  // New partitions: a KIP-848 coordinator learns of them at once (§3.5); a classic group at
-  // its leader's next metadata refresh, every metadata.max.age.ms from the start (§6.3).
-  for (std::size_t i = 0; i < in_.partitions_added.size(); ++i) {
-    const SimTime at = in_.partitions_added[i].at;
-    const std::int64_t age = cfg.metadata_max_age.count_ns();
-    const bool classic = cfg.protocol == ConsumerConfig::Protocol::kClassic;
-    queue_.schedule(classic && age > 0 ? SimTime::ns((at.count_ns() + age - 1) / age * age) : at, Grow{i});
-  }
+  for (std::size_t i = 0; i < added_.size(); ++i) schedule_grow(i);
   // A group that makes no progress (a rebalance storm of late polls, as in Kafka) would
   // run for ever: it is stopped after a window without a first processing.
-  SimTime last_readable = SimTime::zero();
-  for (const auto& s : parts_)
-    if (log_end(s.log) > 0)
-      last_readable =
-          std::max(last_readable, logs_.partitions[static_cast<std::size_t>(s.log)].records.back().readable);
-  const SimTime stall_window =
-      SimTime::ns(10 * std::max(cfg.max_poll_interval, group_.settings().session_timeout).count_ns());
-  std::int64_t progress = 0;
-  SimTime progress_at = SimTime::zero();
-  bool cancelled = false;
-  while (!queue_.empty()) {
-    if ((events_ & 4095) == 0 && in_.cancel && in_.cancel->load(std::memory_order_relaxed)) {
-      cancelled = true;
-      break;
-    }
-    auto e = queue_.pop();
-    const SimTime now = e.time;
-    ++events_;
-    if (e.payload.index() == 0 || e.payload.index() == 1) {  // polls and fetches are where progress shows
-      const std::int64_t first = static_cast<std::int64_t>(processed_.size()) - result_.duplicates;
-      if (first != progress) {
-        progress = first;
-        progress_at = now;
-      } else if (now > std::max(progress_at, last_readable) + stall_window) {
-        result_.stalled = true;
-        break;
-      }
-    }
-    // The run has ended and every record is processed: no more steps nor samples.
-    if (!ended_ && (std::holds_alternative<Step>(e.payload) || std::holds_alternative<Sample>(e.payload)) &&
-        now > std::max(in_.run_end, last_readable) && all_consumed())
-      ended_ = true;
-    if (std::holds_alternative<Sample>(e.payload)) {
-      if (ended_) continue;
-      sample(now);
-      if (!queue_.empty()) queue_.schedule(now + in_.sample_interval, Sample{});
-      continue;
-    }
-    if (ended_ && std::holds_alternative<Step>(e.payload)) {
-      ++result_.steps_not_played;
-      continue;
-    }
-    std::visit(
-        [&](const auto& ev) {
-          using T = std::decay_t<decltype(ev)>;
-          if constexpr (std::is_same_v<T, PollAt>) {
-            poll(ev.member, now);
-          } else if constexpr (std::is_same_v<T, FetchDone>) {
-            fetch_done(ev.member, ev.broker, now);
-          } else if constexpr (std::is_same_v<T, GroupDue>) {
-            // A member busy processing acts at its next poll; an idle one at once.
-            if (members_[static_cast<std::size_t>(ev.member)].idle &&
-                now >= members_[static_cast<std::size_t>(ev.member)].busy_until)
-              poll(ev.member, now);
-          } else if constexpr (std::is_same_v<T, PollTimeout>) {
-            auto& ms = members_[static_cast<std::size_t>(ev.member)];
-            if (!alive(ev.member) || ms.polls != ev.poll || now >= ms.busy_until ||
-                (ms.crash_at && now >= *ms.crash_at))
-              return;
-            ms.expelled = true;
-            std::vector<OwnershipChange> out;
-            group_.expel(ev.member, now, out);
-            apply(out, now);
-          } else if constexpr (std::is_same_v<T, CommitArrives>) {
-            // Taken unless the member lost the partition to a later generation meanwhile
-            // (reassigned since, or the member was expelled: the commit fails).
-            auto& s = parts_[static_cast<std::size_t>(ev.part)];
-            if (s.assigned != ev.assigned || members_[static_cast<std::size_t>(ev.member)].expelled) return;
-            if (!s.committed || *s.committed < ev.offset) s.committed = ev.offset;
-          } else if constexpr (std::is_same_v<T, Grow>) {
-            const PartitionsAdded& a = in_.partitions_added[ev.index];
-            std::vector<OwnershipChange> out;
-            group_.set_partition_count(in_.topics[a.topic].name, a.partitions, now, out);
-            apply(out, now);
-          } else if constexpr (std::is_same_v<T, Expiry>) {
-            std::vector<OwnershipChange> out;
-            group_.expire(now, out);
-            apply(out, now);
-          } else if constexpr (std::is_same_v<T, Step>) {
-            const MemberChange& c = spec_.schedule[ev.index];
-            if (c.kind == MemberChange::Kind::kJoin) {
-              add_members(c.count, now);
-              return;
-            }
-            const auto m = group_.find(c.member);
-            // The loader refuses impossible steps (a member that left, crashed, or restarts
-            // while running); one expelled meanwhile does nothing.
-            if (c.kind == MemberChange::Kind::kRestart) {
-              if (!m || !group_.is_static(*m)) return;
-              if (group_.crashed(*m)) {
-                restart(*m, now, ev.index);
-              } else if (members_[static_cast<std::size_t>(*m)].leave_pending) {
-                // Its leave waits for the batch in hand (close() after it): the new process
-                // starts once the old one has closed.
-                members_[static_cast<std::size_t>(*m)].restart_after_close = ev.index;
-              }
-              return;
-            }
-            if (!m || !alive(*m)) return;
-            auto& ms = members_[static_cast<std::size_t>(*m)];
-            if (c.kind == MemberChange::Kind::kCrash) {
-              group_.crash(*m, now);
-              reschedule_group();
-            } else if (ms.idle) {
-              close_member(*m, now);
-            } else {
-              ms.leave_pending = true;  // close() after the batch in hand
-            }
-          }
-        },
-        e.payload);
+  stall_window_ = SimTime::ns(10 * std::max(cfg.max_poll_interval, group_.settings().session_timeout).count_ns());
+}
+
+void GroupSimulation::step() {
+  if ((events_ & 4095) == 0 && in_.cancel && in_.cancel->load(std::memory_order_relaxed)) {
+    cancelled_ = stopped_ = true;
+    return;
   }
-  // Results.
+  auto e = queue_.pop();
+  const SimTime now = e.time;
+  ++events_;
+  if (e.payload.index() == 0 || e.payload.index() == 1) {  // polls and fetches are where progress shows
+    const std::int64_t first = static_cast<std::int64_t>(processed_.size()) - result_.duplicates;
+    if (first != progress_) {
+      progress_ = first;
+      progress_at_ = now;
+    } else if (now > progress_at_ + stall_window_ && now > last_readable(fetches_.logs_growing()) + stall_window_) {
+      result_.stalled = stopped_ = true;
+      return;
+    }
+  }
+  // The run has ended and every record is processed: no more steps nor samples.
+  if (!ended_ && (std::holds_alternative<Step>(e.payload) || std::holds_alternative<Sample>(e.payload)) &&
+      now > in_.run_end && !fetches_.logs_growing() && all_consumed(false) && now > last_readable(false))
+    ended_ = true;
+  if (std::holds_alternative<Sample>(e.payload)) {
+    if (ended_) return;
+    sample(now);
+    // (a fetch in flight comes back: the group is not over)
+    if (!queue_.empty() || fetches_in_flight_ > 0) queue_.schedule(now + in_.sample_interval, Sample{});
+    return;
+  }
+  if (ended_ && std::holds_alternative<Step>(e.payload)) {
+    ++result_.steps_not_played;
+    return;
+  }
+  std::visit(
+      [&](const auto& ev) {
+        using T = std::decay_t<decltype(ev)>;
+        if constexpr (std::is_same_v<T, PollAt>) {
+          poll(ev.member, now);
+        } else if constexpr (std::is_same_v<T, FetchDone>) {
+          fetch_done(ev.member, ev.broker, now);
+        } else if constexpr (std::is_same_v<T, GroupDue>) {
+          // A member busy processing acts at its next poll; an idle one at once.
+          if (members_[static_cast<std::size_t>(ev.member)].idle &&
+              now >= members_[static_cast<std::size_t>(ev.member)].busy_until)
+            poll(ev.member, now);
+        } else if constexpr (std::is_same_v<T, PollTimeout>) {
+          auto& ms = members_[static_cast<std::size_t>(ev.member)];
+          if (!alive(ev.member) || ms.polls != ev.poll || now >= ms.busy_until || (ms.crash_at && now >= *ms.crash_at))
+            return;
+          ms.expelled = true;
+          std::vector<OwnershipChange> out;
+          group_.expel(ev.member, now, out);
+          apply(out, now);
+        } else if constexpr (std::is_same_v<T, CommitArrives>) {
+          // Taken unless the member lost the partition to a later generation meanwhile
+          // (reassigned since, or the member was expelled: the commit fails).
+          auto& s = parts_[static_cast<std::size_t>(ev.part)];
+          if (s.assigned != ev.assigned || members_[static_cast<std::size_t>(ev.member)].expelled) return;
+          if (!s.committed || *s.committed < ev.offset) s.committed = ev.offset;
+        } else if constexpr (std::is_same_v<T, Grow>) {
+          const PartitionsAdded& a = added_[ev.index];
+          std::vector<OwnershipChange> out;
+          group_.set_partition_count(in_.topics[a.topic].name, a.partitions, now, out);
+          apply(out, now);
+        } else if constexpr (std::is_same_v<T, Expiry>) {
+          std::vector<OwnershipChange> out;
+          group_.expire(now, out);
+          apply(out, now);
+        } else if constexpr (std::is_same_v<T, Step>) {
+          const MemberChange& c = spec_.schedule[ev.index];
+          if (c.kind == MemberChange::Kind::kJoin) {
+            add_members(c.count, now);
+            return;
+          }
+          const auto m = group_.find(c.member);
+          // The loader refuses impossible steps (a member that left, crashed, or restarts
+          // while running); one expelled meanwhile does nothing.
+          if (c.kind == MemberChange::Kind::kRestart) {
+            if (!m || !group_.is_static(*m)) return;
+            if (group_.crashed(*m)) {
+              restart(*m, now, ev.index);
+            } else if (members_[static_cast<std::size_t>(*m)].leave_pending) {
+              // Its leave waits for the batch in hand (close() after it): the new process
+              // starts once the old one has closed.
+              members_[static_cast<std::size_t>(*m)].restart_after_close = ev.index;
+            }
+            return;
+          }
+          if (!m || !alive(*m)) return;
+          auto& ms = members_[static_cast<std::size_t>(*m)];
+          if (c.kind == MemberChange::Kind::kCrash) {
+            group_.crash(*m, now);
+            reschedule_group();
+          } else if (ms.idle) {
+            close_member(*m, now);
+          } else {
+            ms.leave_pending = true;  // close() after the batch in hand
+          }
+        }
+      },
+      e.payload);
+}
+
+GroupRun GroupSimulation::finish() {
   GroupRun run;
   const OrderSummary order = check_order(processed_, logs_);
   result_.order_violations = order.violations;
@@ -647,7 +713,7 @@ GroupRun GroupSimulation::run() {
     result_.latency_max_ms = std::move(series.max_ms);
   }
   result_.records_consumed = static_cast<std::int64_t>(processed_.size());
-  for (const auto& s : parts_) result_.records_unconsumed += log_end(s.log) - s.processed_first;
+  for (const auto& s : parts_) result_.records_unconsumed += log_end(s.log, false) - s.processed_first;
   if (!processed_.empty()) result_.end_ms = processed_.back().at.to_ms();
   for (std::int32_t m = 0; m < group_.member_count(); ++m) {
     GroupMemberResult r;
@@ -678,17 +744,58 @@ GroupRun GroupSimulation::run() {
   }
   run.result = std::move(result_);
   run.events = events_;
-  run.cancelled = cancelled;
+  run.cancelled = cancelled_;
   return run;
 }
 
-}  // namespace
+/// A replay's fetches: the logs are complete, so the leader's answer is known when the fetch
+/// is sent (answer_fetch looks ahead), and the leaders are those at the end of the run.
+class ReplayFetches final : public FetchPath {
+public:
+  ReplayFetches(const ConsumeInputs& in, const ConsumerConfig& config) : in_(in), config_(config) {}
+  void attach(GroupSimulation* group) { group_ = group; }
+  void send_fetch(std::uint32_t, std::int32_t member, std::int32_t broker, std::vector<FetchRequestPartition> request,
+                  SimTime now) override {
+    const SimTime half_rtt = SimTime::ns(in_.broker_rtt[static_cast<std::size_t>(broker)].count_ns() / 2);
+    FetchAnswer answer = answer_fetch(*in_.logs, in_.record_bytes, request, now + half_rtt, config_);
+    group_->fetch_answered(member, broker, std::move(answer.counts), answer.at + half_rtt);
+  }
+  std::int32_t leader(std::int32_t log) const override { return in_.leader[static_cast<std::size_t>(log)]; }
+  bool logs_growing() const override { return false; }
+
+private:
+  const ConsumeInputs& in_;
+  const ConsumerConfig& config_;
+  GroupSimulation* group_ = nullptr;
+};
+
+}  // namespace group_sim
+
+GroupRunner::GroupRunner(std::uint32_t group, const ConsumerGroupSpec& spec, const GroupCoordinatorConfig& coordinator,
+                         const ConsumeInputs& in, FetchPath& fetches)
+    : sim_(std::make_unique<group_sim::GroupSimulation>(group, spec, coordinator, in, fetches)) {}
+GroupRunner::~GroupRunner() = default;
+void GroupRunner::start() { sim_->start(); }
+SimTime GroupRunner::next_time() { return sim_->next_time(); }
+void GroupRunner::step() { sim_->step(); }
+void GroupRunner::fetch_answered(std::int32_t member, std::int32_t broker,
+                                 std::optional<std::vector<std::int64_t>> counts, SimTime at) {
+  sim_->fetch_answered(member, broker, std::move(counts), at);
+}
+void GroupRunner::partitions_added(std::size_t topic, std::int32_t partitions, SimTime at) {
+  sim_->partitions_added(topic, partitions, at);
+}
+GroupRun GroupRunner::finish() { return sim_->finish(); }
 
 GroupRun simulate_group(const ConsumerGroupSpec& spec, const GroupCoordinatorConfig& coordinator,
                         const ConsumeInputs& in) {
   assert(in.logs != nullptr);
-  GroupSimulation sim(spec, coordinator, in);
-  return sim.run();
+  group_sim::ReplayFetches fetches(in, spec.config);
+  group_sim::GroupSimulation sim(0, spec, coordinator, in, fetches);
+  fetches.attach(&sim);
+  sim.start();
+  while (sim.next_time() != SimTime::max()) sim.step();
+  return sim.finish();
 }
 
 }  // namespace partsim::model::consumer

@@ -1,7 +1,9 @@
 #pragma once
-// A consumer group consuming the brokers' logs after the producers' run, as a discrete-event
-// simulation of its own (consumers do not slow the producers in this model: the logs are
-// complete before it starts, and a record becomes fetchable at its `readable` time).
+// A consumer group consuming the brokers' logs, as a discrete-event part with a queue of its
+// own that a driver steps (GroupRunner): the cluster's event loop, interleaving it with the
+// producers and brokers (the group's fetches are requests the brokers serve, through a
+// FetchPath), or simulate_group, which replays logs complete before it starts (a record
+// becomes fetchable at its `readable` time) and answers each fetch at once by looking ahead.
 //
 // Each member runs Kafka's poll loop (kafka-consumer-spec.md §4.2-4.5): at most one fetch in
 // flight per broker, carrying its owned partitions led by that broker with no buffered data;
@@ -15,14 +17,18 @@
 // model/consumer/consumer_group.hpp.
 //
 // Approximations, stated: a record's bytes are its partition's mean wire bytes per record
-// (the logs carry no sizes); fetches go to the leader each partition had at the end of the
-// producers' run; the network between consumer and broker is the broker's rtt.ms.
+// (the logs carry no sizes); a fetch goes to the leader the FetchPath names when it is sent
+// (replayed: the leader each partition had at the end of the producers' run); the network
+// between consumer and broker is the broker's rtt.ms.
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <vector>
 
 #include "model/cluster/partition_log.hpp"
+#include "model/consumer/fetch_answer.hpp"
 #include "model/consumer/group_spec.hpp"
 #include "model/consumer_groups.hpp"
 #include "model/group_result.hpp"
@@ -48,8 +54,10 @@ struct ConsumeInputs {
   /// Per topic, the count at the start (empty: every topic's count in `topics`).
   std::vector<std::int32_t> start_partitions;
   std::vector<std::int32_t> topic_first_log;  ///< per topic: index of its partition 0 in logs->partitions
-  std::vector<std::int32_t> leader;           ///< per log partition: index of its leader broker
-  std::vector<double> record_bytes;           ///< per log partition: wire bytes per record (>= 1)
+  /// Replayed (simulate_group): per log partition, the index of its leader broker and its
+  /// wire bytes per record (>= 1). Unused in the cluster's event loop, whose FetchPath knows.
+  std::vector<std::int32_t> leader;
+  std::vector<double> record_bytes;
   std::vector<SimTime> broker_rtt;            ///< per broker: consumer <-> broker round trip
   SimTime sample_interval = SimTime::zero();  ///< lag sampled this often (0 = not kept)
   /// When the producers' run ends (run.duration.ms; 0 for a run that stops by records).
@@ -68,6 +76,56 @@ struct GroupRun {
   std::vector<ConsumeTraceRow> trace;  ///< the first `trace` records processed
   std::uint64_t events = 0;
   bool cancelled = false;  ///< stopped by ConsumeInputs::cancel: the result is partial
+};
+
+/// How a group's fetches reach the leaders and come back: the cluster's event loop (the
+/// brokers serve them) or a replay's look-ahead. The answer comes back through
+/// GroupRunner::fetch_answered.
+class FetchPath {
+public:
+  virtual ~FetchPath() = default;
+  /// Member `member` of group `group` sends a fetch of `request` (its partitions in session
+  /// order) to broker `broker` at `now`.
+  virtual void send_fetch(std::uint32_t group, std::int32_t member, std::int32_t broker,
+                          std::vector<FetchRequestPartition> request, SimTime now) = 0;
+  /// The broker leading log partition `log` now, as the member's metadata has it (-1: none).
+  virtual std::int32_t leader(std::int32_t log) const = 0;
+  /// Whether records may still be appended to the logs or become readable (the producers
+  /// or the followers run on): a member then fetches its partitions even when it has read
+  /// everything there is, waiting for more.
+  virtual bool logs_growing() const = 0;
+};
+
+namespace group_sim {
+class GroupSimulation;
+}
+
+/// One group as a part of an event loop: start() it, then step() while next_time() is the
+/// earliest event of the loop, feeding it fetch answers and partition increases; finish()
+/// gives its results.
+class GroupRunner {
+public:
+  GroupRunner(std::uint32_t group, const ConsumerGroupSpec& spec, const GroupCoordinatorConfig& coordinator,
+              const ConsumeInputs& in, FetchPath& fetches);
+  ~GroupRunner();
+  GroupRunner(const GroupRunner&) = delete;
+  GroupRunner& operator=(const GroupRunner&) = delete;
+
+  void start();
+  /// Time of its next event; SimTime::max() when it has none or has stopped.
+  SimTime next_time();
+  /// Runs its next event.
+  void step();
+  /// The answer to `member`'s fetch to `broker`: per requested partition the records
+  /// returned, or none (an error: the connection failed); it reaches the member at `at`.
+  void fetch_answered(std::int32_t member, std::int32_t broker, std::optional<std::vector<std::int64_t>> counts,
+                      SimTime at);
+  /// Topic `topic` (index into ConsumeInputs::topics) grew to `partitions` at `at`.
+  void partitions_added(std::size_t topic, std::int32_t partitions, SimTime at);
+  GroupRun finish();
+
+private:
+  std::unique_ptr<group_sim::GroupSimulation> sim_;
 };
 
 /// Runs one group over the logs until every record of its partitions has been processed by

@@ -10,10 +10,8 @@
 
 namespace partsim::model::detail {
 
-void run_consumers(const Scenario& s, const RunOptions& options, RunResult& result) {
-  PARTSIM_CHECK(result.logs != nullptr, "consumer groups without the brokers' logs");
+consumer::ConsumeInputs consume_inputs(const Scenario& s, const RunOptions& options) {
   consumer::ConsumeInputs in;
-  in.logs = result.logs.get();
   std::vector<std::string> broker_racks;
   for (const auto& b : s.brokers) {
     broker_racks.push_back(b.rack);
@@ -36,11 +34,33 @@ void run_consumers(const Scenario& s, const RunOptions& options, RunResult& resu
     first += in.topics.back().partitions;
     grows = grows || !t.schedule.empty();
   }
+  if (!grows) in.start_partitions.clear();
+  in.sample_interval = options.timeseries;
+  in.run_end = s.run.duration.value_or(SimTime::zero());
+  in.trace = s.run.trace;
+  in.cancel = options.cancel;
+  return in;
+}
+
+void add_group_run(RunResult& result, consumer::GroupRun run) {
+  result.partial = result.partial || run.cancelled;
+  if (result.repartition) {
+    auto& r = *result.repartition;
+    r.records_skipped_latest += run.result.records_skipped_latest;
+    r.keys_out_of_order = std::max(r.keys_out_of_order.value_or(0), run.result.keys_out_of_order);
+  }
+  result.consumer_groups.push_back(std::move(run.result));
+  for (auto& row : run.trace) result.consume_trace.push_back(std::move(row));
+}
+
+void run_consumers(const Scenario& s, const RunOptions& options, RunResult& result) {
+  PARTSIM_CHECK(result.logs != nullptr, "consumer groups without the brokers' logs");
+  consumer::ConsumeInputs in = consume_inputs(s, options);
+  in.logs = result.logs.get();
   // The topics' partition increases, in the order the run made them.
   if (result.repartition)
     for (const auto& c : result.repartition->changes)
       if (const auto t = s.topic_index(c.topic)) in.partitions_added.push_back({SimTime::from_ms(c.at_ms), *t, c.to});
-  if (!grows) in.start_partitions.clear();
   for (std::size_t i = 0; i < result.partitions.size(); ++i) {
     const PartitionStats& ps = result.partitions[i];
     // The leader at the end of the run (a partition without one: its preferred leader).
@@ -52,24 +72,12 @@ void run_consumers(const Scenario& s, const RunOptions& options, RunResult& resu
                                   ? std::max(1.0, static_cast<double>(ps.bytes) / static_cast<double>(ps.records))
                                   : 1.0);
   }
-  in.sample_interval = options.timeseries;
-  in.run_end = s.run.duration.value_or(SimTime::zero());
-  in.trace = s.run.trace;
-  in.cancel = options.cancel;
   for (const auto& g : s.consumers) {
     if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
       result.partial = true;  // the groups not begun are left out
       break;
     }
-    consumer::GroupRun run = consumer::simulate_group(g, s.group_coordinator, in);
-    result.partial = result.partial || run.cancelled;
-    if (result.repartition) {
-      auto& r = *result.repartition;
-      r.records_skipped_latest += run.result.records_skipped_latest;
-      r.keys_out_of_order = std::max(r.keys_out_of_order.value_or(0), run.result.keys_out_of_order);
-    }
-    result.consumer_groups.push_back(std::move(run.result));
-    for (auto& row : run.trace) result.consume_trace.push_back(std::move(row));
+    add_group_run(result, consumer::simulate_group(g, s.group_coordinator, in));
   }
 }
 

@@ -1,19 +1,30 @@
 #pragma once
-// The engine's consumer phase: after the producers' run, each consumer group of the scenario
-// consumes the brokers' logs (model/consumer/consumer_simulation.hpp) and its results join
-// the RunResult. Internal to partsim_model.
+// Consumer groups and the migration around the engine's run: what the groups know of the
+// cluster (consume_inputs), how a group's results join the RunResult, and the replay of a
+// scenario with a migration, whose copier runs after the producers' run and whose groups then
+// read the logs it leaves (model/consumer/consumer_simulation.hpp). Without a migration the
+// groups run in the engine's event loop. Internal to partsim_model.
 
 #include <atomic>
 #include <cstdint>
 #include <optional>
 
+#include "model/consumer/consumer_simulation.hpp"
 #include "model/run_options.hpp"
 #include "model/run_result.hpp"
 #include "model/scenario.hpp"
 
 namespace partsim::model::detail {
 
-/// Runs every group of `s.consumers` over `result.logs` (which must be kept) and fills
+/// What every group knows of the scenario's cluster: its topics (at the count they end with,
+/// and the count they start with when a topic grows), brokers' round trips, sampling,
+/// tracing and cancel. Not the logs, the partition increases, leaders nor record sizes.
+consumer::ConsumeInputs consume_inputs(const Scenario& s, const RunOptions& options);
+
+/// A group's results join the run's (and a partition increase's figures).
+void add_group_run(RunResult& result, consumer::GroupRun run);
+
+/// Replays every group of `s.consumers` over `result.logs` (which must be kept) and fills
 /// result.consumer_groups and result.consume_trace.
 void run_consumers(const Scenario& s, const RunOptions& options, RunResult& result);
 

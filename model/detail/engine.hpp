@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <variant>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "model/cluster/partition_log.hpp"
 #include "model/cluster/producer_state.hpp"
 #include "model/cluster/replication.hpp"
+#include "model/consumer/consumer_simulation.hpp"
 #include "model/detail/controller.hpp"
 #include "model/detail/run_recorder.hpp"
 #include "model/host_cores.hpp"
@@ -101,9 +103,19 @@ struct Fence {
   std::uint32_t broker;
   std::uint64_t epoch;
 };  // the controller fences a dead broker
-using Event = std::variant<AppSend, SenderWake, RequestArrive, BrokerDone, ResponseArrive, RequestTimeout, Disconnect,
-                           BufferTimeout, MetadataRefresh, BrokerScheduleStep, SecondCall, Sample, LeaderCheck,
-                           ResponseSent, TopicStep, PeriodicRefresh, FetchStep, IsrCheck, Fence>;
+// Consumer groups' fetches (engine_consumers.cpp): one reaches its leader; a fetch parked
+// until fetch.min.bytes are readable (or fetch.max.wait.ms passed) is due.
+struct ConsumerFetchArrive {
+  std::uint64_t fetch;
+};
+struct ConsumerFetchDue {
+  std::uint64_t fetch;
+  std::uint32_t generation;
+};
+using Event =
+    std::variant<AppSend, SenderWake, RequestArrive, BrokerDone, ResponseArrive, RequestTimeout, Disconnect,
+                 BufferTimeout, MetadataRefresh, BrokerScheduleStep, SecondCall, Sample, LeaderCheck, ResponseSent,
+                 TopicStep, PeriodicRefresh, FetchStep, IsrCheck, Fence, ConsumerFetchArrive, ConsumerFetchDue>;
 
 /// A batch in a request as the leader sees it (described when the producer is idempotent,
 /// the run tags records or has followers).
@@ -184,7 +196,7 @@ private:
   std::vector<std::uint32_t> free_;
 };
 
-class Engine final : public ProducerHost, public ReplicationHost {
+class Engine final : public ProducerHost, public ReplicationHost, public consumer::FetchPath {
 public:
   /// `resume`: a stop-replay migration's producers start again then (their pause, from at.ms);
   /// without it they stop at at.ms for good (the run that finds when they may resume).
@@ -211,6 +223,8 @@ public:
   void operator()(const FetchStep& e);
   void operator()(const IsrCheck& e);
   void operator()(const Fence& e);
+  void operator()(const ConsumerFetchArrive& e);
+  void operator()(const ConsumerFetchDue& e);
 
   // ReplicationHost
   void schedule_fetch(ReplicationHost::Step step, std::uint32_t session, std::uint64_t fetch, SimTime at) override;
@@ -234,6 +248,12 @@ public:
   bool event_due(SimTime t) override { return sim_.has_pending() && sim_.next_event_time() <= t; }
   void call_after_event(std::uint32_t producer) override { after_event_.push_back(producer); }
   void sequence_gap(std::uint32_t producer, std::int32_t partition) override;
+
+  // consumer::FetchPath (engine_consumers.cpp)
+  void send_fetch(std::uint32_t group, std::int32_t member, std::int32_t broker,
+                  std::vector<consumer::FetchRequestPartition> request, SimTime at) override;
+  std::int32_t leader(std::int32_t log) const override;
+  bool logs_growing() const override;
 
 private:
   SimTime now() const { return sim_.now(); }
@@ -263,7 +283,56 @@ private:
   void note_existence();
   // Threaded brokers: connections muted until the followers settle their request's acks.
   std::map<std::uint64_t, ResponseSent> muted_until_settled_;
+  /// Whether a request the brokers hold (produce or fetch) still counts.
+  bool request_live(std::uint64_t id) {
+    return is_consumer_fetch(id) ? fetches_.count(id) > 0 : requests_.find(id) != nullptr;
+  }
 
+  // ---- consumer groups in the event loop (engine_consumers.cpp) ----
+  // Every group of the scenario runs as a part of this loop (a scenario with a migration
+  // replays them after it instead: model/detail/consumer_run.cpp). A member's fetch is a
+  // request to its partitions' leader on a connection of its own: it waits in the broker's
+  // queue and is served like a produce request (request.ms + batch.ms per partition; its
+  // records leave by zero-copy transfer, so byte.rate does not apply), then parks until
+  // fetch.min.bytes are readable or fetch.max.wait.ms passed (kafka-consumer-spec §4.3).
+  static constexpr std::uint64_t kConsumerFetch = std::uint64_t{1} << 63;  // a fetch's id bit
+  static bool is_consumer_fetch(std::uint64_t id) { return (id & kConsumerFetch) != 0; }
+  struct ConsumerFetch {
+    std::uint32_t group = 0;
+    std::int32_t member = 0;
+    std::uint32_t broker = 0;
+    std::uint32_t connection = 0;
+    std::vector<consumer::FetchRequestPartition> request;
+    SimTime served = SimTime::max();  // when the broker read it (its wait starts); max: not yet
+    SimTime due = SimTime::max();     // parked: when it is answered, as known now
+    std::uint32_t generation = 0;     // of its ConsumerFetchDue
+    bool at_broker = false;           // arrived: queued, in service or parked
+  };
+  void start_groups();
+  void finish_groups();
+  void consumer_fetch_served(std::uint64_t id);
+  // The answer the leader would give now, with the records' sizes as the run has them so far.
+  consumer::FetchAnswer evaluate_fetch(const ConsumerFetch& f);
+  void answer_fetch_now(std::uint64_t id);
+  void fail_fetch(std::uint64_t id, SimTime noticed);
+  void unpark(std::uint64_t id);
+  void readable_changed(std::size_t log);  // a parked fetch of it may be answered sooner
+  void leaders_changed();                  // parked fetches of partitions moved are answered
+  void fail_fetches_at(std::uint32_t broker);
+  consumer::ConsumeInputs consume_in_;
+  std::vector<std::unique_ptr<consumer::GroupRunner>> groups_;
+  std::map<std::uint64_t, ConsumerFetch> fetches_;  // ordered: a broker's failure fails them in order
+  std::uint64_t next_fetch_ = 0;
+  std::vector<std::vector<std::uint64_t>> parked_on_;  // per log: parked fetches reading it
+  std::map<std::tuple<std::uint32_t, std::int32_t, std::uint32_t>, std::uint32_t>
+      fetch_connection_;                    // (group, member, broker)
+  std::vector<double> fetch_record_bytes_;  // per log, as answer_fetch reads it
+  std::size_t fetch_events_ = 0;            // pending events of consumer fetches
+  bool group_woken_ = false;                // an event gave a group an event of its own
+  std::vector<std::int32_t> log_topic_;     // per log: its topic
+  // Whether the logs may still grow (logs_growing): followers' fetch steps and broker
+  // schedule steps pending.
+  std::size_t replication_steps_ = 0, broker_steps_left_ = 0;
   const Scenario& s_;
   RunOptions options_;
   // Speed: where the state a large run reads at random lives (producers, their partitions and

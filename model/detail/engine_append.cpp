@@ -75,6 +75,7 @@ void Engine::append_records(std::size_t log_index, const std::vector<LogRecord>&
     rec.readable = at;
     log.records.push_back(rec);
   }
+  readable_changed(log_index);
 }
 
 // Followers: the high watermark passed the records of the batches below `hw`.
@@ -88,6 +89,7 @@ void Engine::high_watermark_moved(std::size_t partition, std::int64_t hw) {
   std::size_t& readable = readable_records_[partition];
   for (; !waiting.empty() && waiting.front().end_bytes <= hw; waiting.pop_front())
     for (; readable < waiting.front().records_end; ++readable) records[readable].readable = now();
+  readable_changed(partition);
 }
 
 // Followers: a new leader's log ends at `end`; the batches past it are gone (the records

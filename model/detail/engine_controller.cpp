@@ -11,6 +11,7 @@
 namespace partsim::model::detail {
 
 void Engine::operator()(const BrokerScheduleStep& e) {
+  --broker_steps_left_;
   BrokerService& b = brokers_[e.broker];
   const BrokerChange& c = s_.brokers[e.broker].schedule[e.index];
   switch (c.kind) {
@@ -33,6 +34,7 @@ void Engine::fail_broker(std::uint32_t bi) {
   BrokerService& b = brokers_[bi];
   if (!b.up()) return;
   b.fail();
+  fail_fetches_at(bi);
   if (const auto fence_at = controller_->broker_failed(bi, now())) sim_.schedule_at(*fence_at, Fence{bi, b.epoch()});
   for (auto& p : producers_) {
     sim_.schedule_at(now() + b.one_way(), Disconnect{p->index(), bi, b.epoch()});
@@ -57,6 +59,7 @@ void Engine::operator()(const LeaderCheck&) {
 }
 
 void Engine::refresh_metadata() {
+  leaders_changed();
   for (auto& p : producers_) {
     sim_.schedule_in(SimTime::ms(1), MetadataRefresh{p->index()});
     p->wake_sender(now(), now());

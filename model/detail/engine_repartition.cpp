@@ -60,6 +60,8 @@ void Engine::operator()(const TopicStep& e) {
   result().repartition->changes.push_back(change);
   topic_count_[e.topic] = c.partitions;
   controller_->topic_grew(e.topic, c.partitions, now());
+  for (auto& g : groups_) g->partitions_added(e.topic, c.partitions, now());
+  group_woken_ = !groups_.empty();
 }
 
 // The next refresh that can show the producer something new: lastRefresh + max.age when

@@ -11,6 +11,7 @@
 namespace partsim::model::detail {
 
 void Engine::operator()(const FetchStep& e) {
+  --replication_steps_;
   switch (e.step) {
     case ReplicationHost::Step::kArrive: replication_->on_fetch_arrive(e.session, e.fetch, now()); break;
     case ReplicationHost::Step::kReturn: replication_->on_fetch_return(e.session, e.fetch, now()); break;
@@ -21,6 +22,7 @@ void Engine::operator()(const FetchStep& e) {
 void Engine::schedule_fetch(ReplicationHost::Step step, std::uint32_t session, std::uint64_t fetch, SimTime at) {
   // Once no producer will send again, an idle fetcher (waiting for data) stops: the run ends.
   if (step == ReplicationHost::Step::kExpire && quiet()) return;
+  ++replication_steps_;
   sim_.schedule_at(at, FetchStep{step, session, fetch});
 }
 

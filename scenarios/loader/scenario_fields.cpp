@@ -163,7 +163,7 @@ const Table<Scenario>& scenario_table() {
                   "the producers, at least one"),
           F::list("consumers", &Scenario::consumers, consumer_group_table(),
                   ListRules<ConsumerGroupSpec>("consumer group").unique("group", "group"),
-                  "consumer groups reading the topics after the producers' run (none by default)"),
+                  "consumer groups reading the topics while the producers write (none by default)"),
           migration_field(),
       },
       [](MapReader& top, Scenario& s) {

@@ -1,0 +1,87 @@
+// Consumer groups in the cluster's event loop: a fetch is a request the partition leader
+// serves on its threads (so fetches and produce requests wait for each other), and it waits
+// at the leader for fetch.min.bytes until fetch.max.wait.ms (kafka-consumer-spec §4.3).
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "model/cluster_simulation.hpp"
+#include "scenarios/loader/scenario_loader.hpp"
+#include "scenarios/run_helpers.hpp"
+
+using namespace partsim;
+using partsim::testing::check_invariants;
+
+namespace {
+
+// One broker whose every request costs 2 ms, one producer (200 records/s, no linger) on 8
+// partitions, and, with `members` > 0, a group reading them with `fetch` in its config.
+std::string fetch_yaml(int members, const std::string& fetch = "") {
+  std::string y =
+      "name: fetch-load\nrun: {seed: 3, duration.ms: 4000}\n"
+      "cluster:\n  brokers:\n    - {id: 0, request.ms: 2}\n"
+      "topics:\n  - {name: events, partitions: 8}\n"
+      "producers:\n"
+      "  - name: app\n"
+      "    config: {acks: 1, linger.ms: 0}\n"
+      "    workload:\n"
+      "      topic: events\n"
+      "      arrivals: {kind: poisson, rate: 200}\n"
+      "      keys: {kind: template, template: \"k{i}\", cardinality: 100}\n";
+  if (members > 0)
+    y += "consumers:\n  - group: readers\n    topics: [events]\n    members: " + std::to_string(members) +
+         "\n    config: {auto.offset.reset: earliest" + fetch + "}\n";
+  return y;
+}
+
+model::RunResult run_yaml(const std::string& yaml) {
+  const model::Scenario s = scenarios::load_scenario_text(yaml, "fetch.yaml");
+  model::RunResult r = model::run_scenario(s, s.run.seed, 0, {});
+  check_invariants(r, s);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("a group's fetches load the broker: the producer's requests wait behind them") {
+  const model::RunResult alone = run_yaml(fetch_yaml(0));
+  const model::RunResult read = run_yaml(fetch_yaml(8));
+  REQUIRE(read.consumer_groups.size() == 1);
+  const auto& g = read.consumer_groups[0];
+  CHECK(g.records_consumed == read.records_acked);
+  CHECK(g.records_unconsumed == 0);
+  // The same records sent (the workload does not depend on the broker), but the eight
+  // members' fetches, 2 ms each, take the broker's one server between produce requests.
+  CHECK(read.records_sent == alone.records_sent);
+  REQUIRE(alone.brokers.size() == 1);
+  const double wait_alone = alone.brokers[0].queue_wait_ms_sum / static_cast<double>(alone.brokers[0].requests);
+  const double wait_read = read.brokers[0].queue_wait_ms_sum / static_cast<double>(read.brokers[0].requests);
+  CAPTURE(wait_alone);
+  CAPTURE(wait_read);
+  CHECK(wait_read > 2 * wait_alone + 0.2);
+  CHECK(read.brokers[0].records == alone.brokers[0].records);
+}
+
+TEST_CASE("a fetch waits at the leader for fetch.min.bytes, at most fetch.max.wait.ms") {
+  // fetch.min.bytes 1: answered as soon as a record is readable, a few ms after its send.
+  const model::RunResult eager = run_yaml(fetch_yaml(1));
+  // A megabyte is never readable at 200 records/s: every fetch waits its 200 ms out, so a
+  // record waits for the next answer, 100 ms on average.
+  const model::RunResult patient =
+      run_yaml(fetch_yaml(1, ", fetch.min.bytes: 1000000, fetch.max.wait.ms: 200"));
+  const auto& e = eager.consumer_groups.at(0).e2e_latency;
+  const auto& p = patient.consumer_groups.at(0).e2e_latency;
+  CHECK(eager.consumer_groups[0].records_unconsumed == 0);
+  CHECK(patient.consumer_groups[0].records_unconsumed == 0);
+  const double eager_p50 = static_cast<double>(e.quantile(0.5)) / 1e6;
+  const double patient_p50 = static_cast<double>(p.quantile(0.5)) / 1e6;
+  const double patient_max = static_cast<double>(p.max()) / 1e6;
+  CAPTURE(eager_p50);
+  CAPTURE(patient_p50);
+  CAPTURE(patient_max);
+  CHECK(eager_p50 < 10);
+  CHECK(patient_p50 > 60);
+  CHECK(patient_p50 < 160);
+  CHECK(patient_max < 230);
+}
