@@ -49,7 +49,16 @@ struct CommitArrives {
   std::int64_t offset;
   std::uint32_t assigned;
 };
-using Event = std::variant<PollAt, FetchDone, GroupDue, Expiry, Step, Sample, PollTimeout, Grow, CommitArrives>;
+/// A member that had partitions without a leader asks its metadata again (retry.backoff.ms).
+struct LeaderRetry {
+  std::int32_t member;
+};
+using Event =
+    std::variant<PollAt, FetchDone, GroupDue, Expiry, Step, Sample, PollTimeout, Grow, CommitArrives, LeaderRetry>;
+
+/// A consumer's metadata refresh after a partition had no leader comes no sooner than
+/// retry.backoff.ms (kafka-consumer-spec §6.2).
+constexpr SimTime kMetadataRetry = SimTime::ms(100);
 
 /// Per partition of the group (one owner at a time).
 struct PartState {
@@ -81,6 +90,7 @@ struct MemberState {
   bool leave_pending = false;
   std::optional<std::size_t> restart_after_close;  ///< a static member's restart step that came before its close()
   bool expelled = false;                           ///< left the group for a late poll(); rejoins at its next
+  bool leader_retry = false;                       ///< a LeaderRetry is pending
   std::uint64_t polls = 0;                         ///< poll() calls that returned records
   std::int64_t records = 0;
 };
@@ -488,11 +498,18 @@ void GroupSimulation::poll(std::int32_t member, SimTime now) {
 
 void GroupSimulation::send_fetches(std::int32_t member, SimTime now) {
   auto& ms = members_[static_cast<std::size_t>(member)];
-  // A partition whose leader moved joins the end of its new leader's session.
+  const bool growing = fetches_.logs_growing();
+  // A partition whose leader moved joins the end of its new leader's session. One without a
+  // leader (its replicas down) is fetched once the member's metadata names one: it looks
+  // again after retry.backoff.ms.
+  bool leaderless = false;
   for (std::size_t b = 0; b < ms.session.size(); ++b) {
     auto& order = ms.session[b];
     for (std::size_t i = 0; i < order.size();) {
-      const std::int32_t leader = fetches_.leader(parts_[static_cast<std::size_t>(order[i])].log);
+      const auto& s = parts_[static_cast<std::size_t>(order[i])];
+      const std::int32_t leader = fetches_.leader(s.log);
+      if (leader < 0)
+        leaderless = leaderless || (s.fetched == s.position && (growing || s.fetched < log_end(s.log, growing)));
       if (leader < 0 || static_cast<std::size_t>(leader) == b) {
         ++i;
         continue;
@@ -501,7 +518,10 @@ void GroupSimulation::send_fetches(std::int32_t member, SimTime now) {
       order.erase(order.begin() + static_cast<std::ptrdiff_t>(i));
     }
   }
-  const bool growing = fetches_.logs_growing();
+  if (leaderless && !ms.leader_retry) {
+    ms.leader_retry = true;
+    queue_.schedule(now + kMetadataRetry, LeaderRetry{member});
+  }
   for (std::size_t b = 0; b < ms.session.size(); ++b) {
     if (ms.in_flight[b]) continue;
     // Owned partitions this broker leads with nothing buffered (§4.2) and something left to
@@ -599,7 +619,8 @@ void GroupSimulation::step() {
   auto e = queue_.pop();
   const SimTime now = e.time;
   ++events_;
-  if (e.payload.index() == 0 || e.payload.index() == 1) {  // polls and fetches are where progress shows
+  // Polls and fetches (and a member's retries for a leader) are where progress shows.
+  if (e.payload.index() == 0 || e.payload.index() == 1 || std::holds_alternative<LeaderRetry>(e.payload)) {
     const std::int64_t first = static_cast<std::int64_t>(processed_.size()) - result_.duplicates;
     if (first != progress_) {
       progress_ = first;
@@ -629,6 +650,10 @@ void GroupSimulation::step() {
         using T = std::decay_t<decltype(ev)>;
         if constexpr (std::is_same_v<T, PollAt>) {
           poll(ev.member, now);
+        } else if constexpr (std::is_same_v<T, LeaderRetry>) {
+          auto& ms = members_[static_cast<std::size_t>(ev.member)];
+          ms.leader_retry = false;
+          if (ms.idle && alive(ev.member) && now >= ms.busy_until) poll(ev.member, now);
         } else if constexpr (std::is_same_v<T, FetchDone>) {
           fetch_done(ev.member, ev.broker, now);
         } else if constexpr (std::is_same_v<T, GroupDue>) {

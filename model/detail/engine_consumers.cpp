@@ -25,12 +25,13 @@ void Engine::start_groups() {
   consume_in_.logs = logs_.get();
   log_topic_.assign(result().partitions.size(), 0);
   for (std::size_t t = 0; t < stats_offset_.size(); ++t)
-    for (std::size_t row = stats_offset_[t]; row < log_topic_.size(); ++row) log_topic_[row] = static_cast<std::int32_t>(t);
+    for (std::size_t row = stats_offset_[t]; row < log_topic_.size(); ++row)
+      log_topic_[row] = static_cast<std::int32_t>(t);
   parked_on_.resize(result().partitions.size());
   fetch_record_bytes_.assign(result().partitions.size(), 1.0);
   for (std::uint32_t g = 0; g < s_.consumers.size(); ++g)
-    groups_.push_back(std::make_unique<consumer::GroupRunner>(g, s_.consumers[g], s_.group_coordinator,
-                                                              consume_in_, *this));
+    groups_.push_back(std::make_unique<consumer::GroupRunner>(g, s_.consumers[g], s_.group_coordinator, consume_in_,
+                                                              *this));
   for (auto& g : groups_) g->start();
 }
 
@@ -175,9 +176,9 @@ void Engine::readable_changed(std::size_t log) {
 void Engine::leaders_changed() {
   std::vector<std::uint64_t> moved;
   for (const auto& [id, f] : fetches_)
-    if (f.due != SimTime::max() &&
-        std::any_of(f.request.begin(), f.request.end(),
-                    [&](const auto& p) { return leader(p.log) != static_cast<std::int32_t>(f.broker); }))
+    if (f.due != SimTime::max() && std::any_of(f.request.begin(), f.request.end(), [&](const auto& p) {
+          return leader(p.log) != static_cast<std::int32_t>(f.broker);
+        }))
       moved.push_back(id);
   for (const std::uint64_t id : moved) answer_fetch_now(id);
 }

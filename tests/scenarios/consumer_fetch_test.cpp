@@ -18,17 +18,16 @@ namespace {
 // One broker whose every request costs 2 ms, one producer (200 records/s, no linger) on 8
 // partitions, and, with `members` > 0, a group reading them with `fetch` in its config.
 std::string fetch_yaml(int members, const std::string& fetch = "") {
-  std::string y =
-      "name: fetch-load\nrun: {seed: 3, duration.ms: 4000}\n"
-      "cluster:\n  brokers:\n    - {id: 0, request.ms: 2}\n"
-      "topics:\n  - {name: events, partitions: 8}\n"
-      "producers:\n"
-      "  - name: app\n"
-      "    config: {acks: 1, linger.ms: 0}\n"
-      "    workload:\n"
-      "      topic: events\n"
-      "      arrivals: {kind: poisson, rate: 200}\n"
-      "      keys: {kind: template, template: \"k{i}\", cardinality: 100}\n";
+  std::string y = "name: fetch-load\nrun: {seed: 3, duration.ms: 4000}\n"
+                  "cluster:\n  brokers:\n    - {id: 0, request.ms: 2}\n"
+                  "topics:\n  - {name: events, partitions: 8}\n"
+                  "producers:\n"
+                  "  - name: app\n"
+                  "    config: {acks: 1, linger.ms: 0}\n"
+                  "    workload:\n"
+                  "      topic: events\n"
+                  "      arrivals: {kind: poisson, rate: 200}\n"
+                  "      keys: {kind: template, template: \"k{i}\", cardinality: 100}\n";
   if (members > 0)
     y += "consumers:\n  - group: readers\n    topics: [events]\n    members: " + std::to_string(members) +
          "\n    config: {auto.offset.reset: earliest" + fetch + "}\n";
@@ -68,8 +67,7 @@ TEST_CASE("a fetch waits at the leader for fetch.min.bytes, at most fetch.max.wa
   const model::RunResult eager = run_yaml(fetch_yaml(1));
   // A megabyte is never readable at 200 records/s: every fetch waits its 200 ms out, so a
   // record waits for the next answer, 100 ms on average.
-  const model::RunResult patient =
-      run_yaml(fetch_yaml(1, ", fetch.min.bytes: 1000000, fetch.max.wait.ms: 200"));
+  const model::RunResult patient = run_yaml(fetch_yaml(1, ", fetch.min.bytes: 1000000, fetch.max.wait.ms: 200"));
   const auto& e = eager.consumer_groups.at(0).e2e_latency;
   const auto& p = patient.consumer_groups.at(0).e2e_latency;
   CHECK(eager.consumer_groups[0].records_unconsumed == 0);

@@ -139,3 +139,29 @@ TEST_CASE("after a failed fetch the member fetches the same positions again, at 
   drain(runner);
   CHECK(runner.finish().result.records_consumed == 1);
 }
+
+TEST_CASE("a partition without a leader is fetched once one is named, the member looking every retry.backoff.ms") {
+  RunnerFixture f(1);
+  f.add(0, 0, 1);
+  f.cluster.leaders[0] = -1;  // its replicas down
+  const ConsumerGroupSpec spec = group(1);
+  GroupRunner runner(0, spec, {}, f.in, f.cluster);
+  runner.start();
+  while (runner.next_time() < SimTime::ms(150)) runner.step();
+  CHECK(f.cluster.sent.empty());
+  f.cluster.leaders[0] = 0;  // a replica is back and leads
+  while (f.cluster.sent.empty() && runner.next_time() < SimTime::ms(300)) runner.step();
+  REQUIRE(f.cluster.sent.size() == 1);
+  CHECK(f.cluster.sent[0].at == SimTime::ms(200));
+  CHECK(f.cluster.sent[0].broker == 0);
+  // Without a leader for good and nothing else to read, the group stops as stalled.
+  RunnerFixture dead(1);
+  dead.add(0, 0, 1);
+  dead.cluster.leaders[0] = -1;
+  GroupRunner stuck(0, spec, {}, dead.in, dead.cluster);
+  stuck.start();
+  drain(stuck);
+  const GroupRun run = stuck.finish();
+  CHECK(run.result.stalled);
+  CHECK(run.result.records_unconsumed == 1);
+}
