@@ -4,7 +4,8 @@
 // other parts are in model/detail/: engine_append.cpp (the leader's append),
 // engine_replication.cpp (followers), engine_repartition.cpp (partition increases),
 // engine_controller.cpp (brokers' schedules, failures and leader elections) and
-// engine_results.cpp (the time series samples, the results gathered at the end); the
+// engine_results.cpp (the time series samples, the results gathered at the end) and
+// engine_consumers.cpp (the consumer groups stepped in this loop, their fetches served); the
 // results themselves are run_recorder.*'s, which the producers report to.
 
 #include "model/cluster_simulation.hpp"
@@ -61,7 +62,8 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
   for (std::uint32_t p = 0; p < s.producers.size(); ++p)
     connection_of_.insert(connection_of_.end(), brokers_.size(), p);
   next_connection_.assign(brokers_.size(), static_cast<std::uint32_t>(s.producers.size()));
-  // Consumer groups read the logs after the run (run_scenario drops them unless asked for).
+  // Consumer groups read the logs as they are written, a migration after the run
+  // (run_scenario drops them unless asked for).
   keep_logs_ = options.keep_logs || !s.consumers.empty() || s.migration.has_value();
   tag_records_ = keep_logs_ || injects_errors;
   if (tag_records_) logs_ = std::make_shared<BrokerLogs>();  // its key table names the tagged keys

@@ -1,7 +1,8 @@
 #pragma once
 // The engine behind run_scenario (cluster_simulation.hpp): the events, and the Engine that
 // dispatches each one to the unit it concerns (a KafkaProducer, a BrokerService, the
-// Leadership) and keeps the run's results. Internal to partsim_model.
+// Leadership, a consumer group's fetch) and steps the consumer groups between its events.
+// Internal to partsim_model.
 
 #include <cstdint>
 #include <deque>

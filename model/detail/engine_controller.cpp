@@ -47,6 +47,7 @@ void Engine::recover_broker(std::uint32_t bi) {
   if (b.up()) return;
   b.recover();
   controller_->broker_recovered(bi, now());
+  leaders_changed();
   for (auto& p : producers_) sim_.schedule_at(now() + b.rtt(), MetadataRefresh{p->index()});
 }
 
