@@ -102,6 +102,23 @@ nlohmann::ordered_json consumer_groups_to_json(const model::RunResult& r) {
   return groups;
 }
 
+nlohmann::ordered_json consumer_fetches_to_json(const model::RunResult& r) {
+  if (r.consumer_fetches.empty()) return nullptr;
+  Json brokers = Json::array();
+  const auto mean = [](double sum, std::int64_t n) {
+    return n > 0 ? Json(round_to(sum / static_cast<double>(n), 3)) : Json(nullptr);
+  };
+  for (const auto& b : r.consumer_fetches)
+    brokers.push_back({{"broker", b.broker},
+                       {"fetches", b.fetches},
+                       {"records", b.records},
+                       {"empty", b.empty},
+                       {"failed", b.failed},
+                       {"queue_wait_ms_mean", mean(b.queue_wait_ms_sum, b.fetches)},
+                       {"parked_ms_mean", mean(b.parked_ms_sum, b.fetches)}});
+  return brokers;
+}
+
 nlohmann::ordered_json consume_trace_to_json(const model::RunResult& r) {
   if (r.consumer_groups.empty()) return nullptr;
   Json rows = Json::array();
@@ -183,6 +200,16 @@ std::string consumer_groups_to_text(const model::RunResult& r) {
     if (many_rebalances)
       out += "(the " + std::to_string(kTablePartitionsShown) + " of " + std::to_string(g.rebalances.size()) +
              " rebalances with the longest pause sum; every rebalance: --format json)\n";
+  }
+  if (!r.consumer_fetches.empty()) {
+    // The groups' fetches as the brokers served them (beside the produce requests above).
+    Table fetches({{"broker"}, {"fetches"}, {"records"}, {"empty"}, {"failed"}, {"queue wait ms"}, {"parked ms"}});
+    const auto mean = [](double sum, std::int64_t n) { return n > 0 ? fixed(sum / static_cast<double>(n), 3) : "-"; };
+    for (const auto& b : r.consumer_fetches)
+      fetches.add_row({std::to_string(b.broker), std::to_string(b.fetches), std::to_string(b.records),
+                       std::to_string(b.empty), std::to_string(b.failed), mean(b.queue_wait_ms_sum, b.fetches),
+                       mean(b.parked_ms_sum, b.fetches)});
+    out += "\nconsumer fetches per broker (parked: waiting at the leader for fetch.min.bytes):\n" + fetches.to_text();
   }
   return out;
 }

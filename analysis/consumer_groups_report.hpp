@@ -19,6 +19,10 @@ namespace partsim::analysis {
 /// "time_ms", "lag": [[per partition] per sample], "latency_mean_ms", "latency_max_ms": [per
 /// sample interval]}}]; null without consumer groups.
 nlohmann::ordered_json consumer_groups_to_json(const model::RunResult& r);
+/// Per broker, the groups' fetches it served: [{"broker", "fetches", "records", "empty",
+/// "failed", "queue_wait_ms_mean", "parked_ms_mean"}]; null when no group ran in the event
+/// loop (none, or a migration's).
+nlohmann::ordered_json consumer_fetches_to_json(const model::RunResult& r);
 /// [{"group", "member", "partition", "offset", "key"}] (key null for a null key); null
 /// without consumer groups.
 nlohmann::ordered_json consume_trace_to_json(const model::RunResult& r);

@@ -178,6 +178,7 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
   if (auto groups = consumer_groups_to_json(r); !groups.is_null()) {
     j["consumer_groups"] = std::move(groups);
     j["consume_trace"] = consume_trace_to_json(r);
+    if (auto fetches = consumer_fetches_to_json(r); !fetches.is_null()) j["consumer_fetches"] = std::move(fetches);
   }
   if (auto migration = migration_to_json(r); !migration.is_null()) j["migration"] = std::move(migration);
   if (auto repartition = repartition_to_json(r); !repartition.is_null()) j["repartition"] = std::move(repartition);

@@ -360,6 +360,7 @@ void Engine::operator()(const RequestArrive& e) {
 
 void Engine::start_service(std::uint32_t broker, const BrokerService::Started& s) {
   if (is_consumer_fetch(s.request)) {
+    if (const auto f = fetches_.find(s.request); f != fetches_.end()) f->second.waited = s.waited;
     ++fetch_events_;
     sim_.schedule_at(s.done_at, BrokerDone{broker, brokers_[broker].epoch(), s.request, s.connection});
     return;

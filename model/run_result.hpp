@@ -178,6 +178,17 @@ struct ReplicationResult {
   }
 };
 
+/// Consumer groups' fetches as one broker served them (groups in the engine's event loop).
+struct BrokerFetches {
+  std::int32_t broker = 0;       ///< its id
+  std::int64_t fetches = 0;      ///< answered (served, then parked or not)
+  std::int64_t records = 0;      ///< records they returned
+  std::int64_t empty = 0;        ///< answered without a record (fetch.max.wait.ms passed, or not the leader)
+  std::int64_t failed = 0;       ///< lost with the broker, or sent to it while it was down
+  double queue_wait_ms_sum = 0;  ///< of the answered: waited for a server (the queue, a core)
+  double parked_ms_sum = 0;      ///< of the answered: waited at the leader for fetch.min.bytes
+};
+
 /// Per-key order in the brokers' logs, as the leaders appended the records (checked when the
 /// run keeps logs or a broker injects errors).
 struct LogOrder {
@@ -271,6 +282,9 @@ struct RunResult {
   std::vector<GroupResult> consumer_groups;
   /// The first run.trace records each group processed, group by group.
   std::vector<ConsumeTraceRow> consume_trace;
+  /// Per broker, the groups' fetches it served; empty when no group ran in the event loop
+  /// (none, or a migration's groups, which read the logs after it).
+  std::vector<BrokerFetches> consumer_fetches;
   /// The scenario's migration to a new topic, run on the logs after the producers' run.
   std::optional<migration::MigrationResult> migration;
   /// Partition increases during the run (a topic with a schedule); nothing without.

@@ -304,10 +304,11 @@ private:
     std::uint32_t broker = 0;
     std::uint32_t connection = 0;
     std::vector<consumer::FetchRequestPartition> request;
-    SimTime served = SimTime::max();  // when the broker read it (its wait starts); max: not yet
-    SimTime due = SimTime::max();     // parked: when it is answered, as known now
-    std::uint32_t generation = 0;     // of its ConsumerFetchDue
-    bool at_broker = false;           // arrived: queued, in service or parked
+    SimTime served = SimTime::max();   // when the broker read it (its wait starts); max: not yet
+    SimTime due = SimTime::max();      // parked: when it is answered, as known now
+    std::uint32_t generation = 0;      // of its ConsumerFetchDue
+    bool at_broker = false;            // arrived: queued, in service or parked
+    SimTime waited = SimTime::zero();  // for a server
   };
   void start_groups();
   void finish_groups();

@@ -29,6 +29,7 @@ void Engine::start_groups() {
       log_topic_[row] = static_cast<std::int32_t>(t);
   parked_on_.resize(result().partitions.size());
   fetch_record_bytes_.assign(result().partitions.size(), 1.0);
+  for (const auto& b : s_.brokers) result().consumer_fetches.push_back({.broker = b.id});
   for (std::uint32_t g = 0; g < s_.consumers.size(); ++g)
     groups_.push_back(std::make_unique<consumer::GroupRunner>(g, s_.consumers[g], s_.group_coordinator, consume_in_,
                                                               *this));
@@ -128,8 +129,17 @@ void Engine::answer_fetch_now(std::uint64_t id) {
   std::vector<std::int64_t> counts = evaluate_fetch(f).counts;
   // A partition this broker no longer leads answers NOT_LEADER_OR_FOLLOWER: no records (the
   // member's next fetch goes to the new leader, which the error names: KIP-951).
-  for (std::size_t i = 0; i < f.request.size(); ++i)
+  std::int64_t records = 0;
+  for (std::size_t i = 0; i < f.request.size(); ++i) {
     if (leader(f.request[i].log) != static_cast<std::int32_t>(f.broker)) counts[i] = 0;
+    records += counts[i];
+  }
+  BrokerFetches& stats = result().consumer_fetches[f.broker];
+  ++stats.fetches;
+  stats.records += records;
+  stats.empty += records == 0 ? 1 : 0;
+  stats.queue_wait_ms_sum += f.waited.to_ms();
+  stats.parked_ms_sum += (now() - f.served).to_ms();
   BrokerService& b = brokers_[f.broker];
   group_woken_ = true;
   groups_[f.group]->fetch_answered(f.member, static_cast<std::int32_t>(f.broker), std::move(counts),
@@ -145,6 +155,7 @@ void Engine::fail_fetch(std::uint64_t id, SimTime noticed) {
   const ConsumerFetch f = std::move(fetches_.at(id));
   fetches_.erase(id);
   fetch_connection_.erase(std::tuple{f.group, f.member, f.broker});
+  ++result().consumer_fetches[f.broker].failed;
   group_woken_ = true;
   groups_[f.group]->fetch_answered(f.member, static_cast<std::int32_t>(f.broker), std::nullopt,
                                    noticed + kFetchRetryBackoff);

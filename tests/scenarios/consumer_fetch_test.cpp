@@ -60,6 +60,15 @@ TEST_CASE("a group's fetches load the broker: the producer's requests wait behin
   CAPTURE(wait_read);
   CHECK(wait_read > 2 * wait_alone + 0.2);
   CHECK(read.brokers[0].records == alone.brokers[0].records);
+  // The broker's account of the fetches: every record returned once (no rebalance here),
+  // and they too waited for its server.
+  REQUIRE(read.consumer_fetches.size() == 1);
+  const model::BrokerFetches& served = read.consumer_fetches[0];
+  CHECK(served.fetches > 0);
+  CHECK(served.records == g.records_consumed);
+  CHECK(served.failed == 0);
+  CHECK(served.queue_wait_ms_sum / static_cast<double>(served.fetches) > 0.2);
+  CHECK(alone.consumer_fetches.empty());
 }
 
 TEST_CASE("a fetch waits at the leader for fetch.min.bytes, at most fetch.max.wait.ms") {
@@ -82,4 +91,11 @@ TEST_CASE("a fetch waits at the leader for fetch.min.bytes, at most fetch.max.wa
   CHECK(patient_p50 > 60);
   CHECK(patient_p50 < 160);
   CHECK(patient_max < 230);
+  // Parked at the leader: the whole fetch.max.wait.ms when patient, next to nothing when not.
+  const auto parked_mean = [](const model::RunResult& r) {
+    return r.consumer_fetches.at(0).parked_ms_sum / static_cast<double>(r.consumer_fetches.at(0).fetches);
+  };
+  CHECK(parked_mean(patient) == doctest::Approx(200).epsilon(0.01));
+  CHECK(parked_mean(eager) < 10);
+  CHECK(patient.consumer_fetches[0].empty == 0);
 }
