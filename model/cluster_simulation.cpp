@@ -23,7 +23,11 @@ namespace partsim::model::detail {
 
 Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication, const RunOptions& options,
                std::optional<SimTime> resume)
-    : s_(s), options_(options), streams_(seed, replication), leadership_(s.topics, s.brokers.size()) {
+    : s_(s),
+      options_(options),
+      streams_(seed, replication),
+      leadership_(s.topics, s.brokers.size()),
+      connections_(static_cast<std::uint32_t>(s.producers.size()), s.brokers.size()) {
   // Speed: a run whose producers keep many partition states reads them, their batches and the
   // leaders' sequence states at random: those go where huge pages may back them.
   std::size_t states = 0;  // producer x partition states, every topic at the count it reaches
@@ -59,9 +63,6 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
   }
   up_.assign(brokers_.size(), 1);
   if (s.replication.followers()) replication_.emplace(s, leadership_, *this);
-  for (std::uint32_t p = 0; p < s.producers.size(); ++p)
-    connection_of_.insert(connection_of_.end(), brokers_.size(), p);
-  next_connection_.assign(brokers_.size(), static_cast<std::uint32_t>(s.producers.size()));
   // Consumer groups read the logs as they are written, a migration after the run
   // (run_scenario drops them unless asked for).
   keep_logs_ = options.keep_logs || !s.consumers.empty() || s.migration.has_value();
@@ -296,7 +297,7 @@ std::uint64_t Engine::send_request(std::uint32_t p, std::size_t node, std::int64
                                    std::span<const BatchId> batches, bool expects_response) {
   const std::uint64_t id = requests_.add(p, static_cast<std::uint32_t>(node), bytes,
                                          static_cast<std::int32_t>(batches.size()), expects_response);
-  requests_.find(id)->connection = connection_of_[std::size_t{p} * brokers_.size() + node];
+  requests_.find(id)->connection = connections_.producer(p, node);
   if (tag_records_ || s_.producers[p].config.idempotence || replication_) {
     // What the leader needs of each batch travels with the request: a batch's slot may be
     // reused before the leader appends it (acks=0 completes at send).
@@ -340,9 +341,7 @@ void Engine::abandon_request(std::uint32_t, std::uint64_t id) {
 // producer's next requests come on a new connection, not behind an abandoned request still
 // in service. New connections are numbered in the order they open, so a threaded broker
 // hands them to its network threads round robin (SocketServer's Acceptor).
-void Engine::close_connection(std::uint32_t p, std::size_t node) {
-  connection_of_[std::size_t{p} * brokers_.size() + node] = next_connection_[node]++;
-}
+void Engine::close_connection(std::uint32_t p, std::size_t node) { connections_.reconnect_producer(p, node); }
 
 void Engine::operator()(const RequestArrive& e) {
   Request* r = requests_.find(e.request);
@@ -408,7 +407,7 @@ void Engine::operator()(const BrokerDone& e) {
   // The connection stays muted until its response is sent: after acks=all's wait (fixed,
   // or until the followers settle it), or now (acks=0 and requests given up send none).
   if (awaits_followers) {
-    muted_until_settled_[e.request] = ResponseSent{e.broker, b.epoch(), e.connection};
+    connections_.mute_until_settled(e.request, {e.broker, b.epoch(), e.connection});
   } else if (answered && replicated > SimTime::zero()) {
     sim_.schedule_at(now() + replicated, ResponseSent{e.broker, b.epoch(), e.connection});
   } else if (const auto read = b.response_sent(e.connection, now(), live)) {

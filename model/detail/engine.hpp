@@ -12,7 +12,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <tuple>
 #include <unordered_map>
 #include <variant>
 #include <vector>
@@ -24,6 +23,7 @@
 #include "model/cluster/replication.hpp"
 #include "model/consumer/consumer_simulation.hpp"
 #include "model/detail/controller.hpp"
+#include "model/detail/network.hpp"
 #include "model/detail/run_recorder.hpp"
 #include "model/host_cores.hpp"
 #include "model/producer/kafka_producer.hpp"
@@ -118,85 +118,6 @@ using Event =
                  BufferTimeout, MetadataRefresh, BrokerScheduleStep, SecondCall, Sample, LeaderCheck, ResponseSent,
                  TopicStep, PeriodicRefresh, FetchStep, IsrCheck, Fence, ConsumerFetchArrive, ConsumerFetchDue>;
 
-/// A batch in a request as the leader sees it (described when the producer is idempotent,
-/// the run tags records or has followers).
-struct RequestBatch {
-  std::uint32_t log = 0;            // partition index (RunResult::partitions, BrokerLogs::partitions)
-  std::int32_t base_sequence = -1;  // the idempotent producer's, or -1
-  std::int32_t records = 0;
-  std::int32_t bytes = 0;  // the batch's bytes (the followers' model's offsets)
-  BatchId id = kNoBatch;   // the producer's id of it (for prefetching only)
-};
-// A request of ten batches is read from a few lines when the broker takes it up.
-static_assert(sizeof(RequestBatch) == 20);
-
-/// A produce request on its way: what the network and the broker need of it.
-struct Request {
-  std::uint32_t producer = 0;
-  std::uint32_t broker = 0;
-  std::uint32_t connection = 0;  // the broker's id of the connection it travels on
-  std::int64_t bytes = 0;
-  std::int32_t batches = 0;
-  bool live = true;                            // false: acks=0, nobody waits for the response
-  std::vector<RequestBatch> described;         // per batch, or empty (see RequestBatch)
-  std::vector<std::vector<LogRecord>> tagged;  // beside described when records are tagged: each batch's records
-                                               // (readable is set at the append)
-  std::vector<BatchId> batch_ids;              // without `described`: the producer's ids of its batches (prefetching)
-  std::vector<ProduceError> errors;            // the response's error per batch; empty: none
-};
-
-/// The requests on their way, by id: a slot vector whose ids carry the slot's generation,
-/// so that an event about a request that is gone finds nothing.
-class RequestTable {
-public:
-  /// A new request; its vectors come empty (their memory kept from the slot's last use), but
-  /// `tagged`, which send_request sizes and clears batch by batch.
-  std::uint64_t add(std::uint32_t producer, std::uint32_t broker, std::int64_t bytes, std::int32_t batches, bool live) {
-    std::uint32_t slot;
-    if (!free_.empty()) {
-      slot = free_.back();
-      free_.pop_back();
-    } else {
-      slot = static_cast<std::uint32_t>(slots_.size());
-      slots_.emplace_back();
-    }
-    Slot& s = slots_[slot];
-    Request& r = s.request;
-    r.producer = producer;
-    r.broker = broker;
-    r.bytes = bytes;
-    r.batches = batches;
-    r.live = live;
-    r.described.clear();
-    r.errors.clear();
-    r.batch_ids.clear();
-    s.used = true;
-    return (std::uint64_t{s.generation} << 32) | slot;
-  }
-  Request* find(std::uint64_t id) {
-    const auto slot = static_cast<std::uint32_t>(id);
-    if (slot >= slots_.size()) return nullptr;
-    Slot& s = slots_[slot];
-    return s.used && s.generation == static_cast<std::uint32_t>(id >> 32) ? &s.request : nullptr;
-  }
-  void erase(std::uint64_t id) {
-    if (!find(id)) return;
-    Slot& s = slots_[static_cast<std::uint32_t>(id)];
-    s.used = false;
-    ++s.generation;
-    free_.push_back(static_cast<std::uint32_t>(id));
-  }
-
-private:
-  struct Slot {
-    Request request;
-    std::uint32_t generation = 0;
-    bool used = false;
-  };
-  std::vector<Slot> slots_;
-  std::vector<std::uint32_t> free_;
-};
-
 class Engine final : public ProducerHost, public ReplicationHost, public consumer::FetchPath {
 public:
   /// `resume`: a stop-replay migration's producers start again then (their pause, from at.ms);
@@ -282,8 +203,6 @@ private:
   void arm_metadata_refresh(std::uint32_t producer);
   void finish_repartition();
   void note_existence();
-  // Threaded brokers: connections muted until the followers settle their request's acks.
-  std::map<std::uint64_t, ResponseSent> muted_until_settled_;
   /// Whether a request the brokers hold (produce or fetch) still counts.
   bool request_live(std::uint64_t id) {
     return is_consumer_fetch(id) ? fetches_.count(id) > 0 : requests_.find(id) != nullptr;
@@ -326,12 +245,10 @@ private:
   std::map<std::uint64_t, ConsumerFetch> fetches_;  // ordered: a broker's failure fails them in order
   std::uint64_t next_fetch_ = 0;
   std::vector<std::vector<std::uint64_t>> parked_on_;  // per log: parked fetches reading it
-  std::map<std::tuple<std::uint32_t, std::int32_t, std::uint32_t>, std::uint32_t>
-      fetch_connection_;                    // (group, member, broker)
-  std::vector<double> fetch_record_bytes_;  // per log, as answer_fetch reads it
-  std::size_t fetch_events_ = 0;            // pending events of consumer fetches
-  bool group_woken_ = false;                // an event gave a group an event of its own
-  std::vector<std::int32_t> log_topic_;     // per log: its topic
+  std::vector<double> fetch_record_bytes_;             // per log, as answer_fetch reads it
+  std::size_t fetch_events_ = 0;                       // pending events of consumer fetches
+  bool group_woken_ = false;                           // an event gave a group an event of its own
+  std::vector<std::int32_t> log_topic_;                // per log: its topic
   // Whether the logs may still grow (logs_growing): followers' fetch steps and broker
   // schedule steps pending.
   std::size_t replication_steps_ = 0, broker_steps_left_ = 0;
@@ -348,9 +265,6 @@ private:
   std::vector<HostCores> hosts_;  // cluster.hosts, in order (brokers and producers point into it)
   std::vector<BrokerService> brokers_;
   std::vector<char> up_;  // per broker: the connection can be used
-  // Connection ids at the brokers: [producer * brokers + broker] the producer's current one
-  // (first: the producer's index); per broker the id its next new connection gets.
-  std::vector<std::uint32_t> connection_of_, next_connection_;
   Leadership leadership_;
   std::optional<Replication> replication_;  // cluster.replication: followers
   std::vector<std::size_t> topic_of_;       // per producer
@@ -361,6 +275,7 @@ private:
   std::shared_ptr<BatchArena> batch_arena_;                                                  // the producers' batches
   std::vector<std::unique_ptr<KafkaProducer, sim::MemoryDelete<KafkaProducer>>> producers_;  // in memory_
   RequestTable requests_;
+  Connections connections_;
   std::vector<std::uint32_t> after_event_;  // producers to call once the event is over
   bool prefetch_sends_ = false;             // many partition states: the next send's is prefetched
   static constexpr std::size_t kPrefetchStates = 4096;

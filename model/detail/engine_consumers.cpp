@@ -59,15 +59,11 @@ void Engine::send_fetch(std::uint32_t group, std::int32_t member, std::int32_t b
                         std::vector<consumer::FetchRequestPartition> request, SimTime at) {
   const auto b = static_cast<std::uint32_t>(broker);
   const std::uint64_t id = kConsumerFetch | next_fetch_++;
-  // The member's connection to the broker: a new one (numbered as the broker numbers them)
-  // at its first fetch and after a failure.
-  const auto [it, opened] = fetch_connection_.try_emplace(std::tuple{group, member, b}, 0);
-  if (opened) it->second = next_connection_[b]++;
   ConsumerFetch f;
   f.group = group;
   f.member = member;
   f.broker = b;
-  f.connection = it->second;
+  f.connection = connections_.consumer(group, member, b);  // opened at its first fetch and after a failure
   f.request = std::move(request);
   fetches_.emplace(id, std::move(f));
   ++fetch_events_;
@@ -154,7 +150,7 @@ void Engine::fail_fetch(std::uint64_t id, SimTime noticed) {
   unpark(id);
   const ConsumerFetch f = std::move(fetches_.at(id));
   fetches_.erase(id);
-  fetch_connection_.erase(std::tuple{f.group, f.member, f.broker});
+  connections_.drop_consumer(f.group, f.member, f.broker);
   ++result().consumer_fetches[f.broker].failed;
   group_woken_ = true;
   groups_[f.group]->fetch_answered(f.member, static_cast<std::int32_t>(f.broker), std::nullopt,

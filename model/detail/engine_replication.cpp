@@ -45,11 +45,8 @@ void Engine::operator()(const Fence& e) {
 void Engine::acks_settled(std::uint64_t id) {
   // A threaded broker's connection was muted until this response: it is sent now, even
   // for a request its producer gave up (the broker does not know).
-  if (const auto it = muted_until_settled_.find(id); it != muted_until_settled_.end()) {
-    const ResponseSent sent = it->second;
-    muted_until_settled_.erase(it);
-    (*this)(sent);
-  }
+  if (const auto muted = connections_.settled(id))
+    (*this)(ResponseSent{muted->broker, muted->epoch, muted->connection});
   Request* r = requests_.find(id);
   if (!r) return;  // the producer gave it up
   schedule_response(id, *r, now() + brokers_[r->broker].one_way());
