@@ -208,6 +208,20 @@ const Spec<double (*)(const model::GroupResult&)> kGroup[] = {
      [](const auto& g) { return d(static_cast<std::int64_t>(g.idle_members.size())); }},
 };
 
+// Per broker, the consumer groups' fetches it served, when the groups ran in the event loop:
+// "fetch.broker.0.parked_ms".
+double fetch_mean(double sum, std::int64_t n) { return n > 0 ? sum / static_cast<double>(n) : kUndefined; }
+const Spec<double (*)(const model::BrokerFetches&)> kFetch[] = {
+    {"fetches", "consumer fetches answered", "", 0, false, [](const auto& b) { return d(b.fetches); }},
+    {"records", "records consumer fetches returned", "records", 0, false, [](const auto& b) { return d(b.records); }},
+    {"empty", "consumer fetches answered without a record", "", 0, false, [](const auto& b) { return d(b.empty); }},
+    {"failed", "consumer fetches lost with the broker", "", 0, false, [](const auto& b) { return d(b.failed); }},
+    {"queue_wait_ms", "consumer fetch wait for a server, mean", "ms", 3, false,
+     [](const auto& b) { return fetch_mean(b.queue_wait_ms_sum, b.fetches); }},
+    {"parked_ms", "consumer fetch parked at the leader, mean", "ms", 3, true,
+     [](const auto& b) { return fetch_mean(b.parked_ms_sum, b.fetches); }},
+};
+
 // The followers' replication, when the scenario models it (cluster.replication: followers):
 // "replication.not_enough_replicas".
 const Spec<double (*)(const model::ReplicationResult&)> kReplication[] = {
@@ -375,6 +389,12 @@ MetricRegistry::MetricRegistry(const model::RunResult& shape)
     for (const auto& s : kGroup)
       metrics_.push_back(info(s, "group." + g + "." + s.name, "group " + g + " " + s.label, MetricScope::kGroup, i));
   }
+  for (std::size_t i = 0; i < shape.consumer_fetches.size(); ++i) {
+    const std::string id = std::to_string(shape.consumer_fetches[i].broker);
+    for (const auto& s : kFetch)
+      metrics_.push_back(info(s, "fetch.broker." + id + "." + s.name, "broker " + id + " " + s.label,
+                              MetricScope::kBroker, i));
+  }
   if (shape.migration)
     for (const auto& s : kMigration)
       metrics_.push_back(info(s, std::string("migration.") + s.name, s.label, MetricScope::kRun, 0));
@@ -445,6 +465,8 @@ std::vector<double> MetricRegistry::values(const model::RunResult& r) const {
   for (const auto& s : kTailAfter) v.push_back(s.value(r, t));
   for (const auto& g : r.consumer_groups)
     for (const auto& s : kGroup) v.push_back(s.value(g));
+  for (const auto& b : r.consumer_fetches)
+    for (const auto& s : kFetch) v.push_back(s.value(b));
   if (r.migration)
     for (const auto& s : kMigration) v.push_back(s.value(*r.migration));
   if (r.repartition)

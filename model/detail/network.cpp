@@ -2,8 +2,7 @@
 
 namespace partsim::model::detail {
 
-Connections::Connections(std::uint32_t producers, std::size_t brokers)
-    : brokers_(brokers), next_(brokers, producers) {
+Connections::Connections(std::uint32_t producers, std::size_t brokers) : brokers_(brokers), next_(brokers, producers) {
   for (std::uint32_t p = 0; p < producers; ++p) producer_.insert(producer_.end(), brokers, p);
 }
 

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 #include <string>
 
@@ -128,4 +129,31 @@ TEST_CASE("consumer_groups.csv counts rebalances and idle members as compare doe
   none.consumer_groups[0].rebalances.clear();
   CHECK(csv_cell(consumer_groups_to_csv(none), "rebalances") == "0");
   CHECK(metric(none, "group.readers.rebalances") == 0);
+}
+
+TEST_CASE("the brokers' side of consumer fetches: means per fetch answered, in the table, JSON and the metrics") {
+  RunResult r = group_run(1, 1, 0);
+  r.consumer_fetches.push_back({.broker = 7,
+                                .fetches = 4,
+                                .records = 10,
+                                .empty = 1,
+                                .failed = 2,
+                                .queue_wait_ms_sum = 2.0,
+                                .parked_ms_sum = 100.0});
+  r.consumer_fetches.push_back({.broker = 8});  // served none: no mean
+  const auto j = consumer_fetches_to_json(r);
+  REQUIRE(j.size() == 2);
+  CHECK(j[0]["broker"] == 7);
+  CHECK(j[0]["queue_wait_ms_mean"] == 0.5);
+  CHECK(j[0]["parked_ms_mean"] == 25.0);
+  CHECK(j[1]["parked_ms_mean"].is_null());
+  const std::string text = consumer_groups_to_text(r);
+  CHECK(text.find("consumer fetches per broker") != std::string::npos);
+  CHECK(text.find("     7        4       10      1       2          0.500     25.000") != std::string::npos);
+  const MetricRegistry reg(r);
+  const std::vector<double> v = reg.values(r);
+  CHECK(v[reg.find("fetch.broker.7.parked_ms")] == 25.0);
+  CHECK(v[reg.find("fetch.broker.7.failed")] == 2.0);
+  CHECK(std::isnan(v[reg.find("fetch.broker.8.queue_wait_ms")]));
+  CHECK(consumer_fetches_to_json(group_run(1, 1, 0)).is_null());
 }
