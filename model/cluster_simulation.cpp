@@ -169,12 +169,12 @@ RunResult Engine::run() {
     controller_->start(now());
     if (s_.controller.auto_leader_rebalance) sim_.schedule_in(s_.controller.imbalance_check_interval, LeaderCheck{});
   }
+  start_groups();  // before the topic steps at 0 ms, which the groups learn of
   start_repartition();
   if (options_.timeseries > SimTime::zero()) {
     recorder_->start_time_series();
     sim_.schedule_at(SimTime::zero(), Sample{});
   }
-  start_groups();
   // Run in slices so that a cancel request is seen within a few thousand events.
   sim::StopRule slice;
   slice.max_events = 4096;
@@ -360,7 +360,6 @@ void Engine::operator()(const RequestArrive& e) {
 void Engine::start_service(std::uint32_t broker, const BrokerService::Started& s) {
   if (is_consumer_fetch(s.request)) {
     if (const auto f = fetches_.find(s.request); f != fetches_.end()) f->second.waited = s.waited;
-    ++fetch_events_;
     sim_.schedule_at(s.done_at, BrokerDone{broker, brokers_[broker].epoch(), s.request, s.connection});
     return;
   }
@@ -375,7 +374,6 @@ void Engine::operator()(const BrokerDone& e) {
   BrokerService& b = brokers_[e.broker];
   const auto live = [this](std::uint64_t id) { return request_live(id); };
   if (is_consumer_fetch(e.request)) {
-    --fetch_events_;
     if (b.epoch() != e.epoch) return;  // failed with the broker (fail_fetches_at)
     consumer_fetch_served(e.request);
     if (const auto next = b.finish(now(), live)) start_service(e.broker, *next);

@@ -57,9 +57,6 @@ public:
   void request_stop() { stop_requested_ = true; }
 
   bool has_pending() { return !queue_.empty(); }
-  /// Pending events, counting cancelled ones not yet dropped (exact for a model that never
-  /// cancels).
-  std::size_t pending_count() const { return queue_.size_with_cancelled(); }
 
   /// Moves the clock to t without an event, when no pending event comes at or before t
   /// (and t is within the running stop rule). A source whose next arrival is known uses it

@@ -49,12 +49,16 @@ struct CommitArrives {
   std::int64_t offset;
   std::uint32_t assigned;
 };
-/// A member that had partitions without a leader asks its metadata again (retry.backoff.ms).
+/// A member that had partitions without a leader asks its metadata again (retry.backoff.ms);
+/// an idle one whose partition got records fetches (GroupRunner::records_arrived).
 struct LeaderRetry {
   std::int32_t member;
 };
-using Event =
-    std::variant<PollAt, FetchDone, GroupDue, Expiry, Step, Sample, PollTimeout, Grow, CommitArrives, LeaderRetry>;
+struct Arrival {
+  std::int32_t member;
+};
+using Event = std::variant<PollAt, FetchDone, GroupDue, Expiry, Step, Sample, PollTimeout, Grow, CommitArrives,
+                           LeaderRetry, Arrival>;
 
 /// A consumer's metadata refresh after a partition had no leader comes no sooner than
 /// retry.backoff.ms (kafka-consumer-spec §6.2).
@@ -91,6 +95,7 @@ struct MemberState {
   std::optional<std::size_t> restart_after_close;  ///< a static member's restart step that came before its close()
   bool expelled = false;                           ///< left the group for a late poll(); rejoins at its next
   bool leader_retry = false;                       ///< a LeaderRetry is pending
+  bool arrival = false;                            ///< an Arrival is pending
   std::uint64_t polls = 0;                         ///< poll() calls that returned records
   std::int64_t records = 0;
 };
@@ -112,6 +117,9 @@ public:
         if (in.topics[t].name == tp.topic) log = in.topic_first_log[t] + tp.partition;
       PartState s;
       s.log = log;
+      if (part_of_log_.size() <= static_cast<std::size_t>(log))
+        part_of_log_.resize(static_cast<std::size_t>(log) + 1, -1);
+      part_of_log_[static_cast<std::size_t>(log)] = static_cast<std::int32_t>(parts_.size());
       parts_.push_back(s);
     }
     std::int32_t total = spec.members;
@@ -139,6 +147,19 @@ public:
   void step();
   void fetch_answered(std::int32_t member, std::int32_t broker, std::optional<std::vector<std::int64_t>> counts,
                       SimTime at);
+  bool records_arrived(std::int32_t log, SimTime at) {
+    if (log < 0 || static_cast<std::size_t>(log) >= part_of_log_.size()) return false;
+    const std::int32_t part = part_of_log_[static_cast<std::size_t>(log)];
+    if (part < 0) return false;
+    const std::int32_t m = group_.owner(part);
+    if (m < 0 || !alive(m)) return false;
+    auto& ms = members_[static_cast<std::size_t>(m)];
+    const std::int32_t leader = fetches_.leader(log);
+    if (!ms.idle || ms.arrival || (leader >= 0 && ms.in_flight[static_cast<std::size_t>(leader)])) return false;
+    ms.arrival = true;
+    queue_.schedule(at, Arrival{m});
+    return true;
+  }
   void partitions_added(std::size_t topic, std::int32_t partitions, SimTime at) {
     added_.push_back({at, topic, partitions});
     schedule_grow(added_.size() - 1);
@@ -223,7 +244,8 @@ private:
   FetchPath& fetches_;
   const std::uint32_t id_;  ///< the group's index in the scenario (FetchPath::send_fetch)
   ConsumerGroup group_;
-  std::vector<PartitionsAdded> added_;  ///< the partition increases known so far, in time order
+  std::vector<PartitionsAdded> added_;     ///< the partition increases known so far, in time order
+  std::vector<std::int32_t> part_of_log_;  ///< per log partition: the group's index of it, or -1
   std::vector<PartState> parts_;
   std::vector<std::pair<std::int32_t, std::int32_t>> dropping_;  // (member, partition) dropped, not yet flushed
   std::vector<char> marked_;                                     // per partition, within flush_drops
@@ -619,13 +641,17 @@ void GroupSimulation::step() {
   auto e = queue_.pop();
   const SimTime now = e.time;
   ++events_;
-  // Polls and fetches (and a member's retries for a leader) are where progress shows.
-  if (e.payload.index() == 0 || e.payload.index() == 1 || std::holds_alternative<LeaderRetry>(e.payload)) {
+  // Polls and fetches (and a member's wake-ups) are where progress shows.
+  if (e.payload.index() == 0 || e.payload.index() == 1 || std::holds_alternative<LeaderRetry>(e.payload) ||
+      std::holds_alternative<Arrival>(e.payload)) {
     const std::int64_t first = static_cast<std::int64_t>(processed_.size()) - result_.duplicates;
     if (first != progress_) {
       progress_ = first;
       progress_at_ = now;
-    } else if (now > progress_at_ + stall_window_ && now > last_readable(fetches_.logs_growing()) + stall_window_) {
+    } else if (now > progress_at_ + stall_window_ && !fetches_.logs_growing() &&
+               now > last_readable(false) + stall_window_ && !all_consumed(false)) {
+      // (while the logs grow a group waits for records, and one that read them all waits
+      // for nothing: neither is a stall)
       result_.stalled = stopped_ = true;
       return;
     }
@@ -650,9 +676,9 @@ void GroupSimulation::step() {
         using T = std::decay_t<decltype(ev)>;
         if constexpr (std::is_same_v<T, PollAt>) {
           poll(ev.member, now);
-        } else if constexpr (std::is_same_v<T, LeaderRetry>) {
+        } else if constexpr (std::is_same_v<T, LeaderRetry> || std::is_same_v<T, Arrival>) {
           auto& ms = members_[static_cast<std::size_t>(ev.member)];
-          ms.leader_retry = false;
+          (std::is_same_v<T, LeaderRetry> ? ms.leader_retry : ms.arrival) = false;
           if (ms.idle && alive(ev.member) && now >= ms.busy_until) poll(ev.member, now);
         } else if constexpr (std::is_same_v<T, FetchDone>) {
           fetch_done(ev.member, ev.broker, now);
@@ -807,6 +833,7 @@ void GroupRunner::fetch_answered(std::int32_t member, std::int32_t broker,
                                  std::optional<std::vector<std::int64_t>> counts, SimTime at) {
   sim_->fetch_answered(member, broker, std::move(counts), at);
 }
+bool GroupRunner::records_arrived(std::int32_t log, SimTime at) { return sim_->records_arrived(log, at); }
 void GroupRunner::partitions_added(std::size_t topic, std::int32_t partitions, SimTime at) {
   sim_->partitions_added(topic, partitions, at);
 }

@@ -120,6 +120,10 @@ public:
   /// returned, or none (an error: the connection failed); it reaches the member at `at`.
   void fetch_answered(std::int32_t member, std::int32_t broker, std::optional<std::vector<std::int64_t>> counts,
                       SimTime at);
+  /// Records of log partition `log` were appended or became readable at `at` (or will be, at
+  /// a time already known): an idle member that owns it and has no fetch at its leader
+  /// fetches. True when the group took an event from it.
+  bool records_arrived(std::int32_t log, SimTime at);
   /// Topic `topic` (index into ConsumeInputs::topics) grew to `partitions` at `at`.
   void partitions_added(std::size_t topic, std::int32_t partitions, SimTime at);
   GroupRun finish();

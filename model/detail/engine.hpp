@@ -227,6 +227,7 @@ private:
     SimTime due = SimTime::max();      // parked: when it is answered, as known now
     std::uint32_t generation = 0;      // of its ConsumerFetchDue
     bool at_broker = false;            // arrived: queued, in service or parked
+    std::uint64_t epoch = 0;           // the broker's when it was sent (a failure since loses it)
     SimTime waited = SimTime::zero();  // for a server
   };
   void start_groups();
@@ -246,7 +247,6 @@ private:
   std::uint64_t next_fetch_ = 0;
   std::vector<std::vector<std::uint64_t>> parked_on_;  // per log: parked fetches reading it
   std::vector<double> fetch_record_bytes_;             // per log, as answer_fetch reads it
-  std::size_t fetch_events_ = 0;                       // pending events of consumer fetches
   bool group_woken_ = false;                           // an event gave a group an event of its own
   std::vector<std::int32_t> log_topic_;                // per log: its topic
   // Whether the logs may still grow (logs_growing): followers' fetch steps and broker

@@ -63,20 +63,19 @@ void Engine::send_fetch(std::uint32_t group, std::int32_t member, std::int32_t b
   f.group = group;
   f.member = member;
   f.broker = b;
+  f.epoch = brokers_[b].epoch();
   f.connection = connections_.consumer(group, member, b);  // opened at its first fetch and after a failure
   f.request = std::move(request);
   fetches_.emplace(id, std::move(f));
-  ++fetch_events_;
   sim_.schedule_at(at + brokers_[b].one_way(), ConsumerFetchArrive{id});
 }
 
 void Engine::operator()(const ConsumerFetchArrive& e) {
-  --fetch_events_;
   const auto it = fetches_.find(e.fetch);
   if (it == fetches_.end()) return;
   ConsumerFetch& f = it->second;
   BrokerService& b = brokers_[f.broker];
-  if (!b.up()) {  // nobody answers: the member notices the connection lost
+  if (!b.up() || b.epoch() != f.epoch) {  // down, or failed since it was sent: the connection is lost
     fail_fetch(e.fetch, now() + b.one_way());
     return;
   }
@@ -90,13 +89,17 @@ void Engine::consumer_fetch_served(std::uint64_t id) {
   ConsumerFetch& f = fetches_.at(id);
   f.served = now();
   const consumer::FetchAnswer a = evaluate_fetch(f);
-  if (a.at <= now()) {
+  // Answered at once when fetch.min.bytes are readable, or with an error (a partition this
+  // broker does not lead: NOT_LEADER_OR_FOLLOWER).
+  const bool not_leader = std::any_of(f.request.begin(), f.request.end(), [&](const auto& p) {
+    return leader(p.log) != static_cast<std::int32_t>(f.broker);
+  });
+  if (a.at <= now() || not_leader) {
     answer_fetch_now(id);
     return;
   }
   f.due = a.at;
   ++f.generation;
-  ++fetch_events_;
   sim_.schedule_at(f.due, ConsumerFetchDue{id, f.generation});
   for (const auto& p : f.request) parked_on_[static_cast<std::size_t>(p.log)].push_back(id);
 }
@@ -112,7 +115,6 @@ consumer::FetchAnswer Engine::evaluate_fetch(const ConsumerFetch& f) {
 }
 
 void Engine::operator()(const ConsumerFetchDue& e) {
-  --fetch_events_;
   const auto it = fetches_.find(e.fetch);
   if (it == fetches_.end() || it->second.generation != e.generation) return;
   answer_fetch_now(e.fetch);
@@ -122,11 +124,19 @@ void Engine::answer_fetch_now(std::uint64_t id) {
   unpark(id);
   ConsumerFetch f = std::move(fetches_.at(id));
   fetches_.erase(id);
-  std::vector<std::int64_t> counts = evaluate_fetch(f).counts;
+  const consumer::FetchAnswer a = evaluate_fetch(f);
+  std::vector<std::int64_t> counts = a.counts;
   // A partition this broker no longer leads answers NOT_LEADER_OR_FOLLOWER: no records (the
   // member's next fetch goes to the new leader, which the error names: KIP-951).
   std::int64_t records = 0;
   for (std::size_t i = 0; i < f.request.size(); ++i) {
+    // Answered before the records it would return at its due time are readable (a leader
+    // change ends its wait): only what is readable now.
+    if (a.at > now())
+      counts[i] = std::clamp<std::int64_t>(
+          consumer::high_watermark(logs_->partitions[static_cast<std::size_t>(f.request[i].log)], now()) -
+              f.request[i].from,
+          0, counts[i]);
     if (leader(f.request[i].log) != static_cast<std::int32_t>(f.broker)) counts[i] = 0;
     records += counts[i];
   }
@@ -165,16 +175,20 @@ void Engine::unpark(std::uint64_t id) {
 }
 
 // Records of `log` were appended or became readable: a fetch parked on it may be answered
-// sooner than it was due (the purgatory's check when a partition's high watermark moves).
+// sooner than it was due (the purgatory's check when a partition's high watermark moves),
+// and an idle member that owns it without a fetch at its leader (it had read everything
+// there was) fetches it.
 void Engine::readable_changed(std::size_t log) {
-  if (parked_on_.empty() || parked_on_[log].empty()) return;
+  if (groups_.empty()) return;
+  for (auto& g : groups_)
+    if (g->records_arrived(static_cast<std::int32_t>(log), now())) group_woken_ = true;
+  if (parked_on_[log].empty()) return;
   for (const std::uint64_t id : parked_on_[log]) {
     ConsumerFetch& f = fetches_.at(id);
     const SimTime at = std::max(now(), evaluate_fetch(f).at);
     if (at >= f.due) continue;
     f.due = at;
     ++f.generation;
-    ++fetch_events_;
     sim_.schedule_at(at, ConsumerFetchDue{id, f.generation});
   }
 }
@@ -197,6 +211,7 @@ void Engine::fail_fetches_at(std::uint32_t broker) {
   for (const auto& [id, f] : fetches_)
     if (f.broker == broker && f.at_broker) lost.push_back(id);
   for (const std::uint64_t id : lost) fail_fetch(id, now() + brokers_[broker].one_way());
+  connections_.drop_consumers_at(broker);  // every member's connection to it is gone
 }
 
 }  // namespace partsim::model::detail

@@ -42,8 +42,8 @@ void Engine::start_repartition() {
     if (producer(p).metadata().num_partitions() < topic_count_[topic_of_[p]]) (*this)(MetadataRefresh{p});
 }
 
-// The partitions appear at once in the controller's metadata; a KIP-848 group coordinator
-// learns of them too (the consumer groups run after the producers, model/consumer/).
+// The partitions appear at once in the controller's metadata; the consumer groups learn of
+// them (a KIP-848 coordinator at once, a classic group's leader at its next refresh).
 void Engine::operator()(const TopicStep& e) {
   const TopicChange& c = topic_steps_[e.topic][e.index];
   ++steps_done_[e.topic];

@@ -12,6 +12,10 @@ std::uint32_t Connections::consumer(std::uint32_t group, std::int32_t member, st
   return it->second;
 }
 
+void Connections::drop_consumers_at(std::size_t broker) {
+  std::erase_if(consumer_, [broker](const auto& c) { return std::get<2>(c.first) == broker; });
+}
+
 std::optional<Connections::Muted> Connections::settled(std::uint64_t request) {
   const auto it = muted_.find(request);
   if (it == muted_.end()) return std::nullopt;

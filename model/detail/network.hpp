@@ -115,6 +115,9 @@ public:
     consumer_.erase({group, member, broker});
   }
 
+  /// `broker` failed: every member's connection to it is gone.
+  void drop_consumers_at(std::size_t broker);
+
   /// A threaded broker's connection whose response waits for the followers to settle
   /// `request`'s acks (its epoch: a failure since makes it stale).
   struct Muted {

@@ -99,3 +99,46 @@ TEST_CASE("a fetch waits at the leader for fetch.min.bytes, at most fetch.max.wa
   CHECK(parked_mean(eager) < 10);
   CHECK(patient.consumer_fetches[0].empty == 0);
 }
+
+// Records that can still arrive once the producers are done (acks=0 requests on their way,
+// a fence that moves the high watermark), a partition increase at 0 ms, and a producer that
+// pauses longer than the stall window: the group reads every record and is not "stalled".
+TEST_CASE("a group reads every record however late it arrives, and waits through a producer's pause") {
+  const char* const cases[] = {
+      // acks=0: the last requests are still on their way when the producer has stopped.
+      "name: acks0\nrun: {seed: 1, duration.ms: 2000}\ncluster:\n  brokers: [{id: 0, request.ms: 5}]\n"
+      "topics: [{name: t, partitions: 1}]\nproducers:\n  - name: p\n    config: {acks: 0, linger.ms: 0}\n"
+      "    workload: {topic: t, arrivals: {kind: constant, rate: 1000}}\n"
+      "consumers:\n  - {group: g, topics: [t], members: 1, config: {auto.offset.reset: earliest}}\n",
+      // followers: broker 1 fails at 2.5 s; its fence, long after the producer, moves the high watermark.
+      "name: fence\nrun: {seed: 1, duration.ms: 3000}\ncluster:\n  brokers: [{id: 0}, {id: 1, schedule: [{at.ms: 2500, "
+      "fail: true}]}]\n  replication: followers\ntopics: [{name: t, partitions: 2, replication.factor: 2}]\n"
+      "producers:\n  - name: p\n    config: {acks: 1}\n"
+      "    workload: {topic: t, partition: 0, arrivals: {kind: constant, rate: 1000}}\n"
+      "consumers:\n  - {group: g, topics: [t], members: 1, config: {auto.offset.reset: earliest}}\n",
+      // a topic grown at 0 ms: the group learns of the new partitions.
+      "name: step0\nrun: {seed: 1, duration.ms: 3000}\ncluster:\n  brokers: [{id: 0}, {id: 1}]\n"
+      "topics: [{name: t, partitions: 2, schedule: [{at.ms: 0, set.partitions: 4}]}]\n"
+      "producers:\n  - name: p\n    workload: {topic: t, arrivals: {kind: constant, rate: 1000}}\n"
+      "consumers:\n  - {group: g, topics: [t], members: 2, config: {auto.offset.reset: earliest, group.protocol: "
+      "consumer}}\n",
+      // 200 s without a record, longer than the stall window (10 x 6 s).
+      "name: onoff\nrun: {seed: 1, duration.ms: 400000}\ncluster:\n  brokers: [{id: 0}]\n"
+      "topics: [{name: t, partitions: 1}]\nproducers:\n  - name: p\n"
+      "    workload: {topic: t, arrivals: {kind: on-off, rate: 100, on.ms: 1000, off.ms: 200000}}\n"
+      "consumers:\n  - {group: g, topics: [t], members: 1, config: {auto.offset.reset: earliest, max.poll.interval.ms: "
+      "6000, session.timeout.ms: 6000}}\n",
+  };
+  for (const char* yaml : cases) {
+    CAPTURE(yaml);
+    const model::RunResult r = run_yaml(yaml);
+    REQUIRE(r.consumer_groups.size() == 1);
+    const auto& g = r.consumer_groups[0];
+    std::int64_t in_logs = 0;
+    for (const auto& p : r.partitions) in_logs += p.records;
+    CHECK(in_logs > 0);
+    CHECK(g.records_unconsumed == 0);
+    CHECK(g.records_consumed - g.duplicates == in_logs);
+    CHECK_FALSE(g.stalled);
+  }
+}
