@@ -73,6 +73,7 @@ struct PartState {
   std::int64_t processed_high = 0;   ///< one past the highest offset ever processed (duplicates below it)
   std::int64_t processed_first = 0;  ///< records processed for the first time (skipped ones are not)
   std::int64_t skipped_high = 0;     ///< one past the last record a reset to latest jumped over
+  std::int64_t replayed_high = 0;    ///< one past the highest offset processed again (the stall check's)
   std::uint32_t epoch = 0;           ///< bumped at every assign and revoke: stale responses are dropped
   std::uint32_t assigned = 0;        ///< bumped at every assign: a commit sent before is of an older generation
 };
@@ -96,7 +97,11 @@ struct MemberState {
   bool expelled = false;                           ///< left the group for a late poll(); rejoins at its next
   bool leader_retry = false;                       ///< a LeaderRetry is pending
   bool arrival = false;                            ///< an Arrival is pending
-  std::uint64_t polls = 0;                         ///< poll() calls that returned records
+  /// Per broker: when its last fetch was sent, and when one came back empty the instant it
+  /// was sent (no network or service time, fetch.max.wait.ms 0): asking again then would be
+  /// answered the same, for ever.
+  std::vector<SimTime> sent_at, spun_at;
+  std::uint64_t polls = 0;  ///< poll() calls that returned records
   std::int64_t records = 0;
 };
 
@@ -261,6 +266,7 @@ private:
   bool stopped_ = false;                ///< stalled or cancelled: no more events
   bool cancelled_ = false;              ///< by ConsumeInputs::cancel
   std::int32_t fetches_in_flight_ = 0;  ///< sent, their answers not given yet (FetchPath)
+  std::int64_t replayed_ = 0;           ///< duplicates past PartState::replayed_high: progress
   sim::EventQueue<Event> queue_;
   std::vector<Processed> processed_;
   GroupResult result_;
@@ -283,6 +289,8 @@ void GroupSimulation::add_members(std::int32_t count, SimTime now) {
     MemberState s;
     s.in_flight.resize(in_.broker_rtt.size());
     s.session.resize(in_.broker_rtt.size());
+    s.sent_at.assign(in_.broker_rtt.size(), SimTime::max());
+    s.spun_at.assign(in_.broker_rtt.size(), SimTime::max());
     s.next_commit = now + spec_.config.auto_commit_interval;
     s.busy_until = now;
     s.crash_at = next_crash(m.id, now, 0);
@@ -485,6 +493,12 @@ void GroupSimulation::poll(std::int32_t member, SimTime now) {
         ++s.processed_first;
       } else {
         ++result_.duplicates;
+        // Processing again past the furthest it had processed again is progress too (a long
+        // replay after a crash); a rebalance storm goes over the same offsets again and again.
+        if (s.position >= s.replayed_high) {
+          s.replayed_high = s.position + 1;
+          ++replayed_;
+        }
       }
       ++ms.records;
       ++s.position;
@@ -521,6 +535,7 @@ void GroupSimulation::poll(std::int32_t member, SimTime now) {
 void GroupSimulation::send_fetches(std::int32_t member, SimTime now) {
   auto& ms = members_[static_cast<std::size_t>(member)];
   const bool growing = fetches_.logs_growing();
+  SimTime retry_at = SimTime::max();  // a zero-time empty answer's retry (MemberState::spun_at)
   // A partition whose leader moved joins the end of its new leader's session. One without a
   // leader (its replicas down) is fetched once the member's metadata names one: it looks
   // again after retry.backoff.ms.
@@ -555,13 +570,27 @@ void GroupSimulation::send_fetches(std::int32_t member, SimTime now) {
       if (s.fetched != s.position || (!growing && s.fetched >= log_end(s.log, growing)) ||
           fetches_.leader(s.log) != static_cast<std::int32_t>(b))
         continue;
+      if (ms.spun_at[b] == now && high_watermark(s.log, now) <= s.fetched) {
+        // Nothing readable yet, and this leader has just said so at this very instant: the
+        // member fetches once the next record it knows of is readable, or one arrives.
+        const auto& records = logs_.partitions[static_cast<std::size_t>(s.log)].records;
+        if (s.fetched < static_cast<std::int64_t>(records.size()) &&
+            records[static_cast<std::size_t>(s.fetched)].readable != SimTime::max())
+          retry_at = std::min(retry_at, records[static_cast<std::size_t>(s.fetched)].readable);
+        continue;
+      }
       request.push_back({s.log, s.fetched});
       ranges.push_back({p, s.epoch, s.fetched, s.fetched});
     }
     if (request.empty()) continue;
     ms.in_flight[b] = std::move(ranges);
+    ms.sent_at[b] = now;
     ++fetches_in_flight_;
     fetches_.send_fetch(id_, member, static_cast<std::int32_t>(b), std::move(request), now);
+  }
+  if (retry_at != SimTime::max() && !ms.arrival) {
+    ms.arrival = true;
+    queue_.schedule(retry_at, Arrival{member});
   }
 }
 
@@ -586,6 +615,8 @@ void GroupSimulation::fetch_answered(std::int32_t member, std::int32_t broker,
   } else {
     ranges->clear();  // the connection failed: nothing returned
   }
+  ms.spun_at[static_cast<std::size_t>(broker)] =
+      returned.empty() && at == ms.sent_at[static_cast<std::size_t>(broker)] ? at : SimTime::max();
   // KIP-227: partitions that returned data move to the end of the session's order.
   auto& order = ms.session[static_cast<std::size_t>(broker)];
   std::stable_partition(order.begin(), order.end(), [&](std::int32_t p) {
@@ -644,7 +675,7 @@ void GroupSimulation::step() {
   // Polls and fetches (and a member's wake-ups) are where progress shows.
   if (e.payload.index() == 0 || e.payload.index() == 1 || std::holds_alternative<LeaderRetry>(e.payload) ||
       std::holds_alternative<Arrival>(e.payload)) {
-    const std::int64_t first = static_cast<std::int64_t>(processed_.size()) - result_.duplicates;
+    const std::int64_t first = static_cast<std::int64_t>(processed_.size()) - result_.duplicates + replayed_;
     if (first != progress_) {
       progress_ = first;
       progress_at_ = now;

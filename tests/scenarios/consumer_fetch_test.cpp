@@ -128,6 +128,20 @@ TEST_CASE("a group reads every record however late it arrives, and waits through
       "    workload: {topic: t, arrivals: {kind: on-off, rate: 100, on.ms: 1000, off.ms: 200000}}\n"
       "consumers:\n  - {group: g, topics: [t], members: 1, config: {auto.offset.reset: earliest, max.poll.interval.ms: "
       "6000, session.timeout.ms: 6000}}\n",
+      // no network nor service time and fetch.max.wait.ms 0: an empty answer comes back the
+      // instant the fetch is sent (asking again at once would never let time advance).
+      "name: zero\nrun: {seed: 1, duration.ms: 200}\ncluster:\n  brokers: [{id: 0, rtt.ms: 0, request.ms: 0}]\n"
+      "topics: [{name: t, partitions: 1}]\nproducers:\n  - name: p\n"
+      "    workload: {topic: t, arrivals: {kind: constant, rate: 100}}\n"
+      "consumers:\n  - {group: g, topics: [t], members: 1, config: {auto.offset.reset: earliest, fetch.max.wait.ms: 0}}\n",
+      // a crash at 70 s without commits: the survivor processes 70 s of records again (longer than
+      // the stall window, 10 x 6 s), which is progress, not a stall.
+      "name: replay\nrun: {seed: 1, duration.ms: 10000}\ncluster:\n  brokers: [{id: 0}]\n"
+      "topics: [{name: t, partitions: 1}]\nproducers:\n  - name: p\n"
+      "    workload: {topic: t, arrivals: {kind: constant, rate: 10000}}\n"
+      "consumers:\n  - {group: g, topics: [t], members: 2, processing.us: 1000, schedule: [{at.ms: 70000, crash: c0}],\n"
+      "     config: {auto.offset.reset: earliest, enable.auto.commit: false, max.poll.interval.ms: 1000,\n"
+      "              session.timeout.ms: 6000, heartbeat.interval.ms: 2000}}\n",
   };
   for (const char* yaml : cases) {
     CAPTURE(yaml);
