@@ -140,7 +140,8 @@ std::string consumer_groups_to_text(const model::RunResult& r) {
            std::to_string(g.records_unconsumed) + ", lag max " + std::to_string(g.lag_max) + "\n";
     if (g.stalled)
       out +=
-          "STALLED: no record processed for the first time in 10 x max(max.poll.interval.ms, session timeout); the group was stopped\n";
+          "STALLED: no progress (a record processed for the first time, or again past the furthest replayed) in 10 x "
+          "max(max.poll.interval.ms, session timeout) with records left to read; the group was stopped\n";
     if (g.steps_not_played > 0)
       out += std::to_string(g.steps_not_played) +
              " schedule step(s) not played: after the run's end, with every record processed\n";
