@@ -78,6 +78,11 @@ struct GroupRun {
   bool cancelled = false;  ///< stopped by ConsumeInputs::cancel: the result is partial
 };
 
+/// A consumer's metadata refresh after a fetch failed (the connection lost) or a partition
+/// had no leader comes no sooner than retry.backoff.ms (kafka-consumer-spec §6.2); it then
+/// fetches from the leader the refresh names.
+inline constexpr SimTime kMetadataRetry = SimTime::ms(100);
+
 /// How a group's fetches reach the leaders and come back: the cluster's event loop (the
 /// brokers serve them) or a replay's look-ahead. The answer comes back through
 /// GroupRunner::fetch_answered.

@@ -13,11 +13,6 @@
 #include "model/detail/engine.hpp"
 
 namespace partsim::model::detail {
-namespace {
-// After a failed fetch (the connection lost) the consumer refreshes its metadata, no sooner
-// than retry.backoff.ms (kafka-consumer-spec §6.2), and fetches from the leader it names.
-constexpr SimTime kFetchRetryBackoff = SimTime::ms(100);
-}  // namespace
 
 void Engine::start_groups() {
   if (s_.consumers.empty() || s_.migration) return;  // a migration's groups are replayed after it
@@ -164,7 +159,7 @@ void Engine::fail_fetch(std::uint64_t id, SimTime noticed) {
   ++result().consumer_fetches[f.broker].failed;
   group_woken_ = true;
   groups_[f.group]->fetch_answered(f.member, static_cast<std::int32_t>(f.broker), std::nullopt,
-                                   noticed + kFetchRetryBackoff);
+                                   noticed + consumer::kMetadataRetry);
 }
 
 void Engine::unpark(std::uint64_t id) {
