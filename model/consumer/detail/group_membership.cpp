@@ -176,6 +176,5 @@ void GroupSimulation::reschedule_group() {
   else queue_.set_timer(static_cast<std::size_t>(total_members_), expiry, Expiry{});
 }
 
-
 }  // namespace group_sim
 }  // namespace partsim::model::consumer

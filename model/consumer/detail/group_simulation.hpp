@@ -66,7 +66,6 @@ struct Arrival {
 using Event = std::variant<PollAt, FetchDone, GroupDue, Expiry, Step, Sample, PollTimeout, Grow, CommitArrives,
                            LeaderRetry, Arrival>;
 
-
 /// Per partition of the group (one owner at a time).
 struct PartState {
   std::int32_t log = 0;       ///< index into BrokerLogs::partitions
@@ -275,7 +274,6 @@ private:
   GroupResult result_;
   std::uint64_t events_ = 0;
 };
-
 
 }  // namespace group_sim
 }  // namespace partsim::model::consumer
