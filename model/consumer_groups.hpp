@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "model/client_version.hpp"
 #include "sim/sim_time.hpp"
 
 namespace partsim::model {
@@ -25,8 +26,10 @@ struct MemberChange {
   std::string member;      ///< kLeave, kCrash, kRestart: the member id
 };
 
-/// ConsumerConfig with Kafka's names and 4.x defaults.
+/// ConsumerConfig with Kafka's names and the defaults of the book's client, kafka-4.3 (the
+/// loader sets the defaults of the group's `client` before it reads the keys).
 struct ConsumerConfig {
+  ClientVersion client;                                                       ///< the Java client's release (`client:`)
   enum class Protocol { kClassic, kConsumer } protocol = Protocol::kClassic;  ///< group.protocol (§3.1)
   std::int32_t fetch_min_bytes = 1;                                           ///< fetch.min.bytes (§4.1)
   SimTime fetch_max_wait = SimTime::ms(500);                                  ///< fetch.max.wait.ms

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/client_version.hpp"
 #include "model/consumer_groups.hpp"
 #include "model/partitioners/partitioner.hpp"
 #include "model/produce_error.hpp"
@@ -106,9 +107,11 @@ struct TopicConfig {
 enum class Acks { kNone = 0, kLeader = 1, kAll = -1 };
 enum class Compression { kNone, kGzip, kSnappy, kLz4, kZstd };
 
-/// ProducerConfig with Kafka's names in comments and 4.x defaults (spec §6; linger.ms 5
-/// per KIP-1030). The loader's `client: kafka-3.x` profile sets linger.ms to 0.
+/// ProducerConfig with Kafka's names in comments and the defaults of the book's client,
+/// kafka-4.3 (spec §6; linger.ms 5 per KIP-1030). The loader sets the defaults of the
+/// producer's `client` (model/client_version.hpp) before it reads the keys.
 struct ProducerConfig {
+  ClientVersion client;                            ///< the Java client's release (`client:`)
   std::int32_t batch_size_bytes = 16384;           ///< batch.size
   SimTime linger = SimTime::ms(5);                 ///< linger.ms
   std::int64_t buffer_memory_bytes = 33554432;     ///< buffer.memory
@@ -253,6 +256,7 @@ struct MigrationSpec {
 
 struct Scenario {
   std::string name;
+  ClientVersion client;  ///< `client:` at the top: every producer's and group's unless it names its own
   std::vector<BrokerConfig> brokers;
   std::vector<HostConfig> hosts;  ///< cluster.hosts: shared machines (none by default)
   ControllerConfig controller;

@@ -1,9 +1,11 @@
 #pragma once
 // Partitioner objects: what `partitioner.class` plugs into KafkaProducer (spec §1.3, §7,
 // §8). With one configured, KafkaProducer calls partition() for every record without an
-// explicit partition and, in 2.4+, appends with abortOnNewBatch: when the chosen partition
-// has no open batch with room, it calls onNewBatch(previous) and partition() again
-// (spec §1.2 steps 7-9). The built-in partitioner (no object) lives in the accumulator.
+// explicit partition and, from 2.4 through 3.9, appends with abortOnNewBatch: when the
+// chosen partition has no open batch with room, it calls onNewBatch(previous) and
+// partition() again (spec §1.2 steps 7-9); 4.0 removed onNewBatch and calls partition()
+// once per record (kafka-versions.md). The built-in partitioner (no object) lives in the
+// accumulator.
 // Partitioners written in C++ implement this interface; the ones Kafka shipped are below.
 
 #include <cstdint>
@@ -16,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/client_version.hpp"
 #include "model/partitioners/builtin_partitioner.hpp"
 
 namespace partsim::model {
@@ -35,15 +38,16 @@ public:
   virtual std::int32_t partition(std::optional<std::string_view> key, const PartitionerView& view) = 0;
   /// Partitioner.onNewBatch (a no-op by default, as in Kafka's interface).
   virtual void on_new_batch(std::int32_t /*previous*/, const PartitionerView& /*view*/) {}
-  /// True for every partitioner object since 2.4 (KP:1068); false reproduces the pre-2.4
-  /// producer, which called partition() exactly once (spec §8.1).
+  /// True for every partitioner object from 2.4 through 3.9 (KP:1068; partitioner_run
+  /// decides by the client); false reproduces the pre-2.4 producer, which called
+  /// partition() exactly once (spec §8.1).
   virtual bool abort_on_new_batch() const { return true; }
 };
 
 enum class PartitionerKind {
   kBuiltin,              ///< no partitioner object: KIP-794 in the accumulator
-  kRoundRobin,           ///< RoundRobinPartitioner, counter step per call (KAFKA-9965)
-  kRoundRobinFixed,      ///< one counter step per record (KAFKA-17632)
+  kRoundRobin,           ///< RoundRobinPartitioner as the producer's client has it
+  kRoundRobinFixed,      ///< RoundRobinPartitioner of 3.9.2 (KAFKA-17632), whatever the client
   kStickyKip480,         ///< 2.4-3.2 DefaultPartitioner: keys hashed, null keys sticky
   kUniformStickyKip480,  ///< 2.4-3.2 UniformStickyPartitioner: keys ignored
   kLegacy,               ///< pre-2.4 DefaultPartitioner: null keys round-robin per record
@@ -78,9 +82,26 @@ struct PartitionerSpec {
   std::string code_name;       ///< kCode: shown in results
 };
 
-/// The partitioner object for `spec`, or nullptr for kBuiltin. `draw` gives
+/// What a producer of `client` runs for a partitioner kind (kafka-versions.md): which
+/// partitioner, the client line whose code it is, and whether it gets onNewBatch and a second
+/// partition() call when a record would open a batch.
+struct PartitionerRun {
+  PartitionerKind kind = PartitionerKind::kBuiltin;
+  /// The line the partitioner runs as: the client's, except for the historical ones (KIP-480
+  /// sticky ones as their last line, 3.9, under a 4.x client; round-robin-fixed as 3.9.2).
+  ClientVersion line;
+  bool before_2_4 = false;  ///< legacy: the producer before 2.4 (no line partsim models)
+  bool second_call = false;
+  /// "kafka-3.9.2", "before kafka-2.4".
+  std::string runs_as() const;
+};
+/// kBuiltin below 3.3 is KIP-480's DefaultPartitioner, an object with the abort path.
+PartitionerRun partitioner_run(PartitionerKind kind, const ClientVersion& client);
+
+/// The partitioner object `run` names, or nullptr for kBuiltin. `draw` gives
 /// toPositive(nextInt()) values from the partitioner's own random stream.
-std::unique_ptr<Partitioner> make_partitioner(const PartitionerSpec& spec, PartitionDraw draw);
+std::unique_ptr<Partitioner> make_partitioner(const PartitionerSpec& spec, const PartitionerRun& run,
+                                              PartitionDraw draw);
 
 /// Names as scenarios and --partitioners spell them, in PartitionerKind order.
 const std::vector<std::string>& partitioner_names();

@@ -19,8 +19,8 @@ PartitionDraw partition_draw(const sim::RandomStreams& streams, const std::strin
 
 // Whether some record reaches the accumulator without a partition (spec §1.3): no explicit
 // partition, no partitioner object, and null keys or keys ignored.
-bool sticky_records(const ProducerSpec& spec) {
-  return !spec.workload.partition && spec.config.partitioner.kind == PartitionerKind::kBuiltin &&
+bool sticky_records(const ProducerSpec& spec, const PartitionerRun& run) {
+  return !spec.workload.partition && run.kind == PartitionerKind::kBuiltin &&
          (spec.workload.keys.kind == KeySpec::Kind::kNone || spec.config.ignore_keys);
 }
 
@@ -37,10 +37,11 @@ KafkaProducer::KafkaProducer(std::uint32_t index, const ProducerSpec& spec, std:
       budget_(budget),
       node_up_(node_up),
       workload_(spec.workload, streams, spec.name),
+      partitioner_(partitioner_run(spec.config.partitioner.kind, spec.config.client)),
       metadata_(client_order, node_up.size(), memory.resource),
       draw_(partition_draw(streams, spec.name)),
-      accumulator_(AccumulatorConfig::from(spec.config, spec.config.partitioner.kind != PartitionerKind::kBuiltin,
-                                           sticky_records(spec)),
+      accumulator_(AccumulatorConfig::from(spec.config, partitioner_.kind != PartitionerKind::kBuiltin,
+                                           sticky_records(spec, partitioner_)),
                    static_cast<std::int32_t>(leaders.size()), node_up.size(), draw_, memory.batches, memory.resource),
       sender_(SenderConfig::from(spec.config), accumulator_, metadata_, *this,
               streams.stream("producer/" + spec.name + "/sender/backoff")),
@@ -49,7 +50,7 @@ KafkaProducer::KafkaProducer(std::uint32_t index, const ProducerSpec& spec, std:
       key_id_(std::move(memory.key_id)),
       observer_(observer) {
   // The built-in partitioner and a partitioner object draw from the same stream.
-  custom_ = make_partitioner(spec.config.partitioner, draw_);
+  custom_ = make_partitioner(spec.config.partitioner, partitioner_, draw_);
   hashes_keys_ = !spec.workload.partition && !custom_ && spec.workload.keys.kind != KeySpec::Kind::kNone &&
                  !config_.ignore_keys;
   metadata_.update(leaders);
@@ -195,10 +196,10 @@ void KafkaProducer::send_one(SimTime intended, SimTime now) {
   bool abort = false;
   if (spec_.workload.partition) {
     partition = *spec_.workload.partition;
-    abort = custom_ && custom_->abort_on_new_batch();
+    abort = custom_ && second_call();
   } else if (custom_) {
     partition = custom_->partition(rec.has_key ? std::optional<std::string_view>(rec.key) : std::nullopt, view());
-    abort = custom_->abort_on_new_batch();
+    abort = second_call();
     if (partition < 0) {  // IllegalArgumentException out of send() (spec §1.4)
       observer_.record_failed(index_, FailureReason::kInvalidPartition);
       return_tokens(1, now);
@@ -509,6 +510,8 @@ void KafkaProducer::batch_failed(BatchId id, FailureReason reason) {
 }
 
 void KafkaProducer::batch_retried(BatchId) { observer_.batch_retried(index_); }
+
+void KafkaProducer::memory_returned() { resume_after_memory(now_); }
 
 // A batch is done (acked or failed): its partition unmuted, its memory back (which may let
 // the waiting send() finish), and a closed-loop application may send again.

@@ -227,6 +227,7 @@ private:
   void batch_acknowledged(BatchId batch, std::size_t node) override;
   void batch_failed(BatchId batch, FailureReason reason) override;
   void batch_retried(BatchId batch) override;
+  void memory_returned() override;
 
   // Speed: payload_part(), the last shape asked about and its payload part. Every send reads
   // it, so it leads the object, beside the identity and config a send reads too (the layout
@@ -240,7 +241,11 @@ private:
   SendBudget budget_;
   std::span<const char> node_up_;
   WorkloadGenerator workload_;
+  // The partitioner as the producer's client runs it (kafka-versions.md), and the object, if any.
+  PartitionerRun partitioner_;
   std::unique_ptr<Partitioner> custom_;  // partitioner.class, if any
+  /// onNewBatch and a second partition() call when a record would open a batch (2.4-3.9).
+  bool second_call() const { return partitioner_.second_call && custom_->abort_on_new_batch(); }
   ProducerMetadata metadata_;
   PartitionDraw draw_;
   RecordAccumulator accumulator_;

@@ -21,6 +21,7 @@ AccumulatorConfig AccumulatorConfig::from(const ProducerConfig& c, bool partitio
   a.align_batches = c.align_batches;
   a.guarantee_order = c.max_in_flight == 1;
   a.idempotent = c.idempotence;
+  a.expired_keeps_memory = java::expired_batch_keeps_memory(c.client);
   a.sticky_records = sticky_records;
   return a;
 }
@@ -440,7 +441,10 @@ bool RecordAccumulator::leave_request(BatchId id) {
     unmute(b.partition);
   }
   if (!b.done) return true;
-  batches_.free(id);  // it expired while in flight
+  // It expired while in flight. From KAFKA-19012 its memory was kept until now.
+  const std::int32_t capacity = b.capacity;
+  batches_.free(id);
+  if (config_.expired_keeps_memory && pool_.deallocate(capacity)) memory_returned_ = true;
   return false;
 }
 
@@ -450,6 +454,9 @@ bool RecordAccumulator::release(BatchId id) {
   if (config_.guarantee_order && b.partition < num_partitions_ && muted(b.partition)) unmute(b.partition);
   const std::int32_t capacity = b.capacity;
   if (!b.in_request) batches_.free(id);
+  // In flight (expired there): from KAFKA-19012 the memory waits for the request's end
+  // (leave_request); before, it was freed at expiry while the request still used it.
+  else if (config_.expired_keeps_memory) return false;
   return pool_.deallocate(capacity);
 }
 

@@ -52,6 +52,9 @@ struct AccumulatorConfig {
   bool align_batches = true;                       ///< partsim.sticky.align-batches (KAFKA-14156)
   bool guarantee_order = false;                    ///< max.in.flight.requests.per.connection == 1
   bool idempotent = false;                         ///< enable.idempotence in effect: sequences at drain
+  /// A batch that expires in flight keeps its memory until its request completes
+  /// (KAFKA-19012, java::expired_batch_keeps_memory); false: freed at expiry.
+  bool expired_keeps_memory = true;
   /// Some records reach append() without a partition, so the built-in partitioner draws.
   /// When none do, the adaptive table is never read and ready() need not visit every
   /// partition with batches: it asks a per-node index instead.
@@ -173,6 +176,13 @@ public:
   /// is already done (it expired in flight): its slot is free now. An idempotent
   /// partition's retried batch waiting for its in-flight batches may go once none is left.
   bool leave_request(BatchId id);
+  /// True once after a leave_request returned an expired batch's memory and that let the
+  /// send() waiting for memory go on (KAFKA-19012).
+  bool take_memory_returned() {
+    const bool r = memory_returned_;
+    memory_returned_ = false;
+    return r;
+  }
   /// The idempotent producer's batches of `partition` in requests (sent, not yet back),
   /// counted over what `requests` lists (none before set_requests). A batch drain() just
   /// took is not in a request until the sender sends it.
@@ -278,7 +288,8 @@ private:
   std::int32_t num_partitions_;
   BuiltInPartitioner partitioner_;
   BufferPool pool_;
-  float ratio_estimate_ = 1.0f;  // CompressionRatioEstimator (spec §5.3), this topic and codec
+  bool memory_returned_ = false;  // see take_memory_returned
+  float ratio_estimate_ = 1.0f;   // CompressionRatioEstimator (spec §5.3), this topic and codec
 
   std::shared_ptr<BatchArena> arena_;
   BatchArena& batches_;  // *arena_

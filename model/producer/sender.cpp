@@ -19,6 +19,7 @@ SenderConfig SenderConfig::from(const ProducerConfig& c) {
   s.retry_backoff = c.retry_backoff;
   s.retry_backoff_max = c.retry_backoff_max;
   s.acks = c.acks;
+  s.exponential_backoff = java::exponential_backoff(c.client);
   return s;
 }
 
@@ -183,6 +184,7 @@ void Sender::on_response(std::uint64_t request, SimTime now, std::span<const Pro
     retry_or_fail(b, now);
   }
   batches.clear();
+  if (accumulator_.take_memory_returned()) listener_.memory_returned();
   if (invalid_metadata) listener_.metadata_invalid(node);
 }
 
@@ -234,6 +236,7 @@ void Sender::disconnect(std::size_t node, SimTime now) {
       if (accumulator_.leave_request(b)) retry_or_fail(b, now);
   }
   failed.clear();
+  if (accumulator_.take_memory_returned()) listener_.memory_returned();
   listener_.connection_closed(node);
 }
 
@@ -265,6 +268,8 @@ void Sender::fail(BatchId id, FailureReason reason) {
 }
 
 SimTime Sender::draw_backoff(std::int32_t k) {
+  // Before 3.7 (kafka-versions.md "3.7"): a flat retry.backoff.ms, no jitter.
+  if (!config_.exponential_backoff) return config_.retry_backoff;
   // ExponentialBackoff (spec §4.6). Kafka draws a fresh jitter each time ready() or drain()
   // asks; partsim draws one per attempt, when the batch is re-enqueued.
   const double initial = config_.retry_backoff.to_ms();

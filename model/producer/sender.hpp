@@ -26,6 +26,9 @@ struct SenderConfig {
   SimTime retry_backoff = SimTime::ms(100);        ///< retry.backoff.ms
   SimTime retry_backoff_max = SimTime::ms(1000);   ///< retry.backoff.max.ms
   Acks acks = Acks::kAll;                          ///< acks
+  /// Exponential, jittered backoff up to retry.backoff.max.ms (3.7+, KIP-580); false: every
+  /// retry waits a flat retry.backoff.ms (java::exponential_backoff).
+  bool exponential_backoff = true;
 
   static SenderConfig from(const ProducerConfig& c);
 };
@@ -50,6 +53,9 @@ public:
   virtual void batch_acknowledged(BatchId batch, std::size_t node) = 0;
   virtual void batch_failed(BatchId batch, FailureReason reason) = 0;
   virtual void batch_retried(BatchId batch) = 0;
+  /// A request came back holding a batch that had expired in flight, and the memory it kept
+  /// (KAFKA-19012) let a send() waiting for buffer.memory go on.
+  virtual void memory_returned() = 0;
 };
 
 class Sender : public RequestedBatches {

@@ -176,6 +176,19 @@ void check_offset_reset(MapReader& m, const ConsumerConfig& c) {
 // KAFKA-17338 (4.0): the consumer protocol refuses these when set; group.remote.assignor is
 // refused with classic (CC:714-718). The messages are Kafka's ConfigException texts.
 void check_consumer_config(MapReader& m, ConsumerConfig& c) {
+  // What the group's client does not know yet (kafka-versions.md "3.0", "4.0").
+  const ClientVersion& v = m.context()->version();
+  if (c.protocol == ConsumerConfig::Protocol::kConsumer) {
+    if (!java::consumer_protocol(v))
+      m.error("group.protocol", "consumer is unknown to " + v.name() +
+                                    ": group.protocol came with kafka-3.7 (KIP-848, early access), generally "
+                                    "available from kafka-4.0");
+    else if (!v.at_least(4, 0))
+      m.warn("group.protocol", "consumer is early access in " + v.name() +
+                                   " (generally available from kafka-4.0); partsim runs it as 4.0 does");
+  }
+  if (c.auto_offset_reset == ConsumerConfig::OffsetReset::kByDuration && !java::offset_reset_by_duration(v))
+    m.error("auto.offset.reset", "by_duration is unknown to " + v.name() + ": it came with kafka-4.0 (KIP-1106)");
   if (c.protocol == ConsumerConfig::Protocol::kConsumer) {
     std::string names, first;
     for (const char* key : {"partition.assignment.strategy", "session.timeout.ms", "heartbeat.interval.ms"})
@@ -255,7 +268,7 @@ const Table<ConsumerConfig>& consumer_config_table() {
               "metadata.max.age.ms", &ConsumerConfig::metadata_max_age, kMs, 0, kMaxMs,
               "how late a classic group sees partitions added by a topic schedule: at the first multiple of it from the start at or after the change (KIP-848 groups see them at once)"),
           F::text("client.rack", &ConsumerConfig::client_rack, 255,
-                  "the members' rack, for KIP-881 rack-aware assignment (unless the group lists racks)"),
+                  "the members' rack, for KIP-881 rack-aware assignment from kafka-3.5 (unless the group lists racks)"),
           optional_text(
               F::text(
                   "group.instance.id", &ConsumerConfig::group_instance_id, 244,
@@ -267,12 +280,18 @@ const Table<ConsumerConfig>& consumer_config_table() {
               kClassic,
               F::strings(
                   "partition.assignment.strategy", &ConsumerConfig::assignment_strategy,
-                  "classic only: range, roundrobin, sticky, cooperative-sticky; the group uses the first, cooperatively only if all are cooperative-sticky")),
+                  "classic only: range, roundrobin, sticky, cooperative-sticky; the group uses the first, cooperatively only if all are cooperative-sticky"))
+              .client_default([](ConsumerConfig& c,
+                                 const ClientVersion& v) { c.assignment_strategy = java::default_assignors(v); },
+                              "[range] before kafka-3.0"),
           only(
               kClassic,
               F::duration(
                   "session.timeout.ms", &ConsumerConfig::session_timeout, kMs, 6000, 1800000,
-                  "classic only: a crashed member is noticed this long after its last heartbeat (the broker's group.min/max.session.timeout.ms bound it)")),
+                  "classic only: a crashed member is noticed this long after its last heartbeat (the broker's group.min/max.session.timeout.ms bound it)"))
+              .client_default([](ConsumerConfig& c,
+                                 const ClientVersion& v) { c.session_timeout = java::default_session_timeout(v); },
+                              "10000 before kafka-3.0"),
           only(
               kClassic,
               F::duration("heartbeat.interval.ms", &ConsumerConfig::heartbeat_interval, kMs, 1, kMaxMs,
@@ -293,6 +312,8 @@ const Table<ConsumerGroupSpec>& consumer_group_table() {
       "consumer group",
       {
           F::text("group", &ConsumerGroupSpec::group, 255, "the group.id, unique").required(),
+          client_field<ConsumerGroupSpec>(
+              [](auto& g) -> auto& { return g.config.client; }, false),
           F::strings("topics", &ConsumerGroupSpec::topics, "the topics every member subscribes to").required(),
           F::integer("members", &ConsumerGroupSpec::members, 0, 10000, "",
                      "members at the start (ids member.prefix + index, zero-padded)"),
@@ -304,13 +325,14 @@ const Table<ConsumerGroupSpec>& consumer_group_table() {
               "commit", &ConsumerGroupSpec::commit, {"none", "sync-per-poll", "async-per-poll", "per-record"},
               "the application's own commits, beside any auto commit: commitSync() after each poll's records (waits a round trip "
               "to the coordinator), commitAsync() after them, commitSync of each record after it, or none"),
-          F::strings("rack", &ConsumerGroupSpec::racks, "the members' racks, member i gets rack i mod n (KIP-881)"),
+          F::strings("rack", &ConsumerGroupSpec::racks,
+                     "the members' racks, member i gets rack i mod n (KIP-881: used from kafka-3.5)"),
           F::list(
               "schedule", &ConsumerGroupSpec::schedule, change_table(),
               ListRules<MemberChange>("consumer schedule step"),
               "membership over time, e.g. [{at.ms: 5000, join: 1}, {at.ms: 9000, leave: c1}, {at.ms: 12000, crash: c2}]"),
           F::section("config", &ConsumerGroupSpec::config, consumer_config_table(),
-                     "Kafka consumer config under Kafka's names; defaults are Kafka 4.x's"),
+                     "Kafka consumer config under Kafka's names; defaults are the client's"),
       });
   return table;
 }

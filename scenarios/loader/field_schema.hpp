@@ -18,7 +18,7 @@ struct FieldInfo {
   std::string range;            ///< allowed values: "[1, 2147483647]", "none | gzip | ..." ("" when any)
   std::string doc;              ///< one line
   std::string default_text;     ///< the 4.x default as YAML ("" when none: required, optional, one of several)
-  std::string kafka3_text;      ///< the `client: kafka-3.x` default, when it differs ("" otherwise)
+  std::string client_text;      ///< how the default depends on `client:` ("0 before kafka-4.0"; "" when it does not)
   bool required = false;        ///< the key must be given
   std::string required_hint;    ///< what "is required" adds: "(a broker id >= 0)"
   std::string example;          ///< for a key without default: a value the reference shows commented out

@@ -1,9 +1,10 @@
 #pragma once
 // The declarative field table: one row per scenario key (key, member, range, unit, one-line
-// doc, required or not, the kafka-3.x default where it differs) with the typed code that
-// reads the key from YAML into the member, writes the member back, and applies the 3.x
-// default. The 4.x default is the member's initializer in model/scenario.hpp, rendered
-// through the row's writer, so no default is spelled twice. The loader, the writer of
+// doc, required or not, how the default depends on the client version) with the typed code
+// that reads the key from YAML into the member, writes the member back, and sets the default
+// of the client being read (model/client_version.hpp). The default client's default is the
+// member's initializer in model/scenario.hpp, rendered through the row's writer, so no
+// default is spelled twice. The loader, the writer of
 // scenario.resolved.yaml, --set and "did you mean", and the generated reference
 // (scenarios/reference.yaml, docs/scenario-fields.md) all walk these tables; the rules
 // between fields stay as code (a table's check) after the table pass.
@@ -45,16 +46,20 @@ struct Field {
   FieldInfo info;
   std::function<void(MapReader&, S&)> read;   ///< reads and checks the key when present
   std::function<YAML::Node(const S&)> write;  ///< the value as YAML; undefined = not written
-  std::function<void(S&)> kafka3;             ///< sets the kafka-3.x default (empty: as 4.x)
-  bool has_default = true;                    ///< false: what S{} holds is no default (one of several)
+  /// Sets the default of the client being read (empty: the same for every client).
+  std::function<void(S&, const model::ClientVersion&)> by_client;
+  bool has_default = true;  ///< false: what S{} holds is no default (one of several)
 
   Field& required(std::string hint = "") {
     info.required = true;
     info.required_hint = std::move(hint);
     return *this;
   }
-  Field& kafka3_default(std::function<void(S&)> set) {
-    kafka3 = std::move(set);
+  /// A default that depends on the client: `set` puts it in place, `text` says how
+  /// ("0 before kafka-4.0").
+  Field& client_default(std::function<void(S&, const model::ClientVersion&)> set, std::string text) {
+    by_client = std::move(set);
+    info.client_text = std::move(text);
     return *this;
   }
   Field& example(std::string text) {
@@ -113,25 +118,18 @@ public:
       if (info.default_text.empty() && f.has_default && !info.required && info.shape != FieldInfo::Shape::kMapping &&
           (info.shape != FieldInfo::Shape::kList || info.sub == nullptr)) {
         info.default_text = yaml_text(f.write(defaults));
-        if (f.kafka3) {
-          S profile{};
-          f.kafka3(profile);
-          const std::string text = yaml_text(f.write(profile));
-          if (text != info.default_text) info.kafka3_text = text;
-        }
       }
       schema_.fields.push_back(std::move(info));
     }
   }
 
-  /// Reads `m` into `out`: the kafka-3.x defaults first when the file asks for them, every
-  /// key (missing required keys are errors), the check, then unknown keys are refused. The
+  /// Reads `m` into `out`: the defaults of the client being read first, every key (missing
+  /// required keys are errors), the check, then unknown keys are refused. The
   /// check runs only when every key read without error: a refused value leaves its default
   /// in `out`, and a check would judge that default (a second, spurious error).
   void read(MapReader& m, S& out) const {
-    if (m.context()->kafka3_defaults)
-      for (const auto& f : fields_)
-        if (f.kafka3) f.kafka3(out);
+    for (const auto& f : fields_)
+      if (f.by_client) f.by_client(out, m.context()->version());
     const std::size_t errors_before = m.context()->errors.size();
     for (const auto& f : fields_) {
       if (f.info.required && !m.has(f.info.key))
@@ -369,6 +367,7 @@ struct Fields {
         if (rules.init) rules.init(item, i);
         MapReader r(*m.context(), items[i], join_path(m.path(), key + "." + std::to_string(i)));
         table.read(r, item);
+        m.context()->item_client.reset();  // a producer's or group's own client ends with it
         if (!rules.unique_key.empty()) {
           const YAML::Node v = table.write_field(item, rules.unique_key);
           const std::string text = v.IsScalar() ? v.Scalar() : "";

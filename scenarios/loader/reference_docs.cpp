@@ -43,7 +43,7 @@ std::string comment(const FieldInfo& f) {
     c += "; " + (f.unit.empty() ? std::string() : f.unit + " ") + "in " + f.range;
   else if (f.type == "choice") c += "; " + f.range;
   if (f.required) c += "; required";
-  if (!f.kafka3_text.empty()) c += "; kafka-3.x: " + f.kafka3_text;
+  if (!f.client_text.empty()) c += "; " + f.client_text;
   return c;
 }
 
@@ -158,7 +158,7 @@ void markdown_section(std::string& out, const Schema& schema, const std::string&
   for (const auto& f : schema.fields) {
     std::string type = f.type + (f.unit.empty() ? "" : " (" + f.unit + ")");
     std::string def = f.required ? "required" : code(f.default_text);
-    if (!f.kafka3_text.empty()) def += " (kafka-3.x: " + code(f.kafka3_text) + ")";
+    if (!f.client_text.empty()) def += " (" + f.client_text + ")";
     if (f.sub) {
       const std::string sub_path =
           (path.empty() ? "" : path + ".") + f.key + (f.shape == FieldInfo::Shape::kList ? "[]" : "");

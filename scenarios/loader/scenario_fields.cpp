@@ -120,6 +120,24 @@ Field<Scenario> migration_field() {
 
 }  // namespace
 
+std::optional<ClientVersion> read_client(MapReader& m) {
+  if (!m.has("client")) return std::nullopt;
+  std::string text;
+  m.read("client", text, 100);
+  std::string why;
+  const std::optional<ClientVersion> v = parse_client(text, why);
+  if (!v) {
+    m.error("client", why + ", got '" + text + "'");
+    return std::nullopt;
+  }
+  if (text == "kafka-4.x" || text == "kafka-3.x")
+    m.warn("client", text + " is kept as another name for " + v->name() + " (" + v->line() + "." +
+                         std::to_string(v->patch_no) + "); name the line to say which client you mean");
+  if (v->unreleased())
+    m.warn("client", v->name() + " is not released: partsim follows its branch as read in August 2026");
+  return v;
+}
+
 const Table<Scenario>& scenario_table() {
   using F = Fields<Scenario>;
   // cluster: has no default (it lists the brokers): a file without it gets one error for
@@ -136,21 +154,11 @@ const Table<Scenario>& scenario_table() {
     };
     return f;
   };
-  FieldInfo client = field_info(FieldInfo::Shape::kValue, "client", "choice", "", "kafka-4.x | kafka-3.x",
-                                "whose defaults apply: kafka-4.x, or kafka-3.x (linger.ms 0)");
-  client.default_text = "kafka-4.x";
   static const Table<Scenario> table(
       "scenario",
       {
           F::text("name", &Scenario::name, 200, "shown in results (default: the file name)").no_default(),
-          F::custom(
-              client,
-              [](MapReader& m, Scenario&) {
-                std::size_t c = 0;
-                m.read_choice("client", c, {"kafka-4.x", "kafka-3.x"});
-                m.context()->kafka3_defaults = c == 1;
-              },
-              [](const Scenario&) { return YAML::Node(YAML::NodeType::Undefined); }),
+          client_field<Scenario>(&Scenario::client, true),
           F::section("run", &Scenario::run, run_table(), "the run: seed, stop rule, statistics"),
           cluster_section(),
           F::list("topics", &Scenario::topics, topic_table(),

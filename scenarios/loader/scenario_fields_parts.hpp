@@ -32,6 +32,36 @@ Field<S> written_when_set(Field<S> f) {
   return f;
 }
 
+/// Reads `client:` (kafka-2.4 ... kafka-4.4, a patch, or the aliases kafka-4.x and
+/// kafka-3.x) into `out`; warns for an alias and the unreleased 4.4. Nothing when absent.
+std::optional<model::ClientVersion> read_client(MapReader& m);
+
+/// The `client:` row: at the top (`top`), the scenario's client, which every producer and
+/// group runs unless it names its own; in a producer or a group, that one's own.
+template <class S, class Acc>
+Field<S> client_field(Acc acc, bool top) {
+  FieldInfo info =
+      field_info(FieldInfo::Shape::kValue, "client", "choice", "", "kafka-2.4 ... kafka-4.4 (or kafka-X.Y.Z)",
+                 top ? "the Java client release every producer and consumer group runs (its defaults and rules), "
+                       "unless one names its own; kafka-4.x and kafka-3.x are kafka-4.3 and kafka-3.9"
+                     : "this one's Java client release (default: the scenario's client)");
+  info.default_text = top ? model::default_client().name() : "the scenario's";
+  Field<S> f;
+  f.info = std::move(info);
+  f.read = [acc, top](MapReader& m, S& s) {
+    const std::optional<model::ClientVersion> v = read_client(m);
+    if (top) {
+      if (v) m.context()->client = *v;
+    } else {
+      m.context()->item_client = v;
+    }
+    std::invoke(acc, s) = m.context()->version();
+  };
+  f.write = [acc](const S& s) { return YAML::Node(std::invoke(acc, s).name()); };
+  f.has_default = false;
+  return f;
+}
+
 /// `cluster:`: brokers, hosts, the controller, replication and the coordinator rows.
 const Table<model::Scenario>& cluster_table();
 /// One entry of `topics:`.

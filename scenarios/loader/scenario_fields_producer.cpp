@@ -68,8 +68,10 @@ const Table<ProducerConfig>& config_table() {
       FieldInfo::Shape::kValue, "enable.idempotence", "bool", "", "true | false",
       "the idempotent producer: sequence numbers per partition, the broker refusing out-of-sequence batches, so "
       "retries keep order; requires acks=all, retries > 0 and max.in.flight.requests.per.connection <= 5 (an error "
-      "when set true, quietly off when left at its default)");
+      "when set true; left at its default, quietly off, except that kafka-4.0 and later refuse an in-flight limit "
+      "above 5)");
   idempotence.default_text = "true";
+  idempotence.client_text = "false before kafka-3.0.1, kafka-3.1.1 and kafka-3.2";
   static const Table<ProducerConfig> table(
       "producer config",
       {
@@ -77,7 +79,8 @@ const Table<ProducerConfig>& config_table() {
                      "upper bound of one batch; the sticky partitioner switches after about this many bytes"),
           F::duration("linger.ms", &ProducerConfig::linger, kMs, 0, kMaxMs,
                       "how long a batch waits for more records (KIP-1030: 5 since 4.0)")
-              .kafka3_default([](ProducerConfig& c) { c.linger = SimTime::zero(); }),
+              .client_default([](ProducerConfig& c, const ClientVersion& v) { c.linger = java::default_linger(v); },
+                              "0 before kafka-4.0"),
           F::integer("buffer.memory", &ProducerConfig::buffer_memory_bytes, 1, std::int64_t{1} << 40, "bytes",
                      "memory for batches; send() blocks when it is used up"),
           F::duration("max.block.ms", &ProducerConfig::max_block, kMs, 0, kMaxMs,
@@ -93,9 +96,9 @@ const Table<ProducerConfig>& config_table() {
               "upper bound from send() to success or failure; >= linger.ms + request.timeout.ms (raised to that when not set)"),
           F::integer("retries", &ProducerConfig::retries, 0, kInt32Max, "", "how often a failed batch is retried"),
           F::duration("retry.backoff.ms", &ProducerConfig::retry_backoff, kMs, 0, kMaxMs,
-                      "first backoff before a retry (exponential, jittered)"),
+                      "first backoff before a retry (exponential, jittered; before kafka-3.7 every retry waits this)"),
           F::duration("retry.backoff.max.ms", &ProducerConfig::retry_backoff_max, kMs, 0, kMaxMs,
-                      "upper bound of the retry backoff"),
+                      "upper bound of the retry backoff (kafka-3.7 and later, KIP-580)"),
           F::duration(
               "metadata.max.age.ms", &ProducerConfig::metadata_max_age, kMs, 0, kMaxMs,
               "the producer refreshes its metadata this long after its last refresh (it sees added partitions then)"),
@@ -107,7 +110,12 @@ const Table<ProducerConfig>& config_table() {
               [](ProducerConfig& c, std::size_t i) {
                 c.acks = i == 0 ? Acks::kNone : i == 1 ? Acks::kLeader : Acks::kAll;
               },
-              "acknowledgement the producer waits for (-1 = all)"),
+              "acknowledgement the producer waits for (-1 = all)")
+              .client_default(
+                  [](ProducerConfig& c, const ClientVersion& v) {
+                    c.acks = java::default_acks_all(v) ? Acks::kAll : Acks::kLeader;
+                  },
+                  "1 before kafka-3.0"),
           F::custom(
               idempotence, [](MapReader& m, ProducerConfig& c) { m.read("enable.idempotence", c.idempotence); },
               [](const ProducerConfig& c) {
@@ -118,16 +126,19 @@ const Table<ProducerConfig>& config_table() {
           F::number("partsim.compression.ratio", &ProducerConfig::compression_ratio, 0.01, 10, "",
                     "partsim: compressed / uncompressed bytes when compressed"),
           F::flag("partitioner.ignore.keys", &ProducerConfig::ignore_keys,
-                  "the built-in partitioner ignores keys (KIP-794)"),
+                  "the built-in partitioner ignores keys (KIP-794, kafka-3.3 and later)"),
           F::flag("partitioner.adaptive.partitioning.enable", &ProducerConfig::adaptive,
-                  "sticky partitions drawn by inverse queue size (KIP-794)"),
-          F::duration("partitioner.availability.timeout.ms", &ProducerConfig::availability_timeout, kMs, 0, kMaxMs,
-                      "a partition whose broker has not drained it this long is avoided (0 = off)"),
+                  "sticky partitions drawn by inverse queue size (KIP-794, kafka-3.3 and later)"),
+          F::duration(
+              "partitioner.availability.timeout.ms", &ProducerConfig::availability_timeout, kMs, 0, kMaxMs,
+              "a partition whose broker has not drained it this long is avoided (0 = off; kafka-3.3 and later)"),
           F::choice(
               "partitioner", partitioners,
               [](const ProducerConfig& c) { return static_cast<std::size_t>(c.partitioner.kind); },
               [](ProducerConfig& c, std::size_t i) { c.partitioner.kind = static_cast<PartitionerKind>(i); },
-              "partitioner.class: builtin (KIP-794 uniform sticky, adaptive) or one of Kafka's earlier ones, or rules"),
+              "partitioner.class: builtin (none set: KIP-794 uniform sticky and adaptive from kafka-3.3, KIP-480's "
+              "DefaultPartitioner before), round-robin as the client has it, one of Kafka's earlier ones (run as the "
+              "line they came from), or rules"),
           F::flag("partsim.sticky.align-batches", &ProducerConfig::align_batches,
                   "partsim: the sticky partitioner switches only at a batch boundary (KAFKA-14156)"),
           F::list(
@@ -272,8 +283,10 @@ const Table<ProducerSpec>& producer_table() {
       {
           F::text("name", &ProducerSpec::name, 200, "unique (default p0, p1, ...); names the producer's random streams")
               .no_default(),
+          client_field<ProducerSpec>(
+              [](auto& p) -> auto& { return p.config.client; }, false),
           F::section("config", &ProducerSpec::config, config_table(),
-                     "Kafka producer config under Kafka's names; defaults are Kafka 4.x's"),
+                     "Kafka producer config under Kafka's names; defaults are the client's"),
           F::section("workload", &ProducerSpec::workload, workload_table(), "what the application sends"),
           F::section("cpu", &ProducerSpec::cpu, cpu_table(),
                      "the client's own CPU time (send.cost.us is the application thread's)"),

@@ -16,6 +16,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "model/client_version.hpp"
+
 namespace partsim::scenarios {
 
 /// One --set PATH=VALUE, its path checked against the field table: `pattern` is the
@@ -34,9 +36,13 @@ struct ReadContext {
   std::vector<std::string> errors;
   std::vector<std::string> warnings;
   std::vector<Override> overrides;
-  std::map<std::string, std::string> overridden;  ///< concrete path -> "--set ..." that set it
-  std::map<std::string, std::size_t> list_sizes;  ///< concrete path of each list read -> items
-  bool kafka3_defaults = false;                   ///< `client: kafka-3.x`
+  std::map<std::string, std::string> overridden;    ///< concrete path -> "--set ..." that set it
+  std::map<std::string, std::size_t> list_sizes;    ///< concrete path of each list read -> items
+  model::ClientVersion client;                      ///< `client:` at the top (kafka-4.3 by default)
+  std::optional<model::ClientVersion> item_client;  ///< the `client:` of the producer or group being read
+
+  /// The client whose defaults apply to what is read now.
+  const model::ClientVersion& version() const { return item_client ? *item_client : client; }
 
   void error(const YAML::Node& at, const std::string& path, const std::string& message);
   void warn(const YAML::Node& at, const std::string& path, const std::string& message);

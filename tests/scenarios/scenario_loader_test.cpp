@@ -250,7 +250,7 @@ TEST_CASE("batch.size above buffer.memory loads with a located warning") {
                  "batch.size 16384: every send that needs a new batch will fail (BufferPool's hard limit)"});
 }
 
-TEST_CASE("client: kafka-3.x applies the 3.x defaults the field table names") {
+TEST_CASE("client: kafka-3.x applies kafka-3.9's defaults") {
   const auto s = scenarios::load_scenario_text(
       with("name: x", "name: x\nclient: kafka-3.x").replace(std::string(kGood).find("{linger.ms: 0}") + 18, 14, "{}"),
       "s.yaml");

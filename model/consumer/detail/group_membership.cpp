@@ -18,6 +18,8 @@ void GroupSimulation::add_members(std::int32_t count, SimTime now) {
       m.instance_id = member_id(spec_.config.group_instance_id, joined_, total_members_);
     m.rack = spec_.racks.empty() ? spec_.config.client_rack
                                  : spec_.racks[static_cast<std::size_t>(joined_) % spec_.racks.size()];
+    // Before 3.5 the assignors know no racks (KIP-881; kafka-versions.md "3.5").
+    if (!java::rack_aware_assignors(spec_.config.client)) m.rack.clear();
     // Members that join together heartbeat out of step: spread evenly over the interval.
     m.heartbeat_offset = SimTime::ns(group_.settings().heartbeat_interval.count_ns() * i / count);
     joining.push_back(m);

@@ -150,8 +150,8 @@ TEST_CASE("rules: exact keys, regexes, the murmur2 fallback and null keys") {
 
 TEST_CASE("the factory makes each kind, and nothing for the built-in") {
   PartitionerSpec spec;
-  CHECK(make_partitioner(spec, scripted({})) == nullptr);
+  CHECK(make_partitioner(spec, partitioner_run(spec.kind, ClientVersion{}), scripted({})) == nullptr);
   spec.kind = PartitionerKind::kRoundRobin;
-  CHECK(make_partitioner(spec, scripted({})) != nullptr);
+  CHECK(make_partitioner(spec, partitioner_run(spec.kind, ClientVersion{}), scripted({})) != nullptr);
   CHECK(partitioner_names().size() == 7);
 }

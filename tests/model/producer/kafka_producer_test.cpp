@@ -128,7 +128,11 @@ struct ProducerFixture {
     spec.workload.values.size_bytes = 100;
     spec.config.linger = SimTime::ms(1000);  // batches stay open unless a test sends them
   }
-  void use_script(std::initializer_list<std::int32_t> answers) {
+  /// A scripted partitioner object, under a 3.x client (the abort-on-new-batch path) unless
+  /// the test names another.
+  void use_script(std::initializer_list<std::int32_t> answers, std::string client = "kafka-3.9") {
+    std::string why;
+    spec.config.client = *parse_client(client, why);
     script->answers.assign(answers.begin(), answers.end());
     spec.config.partitioner.kind = PartitionerKind::kCode;
     auto s = script;
@@ -191,6 +195,20 @@ TEST_CASE(
   CHECK(f.deque_records(0) == 1);
   CHECK(f.deque_records(1) == 2);
   CHECK(f.deque_records(2) == 0);
+}
+
+TEST_CASE("from kafka-4.0 a partitioner object is called once per record: no onNewBatch, no second call") {
+  // kafka-versions.md "4.0": Partitioner.onNewBatch and the abort path are gone; 3.9 has them.
+  for (const char* client : {"kafka-3.9", "kafka-4.0"}) {
+    CAPTURE(client);
+    ProducerFixture f;
+    f.use_script({0, 1}, client);
+    f.make();
+    f.send();  // partition() -> 0, where no batch is open
+    const bool second = std::string(client) == "kafka-3.9";
+    CHECK(f.script->take() == (second ? "partition -> 0 | onNewBatch(0) | partition -> 1" : "partition -> 0"));
+    CHECK(f.host.take({"appended"}) == (second ? "appended p1" : "appended p0"));
+  }
 }
 
 TEST_CASE("an explicit partition with a partitioner object calls onNewBatch but never partition()") {

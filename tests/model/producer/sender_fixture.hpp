@@ -61,6 +61,7 @@ struct Recorder final : SenderListener {
                                        acc->muted(p) ? ", muted)" : ")")
                                  : str("retried p", p));
   }
+  void memory_returned() override { log.push_back("memory returned"); }
   bool note_in_flight = false;  // retries also say what the accumulator counts in flight then
 
   void settle(BatchId b) {
