@@ -59,6 +59,18 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
   nlohmann::ordered_json j;
   j["scenario"] = r.scenario;
   j["seed"] = r.seed;
+  j["client"] = r.client;
+  j["clients"] = nlohmann::ordered_json::array();
+  for (const auto& c : r.clients) {
+    nlohmann::ordered_json e;
+    e[c.group ? "group" : "producer"] = c.name;
+    e["client"] = c.client;
+    if (!c.group) {
+      e["partitioner"] = c.partitioner;
+      e["partitioner_runs_as"] = c.runs_as;
+    }
+    j["clients"].push_back(std::move(e));
+  }
   if (r.partial) j["partial"] = true;
   j["records_sent"] = r.records_sent;
   j["records_acked"] = r.records_acked;
@@ -189,10 +201,34 @@ std::string dump_json(const nlohmann::ordered_json& j) {
   return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
+namespace {
+
+/// "client kafka-4.3", or "clients kafka-3.6, kafka-4.3" when producers and groups differ.
+std::string clients_text(const model::RunResult& r) {
+  std::vector<std::string> names;
+  for (const auto& c : r.clients)
+    if (std::find(names.begin(), names.end(), c.client) == names.end()) names.push_back(c.client);
+  if (names.empty()) names.push_back(r.client);
+  std::string out = names.size() == 1 ? "client " : "clients ";
+  for (std::size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + names[i];
+  return out;
+}
+
+}  // namespace
+
 std::string run_to_text(const model::RunResult& r) {
   std::string out;
-  out += "scenario " + r.scenario + "  seed " + std::to_string(r.seed) + "  simulated " + fixed(r.simulated_ms, 1) +
-         " ms\n";
+  out += "scenario " + r.scenario + "  seed " + std::to_string(r.seed) + "  " + clients_text(r) + "  simulated " +
+         fixed(r.simulated_ms, 1) + " ms\n";
+  for (const auto& c : r.clients) {
+    if (c.group) continue;
+    if (c.partitioner != c.configured)
+      out += "partitioner " + c.configured + " (producer " + c.name + ") is " + c.partitioner + " in " + c.client +
+             " (KIP-794's built-in partitioner came with kafka-3.3)\n";
+    else if (c.runs_as != c.client)
+      out += "partitioner " + c.partitioner + " (producer " + c.name + ") runs as in " + c.runs_as + ", not " +
+             c.client + "\n";
+  }
   if (r.partial)
     out += "PARTIAL RESULT: the run was interrupted; records still in flight are neither acked nor failed\n";
   out += "records sent " + std::to_string(r.records_sent) + ", acked " + std::to_string(r.records_acked) + ", failed " +

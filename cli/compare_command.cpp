@@ -36,7 +36,9 @@ constexpr const char* kCompareUsage =
     "Runs the scenario once per partitioner or variant on the same seed and prints them side by side.\n"
     "A KEY without a section (producers., cluster., topics., run., consumers.) applies to every producer: workload.X\n"
     "to its workload, anything else to its config: --variant lazy:linger.ms=50 sets\n"
-    "producers.*.config.linger.ms=50; --sweep workload.arrivals.rate=100,1000 sets the send rate.\n";
+    "producers.*.config.linger.ms=50; --sweep workload.arrivals.rate=100,1000 sets the send rate;\n"
+    "client=kafka-3.6 sets the scenario's client (what an upgrade changes: --variant 3.6:client=kafka-3.6\n"
+    "--variant 4.3:client=kafka-4.3).\n";
 
 std::vector<std::string> split(const std::string& text, char sep) {
   std::vector<std::string> parts;
@@ -54,7 +56,7 @@ std::vector<std::string> split(const std::string& text, char sep) {
 std::string expand_assignment(const std::string& a, const std::string& option) {
   const auto eq = a.find('=');
   if (eq == std::string::npos || eq == 0) throw UsageError(option + ": must be KEY=VALUE, got '" + a + "'");
-  for (const char* section : {"producers.", "cluster.", "topics.", "run.", "consumers.", "migration."})
+  for (const char* section : {"producers.", "cluster.", "topics.", "run.", "consumers.", "migration.", "client="})
     if (a.rfind(section, 0) == 0) return a;
   if (a.rfind("workload.", 0) == 0 || a.rfind("config.", 0) == 0) return "producers.*." + a;
   return "producers.*.config." + a;

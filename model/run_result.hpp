@@ -236,11 +236,24 @@ struct ProducerMetrics {
   std::vector<ProducerNodeMetrics> nodes;  ///< every broker, in RunResult::brokers order
 };
 
+/// Which Java client a producer or consumer group ran (model/client_version.hpp), and for a
+/// producer the partitioner it ran and the line that partitioner's code came from.
+struct ClientRun {
+  std::string name;         ///< the producer or the group
+  bool group = false;       ///< a consumer group (no partitioner)
+  std::string client;       ///< "kafka-4.3"
+  std::string configured;   ///< the scenario's `partitioner`
+  std::string partitioner;  ///< as run: "builtin", "sticky-kip480" (builtin below 3.3), ...
+  std::string runs_as;      ///< the line the partitioner runs as ("kafka-3.9"; = client for most)
+};
+
 struct RunResult {
   std::string scenario;
   std::uint64_t seed = 0;
-  bool partial = false;     ///< stopped early (interrupted): records may still be in flight
-  double simulated_ms = 0;  ///< simulated time when the last record completed
+  std::string client;              ///< the scenario's client (`client:`)
+  std::vector<ClientRun> clients;  ///< every producer's, then every group's
+  bool partial = false;            ///< stopped early (interrupted): records may still be in flight
+  double simulated_ms = 0;         ///< simulated time when the last record completed
   std::uint64_t events = 0;
   std::int64_t records_sent = 0;  ///< send() calls (all, warm-up included)
   std::int64_t records_acked = 0;

@@ -14,6 +14,18 @@ RunRecorder::RunRecorder(const Scenario& s, const RunOptions& options, const Sim
       count_(layout.count.data()),
       grows_(std::move(grows)) {
   result_.scenario = s.name;
+  result_.client = s.client.name();
+  for (const auto& p : s.producers) {
+    const PartitionerRun run = partitioner_run(p.config.partitioner.kind, p.config.client);
+    const auto name = [&](PartitionerKind k) {
+      return k == PartitionerKind::kCode ? p.config.partitioner.code_name
+                                         : partitioner_names()[static_cast<std::size_t>(k)];
+    };
+    result_.clients.push_back(ClientRun{p.name, false, p.config.client.name(), name(p.config.partitioner.kind),
+                                        name(run.kind), run.runs_as()});
+  }
+  for (const auto& g : s.consumers)
+    result_.clients.push_back(ClientRun{g.group, true, g.config.client.name(), "", "", ""});
   result_.window_ms = s.run.window.to_ms();
   for (const auto& bc : s.brokers) {
     BrokerStats bs;

@@ -14,7 +14,7 @@ const std::vector<std::string>& partitioner_names() {
   return names;
 }
 
-std::string PartitionerRun::runs_as() const { return before_2_4 ? "before kafka-2.4" : line.name(); }
+std::string PartitionerRun::runs_as() const { return before_2_4 ? "the clients before kafka-2.4" : line.name(); }
 
 PartitionerRun partitioner_run(PartitionerKind kind, const ClientVersion& client) {
   PartitionerRun run;

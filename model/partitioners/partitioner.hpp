@@ -92,7 +92,7 @@ struct PartitionerRun {
   ClientVersion line;
   bool before_2_4 = false;  ///< legacy: the producer before 2.4 (no line partsim models)
   bool second_call = false;
-  /// "kafka-3.9.2", "before kafka-2.4".
+  /// "kafka-3.9.2", "the clients before kafka-2.4".
   std::string runs_as() const;
 };
 /// kBuiltin below 3.3 is KIP-480's DefaultPartitioner, an object with the abort path.

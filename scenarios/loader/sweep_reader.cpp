@@ -330,6 +330,7 @@ void read_sample(ReadContext& ctx, MapReader& sample, SweepDefinition& d) {
 }  // namespace
 
 std::string expand_sweep_path(const std::string& path) {
+  if (path == "client") return path;  // the scenario's client: every producer and group without one of its own
   for (const char* section : {"producers.", "cluster.", "topics.", "run.", "consumers."})
     if (path.rfind(section, 0) == 0) return path;
   if (path.rfind("workload.", 0) == 0 || path.rfind("config.", 0) == 0) return "producers.*." + path;

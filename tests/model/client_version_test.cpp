@@ -111,5 +111,5 @@ TEST_CASE("what a producer runs for each partitioner kind, and as which line") {
   CHECK(partitioner_run(PartitionerKind::kRoundRobinFixed, v43).second_call);
   CHECK(partitioner_run(PartitionerKind::kRoundRobinFixed, v36).runs_as() == "kafka-3.9.2");
   CHECK_FALSE(partitioner_run(PartitionerKind::kLegacy, v36).second_call);
-  CHECK(partitioner_run(PartitionerKind::kLegacy, v43).runs_as() == "before kafka-2.4");
+  CHECK(partitioner_run(PartitionerKind::kLegacy, v43).runs_as() == "the clients before kafka-2.4");
 }

@@ -188,6 +188,30 @@ TEST_CASE("testExpiredBatchDoesNotRetry: a batch that expired in flight is not r
   CHECK_FALSE(f.acc.has_batches());
 }
 
+TEST_CASE("KAFKA-19012: a batch that expired in flight keeps its memory until its request ends, from 3.9.2") {
+  // kafka-versions.md "4.2 (backported to 3.9.2, 4.0.2, 4.1.2)": before, the memory went
+  // back at the expiry while the request still used it.
+  for (const char* client : {"kafka-3.9.1", "kafka-3.9.2", "kafka-4.3"}) {
+    CAPTURE(client);
+    ProducerConfig c = producer_config();
+    std::string why;
+    c.client = *parse_client(client, why);
+    SenderFixture f(c);
+    const std::int64_t all = f.acc.pool().total_bytes();
+    f.append(0);
+    f.run();
+    f.rec.take();
+    f.now = kDeliveryTimeout;
+    f.run();
+    CHECK(f.rec.take() == lines({"failed p0: delivery_timeout"}));
+    const bool keeps = std::string(client) != "kafka-3.9.1";
+    CHECK((f.acc.pool().available_bytes() < all) == keeps);
+    f.sender.on_response(1, f.now);
+    CHECK(f.acc.pool().available_bytes() == all);
+    CHECK_FALSE(f.acc.has_batches());
+  }
+}
+
 TEST_CASE("testExpiredBatchesInMultiplePartitions: a queued and an in-flight batch expire in one pass") {
   SenderFixture f;
   f.up[kNode1] = 0;
