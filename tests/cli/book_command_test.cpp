@@ -64,7 +64,7 @@ TEST_CASE("the whole book at its defaults: every entry reproduced, R2's max / me
     CHECK(r.err.find("runtime error") == std::string::npos);
   }
   const auto j = nlohmann::json::parse(r.out);
-  CHECK(j.at("exact").size() == 31);
+  CHECK(j.at("exact").size() == 32);
   for (const auto& e : j.at("exact")) {
     CAPTURE(e.dump());
     CHECK(e.at("verdict") == "exact");
