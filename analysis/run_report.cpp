@@ -66,8 +66,16 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
     e[c.group ? "group" : "producer"] = c.name;
     e["client"] = c.client;
     if (!c.group) {
+      e["partitioner_configured"] = c.configured;
       e["partitioner"] = c.partitioner;
       e["partitioner_runs_as"] = c.runs_as;
+      if (!c.rack.empty()) {
+        e["rack"] = c.rack;
+        e["partitioner_rack_aware"] = c.rack_aware;
+        e["records_in_rack"] = c.records_in_rack;
+        e["records_in_rack_share"] =
+            c.records > 0 ? round_to(static_cast<double>(c.records_in_rack) / static_cast<double>(c.records), 4) : 0.0;
+      }
     }
     j["clients"].push_back(std::move(e));
   }
@@ -228,6 +236,11 @@ std::string run_to_text(const model::RunResult& r) {
     else if (c.runs_as != c.client)
       out += "partitioner " + c.partitioner + " (producer " + c.name + ") runs as in " + c.runs_as + ", not " +
              c.client + "\n";
+    if (!c.rack.empty() && c.records > 0)
+      out += "producer " + c.name + " in rack " + c.rack + (c.rack_aware ? " (partitioner.rack.aware)" : "") + ": " +
+             std::to_string(c.records_in_rack) + " of " + std::to_string(c.records) + " records (" +
+             fixed(100.0 * static_cast<double>(c.records_in_rack) / static_cast<double>(c.records), 1) +
+             "%) to leaders in its rack\n";
   }
   if (r.partial)
     out += "PARTIAL RESULT: the run was interrupted; records still in flight are neither acked nor failed\n";

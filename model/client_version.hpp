@@ -2,8 +2,8 @@
 // Which release of the Java client a producer or a consumer group runs, and every rule of
 // the model that depends on it (../shared/kafka-versions.md, read from Kafka's release
 // branches). A scenario names a release line, `kafka-3.6`, meaning that line's newest patch
-// release (kafka-3.6 = 3.6.2), or a patch where one matters (`kafka-3.9.0`, before
-// KAFKA-17632). Each rule below names its version boundary and the row of kafka-versions.md
+// release (kafka-3.6 = 3.6.2), or a patch where one matters (`kafka-3.9.1`, the last
+// release before KAFKA-17632). Each rule below names its version boundary and the row of kafka-versions.md
 // it encodes; tests/model/client_version_test.cpp runs each on both sides of its boundary.
 
 #include <cstdint>

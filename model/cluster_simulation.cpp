@@ -124,6 +124,8 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
   // 10.3, strategy A) until `resume`, when the new topic is verified; the producers of other
   // topics go on. Without `resume` (not known yet) they stop for good.
   const bool stop_replay = s.migration && s.migration->strategy == MigrationSpec::Strategy::kStopReplay;
+  std::vector<std::string> broker_racks;
+  for (const auto& b : s.brokers) broker_racks.push_back(b.rack);
   for (std::uint32_t i = 0; i < s.producers.size(); ++i) {
     const auto& spec = s.producers[i];
     std::optional<SimTime> stop = s.run.duration;
@@ -140,6 +142,7 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
                                                      leadership_.leaders(topic), up_, streams_, budget, *this,
                                                      *recorder_, std::move(memory)));
     producers_.back()->place_on(host_of(spec.host));
+    producers_.back()->locate(broker_racks);
     producers_.back()->skip_idle_passes(options.skip_idle_passes);
   }
   setup_repartition();

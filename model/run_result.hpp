@@ -239,12 +239,16 @@ struct ProducerMetrics {
 /// Which Java client a producer or consumer group ran (model/client_version.hpp), and for a
 /// producer the partitioner it ran and the line that partitioner's code came from.
 struct ClientRun {
-  std::string name;         ///< the producer or the group
-  bool group = false;       ///< a consumer group (no partitioner)
-  std::string client;       ///< "kafka-4.3"
-  std::string configured;   ///< the scenario's `partitioner`
-  std::string partitioner;  ///< as run: "builtin", "sticky-kip480" (builtin below 3.3), ...
-  std::string runs_as;      ///< the line the partitioner runs as ("kafka-3.9"; = client for most)
+  std::string name;                  ///< the producer or the group
+  bool group = false;                ///< a consumer group (no partitioner)
+  std::string client;                ///< "kafka-4.3"
+  std::string configured;            ///< the scenario's `partitioner`
+  std::string partitioner;           ///< as run: "builtin", "sticky-kip480" (builtin below 3.3), ...
+  std::string runs_as;               ///< the line the partitioner runs as ("kafka-3.9"; = client for most)
+  std::string rack;                  ///< a producer's client.rack ("" = none)
+  bool rack_aware = false;           ///< partitioner.rack.aware (KIP-1123)
+  std::int64_t records = 0;          ///< records the producer appended (with a rack)
+  std::int64_t records_in_rack = 0;  ///< of them, to a partition led in its rack
 };
 
 struct RunResult {

@@ -130,9 +130,13 @@ struct ProducerConfig {
   /// enable.idempotence as in effect: Kafka's default true, quietly off when not set and
   /// acks, retries or max.in.flight forbid it (kafka-consumer-spec §8).
   bool idempotence = true;
-  Compression compression = Compression::kNone;    ///< compression.type
-  double compression_ratio = 0.5;                  ///< partsim: compressed / uncompressed bytes
-  bool ignore_keys = false;                        ///< partitioner.ignore.keys
+  Compression compression = Compression::kNone;  ///< compression.type
+  double compression_ratio = 0.5;                ///< partsim: compressed / uncompressed bytes
+  bool ignore_keys = false;                      ///< partitioner.ignore.keys
+  /// partitioner.rack.aware (KIP-1123, 4.4): the built-in partitioner prefers partitions
+  /// whose leader is in client_rack.
+  bool rack_aware = false;
+  std::string client_rack;                         ///< client.rack (the producer's, 4.4)
   bool adaptive = true;                            ///< partitioner.adaptive.partitioning.enable
   SimTime availability_timeout = SimTime::zero();  ///< partitioner.availability.timeout.ms
   PartitionerSpec partitioner;                     ///< partitioner (partitioner.class)

@@ -59,6 +59,11 @@ void Engine::gather_results() {
     result().producer_metrics.push_back(producer_metrics(p->spec().name, p->sender().metrics(), p->buffer_wait(),
                                                          p->send_errors(), last_completion, node_ids));
     result().records_sent += p->sent();
+    ClientRun& client = result().clients[p->index()];  // the producers come first, in order
+    if (!client.rack.empty()) {
+      client.records = p->records_located();
+      client.records_in_rack = p->records_in_rack();
+    }
     const RecordAccumulator& acc = p->accumulator();
     result().partitioner_switches += acc.partitioner().switches();
     result().peak_buffer_bytes = std::max(result().peak_buffer_bytes, acc.pool().peak_used_bytes());

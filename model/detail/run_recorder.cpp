@@ -21,11 +21,13 @@ RunRecorder::RunRecorder(const Scenario& s, const RunOptions& options, const Sim
       return k == PartitionerKind::kCode ? p.config.partitioner.code_name
                                          : partitioner_names()[static_cast<std::size_t>(k)];
     };
+    // The client's own release when the partitioner runs as it (round-robin-fixed under 3.9 is 3.9.2's).
+    const std::string runs_as = !run.before_2_4 && run.line == p.config.client ? p.config.client.name() : run.runs_as();
     result_.clients.push_back(ClientRun{p.name, false, p.config.client.name(), name(p.config.partitioner.kind),
-                                        name(run.kind), run.runs_as()});
+                                        name(run.kind), runs_as, p.config.client_rack, p.config.rack_aware});
   }
   for (const auto& g : s.consumers)
-    result_.clients.push_back(ClientRun{g.group, true, g.config.client.name(), "", "", ""});
+    result_.clients.push_back(ClientRun{g.group, true, g.config.client.name(), "", "", "", g.config.client_rack});
   result_.window_ms = s.run.window.to_ms();
   for (const auto& bc : s.brokers) {
     BrokerStats bs;

@@ -36,7 +36,16 @@ public:
   /// are equal and nothing was excluded.
   void update_load_stats(std::span<const std::int32_t> queue_sizes, std::span<const std::int32_t> partition_ids,
                          std::int32_t length);
-  void clear_load_stats() { cft_.clear(); }
+  void clear_load_stats() {
+    cft_.clear();
+    rack_cft_.clear();
+  }
+
+  /// KIP-1123 (4.4, partitioner.rack.aware): `in_rack[p]` says whether partition p's leader
+  /// is in the producer's client.rack; empty = not rack-aware. Draws then prefer those
+  /// partitions: uniform over the available ones in the rack, or the load table over the
+  /// in-rack ones (weights against the largest in-rack queue); all partitions when none is.
+  void set_rack(std::vector<char> in_rack) { in_rack_ = std::move(in_rack); }
 
   /// nextPartition (spec §2.2): one draw, then uniform or cumulative-frequency choice.
   std::int32_t next_partition(std::span<const std::int32_t> available, std::int32_t num_partitions);
@@ -66,6 +75,11 @@ private:
   // Cumulative frequency table and its partition ids; empty = uniform mode.
   std::vector<std::int32_t> cft_;
   std::vector<std::int32_t> cft_partitions_;
+  // KIP-1123: the partitions led in the producer's rack, and the load table over them.
+  std::vector<char> in_rack_;
+  std::vector<std::int32_t> rack_cft_;
+  std::vector<std::int32_t> rack_cft_partitions_;
+  std::vector<std::int32_t> rack_available_;  // scratch of the uniform draw
 };
 
 }  // namespace partsim::model

@@ -1,6 +1,6 @@
 #pragma once
 // RoundRobinPartitioner (spec §7): a per-topic counter from 0, getAndIncrement on every
-// partition() call, available[toPositive(c) % |available|]. Through 3.9.0, with
+// partition() call, available[toPositive(c) % |available|]. Through 3.9.1, with
 // abortOnNewBatch a record whose first choice has no open batch costs a second call
 // (KAFKA-9965): record k lands on position (2k+1) mod N when every record opens a batch.
 // 3.9.2's fix (KAFKA-17632, `remembers`) answers the second call with the first call's

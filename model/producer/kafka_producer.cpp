@@ -59,6 +59,13 @@ KafkaProducer::KafkaProducer(std::uint32_t index, const ProducerSpec& spec, std:
 
 // ---- the application threads --------------------------------------------------------------------
 
+void KafkaProducer::locate(std::span<const std::string> node_racks) {
+  if (config_.client_rack.empty()) return;
+  node_in_rack_.clear();
+  for (const auto& rack : node_racks) node_in_rack_.push_back(rack == config_.client_rack ? 1 : 0);
+  if (config_.rack_aware) accumulator_.use_rack(node_in_rack_, metadata_);
+}
+
 void KafkaProducer::start(SimTime now) {
   if (workload_.open_loop()) {
     next_due_ = workload_.next_arrival(SimTime::zero());
@@ -244,6 +251,11 @@ void KafkaProducer::finish_append(PendingSend& s, SimTime now) {
                                                          key_of(s), s.key_hash, s.request.intended});
         if (keep_records_)
           accumulator_.batches().add_tag(r.batch, RecordTag{s.has_key ? key_id_(s.key) : -1, s.send_index});
+        if (!node_in_rack_.empty()) {
+          ++records_located_;
+          const std::int32_t leader = metadata_.leader(r.partition);
+          records_in_rack_ += leader >= 0 && node_in_rack_[static_cast<std::size_t>(leader)] ? 1 : 0;
+        }
         // Wake the sender when a batch became full or a new one was created (step 11).
         if (r.batch_is_full) wake_sender(now, now);
         else if (r.new_batch_created) wake_for_new_batch(r.partition, now);

@@ -120,6 +120,15 @@ public:
                 std::span<const std::int32_t> leaders, std::span<const char> node_up, const sim::RandomStreams& streams,
                 SendBudget budget, ProducerHost& host, ProducerObserver& observer, ProducerMemory memory = {});
 
+  /// The brokers' racks (node order): with client.rack set, the producer counts the records
+  /// it appends to partitions led in its rack, and with partitioner.rack.aware the built-in
+  /// partitioner prefers them (KIP-1123).
+  void locate(std::span<const std::string> node_racks);
+  /// Records appended (with a client.rack; 0 without), and those to a partition whose leader
+  /// was in client.rack.
+  std::int64_t records_located() const { return records_located_; }
+  std::int64_t records_in_rack() const { return records_in_rack_; }
+
   /// The first send() is due (open loop) or the application starts (closed loop, flat out).
   void start(SimTime now);
   /// One send() of the application thread (KafkaProducer.doSend, spec §1.2). Returns when
@@ -250,8 +259,10 @@ private:
   PartitionDraw draw_;
   RecordAccumulator accumulator_;
   Sender sender_;
-  bool keep_records_;  // batches carry a RecordTag per record (ProducerMemory::key_id)
-  SimTime now_;        // the time of the call being handled (for sender callbacks)
+  bool keep_records_;               // batches carry a RecordTag per record (ProducerMemory::key_id)
+  std::vector<char> node_in_rack_;  // client.rack: per node, in it (empty: no rack)
+  std::int64_t records_located_ = 0, records_in_rack_ = 0;
+  SimTime now_;  // the time of the call being handled (for sender callbacks)
 
   HostCores* host_cores_ = nullptr;  // the producer's host, or null: cores of its own
 

@@ -154,6 +154,14 @@ void RecordAccumulator::after_metadata_update(const ProducerMetadata& metadata) 
   for (auto p = nonempty_.find_first(); p != boost::dynamic_bitset<>::npos; p = nonempty_.find_next(p))
     became_nonempty(static_cast<std::int32_t>(p));
   rebuild_ready_index();
+  if (!node_in_rack_.empty()) {
+    std::vector<char> in_rack(static_cast<std::size_t>(num_partitions_), 0);
+    for (std::int32_t p = 0; p < num_partitions_; ++p) {
+      const std::int32_t leader = metadata.leader(p);
+      in_rack[static_cast<std::size_t>(p)] = leader >= 0 && node_in_rack_[static_cast<std::size_t>(leader)];
+    }
+    partitioner_.set_rack(std::move(in_rack));
+  }
 }
 
 // ---- append (spec §3.2) --------------------------------------------------------------------------

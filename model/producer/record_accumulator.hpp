@@ -235,6 +235,13 @@ public:
   std::int32_t num_partitions() const { return num_partitions_; }
   std::int32_t deques_created() const { return deques_created_; }
 
+  /// KIP-1123: `node_in_rack[n]` says whether node n is in the producer's client.rack; the
+  /// built-in partitioner then prefers partitions led there (kept up with every metadata
+  /// update). Empty: not rack-aware.
+  void use_rack(std::vector<char> node_in_rack, const ProducerMetadata& metadata) {
+    node_in_rack_ = std::move(node_in_rack);
+    after_metadata_update(metadata);
+  }
   BuiltInPartitioner& partitioner() { return partitioner_; }
   const BuiltInPartitioner& partitioner() const { return partitioner_; }
   const BufferPool& pool() const { return pool_; }
@@ -288,8 +295,9 @@ private:
   std::int32_t num_partitions_;
   BuiltInPartitioner partitioner_;
   BufferPool pool_;
-  bool memory_returned_ = false;  // see take_memory_returned
-  float ratio_estimate_ = 1.0f;   // CompressionRatioEstimator (spec §5.3), this topic and codec
+  bool memory_returned_ = false;    // see take_memory_returned
+  std::vector<char> node_in_rack_;  // KIP-1123 (use_rack)
+  float ratio_estimate_ = 1.0f;     // CompressionRatioEstimator (spec §5.3), this topic and codec
 
   std::shared_ptr<BatchArena> arena_;
   BatchArena& batches_;  // *arena_

@@ -366,8 +366,10 @@ struct Fields {
         Item item{};
         if (rules.init) rules.init(item, i);
         MapReader r(*m.context(), items[i], join_path(m.path(), key + "." + std::to_string(i)));
+        // A producer's or group's own client ends with it; a list inside one keeps it.
+        const std::optional<model::ClientVersion> outer_client = m.context()->item_client;
         table.read(r, item);
-        m.context()->item_client.reset();  // a producer's or group's own client ends with it
+        m.context()->item_client = outer_client;
         if (!rules.unique_key.empty()) {
           const YAML::Node v = table.write_field(item, rules.unique_key);
           const std::string text = v.IsScalar() ? v.Scalar() : "";

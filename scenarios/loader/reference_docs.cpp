@@ -28,7 +28,7 @@ constexpr const char* kHeader =
     "# partsim scenario reference: every key of a scenario file, with its doc, unit and range.\n"
     "# Generated from the field tables (scenarios/loader/scenario_fields.cpp) by `make reference`:\n"
     "# do not edit. Runnable as is: partsim run scenarios/reference.yaml\n"
-    "# Values are the defaults (Kafka 4.x's) except what this example sets: the name, run.records,\n"
+    "# Values are the defaults (those of the default client, kafka-4.3) except what this example sets: the name, run.records,\n"
     "# the brokers' rack and rtt.ms, the topic, the producer's name, arrivals and keys, and a consumer\n"
     "# group (its name, topics and members). Keys shown\n"
     "# commented out have no default. Unknown keys are errors (with a \"did you mean\"); every value\n"
@@ -195,7 +195,7 @@ std::string field_reference_markdown() {
       "(`scenarios/loader/scenario_fields.cpp`) by `make reference`: do not edit. "
       "`scenarios/reference.yaml` shows them all in one runnable file.\n\n"
       "Keys keep Kafka's own names (`batch.size`, `linger.ms`); partsim's own keys start with `partsim.` "
-      "inside a producer's config. Defaults are Kafka 4.x's; `client: kafka-3.x` changes the ones marked. "
+      "inside a producer's config. Defaults are those of the default client, kafka-4.3; where another client's differ, the default says so (`client`, docs/client-versions.md). "
       "A duration's unit is in its name (`.ms`, `.us`, `.seconds`) and may have a fraction (`0.1`). "
       "Errors name `file:line:column`, the key path and the rule; unknown keys get a \"did you mean\". "
       "Every string must be valid UTF-8. YAML merge keys (`<<: *base`) are expanded.\n";

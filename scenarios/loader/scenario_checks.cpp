@@ -77,6 +77,11 @@ void check_client_keys(MapReader& m, const ProducerConfig& c, const ClientVersio
     unknown("partitioner.adaptive.partitioning.enable", c.adaptive != defaults.adaptive, kip794);
     unknown("partitioner.availability.timeout.ms", c.availability_timeout != defaults.availability_timeout, kip794);
   }
+  if (!v.at_least(4, 4)) {
+    const std::string kip1123 = "kafka-4.4 (KIP-1123's rack-aware partitioning)";
+    unknown("partitioner.rack.aware", c.rack_aware != defaults.rack_aware, kip1123);
+    unknown("client.rack", c.client_rack != defaults.client_rack, kip1123);
+  }
   if (!java::exponential_backoff(v))
     unknown("retry.backoff.max.ms", c.retry_backoff_max != defaults.retry_backoff_max,
             "kafka-3.7 (KIP-580's exponential backoff)");
@@ -89,6 +94,10 @@ void check_config(MapReader& m, ProducerConfig& c) {
     m.error("partsim.partitioner.rules", "only applies with partitioner: rules");
   const ClientVersion& v = m.context()->version();
   check_client_keys(m, c, v);
+  // RecordAccumulator.PartitionerConfig on 4.4 refuses this with these words (kafka-versions.md
+  // says a blank rack falls back to every partition; the branch's code throws).
+  if (c.rack_aware && v.at_least(4, 4) && c.client_rack.find_first_not_of(" \t\n\r\f\v") == std::string::npos)
+    m.error("partitioner.rack.aware", "client.rack must be provided if partitioner.rack.aware is enabled");
   // enable.idempotence=true given explicitly with settings it forbids is a ConfigException
   // in Kafka; left at its default, Kafka quietly turns idempotence off instead (spec §6),
   // except for an in-flight limit above 5 from 4.0 (kafka-versions.md, ProducerConfig.

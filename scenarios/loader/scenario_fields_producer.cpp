@@ -118,9 +118,8 @@ const Table<ProducerConfig>& config_table() {
                   "1 before kafka-3.0"),
           F::custom(
               idempotence, [](MapReader& m, ProducerConfig& c) { m.read("enable.idempotence", c.idempotence); },
-              [](const ProducerConfig& c) {
-                return c.idempotence ? YAML::Node(YAML::NodeType::Undefined) : YAML::Node("false");
-              }),
+              // Always written: its default depends on the client (false before 3.0.1).
+              [](const ProducerConfig& c) { return YAML::Node(c.idempotence ? "true" : "false"); }),
           F::choice("compression.type", &ProducerConfig::compression, {"none", "gzip", "snappy", "lz4", "zstd"},
                     "batch compression"),
           F::number("partsim.compression.ratio", &ProducerConfig::compression_ratio, 0.01, 10, "",
@@ -132,6 +131,13 @@ const Table<ProducerConfig>& config_table() {
           F::duration(
               "partitioner.availability.timeout.ms", &ProducerConfig::availability_timeout, kMs, 0, kMaxMs,
               "a partition whose broker has not drained it this long is avoided (0 = off; kafka-3.3 and later)"),
+          F::flag("partitioner.rack.aware", &ProducerConfig::rack_aware,
+                  "the built-in partitioner prefers partitions led in client.rack (KIP-1123, kafka-4.4)"),
+          written_when_set(
+              F::text("client.rack", &ProducerConfig::client_rack, 255,
+                      "the producer's rack, matched against the brokers' rack (kafka-4.4); the report then "
+                      "says how many records went to leaders in it"))
+              .example("r1"),
           F::choice(
               "partitioner", partitioners,
               [](const ProducerConfig& c) { return static_cast<std::size_t>(c.partitioner.kind); },

@@ -10,6 +10,7 @@
 #include "analysis/run_report.hpp"
 #include "model/cluster_simulation.hpp"
 #include "scenarios/loader/scenario_loader.hpp"
+#include "scenarios/loader/scenario_writer.hpp"
 #include "scenarios/run_helpers.hpp"
 
 using namespace partsim;
@@ -136,4 +137,89 @@ TEST_CASE("the report and the JSON say which client ran, and as which line a his
                                        1);
   CHECK(analysis::run_to_text(old).find("partitioner builtin (producer app) is sticky-kip480 in kafka-3.2") !=
         std::string::npos);
+}
+
+namespace {
+
+constexpr const char* kRacks = R"(name: rack-aware
+client: kafka-4.4
+run: {seed: 1, duration.ms: 3000}
+cluster:
+  brokers:
+    - {id: 0, rack: r1}
+    - {id: 1, rack: r1, rtt.ms: 50}
+    - {id: 2, rack: r2}
+topics: [{name: t, partitions: 6}]
+producers:
+  - name: app
+    config: {linger.ms: 0, client.rack: r1, partitioner.rack.aware: true}
+    workload: {arrivals: {kind: constant, rate: 3000}, keys: {kind: none}, values: {kind: fixed, size: 100}}
+)";
+
+std::int64_t adaptive_draws(const model::RunResult& r) {
+  std::int64_t n = 0;
+  for (const auto c : r.adaptive_choices) n += c;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("KIP-1123: a rack-aware producer's null-key records go only to leaders in its rack") {
+  const auto r = model::run_scenario(load_text(kRacks), 1);
+  const auto c = counts(r);  // p2 and p5 are led by broker 2, in rack r2
+  CHECK(c[2] == 0);
+  CHECK(c[5] == 0);
+  CHECK(r.clients[0].records_in_rack == r.records_acked);
+  CHECK(analysis::run_to_text(r).find("producer app in rack r1 (partitioner.rack.aware): 9000 of 9000 records "
+                                      "(100.0%) to leaders in its rack") != std::string::npos);
+  // The consequence of Kafka's rule that the load table waits until every partition has had a
+  // batch (RecordAccumulator.partitionReady on 4.4): the out-of-rack partitions never get
+  // one, so the choice stays uniform over the rack, the slow broker 1 included: no adaptive draw.
+  CHECK(adaptive_draws(r) == 0);
+  // Rack-aware off: every partition gets batches, the table fills, and a third goes out of the rack.
+  const auto off = model::run_scenario(load_text(kRacks, {"producers.0.config.partitioner.rack.aware=false"}), 1);
+  CHECK(adaptive_draws(off) > 0);
+  CHECK(off.clients[0].records_in_rack < off.records_acked * 3 / 4);
+  CHECK(off.clients[0].records_in_rack > off.records_acked / 2);
+  // No broker in the producer's rack: every available partition, as without rack-awareness.
+  const auto elsewhere = model::run_scenario(load_text(kRacks, {"producers.0.config.client.rack=r9"}), 1);
+  CHECK(counts(elsewhere)[2] > 0);
+  CHECK(elsewhere.clients[0].records_in_rack == 0);
+}
+
+TEST_CASE("KIP-1123's keys: unknown before kafka-4.4, and rack-awareness needs a client.rack") {
+  CHECK_THROWS_WITH(load_text(kRacks, {"client=kafka-4.3"}),
+                    doctest::Contains("partitioner.rack.aware: is unknown to kafka-4.3: it came with kafka-4.4"));
+  CHECK_THROWS_WITH(load_text(kRacks, {"producers.0.config.client.rack=\" \""}),
+                    doctest::Contains("client.rack must be provided if partitioner.rack.aware is enabled"));
+  CHECK_NOTHROW(load_text(kRacks, {"client=kafka-4.3", "producers.0.config.partitioner.rack.aware=false",
+                                   "producers.0.config.client.rack=~"}));
+}
+
+TEST_CASE("an item's own client holds through the lists inside it, and a resolved scenario reads back the same") {
+  // A group's schedule and a producer's rules are lists read before or inside its config.
+  std::string text = kOneBroker;
+  const std::string topics = "    topics: [t]", config = "    config: {linger.ms: 0,";
+  text.replace(text.find(topics), topics.size(),
+               "    client: kafka-2.8\n    schedule: [{at.ms: 1000, join: 1}]\n" + topics);
+  text.replace(text.find(config), config.size(),
+               "    client: kafka-2.8\n    config: {partitioner: rules, partsim.partitioner.rules: [{prefix: x, "
+               "partition: 0}], acks: all, linger.ms: 0,");
+  const auto s = load_text(text);
+  CHECK(s.consumers[0].config.session_timeout == model::SimTime::ms(10000));
+  CHECK(s.consumers[0].config.assignment_strategy == std::vector<std::string>{"range"});
+  CHECK_FALSE(s.producers[0].config.idempotence);  // 2.8: off by default, acks=all or not
+  // Written out and read again: idempotence and every client-dependent default as they were.
+  for (const char* client : {"kafka-2.8", "kafka-3.0.0", "kafka-4.3"}) {
+    CAPTURE(client);
+    for (const char* idempotence : {"true", "false"}) {
+      const auto once = load_text(kOneBroker, {std::string("client=") + client,
+                                               std::string("producers.0.config.enable.idempotence=") + idempotence,
+                                               "producers.0.config.acks=all"});
+      const std::string resolved = scenarios::write_scenario_yaml(once);
+      const auto again = scenarios::load_scenario_text(resolved, "resolved");
+      CHECK(again.producers[0].config.idempotence == once.producers[0].config.idempotence);
+      CHECK(scenarios::write_scenario_yaml(again) == resolved);
+    }
+  }
 }

@@ -95,3 +95,38 @@ TEST_CASE("equal queues keep uniform mode unless partitions were excluded") {
   bip.update_load_stats(single, all(1), 1);  // fewer than 2 partitions
   CHECK_FALSE(bip.adaptive_active());
 }
+
+// ---- KIP-1123 (4.4): rack-aware choice (BuiltInPartitioner.nextPartition on 4.4) ----------------
+
+TEST_CASE("rack-aware, uniform: only the available partitions led in the rack, all of them when none is") {
+  auto seq = std::make_shared<Sequential>();
+  BuiltInPartitioner bip(10, [seq] { return (*seq)(); });
+  bip.set_rack({1, 0, 0, 1, 0, 0});  // p0 and p3 are led in the producer's rack
+  const auto avail = all(6);
+  std::vector<std::int32_t> picks;
+  for (int i = 0; i < 4; ++i) picks.push_back(bip.next_partition(avail, 6));
+  CHECK(picks == std::vector<std::int32_t>{0, 3, 0, 3});
+  const std::vector<std::int32_t> without_rack{1, 2, 4, 5};  // p0, p3 unavailable: every available one
+  CHECK(bip.next_partition(without_rack, 6) == 1);           // draw 4 % 4
+  bip.set_rack({0, 0, 0, 0, 0, 0});
+  CHECK(bip.next_partition(avail, 6) == 5);  // draw 5 % 6: nothing in the rack
+}
+
+TEST_CASE("rack-aware, adaptive: the in-rack table is weighted against the largest in-rack queue") {
+  auto seq = std::make_shared<Sequential>();
+  BuiltInPartitioner bip(10, [seq] { return (*seq)(); });
+  bip.set_rack({1, 0, 1});
+  // Queues 1, 9, 3: the in-rack ones (p0 1, p2 3) weigh 4 - 1 = 3 and 4 - 3 = 1 (cft 3, 4);
+  // p1's queue of 9 plays no part in them.
+  const std::vector<std::int32_t> q{1, 9, 3};
+  bip.update_load_stats(q, all(3), 3);
+  std::vector<std::int32_t> picks;
+  for (int i = 0; i < 8; ++i) picks.push_back(bip.next_partition(all(3), 3));
+  CHECK(picks == std::vector<std::int32_t>{0, 0, 0, 2, 0, 0, 0, 2});
+  bip.set_rack({0, 1, 0});  // one in-rack partition: it always
+  bip.update_load_stats(q, all(3), 3);
+  CHECK(bip.next_partition(all(3), 3) == 1);
+  bip.set_rack({0, 0, 0});  // none in the rack: the table over all (weights 9, 1, 7: cft 9, 10, 17)
+  bip.update_load_stats(q, all(3), 3);
+  CHECK(bip.next_partition(all(3), 3) == 1);  // draw 9 % 17 = 9: p1
+}
