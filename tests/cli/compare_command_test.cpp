@@ -145,3 +145,19 @@ TEST_CASE("compare runs of different shapes: a variant with more partitions or b
   CHECK(r.err.empty());
   CHECK(r.out.find("\n,twelve,300,300,") != std::string::npos);
 }
+
+TEST_CASE("client is a compare axis: a variant or a sweep value per Java client") {
+  const auto v = run_cli("compare " + scenario_arg("round-robin/new-batch-per-record.yaml") +
+                         " --variant 3.6:client=kafka-3.6 --variant 4.3:client=kafka-4.3");
+  CHECK(v.exit_code == 0);
+  const auto at = v.out.find("\ndistribution.max_over_min ");
+  REQUIRE(at != std::string::npos);
+  const auto line = v.out.substr(at + 1, v.out.find('\n', at + 1) - at - 1);
+  CHECK(line.find("inf") != std::string::npos);    // kafka-3.6: KAFKA-9965 leaves partitions idle
+  CHECK(line.find("1.000") != std::string::npos);  // kafka-4.3: a plain counter
+  const auto s = run_cli("compare " + scenario_arg("round-robin/new-batch-per-record.yaml") +
+                         " --partitioners round-robin --sweep client=kafka-3.6,kafka-4.3");
+  CHECK(s.exit_code == 0);
+  CHECK(s.out.find("client = kafka-3.6\nmetric ") == 0);
+  CHECK(s.out.find("\nclient = kafka-4.3\nmetric ") != std::string::npos);
+}

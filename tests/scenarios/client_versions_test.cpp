@@ -223,3 +223,32 @@ TEST_CASE("an item's own client holds through the lists inside it, and a resolve
     }
   }
 }
+
+TEST_CASE("KIP-881 from kafka-3.5: before, the range assignor knows no racks") {
+  const std::string text = R"(name: racks
+run: {records: 60}
+cluster:
+  brokers: [{id: 0, rack: a}, {id: 1, rack: b}, {id: 2, rack: c}]
+topics: [{name: t, partitions: 6}]
+producers: [{workload: {keys: {kind: none}}}]
+consumers:
+  - group: g
+    topics: [t]
+    members: 3
+    rack: [a, b, c]
+    config: {partition.assignment.strategy: [range]}
+)";
+  const auto partitions_of = [&](const std::string& client) {
+    const auto r = model::run_scenario(load_text(text, {"client=" + client}), 1);
+    REQUIRE(r.consumer_groups.size() == 1);
+    std::vector<std::vector<std::string>> out;
+    for (const auto& m : r.consumer_groups[0].members) out.push_back(m.partitions);
+    return out;
+  };
+  // Range without racks: 2 consecutive partitions each. With racks (partition p led by broker
+  // p mod 3, in rack a, b, c): each member the partitions of its rack.
+  CHECK(partitions_of("kafka-3.4") ==
+        std::vector<std::vector<std::string>>{{"t-0", "t-1"}, {"t-2", "t-3"}, {"t-4", "t-5"}});
+  CHECK(partitions_of("kafka-3.5") ==
+        std::vector<std::vector<std::string>>{{"t-0", "t-3"}, {"t-1", "t-4"}, {"t-2", "t-5"}});
+}
