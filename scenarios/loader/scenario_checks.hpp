@@ -22,6 +22,9 @@ void check_step(MapReader& m, model::BrokerChange& c);
 void check_topic(MapReader& m, model::TopicConfig& t);
 void check_rule(MapReader& m, model::PartitionRule& r);
 void check_config(MapReader& m, model::ProducerConfig& c);
+/// check_config's rules that depend on the producer's client (client_checks.cpp): unknown
+/// keys, client.rack, idempotence; may turn a default idempotence off.
+void check_client_rules(MapReader& m, model::ProducerConfig& c);
 void check_arrivals(MapReader& m, model::Arrivals& a);
 void check_keys(MapReader& m, model::KeySpec& k);
 void check_values(MapReader& m, model::ValueSpec& v);
