@@ -76,13 +76,13 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
   for (const auto& tc : s.topics) {
     stats_offset_.push_back(rows);
     rows += static_cast<std::size_t>(tc.partitions_before(s.run.duration));
-    topic_count_.push_back(tc.partitions);
     grows.push_back(std::any_of(tc.schedule.begin(), tc.schedule.end(),
                                 [&](const TopicChange& c) { return !s.run.duration || c.at < *s.run.duration; }));
   }
-  recorder_.emplace(s, options_, sim_.clock(), RunLayout{topic_of_, stats_offset_, topic_count_}, std::move(grows));
+  controller_.emplace(s, leadership_, up_, replication_ ? &*replication_ : nullptr);
+  recorder_.emplace(s, options_, sim_.clock(), RunLayout{topic_of_, stats_offset_, controller_->partition_counts()},
+                    std::move(grows));
   result().seed = seed;
-  controller_.emplace(s, leadership_, up_, replication_ ? &*replication_ : nullptr, result().leader_history);
   result().log_order.checked = options.keep_logs || injects_errors;
   if (!s.replication.followers()) {
     // Replication fixed: the ISR of a partition is taken to be its replicas on live brokers
@@ -101,23 +101,6 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
   if (replication_) {
     unreplicated_.resize(result().partitions.size());
     readable_records_.assign(result().partitions.size(), 0);
-  }
-  // The client's partition list order of each topic (spec §2.2), the same for every
-  // producer, for each count the topic will have.
-  for (const auto& tc : s.topics) {
-    auto& orders = orders_.emplace_back();
-    std::vector<std::int32_t> counts{tc.partitions};
-    for (const auto& c : tc.schedule)
-      if (!s.run.duration || c.at < *s.run.duration) counts.push_back(c.partitions);
-    for (const std::int32_t n : counts) {
-      auto& order = orders[n];
-      if (!order.empty()) continue;
-      if (s.run.sorted_partition_order) {
-        for (std::int32_t p = 0; p < n; ++p) order.push_back(p);
-      } else {
-        order = java_hashmap_partition_order(tc.name, n);
-      }
-    }
   }
   sim_.resize_timers(s.producers.size() * kTimersPerProducer);
   // A stop-replay migration stops the producers of its old topic at its at.ms (book ch.
@@ -138,7 +121,8 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
     const std::size_t topic = topic_of_[i];
     ProducerMemory memory{batch_arena_, memory_, nullptr};
     if (tag_records_) memory.key_id = [logs = logs_.get()](std::string_view key) { return logs->intern(key); };
-    producers_.push_back(sim::make_in<KafkaProducer>(memory_, i, spec, orders_[topic].at(s.topics[topic].partitions),
+    producers_.push_back(sim::make_in<KafkaProducer>(memory_, i, spec,
+                                                     controller_->client_order(topic, s.topics[topic].partitions),
                                                      leadership_.leaders(topic), up_, streams_, budget, *this,
                                                      *recorder_, std::move(memory)));
     producers_.back()->place_on(host_of(spec.host));
@@ -155,9 +139,10 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
 RunResult Engine::run() {
   // A topic's steps go first in the queue: a refresh due at the same time sees the change.
   // Steps at 0 ms are made below, before anything runs.
-  for (std::uint32_t t = 0; t < topic_steps_.size(); ++t)
-    for (std::uint32_t i = 0; i < topic_steps_[t].size(); ++i)
-      if (topic_steps_[t][i].at > SimTime::zero()) sim_.schedule_at(topic_steps_[t][i].at, TopicStep{t, i});
+  for (std::uint32_t t = 0; t < s_.topics.size(); ++t)
+    for (std::uint32_t i = 0; i < controller_->topic_steps(t).size(); ++i)
+      if (const SimTime at = controller_->topic_steps(t)[i].at; at > SimTime::zero())
+        sim_.schedule_at(at, TopicStep{t, i});
   for (auto& p : producers_) p->start(now());
   if (result().repartition)
     for (std::uint32_t p = 0; p < producers_.size(); ++p) arm_metadata_refresh(p);
@@ -257,10 +242,11 @@ void Engine::operator()(const RequestTimeout& e) { producer(e.producer).on_reque
 void Engine::operator()(const MetadataRefresh& e) {
   const std::size_t t = topic_of_[e.producer];
   KafkaProducer& p = producer(e.producer);
-  const std::int32_t count = topic_count_[t];
+  const std::int32_t count = controller_->partition_counts()[t];
   const bool grows = count > p.metadata().num_partitions();
   p.on_metadata(leadership_.leaders(t), now(),
-                grows ? std::span<const std::int32_t>(orders_[t].at(count)) : std::span<const std::int32_t>());
+                grows ? std::span<const std::int32_t>(controller_->client_order(t, count))
+                      : std::span<const std::int32_t>());
   if (!result().repartition) return;
   if (grows) saw_new_count_[e.producer] = now().to_ms();
   last_refresh_[e.producer] = now();
@@ -361,8 +347,8 @@ void Engine::operator()(const RequestArrive& e) {
 }
 
 void Engine::start_service(std::uint32_t broker, const BrokerService::Started& s) {
-  if (is_consumer_fetch(s.request)) {
-    if (const auto f = fetches_.find(s.request); f != fetches_.end()) f->second.waited = s.waited;
+  if (FetchServer::is_fetch(s.request)) {
+    fetch_server_->started(s.request, s.waited);
     sim_.schedule_at(s.done_at, BrokerDone{broker, brokers_[broker].epoch(), s.request, s.connection});
     return;
   }
@@ -376,9 +362,9 @@ void Engine::start_service(std::uint32_t broker, const BrokerService::Started& s
 void Engine::operator()(const BrokerDone& e) {
   BrokerService& b = brokers_[e.broker];
   const auto live = [this](std::uint64_t id) { return request_live(id); };
-  if (is_consumer_fetch(e.request)) {
-    if (b.epoch() != e.epoch) return;  // failed with the broker (fail_fetches_at)
-    consumer_fetch_served(e.request);
+  if (FetchServer::is_fetch(e.request)) {
+    if (b.epoch() != e.epoch) return;  // failed with the broker (FetchServer::broker_failed)
+    fetch_server_->served(e.request, now());
     if (const auto next = b.finish(now(), live)) start_service(e.broker, *next);
     return;
   }

@@ -2,15 +2,44 @@
 
 #include <algorithm>
 
+#include "model/producer/partition_order.hpp"
+
 namespace partsim::model::detail {
 
-Controller::Controller(const Scenario& s, Leadership& leadership, std::vector<char>& up, Replication* replication,
-                       std::vector<LeaderSnapshot>& history)
-    : s_(s), leadership_(leadership), up_(up), replication_(replication), history_(history) {
+Controller::Controller(const Scenario& s, Leadership& leadership, std::vector<char>& up, Replication* replication)
+    : s_(s), leadership_(leadership), up_(up), replication_(replication) {
   for (const auto& b : s.brokers)
     keep_history_ = keep_history_ || std::any_of(b.schedule.begin(), b.schedule.end(), [](const BrokerChange& c) {
                       return c.kind == BrokerChange::Kind::kFail;
                     });
+  for (const TopicConfig& tc : s.topics) {
+    count_.push_back(tc.partitions);
+    // A step at or after the run's end is never made (the loader warns).
+    auto& steps = steps_.emplace_back();
+    for (const TopicChange& c : tc.schedule)
+      if (!s.run.duration || c.at < *s.run.duration) steps.push_back(c);
+    std::stable_sort(steps.begin(), steps.end(),
+                     [](const TopicChange& a, const TopicChange& b) { return a.at < b.at; });
+    grows_ = grows_ || !steps.empty();
+    // The client's partition list order (spec §2.2), the same for every producer, for each
+    // count the topic will have.
+    auto& orders = orders_.emplace_back();
+    std::vector<std::int32_t> counts{tc.partitions};
+    for (const TopicChange& c : steps) counts.push_back(c.partitions);
+    for (const std::int32_t n : counts) {
+      auto& order = orders[n];
+      if (!order.empty()) continue;
+      if (s.run.sorted_partition_order) {
+        for (std::int32_t p = 0; p < n; ++p) order.push_back(p);
+      } else {
+        order = java_hashmap_partition_order(tc.name, n);
+      }
+    }
+    // The partitions the topic starts with exist from 0 ms; the others from their step.
+    for (std::int32_t p = 0; p < tc.partitions_before(s.run.duration); ++p)
+      created_.push_back(p < tc.partitions ? SimTime::zero() : SimTime::max());
+  }
+  done_.assign(s.topics.size(), 0);
 }
 
 void Controller::start(SimTime now) { snapshot(now, "start"); }
@@ -60,6 +89,24 @@ void Controller::topic_grew(std::size_t t, std::int32_t partitions, SimTime now)
   leadership_.add_partitions(t, partitions, up_);
   if (replication_) replication_->add_partitions(t, partitions, now);
   snapshot(now, "topic " + s_.topics[t].name + " grew to " + std::to_string(partitions) + " partitions");
+}
+
+std::optional<PartitionIncrease> Controller::make_step(std::size_t t, std::size_t i, SimTime now, bool run_over) {
+  const TopicChange& c = steps_[t][i];
+  ++done_[t];
+  if (run_over) return std::nullopt;
+  std::size_t first_row = 0;
+  for (std::size_t u = 0; u < t; ++u)
+    first_row += static_cast<std::size_t>(s_.topics[u].partitions_before(s_.run.duration));
+  for (std::int32_t p = count_[t]; p < c.partitions; ++p) created_[first_row + static_cast<std::size_t>(p)] = now;
+  PartitionIncrease change;
+  change.topic = s_.topics[t].name;
+  change.at_ms = now.to_ms();
+  change.from = count_[t];
+  change.to = c.partitions;
+  count_[t] = c.partitions;
+  topic_grew(t, c.partitions, now);
+  return change;
 }
 
 void Controller::snapshot(SimTime now, const std::string& cause) {

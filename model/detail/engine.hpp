@@ -23,6 +23,7 @@
 #include "model/cluster/replication.hpp"
 #include "model/consumer/consumer_simulation.hpp"
 #include "model/detail/controller.hpp"
+#include "model/detail/fetch_server.hpp"
 #include "model/detail/network.hpp"
 #include "model/detail/run_recorder.hpp"
 #include "model/host_cores.hpp"
@@ -89,7 +90,7 @@ struct BrokerScheduleStep {
 struct TopicStep {
   std::uint32_t topic;
   std::uint32_t index;
-};  // index into Engine::topic_steps_[topic]
+};  // index into Controller::topic_steps(topic)
 struct PeriodicRefresh {
   std::uint32_t producer;
 };  // metadata.max.age.ms elapsed since the last refresh
@@ -118,7 +119,7 @@ using Event =
                  BufferTimeout, MetadataRefresh, BrokerScheduleStep, SecondCall, Sample, LeaderCheck, ResponseSent,
                  TopicStep, PeriodicRefresh, FetchStep, IsrCheck, Fence, ConsumerFetchArrive, ConsumerFetchDue>;
 
-class Engine final : public ProducerHost, public ReplicationHost, public consumer::FetchPath {
+class Engine final : public ProducerHost, public ReplicationHost, public consumer::FetchPath, public FetchServerHost {
 public:
   /// `resume`: a stop-replay migration's producers start again then (their pause, from at.ms);
   /// without it they stop at at.ms for good (the run that finds when they may resume).
@@ -177,6 +178,20 @@ public:
   std::int32_t leader(std::int32_t log) const override;
   bool logs_growing() const override;
 
+  // FetchServerHost (engine_consumers.cpp)
+  bool broker_up(std::uint32_t broker) const override { return brokers_[broker].up(); }
+  std::uint64_t broker_epoch(std::uint32_t broker) const override { return brokers_[broker].epoch(); }
+  SimTime one_way(std::uint32_t broker) const override { return brokers_[broker].one_way(); }
+  void queue_at_broker(std::uint64_t fetch, std::uint32_t broker, std::uint32_t connection,
+                       std::int32_t partitions) override;
+  void answer_sent(std::uint32_t broker, std::uint32_t connection) override;
+  void schedule_arrival(std::uint64_t fetch, SimTime at) override { sim_.schedule_at(at, ConsumerFetchArrive{fetch}); }
+  void schedule_due(std::uint64_t fetch, std::uint32_t generation, SimTime at) override {
+    sim_.schedule_at(at, ConsumerFetchDue{fetch, generation});
+  }
+  void answered(std::uint32_t group, std::int32_t member, std::int32_t broker,
+                std::optional<std::vector<std::int64_t>> counts, SimTime at) override;
+
 private:
   SimTime now() const { return sim_.now(); }
   bool cancelled() const { return options_.cancel && options_.cancel->load(std::memory_order_relaxed); }
@@ -205,50 +220,22 @@ private:
   void note_existence();
   /// Whether a request the brokers hold (produce or fetch) still counts.
   bool request_live(std::uint64_t id) {
-    return is_consumer_fetch(id) ? fetches_.count(id) > 0 : requests_.find(id) != nullptr;
+    return FetchServer::is_fetch(id) ? fetch_server_->holds(id) : requests_.find(id) != nullptr;
   }
 
   // ---- consumer groups in the event loop (engine_consumers.cpp) ----
   // Every group of the scenario runs as a part of this loop (a scenario with a migration
-  // replays them after it instead: model/detail/consumer_run.cpp). A member's fetch is a
-  // request to its partitions' leader on a connection of its own: it waits in the broker's
-  // queue and is served like a produce request (request.ms + batch.ms per partition; its
-  // records leave by zero-copy transfer, so byte.rate does not apply), then parks until
-  // fetch.min.bytes are readable or fetch.max.wait.ms passed (kafka-consumer-spec §4.3).
-  static constexpr std::uint64_t kConsumerFetch = std::uint64_t{1} << 63;  // a fetch's id bit
-  static bool is_consumer_fetch(std::uint64_t id) { return (id & kConsumerFetch) != 0; }
-  struct ConsumerFetch {
-    std::uint32_t group = 0;
-    std::int32_t member = 0;
-    std::uint32_t broker = 0;
-    std::uint32_t connection = 0;
-    std::vector<consumer::FetchRequestPartition> request;
-    SimTime served = SimTime::max();   // when the broker read it (its wait starts); max: not yet
-    SimTime due = SimTime::max();      // parked: when it is answered, as known now
-    std::uint32_t generation = 0;      // of its ConsumerFetchDue
-    bool at_broker = false;            // arrived: queued, in service or parked
-    std::uint64_t epoch = 0;           // the broker's when it was sent (a failure since loses it)
-    SimTime waited = SimTime::zero();  // for a server
-  };
+  // replays them after it instead: model/detail/consumer_run.cpp); their fetches are the
+  // FetchServer's, served in the brokers' queues beside produce requests.
   void start_groups();
   void finish_groups();
-  void consumer_fetch_served(std::uint64_t id);
-  // The answer the leader would give now, with the records' sizes as the run has them so far.
-  consumer::FetchAnswer evaluate_fetch(const ConsumerFetch& f);
-  void answer_fetch_now(std::uint64_t id);
-  void fail_fetch(std::uint64_t id, SimTime noticed);
-  void unpark(std::uint64_t id);
   void readable_changed(std::size_t log);  // a parked fetch of it may be answered sooner
   void leaders_changed();                  // parked fetches of partitions moved are answered
-  void fail_fetches_at(std::uint32_t broker);
   consumer::ConsumeInputs consume_in_;
   std::vector<std::unique_ptr<consumer::GroupRunner>> groups_;
-  std::map<std::uint64_t, ConsumerFetch> fetches_;  // ordered: a broker's failure fails them in order
-  std::uint64_t next_fetch_ = 0;
-  std::vector<std::vector<std::uint64_t>> parked_on_;  // per log: parked fetches reading it
-  std::vector<double> fetch_record_bytes_;             // per log, as answer_fetch reads it
-  bool group_woken_ = false;                           // an event gave a group an event of its own
-  std::vector<std::int32_t> log_topic_;                // per log: its topic
+  std::optional<FetchServer> fetch_server_;  // with groups
+  bool group_woken_ = false;                 // an event gave a group an event of its own
+  std::vector<std::int32_t> log_topic_;      // per log: its topic
   // Whether the logs may still grow (logs_growing): followers' fetch steps and broker
   // schedule steps pending.
   std::size_t replication_steps_ = 0, broker_steps_left_ = 0;
@@ -300,13 +287,8 @@ private:
   std::int64_t replication_truncated_ = 0, replication_uncommitted_ = 0;  // records (ReplicationResult)
   void drop_unreadable_records();  // the run is over: what the high watermark never passed
   ProducerStateTable sequences_;   // the leaders' idempotence state (replicated: one per partition)
-  // Partition increases: per topic, its count now, its steps in time order (equal times as
-  // written) and how many have happened, and the client's partition order for each count.
-  std::vector<std::int32_t> topic_count_;
-  std::vector<std::vector<TopicChange>> topic_steps_;
-  std::vector<std::size_t> steps_done_;
-  std::vector<SimTime> created_;  // per row of RunResult::partitions: when it was made (max: never)
-  std::vector<std::map<std::int32_t, std::vector<std::int32_t>>> orders_;
+  // Partition increases (the topics' counts and steps are the controller's): per producer,
+  // when it last refreshed its metadata and when it first saw its topic's latest count.
   std::vector<SimTime> last_refresh_;                 // per producer: its last metadata refresh
   std::vector<std::optional<double>> saw_new_count_;  // per producer: when its count last grew
   // The results (after the layout it reads and the clock: constructed in the body).

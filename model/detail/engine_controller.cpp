@@ -34,7 +34,7 @@ void Engine::fail_broker(std::uint32_t bi) {
   BrokerService& b = brokers_[bi];
   if (!b.up()) return;
   b.fail();
-  fail_fetches_at(bi);
+  if (fetch_server_) fetch_server_->broker_failed(bi, now());
   if (const auto fence_at = controller_->broker_failed(bi, now())) sim_.schedule_at(*fence_at, Fence{bi, b.epoch()});
   for (auto& p : producers_) {
     sim_.schedule_at(now() + b.one_way(), Disconnect{p->index(), bi, b.epoch()});

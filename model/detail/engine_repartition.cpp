@@ -10,22 +10,7 @@
 namespace partsim::model::detail {
 
 void Engine::setup_repartition() {
-  bool any = false;
-  for (std::size_t t = 0; t < s_.topics.size(); ++t) {
-    const TopicConfig& tc = s_.topics[t];
-    // A step at or after the run's end is never made (the loader warns).
-    auto& steps = topic_steps_.emplace_back();
-    for (const TopicChange& c : tc.schedule)
-      if (!s_.run.duration || c.at < *s_.run.duration) steps.push_back(c);
-    std::stable_sort(steps.begin(), steps.end(),
-                     [](const TopicChange& a, const TopicChange& b) { return a.at < b.at; });
-    any = any || !steps.empty();
-    // The partitions the topic starts with exist from 0 ms; the others from their step.
-    for (std::int32_t p = 0; p < tc.partitions_before(s_.run.duration); ++p)
-      created_.push_back(p < tc.partitions ? SimTime::zero() : SimTime::max());
-  }
-  steps_done_.assign(s_.topics.size(), 0);
-  if (!any) return;  // else the recorder keeps result().repartition
+  if (!controller_->topics_grow()) return;  // else the recorder keeps result().repartition
   last_refresh_.assign(producers_.size(), SimTime::zero());
   saw_new_count_.assign(producers_.size(), std::nullopt);
 }
@@ -35,32 +20,23 @@ void Engine::setup_repartition() {
 // by the old count. (Queued, the step would come after the producers' first refresh.)
 void Engine::start_repartition() {
   if (!result().repartition) return;
-  for (std::uint32_t t = 0; t < topic_steps_.size(); ++t)
-    for (std::uint32_t i = 0; i < topic_steps_[t].size(); ++i)
-      if (topic_steps_[t][i].at <= SimTime::zero()) (*this)(TopicStep{t, i});
+  for (std::uint32_t t = 0; t < s_.topics.size(); ++t)
+    for (std::uint32_t i = 0; i < controller_->topic_steps(t).size(); ++i)
+      if (controller_->topic_steps(t)[i].at <= SimTime::zero()) (*this)(TopicStep{t, i});
   for (std::uint32_t p = 0; p < producers_.size(); ++p)
-    if (producer(p).metadata().num_partitions() < topic_count_[topic_of_[p]]) (*this)(MetadataRefresh{p});
+    if (producer(p).metadata().num_partitions() < controller_->partition_counts()[topic_of_[p]])
+      (*this)(MetadataRefresh{p});
 }
 
 // The partitions appear at once in the controller's metadata; the consumer groups learn of
 // them (a KIP-848 coordinator at once, a classic group's leader at its next refresh).
 void Engine::operator()(const TopicStep& e) {
-  const TopicChange& c = topic_steps_[e.topic][e.index];
-  ++steps_done_[e.topic];
-  // Once every producer has stopped sending the run is over (a run stopped by its records):
-  // a step then is not made, as one after run.duration.ms.
-  if (std::all_of(producers_.begin(), producers_.end(), [](const auto& p) { return p->stopped(); })) return;
-  for (std::int32_t p = topic_count_[e.topic]; p < c.partitions; ++p)
-    created_[stats_offset_[e.topic] + static_cast<std::size_t>(p)] = now();
-  PartitionIncrease change;
-  change.topic = s_.topics[e.topic].name;
-  change.at_ms = now().to_ms();
-  change.from = topic_count_[e.topic];
-  change.to = c.partitions;
-  result().repartition->changes.push_back(change);
-  topic_count_[e.topic] = c.partitions;
-  controller_->topic_grew(e.topic, c.partitions, now());
-  for (auto& g : groups_) g->partitions_added(e.topic, c.partitions, now());
+  // Once every producer has stopped sending the run is over (a run stopped by its records).
+  const bool over = std::all_of(producers_.begin(), producers_.end(), [](const auto& p) { return p->stopped(); });
+  const std::optional<PartitionIncrease> change = controller_->make_step(e.topic, e.index, now(), over);
+  if (!change) return;
+  result().repartition->changes.push_back(*change);
+  for (auto& g : groups_) g->partitions_added(e.topic, change->to, now());
   group_woken_ = !groups_.empty();
 }
 
@@ -74,11 +50,13 @@ void Engine::arm_metadata_refresh(std::uint32_t p) {
   if (kp.stopped()) return;
   const SimTime age = s_.producers[p].config.metadata_max_age;
   const SimTime last = last_refresh_[p];
+  const auto& steps = controller_->topic_steps(t);
+  const std::size_t done = controller_->steps_done(t);
   SimTime at;
-  if (kp.metadata().num_partitions() < topic_count_[t]) {
+  if (kp.metadata().num_partitions() < controller_->partition_counts()[t]) {
     at = last + age;
-  } else if (steps_done_[t] < topic_steps_[t].size()) {
-    const SimTime step = topic_steps_[t][steps_done_[t]].at;
+  } else if (done < steps.size()) {
+    const SimTime step = steps[done].at;
     if (age <= SimTime::zero()) {
       at = std::max(step, last);
     } else {
@@ -103,10 +81,11 @@ void Engine::operator()(const PeriodicRefresh& e) {
 // weigh a partition's expected share by it, analysis/repartition_report.hpp).
 void Engine::note_existence() {
   const SimTime last_append = recorder_->last_append();
+  const std::vector<SimTime>& created = controller_->created();
   for (std::size_t i = 0; i < result().partitions.size(); ++i) {
-    const SimTime from = std::max(created_[i], s_.run.warmup);
+    const SimTime from = std::max(created[i], s_.run.warmup);
     result().partitions[i].existed_ms =
-        created_[i] == SimTime::max() || from >= last_append ? 0.0 : (last_append - from).to_ms();
+        created[i] == SimTime::max() || from >= last_append ? 0.0 : (last_append - from).to_ms();
   }
 }
 
@@ -116,8 +95,9 @@ void Engine::finish_repartition() {
   // A producer that never saw the topic's last count has no time (null), whatever earlier
   // step it saw.
   for (std::uint32_t p = 0; p < producers_.size(); ++p) {
-    if (topic_steps_[topic_of_[p]].empty()) continue;
-    const bool saw_last = producer(p).metadata().num_partitions() >= topic_count_[topic_of_[p]];
+    const std::size_t t = topic_of_[p];
+    if (controller_->topic_steps(t).empty()) continue;
+    const bool saw_last = producer(p).metadata().num_partitions() >= controller_->partition_counts()[t];
     r.producers.push_back({s_.producers[p].name, saw_last ? saw_new_count_[p] : std::nullopt});
   }
 }

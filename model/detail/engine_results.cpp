@@ -47,6 +47,7 @@ void Engine::gather_results() {
     result().replication.records_uncommitted = replication_uncommitted_;
   }
   if (keep_logs_) result().logs = logs_;
+  result().leader_history = controller_->take_history();
   for (std::size_t t = 0; t < s_.topics.size(); ++t) {
     const auto leaders = leadership_.leaders(t);
     for (std::size_t p = 0; p < leaders.size(); ++p)
