@@ -1,12 +1,15 @@
 // run_scenario: the engine's setup, the run loop, and the dispatch of every event to the
-// unit it concerns. What a producer, a broker or the controller does is in its own unit
-// (model/producer/, model/cluster/); here is only who is told what, and when. The engine's
-// other parts are in model/detail/: engine_append.cpp (the leader's append),
-// engine_replication.cpp (followers), engine_repartition.cpp (partition increases),
-// engine_controller.cpp (brokers' schedules, failures and leader elections) and
-// engine_results.cpp (the time series samples, the results gathered at the end) and
-// engine_consumers.cpp (the consumer groups stepped in this loop, their fetches served); the
-// results themselves are run_recorder.*'s, which the producers report to.
+// part it concerns. What a producer, a broker or the controller does is in its own unit
+// (model/producer/, model/cluster/); the engine's parts own their state in model/detail/:
+// the network (network.hpp: requests on their way, connections), the Controller
+// (controller.hpp: who leads, the topics' partition steps), the leaders' logs
+// (leader_logs.hpp: the append, idempotence, high watermarks), the consumer fetches
+// (fetch_server.hpp) and the RunRecorder (run_recorder.hpp: the results, which the producers
+// report to). Here and in engine_*.cpp is only who is told what, and when:
+// engine_replication.cpp (followers), engine_repartition.cpp (producers' metadata refreshes
+// as topics grow), engine_controller.cpp (brokers' schedules, failures and leader
+// elections), engine_results.cpp (time series samples, the results gathered at the end) and
+// engine_consumers.cpp (the consumer groups stepped in this loop).
 
 #include "model/cluster_simulation.hpp"
 
@@ -42,7 +45,6 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
   }
   batch_arena_ = std::make_shared<BatchArena>(memory_);
   batch_arena_->keep_sent(options.batches);  // only batches.csv reads drain times
-  sequences_ = ProducerStateTable(memory_);
   hosts_.reserve(s.hosts.size());
   for (const auto& h : s.hosts) hosts_.emplace_back(h.cores);
   const auto host_of = [&](const std::string& name) -> HostCores* {
@@ -63,11 +65,6 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
   }
   up_.assign(brokers_.size(), 1);
   if (s.replication.followers()) replication_.emplace(s, leadership_, *this);
-  // Consumer groups read the logs as they are written, a migration after the run
-  // (run_scenario drops them unless asked for).
-  keep_logs_ = options.keep_logs || !s.consumers.empty() || s.migration.has_value();
-  tag_records_ = keep_logs_ || injects_errors;
-  if (tag_records_) logs_ = std::make_shared<BrokerLogs>();  // its key table names the tagged keys
   // The rows of RunResult::partitions: topic by topic, a row for every partition a topic
   // will have by the run's end. A step at or after the run's end is never made (the loader
   // warns): its partitions do not exist, in the rows, the statistics or the consumer groups.
@@ -84,24 +81,14 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
                     std::move(grows));
   result().seed = seed;
   result().log_order.checked = options.keep_logs || injects_errors;
-  if (!s.replication.followers()) {
-    // Replication fixed: the ISR of a partition is taken to be its replicas on live brokers
-    // (a dead broker leaves it at once, a recovered one is back in sync at once, as its
-    // leadership moves at once); acks=all is refused below min.insync.replicas (§9.2).
-    std::vector<std::int32_t> min_isr;
-    bool any = false;
-    for (const auto& tc : s.topics) {
-      const std::int32_t configured = tc.min_insync > 0 ? tc.min_insync : s.replication.min_insync;
-      min_isr.push_back(std::min(configured, tc.replication_factor));
-      any = any || min_isr.back() > 1;
-    }
-    if (any) fixed_min_isr_ = std::move(min_isr);
-  }
-  if (keep_logs_) logs_->partitions.resize(result().partitions.size());
-  if (replication_) {
-    unreplicated_.resize(result().partitions.size());
-    readable_records_.assign(result().partitions.size(), 0);
-  }
+  // Consumer groups read the logs as they are written, a migration after the run
+  // (run_scenario drops them unless asked for); records carry tags (key, send index) to the
+  // leader when the run keeps logs or checks order (a broker injects errors).
+  LeaderLogs::Keeping keeping;
+  keeping.keep_logs = options.keep_logs || !s.consumers.empty() || s.migration.has_value();
+  keeping.tag_records = keeping.keep_logs || injects_errors;
+  leaders_.emplace(s, keeping, rows, stats_offset_, leadership_, up_, replication_ ? &*replication_ : nullptr,
+                   *recorder_, *this, memory_);
   sim_.resize_timers(s.producers.size() * kTimersPerProducer);
   // A stop-replay migration stops the producers of its old topic at its at.ms (book ch.
   // 10.3, strategy A) until `resume`, when the new topic is verified; the producers of other
@@ -120,7 +107,8 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
     const SendBudget budget{s.run.records, stop, &total_sent_, pause};
     const std::size_t topic = topic_of_[i];
     ProducerMemory memory{batch_arena_, memory_, nullptr};
-    if (tag_records_) memory.key_id = [logs = logs_.get()](std::string_view key) { return logs->intern(key); };
+    if (leaders_->tags_records())
+      memory.key_id = [logs = leaders_->logs().get()](std::string_view key) { return logs->intern(key); };
     producers_.push_back(sim::make_in<KafkaProducer>(memory_, i, spec,
                                                      controller_->client_order(topic, s.topics[topic].partitions),
                                                      leadership_.leaders(topic), up_, streams_, budget, *this,
@@ -287,14 +275,15 @@ std::uint64_t Engine::send_request(std::uint32_t p, std::size_t node, std::int64
   const std::uint64_t id = requests_.add(p, static_cast<std::uint32_t>(node), bytes,
                                          static_cast<std::int32_t>(batches.size()), expects_response);
   requests_.find(id)->connection = connections_.producer(p, node);
-  if (tag_records_ || s_.producers[p].config.idempotence || replication_) {
+  const bool tag_records = leaders_->tags_records();
+  if (tag_records || s_.producers[p].config.idempotence || replication_) {
     // What the leader needs of each batch travels with the request: a batch's slot may be
     // reused before the leader appends it (acks=0 completes at send).
     Request& r = *requests_.find(id);
     const RecordAccumulator& acc = producer(p).accumulator();
     const std::size_t base = stats_offset_[topic_of_[p]];
     r.described.resize(batches.size());
-    if (tag_records_) r.tagged.resize(batches.size());
+    if (tag_records) r.tagged.resize(batches.size());
     for (std::size_t k = 0; k < batches.size(); ++k) {
       const ProducerBatch& b = acc.batch(batches[k]);
       RequestBatch& rb = r.described[k];
@@ -303,7 +292,7 @@ std::uint64_t Engine::send_request(std::uint32_t p, std::size_t node, std::int64
       rb.records = b.records;
       rb.bytes = b.estimated_bytes();
       rb.id = batches[k];
-      if (!tag_records_) continue;
+      if (!tag_records) continue;
       std::vector<LogRecord>& tagged = r.tagged[k];
       tagged.clear();
       const std::span<const RecordTag> tags = acc.batches().tags(batches[k]);
@@ -356,7 +345,7 @@ void Engine::start_service(std::uint32_t broker, const BrokerService::Started& s
   sim_.schedule_at(s.done_at, BrokerDone{broker, brokers_[broker].epoch(), s.request, s.connection});
   // Speed: the sequence check at BrokerDone reads each batch's producer state: ask for it now.
   if (const Request* r = requests_.find(s.request); r && s_.producers[r->producer].config.idempotence)
-    for (const RequestBatch& rb : r->described) sequences_.prefetch(rb.log, r->producer);
+    leaders_->prefetch_states(*r);
 }
 
 void Engine::operator()(const BrokerDone& e) {
@@ -378,7 +367,7 @@ void Engine::operator()(const BrokerDone& e) {
     // then, as the response leaves.
     const bool fixed = !replication_;
     replicated = fixed && s_.producers[r->producer].config.acks == Acks::kAll ? b.replication() : SimTime::zero();
-    serve_batches(e.request, *r, b.draw_error(), now() + replicated);
+    leaders_->serve(e.request, *r, b.draw_error(), now(), now() + replicated);
     if (!r->live) {
       requests_.erase(e.request);
     } else if (replication_ && replication_->waiting(e.request)) {

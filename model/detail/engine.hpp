@@ -24,6 +24,7 @@
 #include "model/consumer/consumer_simulation.hpp"
 #include "model/detail/controller.hpp"
 #include "model/detail/fetch_server.hpp"
+#include "model/detail/leader_logs.hpp"
 #include "model/detail/network.hpp"
 #include "model/detail/run_recorder.hpp"
 #include "model/host_cores.hpp"
@@ -119,7 +120,11 @@ using Event =
                  BufferTimeout, MetadataRefresh, BrokerScheduleStep, SecondCall, Sample, LeaderCheck, ResponseSent,
                  TopicStep, PeriodicRefresh, FetchStep, IsrCheck, Fence, ConsumerFetchArrive, ConsumerFetchDue>;
 
-class Engine final : public ProducerHost, public ReplicationHost, public consumer::FetchPath, public FetchServerHost {
+class Engine final : public ProducerHost,
+                     public ReplicationHost,
+                     public consumer::FetchPath,
+                     public FetchServerHost,
+                     public ReadableListener {
 public:
   /// `resume`: a stop-replay migration's producers start again then (their pause, from at.ms);
   /// without it they stop at at.ms for good (the run that finds when they may resume).
@@ -178,6 +183,9 @@ public:
   std::int32_t leader(std::int32_t log) const override;
   bool logs_growing() const override;
 
+  // ReadableListener (engine_consumers.cpp): a parked fetch of `log` may be answered sooner
+  void readable_changed(std::size_t log) override;
+
   // FetchServerHost (engine_consumers.cpp)
   bool broker_up(std::uint32_t broker) const override { return brokers_[broker].up(); }
   std::uint64_t broker_epoch(std::uint32_t broker) const override { return brokers_[broker].epoch(); }
@@ -205,14 +213,9 @@ private:
   void fail_broker(std::uint32_t b);
   void recover_broker(std::uint32_t b);
   void start_repartition();
-  void serve_batches(std::uint64_t id, Request& r, ProduceError injected, SimTime readable);
-  void refuse_for_followers(Request& r, bool acks_all);
-  void refuse_under_min_isr(Request& r);  // replication fixed, acks=all
-  bool refused(const Request& r, std::size_t k) const;
   void gather_results();  // once the run has stopped
   void refresh_metadata();
   bool quiet() const;  // no producer will send or wait again
-  void append_records(std::size_t log, const std::vector<LogRecord>& tagged, SimTime readable);
   // Partition increases (a topic's schedule).
   void setup_repartition();
   void arm_metadata_refresh(std::uint32_t producer);
@@ -229,8 +232,7 @@ private:
   // FetchServer's, served in the brokers' queues beside produce requests.
   void start_groups();
   void finish_groups();
-  void readable_changed(std::size_t log);  // a parked fetch of it may be answered sooner
-  void leaders_changed();                  // parked fetches of partitions moved are answered
+  void leaders_changed();  // parked fetches of partitions moved are answered
   consumer::ConsumeInputs consume_in_;
   std::vector<std::unique_ptr<consumer::GroupRunner>> groups_;
   std::optional<FetchServer> fetch_server_;  // with groups
@@ -253,13 +255,10 @@ private:
   std::vector<BrokerService> brokers_;
   std::vector<char> up_;  // per broker: the connection can be used
   Leadership leadership_;
-  std::optional<Replication> replication_;  // cluster.replication: followers
-  std::vector<std::size_t> topic_of_;       // per producer
-  std::vector<std::size_t> stats_offset_;   // per topic: its first row in RunResult::partitions
-  // Replication fixed: per topic its effective min.insync.replicas, min(min.insync.replicas,
-  // replication.factor); none when no topic's is above 1 (nothing to refuse).
-  std::vector<std::int32_t> fixed_min_isr_;
-  std::shared_ptr<BatchArena> batch_arena_;                                                  // the producers' batches
+  std::optional<Replication> replication_;   // cluster.replication: followers
+  std::vector<std::size_t> topic_of_;        // per producer
+  std::vector<std::size_t> stats_offset_;    // per topic: its first row in RunResult::partitions
+  std::shared_ptr<BatchArena> batch_arena_;  // the producers' batches
   std::vector<std::unique_ptr<KafkaProducer, sim::MemoryDelete<KafkaProducer>>> producers_;  // in memory_
   RequestTable requests_;
   Connections connections_;
@@ -267,26 +266,6 @@ private:
   bool prefetch_sends_ = false;             // many partition states: the next send's is prefetched
   static constexpr std::size_t kPrefetchStates = 4096;
   std::int64_t total_sent_ = 0;
-  std::shared_ptr<BrokerLogs> logs_;  // with tag_records_; its records only with RunOptions::keep_logs
-  // Records carry tags (key, send index) to the leader: the run keeps logs or checks order
-  // (a broker injects errors).
-  bool tag_records_ = false;
-  bool keep_logs_ = false;  // RunOptions::keep_logs, or consumer groups to run over the logs
-  // Followers: per partition, its batches above the high watermark, oldest first (a new
-  // leader may lack them: log_truncated), and with logs kept how many of its records are
-  // readable.
-  struct Unreplicated {
-    std::int64_t end_bytes;   // the batch's end in bytes of the leader's log
-    std::size_t records_end;  // with logs kept: the log's record count through the batch
-    std::uint32_t producer;
-    std::int32_t base_sequence;  // the idempotent producer's, or -1
-    std::int32_t records;        // the batch's
-  };
-  std::vector<std::deque<Unreplicated>> unreplicated_;
-  std::vector<std::size_t> readable_records_;
-  std::int64_t replication_truncated_ = 0, replication_uncommitted_ = 0;  // records (ReplicationResult)
-  void drop_unreadable_records();  // the run is over: what the high watermark never passed
-  ProducerStateTable sequences_;   // the leaders' idempotence state (replicated: one per partition)
   // Partition increases (the topics' counts and steps are the controller's): per producer,
   // when it last refreshed its metadata and when it first saw its topic's latest count.
   std::vector<SimTime> last_refresh_;                 // per producer: its last metadata refresh
@@ -294,6 +273,7 @@ private:
   // The results (after the layout it reads and the clock: constructed in the body).
   std::optional<RunRecorder> recorder_;
   std::optional<Controller> controller_;  // who leads (after the replication and the results)
+  std::optional<LeaderLogs> leaders_;     // the leaders' logs and idempotence state (after the results)
   RunResult& result() { return recorder_->result(); }
 };
 

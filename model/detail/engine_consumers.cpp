@@ -13,13 +13,14 @@ namespace partsim::model::detail {
 void Engine::start_groups() {
   if (s_.consumers.empty() || s_.migration) return;  // a migration's groups are replayed after it
   consume_in_ = consume_inputs(s_, options_);
-  consume_in_.logs = logs_.get();
+  consume_in_.logs = leaders_->logs().get();
   log_topic_.assign(result().partitions.size(), 0);
   for (std::size_t t = 0; t < stats_offset_.size(); ++t)
     for (std::size_t row = stats_offset_[t]; row < log_topic_.size(); ++row)
       log_topic_[row] = static_cast<std::int32_t>(t);
   for (const auto& b : s_.brokers) result().consumer_fetches.push_back({.broker = b.id});
-  fetch_server_.emplace(*logs_, result().partitions, s_.consumers, connections_, result().consumer_fetches, *this);
+  fetch_server_.emplace(*leaders_->logs(), result().partitions, s_.consumers, connections_, result().consumer_fetches,
+                        *this);
   for (std::uint32_t g = 0; g < s_.consumers.size(); ++g)
     groups_.push_back(std::make_unique<consumer::GroupRunner>(g, s_.consumers[g], s_.group_coordinator, consume_in_,
                                                               *this));
@@ -42,7 +43,7 @@ std::int32_t Engine::leader(std::int32_t log) const {
 bool Engine::logs_growing() const {
   if (!quiet()) return true;
   if (!replication_ || (replication_steps_ == 0 && broker_steps_left_ == 0)) return false;
-  return std::any_of(unreplicated_.begin(), unreplicated_.end(), [](const auto& u) { return !u.empty(); });
+  return leaders_->unreplicated();
 }
 
 void Engine::send_fetch(std::uint32_t group, std::int32_t member, std::int32_t broker,

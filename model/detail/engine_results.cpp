@@ -41,12 +41,12 @@ void Engine::gather_results() {
   note_existence();
   // Up to the last completion (the controller's and the leaders' periodic checks run on).
   if (replication_) {
-    drop_unreadable_records();
+    leaders_->finish();
     result().replication = replication_->finish(last_completion);
-    result().replication.records_truncated = replication_truncated_;
-    result().replication.records_uncommitted = replication_uncommitted_;
+    result().replication.records_truncated = leaders_->records_truncated();
+    result().replication.records_uncommitted = leaders_->records_uncommitted();
   }
-  if (keep_logs_) result().logs = logs_;
+  if (leaders_->keeps_logs()) result().logs = leaders_->logs();
   result().leader_history = controller_->take_history();
   for (std::size_t t = 0; t < s_.topics.size(); ++t) {
     const auto leaders = leadership_.leaders(t);
