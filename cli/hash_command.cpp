@@ -16,6 +16,8 @@
 #include "analysis/table.hpp"
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
+#include "cli/hash_clients.hpp"
+#include "cli/key_display.hpp"
 #include "cli/key_source.hpp"
 #include "cli/options.hpp"
 #include "cli/output.hpp"
@@ -26,10 +28,11 @@ namespace po = boost::program_options;
 namespace partsim::cli {
 namespace {
 
-constexpr const char* kHashUsage =
-    "usage: partsim hash KEY... --partitions N[,M...] [options]\n"
-    "       partsim hash --keys-file FILE|- --partitions N[,M...] [options]\n"
-    "Prints murmur2 (signed), toPositive and the partition of each key for each count.\n";
+constexpr const char* kHashUsage = "usage: partsim hash KEY... --partitions N[,M...] [options]\n"
+                                   "       partsim hash --keys-file FILE|- --partitions N[,M...] [options]\n"
+                                   "       partsim hash --template T --count N --partitions N[,M...] [options]\n"
+                                   "Prints murmur2 (signed), toPositive and the partition of each key for each count;\n"
+                                   "with --clients, the partition each client's partitioner gives it, and a summary.\n";
 
 constexpr std::size_t kStdinTableRows = 65536;  // rows that size the table's columns for keys from stdin
 
@@ -41,37 +44,6 @@ struct HashedKey {
 HashedKey hash(std::string_view key) {
   const std::int32_t h = model::murmur2(key);
   return {h, model::to_positive(h)};
-}
-
-// True for a key that shows as itself everywhere: printable ASCII without quotes or
-// backslashes (most keys; the others take the slower general path).
-bool plain(std::string_view key) {
-  for (unsigned char c : key)
-    if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') return false;
-  return true;
-}
-
-// The key as shown: the text itself, or its bytes in hex when read as hex. In the aligned
-// table, control characters are escaped so one key stays one line.
-std::string display_key(const std::string& key, bool hex, bool escape_controls) {
-  if (hex) {
-    static constexpr char kDigits[] = "0123456789abcdef";
-    std::string out;
-    out.reserve(key.size() * 2);
-    for (unsigned char c : key) {
-      out += kDigits[c >> 4];
-      out += kDigits[c & 15];
-    }
-    return out;
-  }
-  return escape_controls ? analysis::escape_controls(key) : key;
-}
-
-std::size_t int_width(std::int64_t v) {
-  std::size_t w = v < 0 ? 2 : 1;
-  for (std::uint64_t u = v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v); u >= 10; u /= 10)
-    ++w;
-  return w;
 }
 
 // Columns: key, murmur2, to_positive, p<N>...
@@ -134,11 +106,11 @@ void write_table(KeyStream& keys, const std::vector<std::int32_t>& counts) {
   std::string key;
   // Keys that can be read twice: a first pass sizes the columns exactly.
   if (keys.rewind()) {
-    while (keys.next(key)) layout.fit(!hex && plain(key) ? key : display_key(key, hex, true), hash(key), counts);
+    while (keys.next(key)) layout.fit(!hex && plain_key(key) ? key : display_key(key, hex, true), hash(key), counts);
     keys.rewind();
     layout.header_row(out);
     while (keys.next(key)) {
-      layout.row(out, !hex && plain(key) ? key : display_key(key, hex, true), hash(key), counts);
+      layout.row(out, !hex && plain_key(key) ? key : display_key(key, hex, true), hash(key), counts);
       write_stdout_when_full(out);
     }
     write_stdout(out);
@@ -208,7 +180,7 @@ void write_json(KeyStream& keys, const std::vector<std::int32_t>& counts) {
     const auto h = hash(key);
     out += first ? "\n    {\n      \"key\": " : ",\n    {\n      \"key\": ";
     first = false;
-    if (!hex && plain(key)) {
+    if (!hex && plain_key(key)) {
       out += '"';
       out += key;
       out += '"';
@@ -237,14 +209,20 @@ int run_hash_command(const Args& args) {
   KeySourceOptions keys_opts;
   std::string partitions_text;
   std::string format_text = "table";
+  std::string clients_text;
+  bool summary_only = false;
   po::options_description desc("hash options");
   // clang-format off
   desc.add_options()
       ("help,h", "show this help")
       ("partitions,p", po::value<std::string>(&partitions_text)->required(), "partition counts, e.g. 3 or 3,6,12")
-      ("format", po::value<std::string>(&format_text)->default_value("table"), "table, csv or json");
+      ("format", po::value<std::string>(&format_text)->default_value("table"), "table, csv or json")
+      ("clients", po::value<std::string>(&clients_text),
+       "a column per client's partitioner (java, librdkafka, librdkafka-murmur2, sarama, sarama-murmur2, franz-go, "
+       "kafkajs, kafkajs-legacy, kafka-go, kafka-go-hash, or all), marked where it differs from Java's, and a summary")
+      ("summary", po::bool_switch(&summary_only), "with --clients: the summary alone");
   // clang-format on
-  add_key_source_options(desc, keys_opts, /*with_template=*/false);
+  add_key_source_options(desc, keys_opts, /*with_template=*/true);
   po::options_description hidden;
   hidden.add_options()("key", po::value<std::vector<std::string>>(&keys_opts.positional), "keys");
   po::options_description all;
@@ -256,6 +234,13 @@ int run_hash_command(const Args& args) {
   parse_command_line(args, all, &pos);
   const auto counts = parse_partition_counts(partitions_text, "--partitions");
   const auto format = parse_format(format_text);
+  if (summary_only && clients_text.empty()) throw UsageError("--summary: only with --clients");
+  if (!clients_text.empty()) {
+    const auto clients = parse_hash_clients(clients_text);
+    KeyStream keys(keys_opts);
+    write_hash_clients(keys, counts, clients, format, summary_only);
+    return kExitOk;
+  }
   KeyStream keys(keys_opts);
   switch (format) {
     case OutputFormat::kTable: write_table(keys, counts); break;

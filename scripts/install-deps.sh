@@ -9,17 +9,19 @@ set -euo pipefail
 packages=(
   build-essential g++ cmake ninja-build make git
   libboost-dev libboost-program-options-dev
-  libyaml-cpp-dev nlohmann-json3-dev libglpk-dev libeigen3-dev
+  libyaml-cpp-dev nlohmann-json3-dev libglpk-dev libeigen3-dev zlib1g-dev
   doctest-dev libbenchmark-dev gnuplot-nox libsqlite3-dev
 )
 
 # `install-deps.sh test` (make test) adds Debian's Chromium, which renders partsim
-# report's page in the test suite, and Node.js with npm, which check `sweep --emit k8s`
-# against Kubernetes' schema (tests/emit: kubernetes-models, yaml, pinned by its
-# package-lock.json, installed into tests/emit/node_modules below); `make run` needs
-# neither. A node and npm already on the PATH (another packaging) are used as they are.
+# report's page in the test suite; librdkafka-dev, whose partitioner functions check
+# `hash --clients` (tests/clients); and Node.js with npm, which check `sweep --emit k8s`
+# against Kubernetes' schema (tests/emit: kubernetes-models, yaml) and run kafkajs'
+# partitioners (tests/clients), each folder's packages pinned by its package-lock.json and
+# installed into its node_modules below; `make run` needs none of them. A node and npm
+# already on the PATH (another packaging) are used as they are.
 if [ "${1:-}" = "test" ]; then
-  packages+=(chromium)
+  packages+=(chromium librdkafka-dev)
   command -v node >/dev/null 2>&1 || packages+=(nodejs)
   command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi
@@ -32,15 +34,18 @@ if [ "${1:-}" = "format" ]; then packages+=(clang-format-14); fi
 # `install-deps.sh fuzz` adds clang and its sanitizer runtimes for the libFuzzer targets.
 if [ "${1:-}" = "fuzz" ]; then packages+=(clang libclang-rt-14-dev); fi
 
-# The npm packages of tests/emit, as its lock file pins them (npm ci), once per lock file.
+# The npm packages of tests/emit and tests/clients, as their lock files pin them (npm ci),
+# once per lock file.
 npm_packages() {
   [ "${1:-}" = "test" ] || return 0
-  local dir
-  dir="$(cd "$(dirname "$0")/.." && pwd)/tests/emit"
-  cmp -s "$dir/package-lock.json" "$dir/node_modules/.partsim-lock" && return 0
-  echo "install-deps: installing the npm packages of tests/emit (npm ci)" >&2
-  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
-  cp "$dir/package-lock.json" "$dir/node_modules/.partsim-lock"
+  local root dir
+  root="$(cd "$(dirname "$0")/.." && pwd)"
+  for dir in "$root/tests/emit" "$root/tests/clients"; do
+    cmp -s "$dir/package-lock.json" "$dir/node_modules/.partsim-lock" && continue
+    echo "install-deps: installing the npm packages of ${dir#"$root"/} (npm ci)" >&2
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+    cp "$dir/package-lock.json" "$dir/node_modules/.partsim-lock"
+  done
 }
 
 missing=()
