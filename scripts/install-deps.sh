@@ -14,14 +14,14 @@ packages=(
 )
 
 # `install-deps.sh test` (make test) adds Debian's Chromium, which renders partsim
-# report's page in the test suite; librdkafka-dev, whose partitioner functions check
-# `hash --clients` (tests/clients); and Node.js with npm, which check `sweep --emit k8s`
+# report's page in the test suite; librdkafka-dev and Go with Debian's sarama and kafka-go,
+# whose partitioners check `hash --clients` (tests/clients); and Node.js with npm, which check `sweep --emit k8s`
 # against Kubernetes' schema (tests/emit: kubernetes-models, yaml) and run kafkajs'
 # partitioners (tests/clients), each folder's packages pinned by its package-lock.json and
 # installed into its node_modules below; `make run` needs none of them. A node and npm
 # already on the PATH (another packaging) are used as they are.
 if [ "${1:-}" = "test" ]; then
-  packages+=(chromium librdkafka-dev)
+  packages+=(chromium librdkafka-dev golang-go golang-github-shopify-sarama-dev golang-github-segmentio-kafka-go-dev)
   command -v node >/dev/null 2>&1 || packages+=(nodejs)
   command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # partsim hash --clients against the real clients' code, on 100,000 generated keys at 3, 6,
 # 12 and 64 partitions (kafka-clients.md §8): librdkafka's partitioner functions (Debian's
-# librdkafka-dev, compiled against here) and kafkajs' (npm kafkajs 2.2.4 in
-# tests/clients/node_modules). Both come from `scripts/install-deps.sh test` (make test); a
-# missing one fails the test.
+# librdkafka-dev, compiled against here), kafkajs' (npm kafkajs 2.2.4 in
+# tests/clients/node_modules), and sarama's and kafka-go's (Debian's Go packages of sarama
+# 1.22.1 and kafka-go 0.2.1, built here with Debian's Go). All come from
+# `scripts/install-deps.sh test` (make test); a missing one fails the test.
 #   check_clients.sh PARTSIM
 set -euo pipefail
 partsim=$1
@@ -15,6 +16,10 @@ fail() { echo "check_clients: $*" >&2; exit 1; }
 [ -r /usr/include/librdkafka/rdkafka.h ] || fail "librdkafka-dev is not installed (bash scripts/install-deps.sh test)"
 [ -d "$here/node_modules/kafkajs" ] || fail "kafkajs is not installed in $here/node_modules (bash scripts/install-deps.sh test)"
 command -v node >/dev/null || fail "node is not installed (bash scripts/install-deps.sh test)"
+command -v go >/dev/null || fail "go is not installed (bash scripts/install-deps.sh test)"
+for pkg in github.com/Shopify/sarama github.com/segmentio/kafka-go; do
+  [ -d "/usr/share/gocode/src/$pkg" ] || fail "$pkg is not installed in /usr/share/gocode (bash scripts/install-deps.sh test)"
+done
 
 # Lines that differ, at most five, with the column names.
 compare() {  # NAME EXPECTED ACTUAL
@@ -42,4 +47,34 @@ compare "kafkajs' DefaultPartitioner and LegacyPartitioner" "$tmp/kafkajs.csv" "
 # The keys differ from Java's by the hash: a check that is not empty.
 disagree=$(tail -n +2 "$tmp/kafkajs.csv" | awk -F, '$3 != $2' | wc -l)
 [ "$disagree" -gt 50000 ] || fail "kafkajs-legacy agrees with kafkajs on $((100001 - disagree)) of 100001 keys at 3 partitions; expected about a third"
-echo "check_clients: librdkafka (consistent_random, murmur2_random, fnv1a) and kafkajs (DefaultPartitioner, LegacyPartitioner) agree with partsim on 100,000 keys at 3, 6, 12 and 64 partitions"
+# sarama 1.22.1's NewHashPartitioner: FNV-1a, abs, as the current code (kafka-clients.md §6).
+GO111MODULE=off GOPATH=/usr/share/gocode GOCACHE="$tmp/gocache" GOFLAGS= \
+  go build -o "$tmp/go_oracle" "$here/go_oracle.go" 2> "$tmp/go-build.log" ||
+  { cat "$tmp/go-build.log" >&2; fail "the Go oracle does not build"; }
+"$tmp/go_oracle" "$tmp/keys-empty.hex" "$tmp/sarama.csv" "$tmp/kafka-go.csv"
+"$partsim" hash --keys-file "$tmp/keys-empty.hex" --key-encoding hex -p 3,6,12,64 \
+  --clients sarama --format csv > "$tmp/partsim-sarama.csv"
+compare "sarama 1.22.1's NewHashPartitioner" "$tmp/sarama.csv" "$tmp/partsim-sarama.csv"
+
+# kafka-go: Debian's 0.2.1 computes int(Sum32()) % n, which a 64-bit int never makes negative:
+# unsigned, where the current code (0.4.50, kafka-clients.md §11) takes int32's abs. The two
+# agree where FNV-1a's top bit is clear, and partsim's kafka-go-hash must equal 0.2.1 there
+# and differ from it on a share of the others; its RoundRobin ignores keys: 0, 1, 2, ...
+"$partsim" hash --keys-file "$tmp/keys-empty.hex" --key-encoding hex -p 3,6,12,64 \
+  --clients kafka-go-hash --format csv > "$tmp/partsim-kafka-go.csv"
+paste -d, "$tmp/kafka-go.csv" "$tmp/partsim-kafka-go.csv" | tail -n +2 | awk -F, -v keys=100001 '
+  # kafka-go.csv: key, fnv1a, (hash, roundrobin) x 4 counts; then partsim: key, kafka-go-hash x 4
+  { if ($1 != $11) { print "row " NR ": keys differ"; bad = 1; exit 1 }
+    split("3 6 12 64", n, " ")
+    for (c = 1; c <= 4; c++) {
+      rr = $(4 + 2 * (c - 1)); h = $(3 + 2 * (c - 1)); ours = $(11 + c)
+      if (rr != (NR - 1) % n[c]) { print "row " NR ": RoundRobin gave " rr " at " n[c]; bad = 1; exit 1 }
+      if ($2 < 2147483648 && h != ours) { print "row " NR ": kafka-go Hash " h ", partsim " ours " at " n[c]; bad = 1; exit 1 }
+      if ($2 >= 2147483648 && h != ours) apart[c]++
+      if ($2 >= 2147483648 && h != $2 % n[c]) { print "row " NR ": kafka-go 0.2.1 Hash is not unsigned"; bad = 1; exit 1 }
+    }
+  }
+  END { if (bad) exit 1; if (NR != keys) { print NR " rows, not " keys; exit 1 }
+        if (apart[4] < 10000) { print "kafka-go 0.2.1 and partsim (abs) part on " apart[4] " keys at 64 partitions; expected about half of the top-bit keys"; exit 1 } }
+' > "$tmp/kafka-go.check" || { cat "$tmp/kafka-go.check" >&2; fail "partsim differs from kafka-go 0.2.1's Hash or RoundRobin"; }
+echo "check_clients: librdkafka (consistent_random, murmur2_random, fnv1a), kafkajs (DefaultPartitioner, LegacyPartitioner), sarama 1.22.1 (NewHashPartitioner) and kafka-go 0.2.1 (Hash where FNV-1a's top bit is clear; RoundRobin) agree with partsim on 100,000 keys at 3, 6, 12 and 64 partitions"
