@@ -1,6 +1,7 @@
 #include "cli/hash_clients.hpp"
 
 #include <algorithm>
+#include <array>
 #include <set>
 #include <utility>
 
@@ -17,8 +18,6 @@ namespace partsim::cli {
 namespace {
 
 using model::ClientKeyRule;
-
-constexpr std::size_t kStdinTableRows = 65536;  // rows that size the key column for keys from stdin
 
 const char* hash_name(model::KeyHash h) {
   switch (h) {
@@ -62,11 +61,22 @@ public:
   /// The cells of `key`, count by count, client by client.
   const std::vector<Cell>& place(std::string_view key) {
     ++keys_;
+    // Each hash once per key (five of the clients hash with murmur2), then each count.
+    for (auto& h : hashes_) h.reset();
+    const auto hash_of = [&](model::KeyHash kind) {
+      auto& h = hashes_[static_cast<std::size_t>(kind)];
+      if (!h) h = model::key_hash(kind, key);
+      return *h;
+    };
+    const auto partition = [&](const ClientKeyRule& c, std::int32_t n) -> std::optional<std::int32_t> {
+      if (!model::hashes_key(c, key)) return std::nullopt;
+      return model::hash_to_partition(hash_of(c.hash), c.rule, n);
+    };
     for (std::size_t n = 0; n < counts_.size(); ++n) {
-      const std::optional<std::int32_t> java = model::client_partition(java_, key, counts_[n]);
+      const std::optional<std::int32_t> java = partition(java_, counts_[n]);
       for (std::size_t c = 0; c < clients_.size(); ++c) {
         Cell& cell = cells_[n * clients_.size() + c];
-        cell.partition = clients_[c] == &java_ ? java : model::client_partition(*clients_[c], key, counts_[n]);
+        cell.partition = clients_[c] == &java_ ? java : partition(*clients_[c], counts_[n]);
         cell.differs = cell.partition != java;
         if (!cell.differs) ++agree_[n * clients_.size() + c];
       }
@@ -82,6 +92,7 @@ private:
   const ClientKeyRule& java_;
   std::vector<std::uint64_t> agree_;
   std::vector<Cell> cells_;
+  std::array<std::optional<std::uint32_t>, 5> hashes_;  // per model::KeyHash, of the key being placed
   std::uint64_t keys_ = 0;
 };
 
@@ -287,18 +298,23 @@ void write_json(KeyStream& keys, const std::vector<std::int32_t>& counts,
 
 std::vector<const ClientKeyRule*> parse_hash_clients(const std::string& text) {
   std::vector<const ClientKeyRule*> out, named;
-  std::set<std::string> known;
+  std::set<std::string> known{"all"};
   std::string names;
   for (const ClientKeyRule& c : model::client_key_rules()) {
     known.insert(std::string(c.name));
     names += (names.empty() ? "" : ", ") + std::string(c.name);
   }
+  if (text.empty()) throw UsageError("--clients: no client given; known: " + names + ", or all");
+  bool all = false;
   std::size_t start = 0;
   while (start <= text.size()) {
     const std::size_t comma = std::min(text.find(',', start), text.size());
     const std::string name = text.substr(start, comma - start);
     start = comma + 1;
+    if (name.empty()) throw UsageError("--clients: an empty name in '" + text + "'; known: " + names + ", or all");
     if (name == "all") {  // the clients not named yet
+      if (all) throw UsageError("--clients: 'all' is given twice");
+      all = true;
       for (const ClientKeyRule& c : model::client_key_rules())
         if (std::find(out.begin(), out.end(), &c) == out.end()) out.push_back(&c);
       continue;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,8 +34,6 @@ constexpr const char* kHashUsage = "usage: partsim hash KEY... --partitions N[,M
                                    "       partsim hash --template T --count N --partitions N[,M...] [options]\n"
                                    "Prints murmur2 (signed), toPositive and the partition of each key for each count;\n"
                                    "with --clients, the partition each client's partitioner gives it, and a summary.\n";
-
-constexpr std::size_t kStdinTableRows = 65536;  // rows that size the table's columns for keys from stdin
 
 struct HashedKey {
   std::int32_t murmur2;
@@ -209,17 +208,19 @@ int run_hash_command(const Args& args) {
   KeySourceOptions keys_opts;
   std::string partitions_text;
   std::string format_text = "table";
-  std::string clients_text;
+  std::optional<std::string> clients_text;
   bool summary_only = false;
   po::options_description desc("hash options");
+  std::string clients_help = "a column per client's partitioner (";
+  for (const auto& c : model::client_key_rules()) clients_help += std::string(c.name) + ", ";
+  clients_help += "or all), marked where it differs from Java's, and a summary";
   // clang-format off
   desc.add_options()
       ("help,h", "show this help")
       ("partitions,p", po::value<std::string>(&partitions_text)->required(), "partition counts, e.g. 3 or 3,6,12")
       ("format", po::value<std::string>(&format_text)->default_value("table"), "table, csv or json")
-      ("clients", po::value<std::string>(&clients_text),
-       "a column per client's partitioner (java, librdkafka, librdkafka-murmur2, sarama, sarama-murmur2, franz-go, "
-       "kafkajs, kafkajs-legacy, kafka-go, kafka-go-hash, or all), marked where it differs from Java's, and a summary")
+      ("clients", po::value<std::string>()->notifier([&](const std::string& v) { clients_text = v; }),
+       clients_help.c_str())
       ("summary", po::bool_switch(&summary_only), "with --clients: the summary alone");
   // clang-format on
   add_key_source_options(desc, keys_opts, /*with_template=*/true);
@@ -234,9 +235,9 @@ int run_hash_command(const Args& args) {
   parse_command_line(args, all, &pos);
   const auto counts = parse_partition_counts(partitions_text, "--partitions");
   const auto format = parse_format(format_text);
-  if (summary_only && clients_text.empty()) throw UsageError("--summary: only with --clients");
-  if (!clients_text.empty()) {
-    const auto clients = parse_hash_clients(clients_text);
+  if (summary_only && !clients_text) throw UsageError("--summary: only with --clients");
+  if (clients_text) {
+    const auto clients = parse_hash_clients(*clients_text);
     KeyStream keys(keys_opts);
     write_hash_clients(keys, counts, clients, format, summary_only);
     return kExitOk;

@@ -11,6 +11,10 @@
 
 namespace partsim::cli {
 
+/// Rows that size an aligned table's key column when the keys come from standard input,
+/// which cannot be read twice (a longer key later shifts its own row only).
+inline constexpr std::size_t kStdinTableRows = 65536;
+
 /// True for a key that shows as itself everywhere: printable ASCII without quotes or
 /// backslashes (most keys; the others take the slower general path).
 inline bool plain_key(std::string_view key) {

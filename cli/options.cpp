@@ -145,7 +145,10 @@ std::vector<std::int32_t> parse_partition_counts(const std::string& text, std::s
     const std::size_t comma = text.find(',', pos);
     const std::string_view item =
         std::string_view(text).substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    counts.push_back(static_cast<std::int32_t>(parse_int(item, option, 1, std::numeric_limits<std::int32_t>::max())));
+    const auto n = static_cast<std::int32_t>(parse_int(item, option, 1, std::numeric_limits<std::int32_t>::max()));
+    if (std::find(counts.begin(), counts.end(), n) != counts.end())
+      throw UsageError(std::string(option) + ": " + std::to_string(n) + " is given twice");
+    counts.push_back(n);
     if (comma == std::string::npos) break;
     pos = comma + 1;
   }

@@ -16,8 +16,9 @@ LeaderLogs::LeaderLogs(const Scenario& s, Keeping keeping, std::size_t rows, con
       recorder_(recorder),
       listener_(listener),
       sequences_(memory) {
-  if (keeping.tag_records) logs_ = std::make_shared<BrokerLogs>();
-  if (keeping.keep_logs) logs_->partitions.resize(rows);
+  keeping_.tag_records = keeping_.tag_records || keeping_.keep_logs;  // the logs hold tagged records
+  if (keeping_.tag_records) logs_ = std::make_shared<BrokerLogs>();
+  if (keeping_.keep_logs) logs_->partitions.resize(rows);
   if (replication_) {
     unreplicated_.resize(rows);
     readable_records_.assign(rows, 0);

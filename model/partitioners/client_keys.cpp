@@ -146,9 +146,12 @@ const ClientKeyRule* find_client_key_rule(std::string_view name) {
   return nullptr;
 }
 
+bool hashes_key(const ClientKeyRule& c, std::string_view key) {
+  return c.uses_keys && (!key.empty() || c.empty_key == UnhashedRule::kHashed);
+}
+
 std::optional<std::int32_t> client_partition(const ClientKeyRule& c, std::string_view key, std::int32_t n) {
-  if (!c.uses_keys) return std::nullopt;
-  if (key.empty() && c.empty_key != UnhashedRule::kHashed) return std::nullopt;
+  if (!hashes_key(c, key)) return std::nullopt;
   return hash_to_partition(key_hash(c.hash, key), c.rule, n);
 }
 

@@ -33,7 +33,7 @@ enum class HashToPartition {
 };
 std::int32_t hash_to_partition(std::uint32_t h, HashToPartition rule, std::int32_t n);
 
-enum class KeyHash { kMurmur2, kCrc32, kFnv1a, kKafkajsLegacy, kNone };
+enum class KeyHash { kMurmur2, kCrc32, kFnv1a, kKafkajsLegacy, kNone };  // kNone last (a count of kinds)
 std::uint32_t key_hash(KeyHash hash, std::string_view key);
 
 /// What a partitioner does with a record that it does not place by its key's hash.
@@ -64,6 +64,10 @@ struct ClientKeyRule {
 std::span<const ClientKeyRule> client_key_rules();
 /// The rule named `name`, or none.
 const ClientKeyRule* find_client_key_rule(std::string_view name);
+
+/// Whether `c` places `key` (bytes, non-null) by its hash: not a key-ignoring partitioner,
+/// nor the empty key of one that sends it where a null key goes.
+bool hashes_key(const ClientKeyRule& c, std::string_view key);
 
 /// The partition `c` gives `key` (bytes, non-null) among n, or none when that is not a
 /// function of the key (a key-ignoring partitioner; the empty key of librdkafka's

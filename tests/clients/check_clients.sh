@@ -58,8 +58,10 @@ compare "sarama 1.22.1's NewHashPartitioner" "$tmp/sarama.csv" "$tmp/partsim-sar
 
 # kafka-go: Debian's 0.2.1 computes int(Sum32()) % n, which a 64-bit int never makes negative:
 # unsigned, where the current code (0.4.50, kafka-clients.md §11) takes int32's abs. The two
-# agree where FNV-1a's top bit is clear, and partsim's kafka-go-hash must equal 0.2.1 there
-# and differ from it on a share of the others; its RoundRobin ignores keys: 0, 1, 2, ...
+# agree where FNV-1a's top bit is clear: partsim's kafka-go-hash must equal 0.2.1 there, and
+# be |int32(h)| mod n (h from Go's own FNV-1a) on the others, where a share of them differ
+# from 0.2.1. Its RoundRobin ignores keys (0, 1, 2, ...), and so does partsim's kafka-go
+# column: no key has a partition there.
 "$partsim" hash --keys-file "$tmp/keys-empty.hex" --key-encoding hex -p 3,6,12,64 \
   --clients kafka-go-hash --format csv > "$tmp/partsim-kafka-go.csv"
 paste -d, "$tmp/kafka-go.csv" "$tmp/partsim-kafka-go.csv" | tail -n +2 | awk -F, -v keys=100001 '
@@ -70,6 +72,7 @@ paste -d, "$tmp/kafka-go.csv" "$tmp/partsim-kafka-go.csv" | tail -n +2 | awk -F,
       rr = $(4 + 2 * (c - 1)); h = $(3 + 2 * (c - 1)); ours = $(11 + c)
       if (rr != (NR - 1) % n[c]) { print "row " NR ": RoundRobin gave " rr " at " n[c]; bad = 1; exit 1 }
       if ($2 < 2147483648 && h != ours) { print "row " NR ": kafka-go Hash " h ", partsim " ours " at " n[c]; bad = 1; exit 1 }
+      if ($2 >= 2147483648 && ours != (4294967296 - $2) % n[c]) { print "row " NR ": partsim " ours " is not |int32(h)| mod " n[c]; bad = 1; exit 1 }
       if ($2 >= 2147483648 && h != ours) apart[c]++
       if ($2 >= 2147483648 && h != $2 % n[c]) { print "row " NR ": kafka-go 0.2.1 Hash is not unsigned"; bad = 1; exit 1 }
     }
@@ -77,4 +80,7 @@ paste -d, "$tmp/kafka-go.csv" "$tmp/partsim-kafka-go.csv" | tail -n +2 | awk -F,
   END { if (bad) exit 1; if (NR != keys) { print NR " rows, not " keys; exit 1 }
         if (apart[4] < 10000) { print "kafka-go 0.2.1 and partsim (abs) part on " apart[4] " keys at 64 partitions; expected about half of the top-bit keys"; exit 1 } }
 ' > "$tmp/kafka-go.check" || { cat "$tmp/kafka-go.check" >&2; fail "partsim differs from kafka-go 0.2.1's Hash or RoundRobin"; }
+"$partsim" hash --keys-file "$tmp/keys-empty.hex" --key-encoding hex -p 3,6,12,64 \
+  --clients kafka-go --format csv | tail -n +2 | grep -v '^[0-9a-f]*,,,,$' | head -3 > "$tmp/kafka-go-keyed" || true
+[ ! -s "$tmp/kafka-go-keyed" ] || { cat "$tmp/kafka-go-keyed" >&2; fail "partsim's kafka-go (RoundRobin) places keys by their hash"; }
 echo "check_clients: librdkafka (consistent_random, murmur2_random, fnv1a), kafkajs (DefaultPartitioner, LegacyPartitioner), sarama 1.22.1 (NewHashPartitioner) and kafka-go 0.2.1 (Hash where FNV-1a's top bit is clear; RoundRobin) agree with partsim on 100,000 keys at 3, 6, 12 and 64 partitions"
