@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <utility>
 
 #include "cli/cli_runner.hpp"
 #include "cli/json_output.hpp"
@@ -79,32 +80,26 @@ TEST_CASE("hash --clients all: every client not named before it; keys from stdin
 }
 
 TEST_CASE("bad --clients exits 2 naming the option and what is allowed") {
-  const char* known =
+  const std::string known =
       "; known: java, librdkafka, librdkafka-murmur2, sarama, sarama-murmur2, franz-go, kafkajs, kafkajs-legacy, "
       "kafka-go, kafka-go-hash, or all\n";
-  auto r = run_cli("hash x -p 3 --clients java,sarma");
-  CHECK(r.exit_code == 2);
-  CHECK(r.err == "partsim hash: --clients: unknown client 'sarma' (did you mean 'sarama'?)" + std::string(known));
-  r = run_cli("hash x -p 3 --clients java,");
-  CHECK(r.exit_code == 2);
-  CHECK(r.err == "partsim hash: --clients: an empty name in 'java,'" + std::string(known));
-  r = run_cli("hash x -p 3 --clients ''");
-  CHECK(r.exit_code == 2);
-  CHECK(r.err == "partsim hash: --clients: no client given" + std::string(known));
-  r = run_cli("hash x -p 3 --clients al");
-  CHECK(r.exit_code == 2);
-  CHECK(r.err == "partsim hash: --clients: unknown client 'al' (did you mean 'all'?)" + std::string(known));
-  r = run_cli("hash x -p 3 --clients all,all");
-  CHECK(r.exit_code == 2);
-  CHECK(r.err == "partsim hash: --clients: 'all' is given twice\n");
-  r = run_cli("hash x -p 3,6,3 --clients java");
-  CHECK(r.exit_code == 2);
-  CHECK(r.err == "partsim hash: --partitions: 3 is given twice\n");
-  r = run_cli("hash x -p 3 --clients sarama,sarama");
-  CHECK(r.exit_code == 2);
-  CHECK(r.err == "partsim hash: --clients: 'sarama' is given twice\n");
-  r = run_cli("hash x -p 3 --summary");
-  CHECK(r.exit_code == 2);
-  CHECK(r.err == "partsim hash: --summary: only with --clients\n");
-  CHECK(r.out.empty());
+  const std::pair<const char*, std::string> cases[] = {
+      {"--clients java,sarma", "--clients: unknown client 'sarma' (did you mean 'sarama'?)" + known},
+      {"--clients java,", "--clients: an empty name in 'java,'" + known},
+      {"--clients ''", "--clients: no client given" + known},
+      {"--clients al", "--clients: unknown client 'al' (did you mean 'all'?)" + known},
+      {"--clients all,all", "--clients: 'all' is given twice\n"},
+      {"--clients sarama,sarama", "--clients: 'sarama' is given twice\n"},
+      {"--summary", "--summary: only with --clients\n"},
+  };
+  for (const auto& [args, message] : cases) {
+    CAPTURE(std::string(args));
+    const auto r = run_cli(std::string("hash x -p 3 ") + args);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "partsim hash: " + message);
+    CHECK(r.out.empty());
+  }
+  const auto twice = run_cli("hash x -p 3,6,3 --clients java");
+  CHECK(twice.exit_code == 2);
+  CHECK(twice.err == "partsim hash: --partitions: 3 is given twice\n");
 }

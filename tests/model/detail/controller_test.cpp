@@ -9,8 +9,11 @@
 
 #include <vector>
 
+#include "idle_replication_host.hpp"
+
 using namespace partsim::model;
 using partsim::model::detail::Controller;
+using partsim::model::testing::IdleReplicationHost;
 using partsim::sim::SimTime;
 
 namespace {
@@ -37,17 +40,6 @@ Scenario three_brokers() {
   s.topics.push_back(t);
   return s;
 }
-
-// A replication host that runs nothing: the followers' fetches never happen, which the
-// controller's decisions here do not need.
-struct IdleHost final : ReplicationHost {
-  void schedule_fetch(Step, std::uint32_t, std::uint64_t, SimTime) override {}
-  void acks_settled(std::uint64_t) override {}
-  void ack_error(std::uint64_t, std::size_t, ProduceError) override {}
-  std::int64_t records_acked() const override { return 0; }
-  void high_watermark_moved(std::size_t, std::int64_t) override {}
-  void log_truncated(std::size_t, std::int64_t) override {}
-};
 
 std::vector<std::string> causes(const Controller& c) {
   std::vector<std::string> out;
@@ -100,7 +92,7 @@ TEST_CASE("followers: nothing moves until the fence, broker.session.timeout.ms a
   // the fence comes at 19 s; p1 (1,2) is then led by broker 2, the rest of its ISR.
   ControllerFixture f;
   f.s.replication.mode = ReplicationConfig::Mode::kFollowers;
-  IdleHost host;
+  IdleReplicationHost host;
   Replication replication(f.s, f.leadership, host);
   Controller c(f.s, f.leadership, f.up, &replication);
   replication.start(SimTime::zero());

@@ -9,10 +9,14 @@
 
 #include <doctest/doctest.h>
 
+#include <optional>
 #include <vector>
+
+#include "idle_replication_host.hpp"
 
 using namespace partsim::model;
 using namespace partsim::model::detail;
+using partsim::model::testing::IdleReplicationHost;
 using partsim::sim::SimTime;
 
 namespace {
@@ -22,14 +26,24 @@ struct Listener final : ReadableListener {
   void readable_changed(std::size_t log) override { told.push_back(log); }
 };
 
-struct NoFetches final : ReplicationHost {
-  void schedule_fetch(Step, std::uint32_t, std::uint64_t, SimTime) override {}
-  void acks_settled(std::uint64_t) override {}
-  void ack_error(std::uint64_t, std::size_t, ProduceError) override {}
-  std::int64_t records_acked() const override { return 0; }
-  void high_watermark_moved(std::size_t, std::int64_t) override {}
-  void log_truncated(std::size_t, std::int64_t) override {}
-};
+/// A request of `producer` to broker 0 with one batch per (log, base sequence, records).
+Request request(std::uint32_t producer, std::vector<RequestBatch> batches) {
+  Request r;
+  r.producer = producer;
+  r.batches = static_cast<std::int32_t>(batches.size());
+  for (const RequestBatch& b : batches) {
+    std::vector<LogRecord>& tagged = r.tagged.emplace_back();
+    for (std::int32_t i = 0; i < b.records; ++i)
+      tagged.push_back(LogRecord{LogRecord::kNullKey, static_cast<std::int32_t>(producer), i, SimTime::zero(),
+                                 SimTime::zero()});
+  }
+  r.described = std::move(batches);
+  return r;
+}
+
+RequestBatch batch(std::uint32_t log, std::int32_t base_sequence, std::int32_t records) {
+  return RequestBatch{log, base_sequence, records, 100 * records, kNoBatch};
+}
 
 // Three brokers; topic "t" of 2 partitions, RF 3, min.insync.replicas 2; producer 0
 // idempotent with acks=all, producer 1 acks=1. Logs kept.
@@ -60,26 +74,33 @@ struct LeadersFixture {
     s.producers[1].config.idempotence = false;
     s.producers[1].config.acks = Acks::kLeader;
   }
-};
 
-/// A request of `producer` to broker 0 with one batch per (log, base sequence, records).
-Request request(std::uint32_t producer, std::vector<RequestBatch> batches) {
-  Request r;
-  r.producer = producer;
-  r.batches = static_cast<std::int32_t>(batches.size());
-  for (const RequestBatch& b : batches) {
-    std::vector<LogRecord>& tagged = r.tagged.emplace_back();
-    for (std::int32_t i = 0; i < b.records; ++i)
-      tagged.push_back(LogRecord{LogRecord::kNullKey, static_cast<std::int32_t>(producer), i, SimTime::zero(),
-                                 SimTime::zero()});
+  // Built on first use, once the test has set up `s`.
+  std::optional<RunRecorder> recorder;
+  std::optional<Leadership> leadership;
+  std::optional<LeaderLogs> leaders;
+  Leadership& leaders_of_partitions() {
+    if (!leadership) leadership.emplace(s.topics, 3);
+    return *leadership;
   }
-  r.described = std::move(batches);
-  return r;
-}
-
-RequestBatch batch(std::uint32_t log, std::int32_t base_sequence, std::int32_t records) {
-  return RequestBatch{log, base_sequence, records, 100 * records, kNoBatch};
-}
+  /// The leaders' logs (logs kept), with the followers' model `replication` or none.
+  LeaderLogs& logs(Replication* replication = nullptr) {
+    recorder.emplace(s, options, clock, RunLayout{topic_of, first_row, count}, std::vector<bool>{false});
+    leaders.emplace(s, LeaderLogs::Keeping{true, true}, 2, first_row, leaders_of_partitions(), up, replication,
+                    *recorder, listener, std::pmr::new_delete_resource());
+    return *leaders;
+  }
+  const ProduceErrorCounts& errors() const { return recorder->result().produce_errors; }
+  /// A request of `producer` with `batches` served at `at_ms` (records readable at
+  /// `readable_ms`, replication fixed), its id counting up; returns the answer's errors.
+  std::vector<ProduceError> serve(std::uint32_t producer, std::vector<RequestBatch> batches, ProduceError injected,
+                                  double at_ms, double readable_ms) {
+    Request r = request(producer, std::move(batches));
+    leaders->serve(next_id++, r, injected, SimTime::from_ms(at_ms), SimTime::from_ms(readable_ms));
+    return r.errors;
+  }
+  std::uint64_t next_id = 1;
+};
 
 std::size_t records_in(const LeaderLogs& l, std::size_t log) { return l.logs()->partitions[log].records.size(); }
 
@@ -87,85 +108,68 @@ std::size_t records_in(const LeaderLogs& l, std::size_t log) { return l.logs()->
 
 TEST_CASE("an idempotent producer's duplicate is answered without a second append, a gap is refused") {
   LeadersFixture f;
-  RunRecorder recorder(f.s, f.options, f.clock, RunLayout{f.topic_of, f.first_row, f.count}, {false});
-  const Leadership leadership(f.s.topics, 3);
-  LeaderLogs leaders(f.s, {true, true}, 2, f.first_row, leadership, f.up, nullptr, recorder, f.listener,
-                     std::pmr::new_delete_resource());
-  Request first = request(0, {batch(0, 0, 3)});
-  leaders.serve(1, first, ProduceError::kNone, SimTime::ms(1), SimTime::ms(2));
-  CHECK(first.errors.empty());
+  LeaderLogs& leaders = f.logs();
+  const std::vector<ProduceError> first = f.serve(0, {batch(0, 0, 3)}, ProduceError::kNone, 1, 2);
+  CHECK(first.empty());
   CHECK(records_in(leaders, 0) == 3);
-  Request again = request(0, {batch(0, 0, 3)});  // a retry of the same batch
-  leaders.serve(2, again, ProduceError::kNone, SimTime::ms(5), SimTime::ms(6));
-  CHECK(again.errors.empty());
+  const std::vector<ProduceError> again =
+      f.serve(0, {batch(0, 0, 3)}, ProduceError::kNone, 5, 6);  // a retry of the same batch
+  CHECK(again.empty());
   CHECK(records_in(leaders, 0) == 3);
-  CHECK(recorder.result().produce_errors.duplicates == 1);
-  Request gap = request(0, {batch(0, 5, 1), batch(1, 0, 2)});  // 3 and 4 are missing on log 0
-  leaders.serve(3, gap, ProduceError::kNone, SimTime::ms(7), SimTime::ms(8));
-  REQUIRE(gap.errors.size() == 2);
-  CHECK(gap.errors[0] == ProduceError::kOutOfOrderSequenceNumber);
-  CHECK(gap.errors[1] == ProduceError::kNone);
+  CHECK(f.errors().duplicates == 1);
+  const std::vector<ProduceError> gap =
+      f.serve(0, {batch(0, 5, 1), batch(1, 0, 2)}, ProduceError::kNone, 7, 8);  // 3 and 4 are missing on log 0
+  REQUIRE(gap.size() == 2);
+  CHECK(gap[0] == ProduceError::kOutOfOrderSequenceNumber);
+  CHECK(gap[1] == ProduceError::kNone);
   CHECK(records_in(leaders, 0) == 3);
   CHECK(records_in(leaders, 1) == 2);
-  CHECK(recorder.result().produce_errors.out_of_order == 1);
+  CHECK(f.errors().out_of_order == 1);
   // The producer bumped its epoch (a gap): the leader forgets it, sequence 0 appends again.
   leaders.sequence_gap(0, 0);
-  Request fresh = request(0, {batch(0, 0, 1)});
-  leaders.serve(4, fresh, ProduceError::kNone, SimTime::ms(9), SimTime::ms(9));
-  CHECK(fresh.errors.empty());
+  const std::vector<ProduceError> fresh = f.serve(0, {batch(0, 0, 1)}, ProduceError::kNone, 9, 9);
+  CHECK(fresh.empty());
   CHECK(records_in(leaders, 0) == 4);
 }
 
 TEST_CASE("replication fixed: acks=all is refused below min.insync.replicas, acks=1 is not") {
   LeadersFixture f;
-  RunRecorder recorder(f.s, f.options, f.clock, RunLayout{f.topic_of, f.first_row, f.count}, {false});
-  const Leadership leadership(f.s.topics, 3);
-  LeaderLogs leaders(f.s, {true, true}, 2, f.first_row, leadership, f.up, nullptr, recorder, f.listener,
-                     std::pmr::new_delete_resource());
+  LeaderLogs& leaders = f.logs();
   f.up = {1, 0, 1};  // 2 of 3 replicas live: min.insync.replicas 2 holds
-  Request two = request(0, {batch(0, 0, 1)});
-  leaders.serve(1, two, ProduceError::kNone, SimTime::ms(1), SimTime::ms(1));
-  CHECK(two.errors.empty());
+  const std::vector<ProduceError> two = f.serve(0, {batch(0, 0, 1)}, ProduceError::kNone, 1, 1);
+  CHECK(two.empty());
   f.up = {1, 0, 0};  // 1 live
-  Request one = request(0, {batch(0, 1, 1)});
-  leaders.serve(2, one, ProduceError::kNone, SimTime::ms(2), SimTime::ms(2));
-  REQUIRE(one.errors.size() == 1);
-  CHECK(one.errors[0] == ProduceError::kNotEnoughReplicas);
-  CHECK(recorder.result().produce_errors.not_enough_replicas == 1);
+  const std::vector<ProduceError> one = f.serve(0, {batch(0, 1, 1)}, ProduceError::kNone, 2, 2);
+  REQUIRE(one.size() == 1);
+  CHECK(one[0] == ProduceError::kNotEnoughReplicas);
+  CHECK(f.errors().not_enough_replicas == 1);
   CHECK(records_in(leaders, 0) == 1);
-  Request leader_only = request(1, {batch(0, -1, 2)});
-  leaders.serve(3, leader_only, ProduceError::kNone, SimTime::ms(3), SimTime::ms(3));
-  CHECK(leader_only.errors.empty());
+  const std::vector<ProduceError> leader_only = f.serve(1, {batch(0, -1, 2)}, ProduceError::kNone, 3, 3);
+  CHECK(leader_only.empty());
   CHECK(records_in(leaders, 0) == 3);
 }
 
 TEST_CASE("an injected error refuses every batch, appended only when the error says the leader appended") {
   LeadersFixture f;
-  RunRecorder recorder(f.s, f.options, f.clock, RunLayout{f.topic_of, f.first_row, f.count}, {false});
-  const Leadership leadership(f.s.topics, 3);
-  LeaderLogs leaders(f.s, {true, true}, 2, f.first_row, leadership, f.up, nullptr, recorder, f.listener,
-                     std::pmr::new_delete_resource());
-  Request before = request(1, {batch(0, -1, 1), batch(1, -1, 1)});
-  leaders.serve(1, before, ProduceError::kNotLeaderOrFollower, SimTime::ms(1), SimTime::ms(1));
-  CHECK(before.errors == std::vector<ProduceError>(2, ProduceError::kNotLeaderOrFollower));
+  LeaderLogs& leaders = f.logs();
+  const std::vector<ProduceError> before =
+      f.serve(1, {batch(0, -1, 1), batch(1, -1, 1)}, ProduceError::kNotLeaderOrFollower, 1, 1);
+  CHECK(before == std::vector<ProduceError>(2, ProduceError::kNotLeaderOrFollower));
   CHECK(records_in(leaders, 0) + records_in(leaders, 1) == 0);
-  Request after = request(1, {batch(0, -1, 1), batch(1, -1, 1)});
-  leaders.serve(2, after, ProduceError::kRequestTimedOut, SimTime::ms(2), SimTime::ms(2));
-  CHECK(after.errors == std::vector<ProduceError>(2, ProduceError::kRequestTimedOut));
+  const std::vector<ProduceError> after =
+      f.serve(1, {batch(0, -1, 1), batch(1, -1, 1)}, ProduceError::kRequestTimedOut, 2, 2);
+  CHECK(after == std::vector<ProduceError>(2, ProduceError::kRequestTimedOut));
   CHECK(records_in(leaders, 0) + records_in(leaders, 1) == 2);
-  CHECK(recorder.result().produce_errors.injected == 4);
+  CHECK(f.errors().injected == 4);
 }
 
 TEST_CASE("records are readable as the high watermark passes them, which never goes back") {
   LeadersFixture f;
-  RunRecorder recorder(f.s, f.options, f.clock, RunLayout{f.topic_of, f.first_row, f.count}, {false});
-  const Leadership leadership(f.s.topics, 3);
-  LeaderLogs leaders(f.s, {true, true}, 2, f.first_row, leadership, f.up, nullptr, recorder, f.listener,
-                     std::pmr::new_delete_resource());
-  Request slow = request(0, {batch(0, 0, 1)});  // acks=all: readable once replicated, at 9 ms
-  leaders.serve(1, slow, ProduceError::kNone, SimTime::ms(1), SimTime::ms(9));
-  Request fast = request(1, {batch(0, -1, 1)});  // appended behind it at 2 ms: waits for it
-  leaders.serve(2, fast, ProduceError::kNone, SimTime::ms(2), SimTime::ms(2));
+  LeaderLogs& leaders = f.logs();
+  const std::vector<ProduceError> slow =
+      f.serve(0, {batch(0, 0, 1)}, ProduceError::kNone, 1, 9);  // acks=all: readable once replicated, at 9 ms
+  const std::vector<ProduceError> fast =
+      f.serve(1, {batch(0, -1, 1)}, ProduceError::kNone, 2, 2);  // appended behind it at 2 ms: waits for it
   const auto& records = leaders.logs()->partitions[0].records;
   REQUIRE(records.size() == 2);
   CHECK(records[0].readable == SimTime::ms(9));
@@ -176,18 +180,11 @@ TEST_CASE("records are readable as the high watermark passes them, which never g
 TEST_CASE("followers: readable at the high watermark, a failover truncates past it, the rest is never committed") {
   LeadersFixture f;
   f.s.replication.mode = ReplicationConfig::Mode::kFollowers;
-  RunRecorder recorder(f.s, f.options, f.clock, RunLayout{f.topic_of, f.first_row, f.count}, {false});
-  Leadership leadership(f.s.topics, 3);
-  NoFetches host;
-  Replication replication(f.s, leadership, host);
-  LeaderLogs leaders(f.s, {true, true}, 2, f.first_row, leadership, f.up, &replication, recorder, f.listener,
-                     std::pmr::new_delete_resource());
+  IdleReplicationHost host;
+  Replication replication(f.s, f.leaders_of_partitions(), host);
+  LeaderLogs& leaders = f.logs(&replication);
   // Partition 0 is led by broker 0; three batches of 1 record (100 bytes each).
-  for (std::int32_t i = 0; i < 3; ++i) {
-    Request r = request(1, {batch(0, -1, 1)});
-    leaders.serve(static_cast<std::uint64_t>(i), r, ProduceError::kNone, SimTime::ms(1 + i), SimTime::ms(1 + i));
-    CHECK(r.errors.empty());
-  }
+  for (std::int32_t i = 0; i < 3; ++i) CHECK(f.serve(1, {batch(0, -1, 1)}, ProduceError::kNone, 1 + i, 1 + i).empty());
   const auto& records = leaders.logs()->partitions[0].records;
   REQUIRE(records.size() == 3);
   CHECK(records[0].readable == SimTime::max());

@@ -1,0 +1,19 @@
+#pragma once
+// A replication host that runs nothing, for the engine parts' tests: the followers' fetches
+// never happen, and nothing is told of acks or high watermarks; what a test checks (who
+// leads, what the leader appends) does not need them.
+
+#include "model/cluster/replication.hpp"
+
+namespace partsim::model::testing {
+
+struct IdleReplicationHost final : ReplicationHost {
+  void schedule_fetch(Step, std::uint32_t, std::uint64_t, sim::SimTime) override {}
+  void acks_settled(std::uint64_t) override {}
+  void ack_error(std::uint64_t, std::size_t, ProduceError) override {}
+  std::int64_t records_acked() const override { return 0; }
+  void high_watermark_moved(std::size_t, std::int64_t) override {}
+  void log_truncated(std::size_t, std::int64_t) override {}
+};
+
+}  // namespace partsim::model::testing
