@@ -36,6 +36,7 @@ Controller::Controller(const Scenario& s, Leadership& leadership, std::vector<ch
       }
     }
     // The partitions the topic starts with exist from 0 ms; the others from their step.
+    first_row_.push_back(created_.size());
     for (std::int32_t p = 0; p < tc.partitions_before(s.run.duration); ++p)
       created_.push_back(p < tc.partitions ? SimTime::zero() : SimTime::max());
   }
@@ -95,10 +96,7 @@ std::optional<PartitionIncrease> Controller::make_step(std::size_t t, std::size_
   const TopicChange& c = steps_[t][i];
   ++done_[t];
   if (run_over) return std::nullopt;
-  std::size_t first_row = 0;
-  for (std::size_t u = 0; u < t; ++u)
-    first_row += static_cast<std::size_t>(s_.topics[u].partitions_before(s_.run.duration));
-  for (std::int32_t p = count_[t]; p < c.partitions; ++p) created_[first_row + static_cast<std::size_t>(p)] = now;
+  for (std::int32_t p = count_[t]; p < c.partitions; ++p) created_[first_row_[t] + static_cast<std::size_t>(p)] = now;
   PartitionIncrease change;
   change.topic = s_.topics[t].name;
   change.at_ms = now.to_ms();

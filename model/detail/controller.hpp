@@ -93,6 +93,7 @@ private:
   bool grows_ = false;
   std::vector<std::map<std::int32_t, std::vector<std::int32_t>>> orders_;  // per topic, by count
   std::vector<SimTime> created_;
+  std::vector<std::size_t> first_row_;  // per topic: its partition 0's row in created_
 };
 
 }  // namespace partsim::model::detail
