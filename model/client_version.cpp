@@ -1,6 +1,7 @@
 #include "model/client_version.hpp"
 
 #include <charconv>
+#include <iterator>
 
 namespace partsim::model {
 namespace {
@@ -35,7 +36,12 @@ std::optional<std::int32_t> number(std::string_view& s) {
 
 std::string ClientVersion::line() const { return std::to_string(major_no) + "." + std::to_string(minor_no); }
 
+namespace {
+constexpr const char* kProfileNames[] = {"librdkafka-2.x", "franz-go", "sarama", "kafkajs", "kafka-go"};
+}  // namespace
+
 std::string ClientVersion::name() const {
+  if (!java()) return kProfileNames[static_cast<int>(family) - 1];
   return "kafka-" + line() + (patch_named ? "." + std::to_string(patch_no) : std::string());
 }
 
@@ -52,7 +58,18 @@ const std::vector<std::string>& client_lines() {
   return names;
 }
 
+const std::vector<std::string>& client_profile_names() {
+  static const std::vector<std::string> names(std::begin(kProfileNames), std::end(kProfileNames));
+  return names;
+}
+
 std::optional<ClientVersion> parse_client(std::string_view text, std::string& why) {
+  for (std::size_t i = 0; i < std::size(kProfileNames); ++i)
+    if (text == kProfileNames[i]) {
+      ClientVersion v;  // the Java model's send path as kafka-4.3 has it
+      v.family = static_cast<ClientFamily>(i + 1);
+      return v;
+    }
   if (text == "kafka-4.x") return ClientVersion{4, 3, find_line(4, 3)->newest_patch};
   if (text == "kafka-3.x") return ClientVersion{3, 9, find_line(3, 9)->newest_patch};
   const auto bad = [&](std::string reason) -> std::optional<ClientVersion> {
@@ -60,7 +77,8 @@ std::optional<ClientVersion> parse_client(std::string_view text, std::string& wh
     return std::nullopt;
   };
   if (text.substr(0, 6) != "kafka-")
-    return bad("must be kafka-<major>.<minor> (kafka-2.4 ... kafka-4.4) or kafka-<major>.<minor>.<patch>");
+    return bad("must be kafka-<major>.<minor> (kafka-2.4 ... kafka-4.4), kafka-<major>.<minor>.<patch>, or another "
+               "client's profile: librdkafka-2.x, franz-go, sarama, kafkajs, kafka-go");
   text.remove_prefix(6);
   const auto major = number(text);
   if (!major || text.empty() || text.front() != '.')

@@ -16,17 +16,25 @@
 
 namespace partsim::model {
 
+/// Whose client: Java's, or one of the producer profiles of the other clients
+/// (model/client_profiles.hpp, ../shared/kafka-clients.md).
+enum class ClientFamily { kJava, kLibrdkafka, kFranzGo, kSarama, kKafkajs, kKafkaGo };
+
 struct ClientVersion {
   std::int32_t major_no = 4, minor_no = 3, patch_no = 1;  ///< major.minor.patch
   bool patch_named = false;                               ///< written with its patch (kafka-3.9.0): shown that way
+  /// Another client's profile: its own partitioners, defaults and config names on the
+  /// Java model's send path, whose rules are then those of the release above (kafka-4.3).
+  ClientFamily family = ClientFamily::kJava;
 
-  /// "kafka-4.3", or "kafka-3.9.0" when the patch was named.
+  bool java() const { return family == ClientFamily::kJava; }
+  /// "kafka-4.3", or "kafka-3.9.0" when the patch was named; a profile's name ("sarama").
   std::string name() const;
   /// The release line, "4.3".
   std::string line() const;
-  /// Compares major, minor and patch (not how it was written).
+  /// Compares the family, major, minor and patch (not how it was written).
   friend bool operator==(const ClientVersion& a, const ClientVersion& b) {
-    return a.major_no == b.major_no && a.minor_no == b.minor_no && a.patch_no == b.patch_no;
+    return a.family == b.family && a.major_no == b.major_no && a.minor_no == b.minor_no && a.patch_no == b.patch_no;
   }
   friend bool operator<(const ClientVersion& a, const ClientVersion& b) {
     if (a.major_no != b.major_no) return a.major_no < b.major_no;
@@ -47,9 +55,12 @@ ClientVersion default_client();
 /// "kafka-2.4" ... "kafka-4.4", the lines a scenario may name.
 const std::vector<std::string>& client_lines();
 
-/// Reads "kafka-3.6", "kafka-3.9.0", and the aliases "kafka-4.x" (4.3) and "kafka-3.x"
-/// (3.9). Nothing, with `why` set, for anything else (a line outside 2.4-4.4, a patch that
-/// was never released).
+/// The other clients' profile names: librdkafka-2.x, franz-go, sarama, kafkajs, kafka-go.
+const std::vector<std::string>& client_profile_names();
+
+/// Reads "kafka-3.6", "kafka-3.9.0", the aliases "kafka-4.x" (4.3) and "kafka-3.x" (3.9),
+/// and a profile's name ("librdkafka-2.x"). Nothing, with `why` set, for anything else (a
+/// line outside 2.4-4.4, a patch that was never released, an unknown profile).
 std::optional<ClientVersion> parse_client(std::string_view text, std::string& why);
 
 /// The rules that differ between versions, each with its boundary (kafka-versions.md).

@@ -107,6 +107,26 @@ struct TopicConfig {
 enum class Acks { kNone = 0, kLeader = 1, kAll = -1 };
 enum class Compression { kNone, kGzip, kSnappy, kLz4, kZstd };
 
+/// What a profile of another client (`client: librdkafka-2.x`, ...) sets beyond the Java
+/// producer's config (model/client_profiles.hpp; kafka-clients.md). Java's leaves it as is.
+struct ClientProfileConfig {
+  std::string partitioner;  ///< the client's partitioner by its own name (client_partitioner.hpp)
+  /// librdkafka sticky.partitioning.linger.ms; unset: 2 x linger.ms, at most 900000 ms.
+  std::optional<SimTime> sticky_linger;
+  std::int64_t sticky_bytes = 65536;  ///< franz-go UniformBytesPartitioner: bytes per sticky partition
+  bool sticky_adaptive = true;        ///< franz-go UniformBytesPartitioner: weighs by buffered records
+  bool sticky_keys = true;            ///< franz-go UniformBytesPartitioner: keys hashed (false: ignored)
+  /// Records per batch at most (0: no limit): librdkafka batch.num.messages, kafka-go
+  /// BatchSize, kafkajs' one record per send().
+  std::int32_t batch_records = 0;
+  /// One partition's batch per produce request (librdkafka, kafka-go, kafkajs).
+  bool one_partition_per_request = false;
+  /// One request in flight to a broker until its first response (franz-go).
+  bool first_request_alone = false;
+  /// Every retry waits retry.backoff.ms (sarama's Retry.Backoff); else Java's exponential backoff.
+  bool flat_backoff = false;
+};
+
 /// ProducerConfig with Kafka's names in comments and the defaults of the book's client,
 /// kafka-4.3 (spec §6; linger.ms 5 per KIP-1030). The loader sets the defaults of the
 /// producer's `client` (model/client_version.hpp) before it reads the keys.
@@ -141,6 +161,7 @@ struct ProducerConfig {
   SimTime availability_timeout = SimTime::zero();  ///< partitioner.availability.timeout.ms
   PartitionerSpec partitioner;                     ///< partitioner (partitioner.class)
   bool align_batches = true;                       ///< partsim.sticky.align-batches: the KAFKA-14156 rule
+  ClientProfileConfig profile;                     ///< another client's profile (client: sarama, ...)
 };
 
 /// When the application calls send().

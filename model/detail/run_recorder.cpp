@@ -23,6 +23,11 @@ RunRecorder::RunRecorder(const Scenario& s, const RunOptions& options, const Sim
     };
     // The client's own release when the partitioner runs as it (round-robin-fixed under 3.9 is 3.9.2's).
     const std::string runs_as = !run.before_2_4 && run.line == p.config.client ? p.config.client.name() : run.runs_as();
+    if (!p.config.client.java()) {  // another client's profile: its own partitioner, by its own name
+      result_.clients.push_back(ClientRun{p.name, false, p.config.client.name(), p.config.profile.partitioner,
+                                          p.config.profile.partitioner, p.config.client.name(), "", false});
+      continue;
+    }
     result_.clients.push_back(ClientRun{p.name, false, p.config.client.name(), name(p.config.partitioner.kind),
                                         name(run.kind), runs_as, p.config.client_rack, p.config.rack_aware});
   }

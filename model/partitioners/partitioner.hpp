@@ -20,14 +20,30 @@
 
 #include "model/client_version.hpp"
 #include "model/partitioners/builtin_partitioner.hpp"
+#include "sim/sim_time.hpp"
 
 namespace partsim::model {
 
+/// Records a producer holds per partition, not yet acknowledged (franz-go's adaptive
+/// partitioner weighs partitions by them).
+class BufferedRecords {
+public:
+  virtual ~BufferedRecords() = default;
+  virtual std::int64_t buffered_records(std::int32_t partition) const = 0;
+};
+
 /// What a partitioner sees of the cluster: the topic's partitions with a leader in the
-/// client's list order (Cluster.availablePartitionsForTopic) and the partition count.
+/// client's list order (Cluster.availablePartitionsForTopic) and the partition count. The
+/// other clients' partitioners (client_partitioner.hpp) also see each partition's leader,
+/// the time, the record's size and the records buffered.
 struct PartitionerView {
   std::span<const std::int32_t> available;
   std::int32_t num_partitions = 0;
+  std::span<const std::int32_t> leaders{};  ///< per partition, -1: none (empty: every partition has one)
+  std::uint64_t version = 0;                ///< bumped when the leaders change
+  sim::SimTime now{};
+  std::int32_t record_bytes = 0;  ///< the record's key, value and header parts (its payload part)
+  const BufferedRecords* buffered = nullptr;
 };
 
 class Partitioner {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/client_profiles.hpp"
 #include "model/partitioners/key_hash.hpp"
 #include "sim/check.hpp"
 
@@ -17,10 +18,15 @@ PartitionDraw partition_draw(const sim::RandomStreams& streams, const std::strin
   return [rng] { return static_cast<std::int32_t>((*rng)() >> 33); };
 }
 
+// A partitioner object chooses: partitioner.class, or another client's partitioner.
+bool object_partitioner(const ProducerSpec& spec, const PartitionerRun& run) {
+  return run.kind != PartitionerKind::kBuiltin || !spec.config.client.java();
+}
+
 // Whether some record reaches the accumulator without a partition (spec §1.3): no explicit
 // partition, no partitioner object, and null keys or keys ignored.
 bool sticky_records(const ProducerSpec& spec, const PartitionerRun& run) {
-  return !spec.workload.partition && run.kind == PartitionerKind::kBuiltin &&
+  return !spec.workload.partition && !object_partitioner(spec, run) &&
          (spec.workload.keys.kind == KeySpec::Kind::kNone || spec.config.ignore_keys);
 }
 
@@ -40,7 +46,7 @@ KafkaProducer::KafkaProducer(std::uint32_t index, const ProducerSpec& spec, std:
       partitioner_(partitioner_run(spec.config.partitioner.kind, spec.config.client)),
       metadata_(client_order, node_up.size(), memory.resource),
       draw_(partition_draw(streams, spec.name)),
-      accumulator_(AccumulatorConfig::from(spec.config, partitioner_.kind != PartitionerKind::kBuiltin,
+      accumulator_(AccumulatorConfig::from(spec.config, object_partitioner(spec, partitioner_),
                                            sticky_records(spec, partitioner_)),
                    static_cast<std::int32_t>(leaders.size()), node_up.size(), draw_, memory.batches, memory.resource),
       sender_(SenderConfig::from(spec.config), accumulator_, metadata_, *this,
@@ -50,7 +56,9 @@ KafkaProducer::KafkaProducer(std::uint32_t index, const ProducerSpec& spec, std:
       key_id_(std::move(memory.key_id)),
       observer_(observer) {
   // The built-in partitioner and a partitioner object draw from the same stream.
-  custom_ = make_partitioner(spec.config.partitioner, partitioner_, draw_);
+  custom_ = spec.config.client.java() ? make_partitioner(spec.config.partitioner, partitioner_, draw_)
+                                      : make_profile_partitioner(spec.config, draw_);
+  if (!spec.config.client.java() && uses_buffered_records(spec.config)) buffered_.counts.assign(leaders.size(), 0);
   hashes_keys_ = !spec.workload.partition && !custom_ && spec.workload.keys.kind != KeySpec::Kind::kNone &&
                  !config_.ignore_keys;
   metadata_.update(leaders);
@@ -201,11 +209,13 @@ void KafkaProducer::send_one(SimTime intended, SimTime now) {
   // partitioner object's state.
   std::int32_t partition = -1;
   bool abort = false;
+  const std::int32_t payload = payload_part(rec.shape);
   if (spec_.workload.partition) {
     partition = *spec_.workload.partition;
     abort = custom_ && second_call();
   } else if (custom_) {
-    partition = custom_->partition(rec.has_key ? std::optional<std::string_view>(rec.key) : std::nullopt, view());
+    partition =
+        custom_->partition(rec.has_key ? std::optional<std::string_view>(rec.key) : std::nullopt, view(payload));
     abort = second_call();
     if (partition < 0) {  // IllegalArgumentException out of send() (spec §1.4)
       observer_.record_failed(index_, FailureReason::kInvalidPartition);
@@ -216,7 +226,6 @@ void KafkaProducer::send_one(SimTime intended, SimTime now) {
     partition = to_positive(key_hash) % metadata_.num_partitions();  // partitionForKey (spec §2.6)
   }
   // Size check of doSend (spec §1.2 step 5): RecordTooLargeException to the callback.
-  const std::int32_t payload = payload_part(rec.shape);
   const std::int32_t upper = batch_size_upper_bound(payload);
   if (upper > config_.max_request_size_bytes || upper > config_.buffer_memory_bytes) {
     observer_.record_failed(index_, FailureReason::kRecordTooLarge);
@@ -251,6 +260,7 @@ void KafkaProducer::finish_append(PendingSend& s, SimTime now) {
                                                          key_of(s), s.key_hash, s.request.intended});
         if (keep_records_)
           accumulator_.batches().add_tag(r.batch, RecordTag{s.has_key ? key_id_(s.key) : -1, s.send_index});
+        if (!buffered_.counts.empty()) buffered_.add(r.partition, 1);
         if (!node_in_rack_.empty()) {
           ++records_located_;
           const std::int32_t leader = metadata_.leader(r.partition);
@@ -529,6 +539,7 @@ void KafkaProducer::memory_returned() { resume_after_memory(now_); }
 // the waiting send() finish), and a closed-loop application may send again.
 void KafkaProducer::settle(BatchId id, SimTime now) {
   const std::int32_t records = accumulator_.batch(id).records;
+  if (!buffered_.counts.empty()) buffered_.add(accumulator_.batch(id).partition, -records);
   if (accumulator_.release(id)) resume_after_memory(now);
   return_tokens(records, now);
 }

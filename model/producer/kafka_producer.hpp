@@ -221,7 +221,17 @@ private:
   std::optional<std::string_view> key_of(const PendingSend& s) const {
     return s.has_key ? std::optional<std::string_view>(s.key) : std::nullopt;
   }
-  PartitionerView view() const { return PartitionerView{metadata_.available(), metadata_.num_partitions()}; }
+  /// What a partitioner sees; `record_bytes`: the record's payload part (another client's
+  /// partitioner estimates its size from it).
+  PartitionerView view(std::int32_t record_bytes = 0) const {
+    return PartitionerView{metadata_.available(),
+                           metadata_.num_partitions(),
+                           metadata_.leaders(),
+                           metadata_.version(),
+                           now_,
+                           record_bytes,
+                           buffered_.counts.empty() ? nullptr : &buffered_};
+  }
   void settle(BatchId id, SimTime now);
   void run_sender(SimTime now);
   void wake_for_new_batch(std::int32_t partition, SimTime now);
@@ -252,7 +262,19 @@ private:
   WorkloadGenerator workload_;
   // The partitioner as the producer's client runs it (kafka-versions.md), and the object, if any.
   PartitionerRun partitioner_;
-  std::unique_ptr<Partitioner> custom_;  // partitioner.class, if any
+  std::unique_ptr<Partitioner> custom_;  // partitioner.class, if any, or another client's partitioner
+  // Records appended and not yet done, per partition: kept for franz-go's adaptive
+  // partitioner only (empty otherwise).
+  struct Buffered final : BufferedRecords {
+    std::vector<std::int64_t> counts;
+    std::int64_t buffered_records(std::int32_t p) const override {
+      return static_cast<std::size_t>(p) < counts.size() ? counts[static_cast<std::size_t>(p)] : 0;
+    }
+    void add(std::int32_t p, std::int64_t n) {
+      if (static_cast<std::size_t>(p) >= counts.size()) counts.resize(static_cast<std::size_t>(p) + 1, 0);
+      counts[static_cast<std::size_t>(p)] += n;
+    }
+  } buffered_;
   /// onNewBatch and a second partition() call when a record would open a batch (2.4-3.9).
   bool second_call() const { return partitioner_.second_call && custom_->abort_on_new_batch(); }
   ProducerMetadata metadata_;

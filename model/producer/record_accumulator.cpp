@@ -23,6 +23,8 @@ AccumulatorConfig AccumulatorConfig::from(const ProducerConfig& c, bool partitio
   a.idempotent = c.idempotence;
   a.expired_keeps_memory = java::expired_batch_keeps_memory(c.client);
   a.sticky_records = sticky_records;
+  a.batch_records = c.profile.batch_records;
+  a.one_batch_per_request = c.profile.one_partition_per_request;
   return a;
 }
 
@@ -189,7 +191,10 @@ AppendResult RecordAccumulator::append(const AppendRequest& request, SimTime now
     bool appended = false;
     if (tail) {
       appended = tail->try_append(payload, tail_full, now, result.appended_bytes, result.record_bytes);
-      if (appended) batches_.add_later_send_time(q.tail, *tail, request.intended);  // the tail had a record
+      if (appended) {
+        batches_.add_later_send_time(q.tail, *tail, request.intended);  // the tail had a record
+        if (config_.batch_records > 0 && tail->records >= config_.batch_records) tail->closed = true;
+      }
       const bool now_full = tail->is_full();
       if (now_full != tail_full && q.size == 1) {
         reindex(eff);  // the deque's readiness changed
@@ -230,6 +235,7 @@ AppendResult RecordAccumulator::append(const AppendRequest& request, SimTime now
       reserved = 0;
       b.try_append(payload, false, now, result.appended_bytes, result.record_bytes);
       b.first_send_time = request.intended;
+      if (config_.batch_records > 0 && b.records >= config_.batch_records) b.closed = true;  // a cap of one record
       result.appended_bytes = b.estimated_bytes();  // a new batch charges its whole estimate (spec §3.3)
       push_back(eff, id);
       result.new_batch_created = true;
@@ -290,7 +296,11 @@ void RecordAccumulator::drain(const ProducerMetadata& metadata, std::size_t node
     if (r.attempts > 0 && now - r.last_attempt < r.backoff) return true;  // backing off
     PartitionState& ps = parts_[static_cast<std::size_t>(part)];
     if (config_.idempotent && first.base_sequence >= 0 && sequence_blocked(part, ps)) return true;  // RA:858-864
-    if (size + first.estimated_bytes() > max_request_size && !out.empty()) {
+    // A client that sends each partition's batch on its own (one partition per request) sends
+    // it when that partition is ready, not whenever its node is.
+    SimTime unused = kNever;
+    if (config_.one_batch_per_request && !partition_ready(q, now, pass_flushes_, pass_flushes_, unused)) return true;
+    if (!out.empty() && (config_.one_batch_per_request || size + first.estimated_bytes() > max_request_size)) {
       last = i;
       return false;
     }

@@ -59,6 +59,10 @@ struct AccumulatorConfig {
   /// When none do, the adaptive table is never read and ready() need not visit every
   /// partition with batches: it asks a per-node index instead.
   bool sticky_records = true;
+  /// Another client's send path (ClientProfileConfig): a batch closes at this many records
+  /// (0: no limit), and a request carries one partition's batch.
+  std::int32_t batch_records = 0;
+  bool one_batch_per_request = false;
 
   /// From the producer's config; `partitioner_object` = a partitioner.class is set;
   /// `sticky_records` as above.
@@ -408,6 +412,7 @@ private:
   std::vector<std::size_t> drain_positions_;
   std::vector<std::int64_t> adaptive_choices_;
   std::vector<double> adaptive_expected_;
+  bool pass_flushes_ = false;  // the last ready() pass was closing or had memory exhausted
 };
 
 }  // namespace partsim::model

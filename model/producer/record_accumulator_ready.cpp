@@ -114,6 +114,7 @@ void RecordAccumulator::ready(const ProducerMetadata& metadata, SimTime now, boo
   ++pass_;
   full_since_pass_ = false;
   const bool exhausted = pool_.has_waiter();  // free.queued() > 0
+  pass_flushes_ = closing || exhausted;
   if (config_.adaptive && config_.sticky_records) {
     stats_pending_ = true;
     stats_metadata_ = &metadata;

@@ -19,7 +19,8 @@ SenderConfig SenderConfig::from(const ProducerConfig& c) {
   s.retry_backoff = c.retry_backoff;
   s.retry_backoff_max = c.retry_backoff_max;
   s.acks = c.acks;
-  s.exponential_backoff = java::exponential_backoff(c.client);
+  s.exponential_backoff = java::exponential_backoff(c.client) && !c.profile.flat_backoff;
+  s.first_request_alone = c.profile.first_request_alone;
   return s;
 }
 
@@ -30,7 +31,8 @@ Sender::Sender(const SenderConfig& config, RecordAccumulator& accumulator, const
       metadata_(metadata),
       listener_(listener),
       backoff_rng_(backoff_rng),
-      in_flight_(metadata.num_nodes(), 0) {
+      in_flight_(metadata.num_nodes(), 0),
+      answered_(metadata.num_nodes(), 0) {
   metrics_.node_latency_ns.resize(metadata.num_nodes());
   metrics_.node_requests.resize(metadata.num_nodes(), 0);
   accumulator_.set_requests(this);
@@ -53,7 +55,8 @@ SimTime Sender::run_once(SimTime now, std::span<const char> node_up, bool closin
   bool sent_any = false, could_send = false;
   for (const std::size_t node : ready.ready_nodes) {
     // NetworkClient.ready (spec §4.2): connection up and room for another request.
-    const bool can_send = node_up[node] && in_flight_[node] < config_.max_in_flight;
+    const std::int32_t limit = config_.first_request_alone && !answered_[node] ? 1 : config_.max_in_flight;
+    const bool can_send = node_up[node] && in_flight_[node] < limit;
     accumulator_.update_node_latency(node, now, can_send);  // spec §3.7
     if (!can_send) continue;
     could_send = true;
@@ -157,6 +160,7 @@ void Sender::on_response(std::uint64_t request, SimTime now, std::span<const Pro
   --live_count_;
   --in_flight_[found->node];
   const std::size_t node = found->node;
+  answered_[node] = 1;
   // request-latency (kafka-consumer-spec §10.1): receivedTime - createdTime of a produce
   // response, in total and for its node; a request given up (disconnect, timeout) has none.
   const std::int64_t latency_ns = (now - found->sent).count_ns();

@@ -29,6 +29,8 @@ struct SenderConfig {
   /// Exponential, jittered backoff up to retry.backoff.max.ms (3.7+, KIP-580); false: every
   /// retry waits a flat retry.backoff.ms (java::exponential_backoff).
   bool exponential_backoff = true;
+  /// franz-go: one request in flight to a broker until it has answered one.
+  bool first_request_alone = false;
 
   static SenderConfig from(const ProducerConfig& c);
 };
@@ -121,6 +123,7 @@ private:
   SenderListener& listener_;
   sim::RandomEngine backoff_rng_;
   std::vector<std::int32_t> in_flight_;
+  std::vector<char> answered_;        // first_request_alone: the broker has answered a request
   detail::RingQueue<InFlight> live_;  // send order, with answered ones not yet dropped
   // Beside live_, entry for entry: the id while in flight, kGone after. A response finds its
   // request by scanning these (a few cache lines for a producer with 50 requests in flight)

@@ -313,7 +313,7 @@ const Table<ConsumerGroupSpec>& consumer_group_table() {
       {
           F::text("group", &ConsumerGroupSpec::group, 255, "the group.id, unique").required(),
           client_field<ConsumerGroupSpec>(
-              [](auto& g) -> auto& { return g.config.client; }, false),
+              [](auto& g) -> auto& { return g.config.client; }, false, true),
           F::strings("topics", &ConsumerGroupSpec::topics, "the topics every member subscribes to").required(),
           F::integer("members", &ConsumerGroupSpec::members, 0, 10000, "",
                      "members at the start (ids member.prefix + index, zero-padded)"),

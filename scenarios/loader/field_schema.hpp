@@ -3,6 +3,7 @@
 // "did you mean" walk. Each typed Table (field_table.hpp) builds one Schema.
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace partsim::scenarios {
@@ -23,6 +24,9 @@ struct FieldInfo {
   std::string required_hint;    ///< what "is required" adds: "(a broker id >= 0)"
   std::string example;          ///< for a key without default: a value the reference shows commented out
   const Schema* sub = nullptr;  ///< kMapping: its keys; kList of mappings: an item's keys
+  /// kMapping whose keys depend on another key (a producer's config on its `client:`): the
+  /// other sets of keys, each under the value that selects it ("sarama").
+  std::vector<std::pair<std::string, const Schema*>> variants;
 };
 
 /// A FieldInfo with the parts every row has.

@@ -109,10 +109,12 @@ public:
   /// Cross-field rules, run after every key is read and before unknown keys are refused.
   using Check = std::function<void(MapReader&, S&)>;
 
-  Table(std::string name, std::vector<Field<S>> fields, Check check = {})
+  /// `defaults`: what the reference shows as each key's default (S{} unless given: another
+  /// client's profile has its own).
+  Table(std::string name, std::vector<Field<S>> fields, Check check = {}, std::optional<S> shown = std::nullopt)
       : fields_(std::move(fields)), check_(std::move(check)) {
     schema_.name = std::move(name);
-    const S defaults{};
+    const S defaults = shown ? std::move(*shown) : S{};
     for (const auto& f : fields_) {
       FieldInfo info = f.info;
       if (info.default_text.empty() && f.has_default && !info.required && info.shape != FieldInfo::Shape::kMapping &&

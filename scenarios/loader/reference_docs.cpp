@@ -164,6 +164,7 @@ void markdown_section(std::string& out, const Schema& schema, const std::string&
           (path.empty() ? "" : path + ".") + f.key + (f.shape == FieldInfo::Shape::kList ? "[]" : "");
       def = "see `" + sub_path + "`";
       below.emplace_back(f.sub, sub_path);
+      for (const auto& [name, v] : f.variants) below.emplace_back(v, sub_path + " (client: " + name + ")");
     } else if (def.empty()) {
       def = "none";
     }

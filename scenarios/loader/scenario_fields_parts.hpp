@@ -38,20 +38,32 @@ std::optional<model::ClientVersion> read_client(MapReader& m);
 
 /// The `client:` row: at the top (`top`), the scenario's client, which every producer and
 /// group runs unless it names its own; in a producer or a group, that one's own.
+/// `group`: a consumer group's, which runs the Java consumer only (a profile there is an
+/// error; under a profile at the top, the group runs the default Java client).
 template <class S, class Acc>
-Field<S> client_field(Acc acc, bool top) {
-  FieldInfo info =
-      field_info(FieldInfo::Shape::kValue, "client", "choice", "", "kafka-2.4 ... kafka-4.4 (or kafka-X.Y.Z)",
-                 top ? "the Java client release every producer and consumer group runs (its defaults and rules), "
-                       "unless one names its own; kafka-4.x and kafka-3.x are kafka-4.3 and kafka-3.9"
-                     : "this one's Java client release (default: the scenario's client)");
+Field<S> client_field(Acc acc, bool top, bool group = false) {
+  FieldInfo info = field_info(
+      FieldInfo::Shape::kValue, "client", "choice", "",
+      group ? "kafka-2.4 ... kafka-4.4 (or kafka-X.Y.Z)"
+            : "kafka-2.4 ... kafka-4.4 (or kafka-X.Y.Z), librdkafka-2.x, franz-go, sarama, kafkajs, kafka-go",
+      top     ? "the client every producer runs (a Java release with its defaults and rules, or another client's "
+                "profile, docs/clients.md) and the Java release every consumer group runs, unless one names its own; "
+                "kafka-4.x and kafka-3.x are kafka-4.3 and kafka-3.9"
+      : group ? "this group's Java client release (default: the scenario's, kafka-4.3 under another client's profile)"
+              : "this producer's client: a Java release or another client's profile (default: the scenario's)");
   info.default_text = top ? model::default_client().name() : "the scenario's";
   Field<S> f;
   f.info = std::move(info);
-  f.read = [acc, top](MapReader& m, S& s) {
+  f.read = [acc, top, group](MapReader& m, S& s) {
     const std::optional<model::ClientVersion> v = read_client(m);
     if (top) {
       if (v) m.context()->client = *v;
+    } else if (group && v && !v->java()) {
+      m.error("client", v->name() + " is a producer profile: consumer groups run the Java consumer (kafka-2.4 ... "
+                                    "kafka-4.4)");
+      m.context()->item_client = model::default_client();
+    } else if (group && !v && !m.context()->client.java()) {
+      m.context()->item_client = model::default_client();  // partsim models Java's consumer only
     } else {
       m.context()->item_client = v;
     }
@@ -61,6 +73,9 @@ Field<S> client_field(Acc acc, bool top) {
   f.has_default = false;
   return f;
 }
+
+/// The config of a producer whose client is another client's profile (scenario_fields_profiles.cpp).
+const Table<model::ProducerConfig>& profile_config_table(model::ClientFamily family);
 
 /// `cluster:`: brokers, hosts, the controller, replication and the coordinator rows.
 const Table<model::Scenario>& cluster_table();

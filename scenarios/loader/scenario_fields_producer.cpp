@@ -2,6 +2,7 @@
 // rules and fallback), the workload (arrivals, keys, values, headers) and the client's CPU.
 #include <regex>
 
+#include "model/client_profiles.hpp"
 #include "model/partitioners/partitioner.hpp"
 #include "scenarios/loader/scenario_checks.hpp"
 #include "scenarios/loader/scenario_fields_parts.hpp"
@@ -280,6 +281,34 @@ const Table<SenderCpu>& cpu_table() {
   return table;
 }
 
+// `config:` under the names of the producer's client: Kafka's for a Java release, the
+// client's own under another client's profile (whose defaults come first).
+Field<ProducerSpec> profile_config_field() {
+  FieldInfo info = field_info(FieldInfo::Shape::kMapping, "config", "mapping", "", "",
+                              "the producer config under its client's names: Kafka's for a Java release (defaults "
+                              "are the release's), the client's own for another client's profile");
+  info.sub = &config_table().schema();
+  for (const std::string& name : client_profile_names()) {
+    std::string why;
+    info.variants.emplace_back(name, &profile_config_table(parse_client(name, why)->family).schema());
+  }
+  return Fields<ProducerSpec>::custom(
+      info,
+      [](MapReader& m, ProducerSpec& p) {
+        MapReader sub = m.map("config");
+        if (p.config.client.java()) {
+          config_table().read(sub, p.config);
+          return;
+        }
+        apply_profile_defaults(p.config);
+        profile_config_table(p.config.client.family).read(sub, p.config);
+      },
+      [](const ProducerSpec& p) {
+        return p.config.client.java() ? config_table().write(p.config)
+                                      : profile_config_table(p.config.client.family).write(p.config);
+      });
+}
+
 }  // namespace
 
 const Table<ProducerSpec>& producer_table() {
@@ -291,8 +320,7 @@ const Table<ProducerSpec>& producer_table() {
               .no_default(),
           client_field<ProducerSpec>(
               [](auto& p) -> auto& { return p.config.client; }, false),
-          F::section("config", &ProducerSpec::config, config_table(),
-                     "Kafka producer config under Kafka's names; defaults are the client's"),
+          profile_config_field(),
           F::section("workload", &ProducerSpec::workload, workload_table(), "what the application sends"),
           F::section("cpu", &ProducerSpec::cpu, cpu_table(),
                      "the client's own CPU time (send.cost.us is the application thread's)"),

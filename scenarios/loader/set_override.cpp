@@ -51,6 +51,9 @@ Override parse_override(const std::string& assignment, const Schema& top) {
   }
   const std::vector<std::string> segs = split_dots(path_text);
   const Schema* schema = &top;
+  // A mapping whose keys depend on another key (a producer's config on its client): any of
+  // its sets of keys may be meant; the loader judges the one the item selects.
+  std::vector<const Schema*> variants;
   std::string path;
   for (std::size_t i = 0; i < segs.size();) {
     // The longest run of segments that is a key of this mapping.
@@ -58,11 +61,14 @@ Override parse_override(const std::string& assignment, const Schema& top) {
     std::size_t next = i;
     for (std::size_t k = segs.size(); k > i && !field; --k) {
       field = schema->find(join(segs, i, k));
+      for (std::size_t v = 0; v < variants.size() && !field; ++v) field = variants[v]->find(join(segs, i, k));
       next = k;
     }
     if (!field) {
       std::set<std::string> keys;
       for (const auto& f : schema->fields) keys.insert(f.key);
+      for (const Schema* v : variants)
+        for (const auto& f : v->fields) keys.insert(f.key);
       const std::string rest = join(segs, i, segs.size());
       std::string msg = "unknown key '" + rest + "'" + (path.empty() ? "" : " under " + path);
       auto guess = did_you_mean(rest, keys);
@@ -73,8 +79,10 @@ Override parse_override(const std::string& assignment, const Schema& top) {
     path = join_path(path, field->key);
     i = next;
     if (i == segs.size()) break;
+    variants.clear();
     if (field->shape == FieldInfo::Shape::kMapping) {
       schema = field->sub;
+      for (const auto& [name, v] : field->variants) variants.push_back(v);
       continue;
     }
     if (field->shape != FieldInfo::Shape::kList || field->sub == nullptr)

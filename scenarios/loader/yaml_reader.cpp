@@ -341,6 +341,23 @@ std::vector<YAML::Node> MapReader::sequence(const std::string& key) {
 }
 
 void MapReader::finish() {
+  // A --set of a key this mapping does not have, though the reference has it in another of
+  // its variants (a Java config key on a kafka-go producer): unknown here.
+  for (Override& o : ctx_.overrides) {
+    if (o.used || path_.empty() || o.pattern.size() <= path_.size()) continue;
+    const std::size_t segments = static_cast<std::size_t>(std::count(path_.begin(), path_.end(), '.')) + 1;
+    std::size_t cut = 0;
+    for (std::size_t n = 0; n < segments && cut != std::string::npos; ++n) cut = o.pattern.find('.', cut + (n > 0));
+    if (cut == std::string::npos || !path_matches(o.pattern.substr(0, cut), path_)) continue;
+    const std::string rest = o.pattern.substr(cut + 1);
+    const bool known = std::any_of(asked_.begin(), asked_.end(),
+                                   [&](const std::string& a) { return rest == a || rest.rfind(a + ".", 0) == 0; });
+    if (known) continue;
+    o.used = true;  // said here, not again as naming nothing
+    std::string msg = o.assignment + ": unknown key '" + rest + "' under " + path_;
+    if (auto guess = did_you_mean(rest, asked_)) msg += " (did you mean '" + *guess + "'?)";
+    ctx_.errors.push_back(msg);
+  }
   if (!node_.IsMap()) return;
   for (const auto& kv : node_) {
     const std::string k = kv.first.IsScalar() ? kv.first.Scalar() : "?";

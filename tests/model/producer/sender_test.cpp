@@ -422,3 +422,54 @@ TEST_CASE("idempotence: a retry after a disconnect waits for the batches of the 
   CHECK_FALSE(f.acc.muted(0));
   CHECK(f.acc.sequenced_in_flight(0) == 0);
 }
+
+// ---- other clients' send paths (model/client_profiles.hpp) ----------------------------------------
+
+TEST_CASE("librdkafka, kafka-go, kafkajs: one partition's batch per request, the node's others in the next pass") {
+  ProducerConfig c = producer_config();
+  c.profile.one_partition_per_request = true;
+  SenderFixture f(c);
+  f.append(0);
+  f.append(1);
+  CHECK(f.run() == f.now);  // poll(0): another pass may drain more
+  CHECK(f.rec.take() == lines({"sent #1 to 0: p0", "watch 1000 ms"}));
+  f.run();
+  CHECK(f.rec.take() == lines({"sent #2 to 0: p1"}));
+  CHECK(f.sender.in_flight(kNode0) == 2);
+}
+
+TEST_CASE("a cap on records per batch (batch.num.messages, BatchSize) closes the batch: the next record opens one") {
+  ProducerConfig c = producer_config();
+  c.profile.batch_records = 2;
+  SenderFixture f(c);
+  const BatchId first = f.append(0);
+  CHECK(f.append(0) == first);
+  const BatchId third = f.append(0);
+  CHECK(third != first);
+  CHECK(f.acc.batch(first).records == 2);
+  CHECK(f.acc.batch(first).is_full());  // sendable before linger.ms
+  CHECK(f.acc.deque_size(0) == 2);
+}
+
+TEST_CASE("franz-go: one request in flight to a broker until it has answered one, then the limit") {
+  ProducerConfig c = producer_config();
+  c.max_in_flight = 4;
+  c.profile.first_request_alone = true;
+  SenderFixture f(c);
+  f.append(0);
+  f.run();
+  f.now = SimTime::ms(1);
+  f.append(0);
+  f.run();
+  CHECK(f.rec.take() == lines({"sent #1 to 0: p0", "watch 1000 ms"}));  // the second waits for an answer
+  CHECK(f.sender.in_flight(kNode0) == 1);
+  f.now = SimTime::ms(2);
+  f.sender.on_response(1, f.now);
+  f.rec.take();
+  for (int i = 0; i < 4; ++i) {
+    f.now = SimTime::ms(3 + i);
+    f.append(0);
+    f.run();
+  }
+  CHECK(f.sender.in_flight(kNode0) == 4);
+}

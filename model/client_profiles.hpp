@@ -1,0 +1,45 @@
+#pragma once
+// The other clients as producer profiles (`client: librdkafka-2.x | franz-go | sarama |
+// kafkajs | kafka-go`), read from their sources (../shared/kafka-clients.md §3-§7, §11): each
+// runs its own partitioners (model/partitioners/client_partitioner.hpp) and its defaults on
+// the Java model's send path, with the parts of its own send path that change where records
+// land and how they batch: a cap on records per batch, one partition per produce request,
+// franz-go's single request before the first response, sarama's flat retry backoff. What a
+// profile borrows from the Java model is said in `borrows`, and in docs/clients.md.
+
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include "model/scenario.hpp"
+
+namespace partsim::model {
+
+struct ClientProfile {
+  ClientFamily family = ClientFamily::kJava;
+  std::string_view name;     ///< as `client:` spells it
+  std::string_view source;   ///< where its defaults were read
+  std::string_view models;   ///< what of its own send path the profile runs
+  std::string_view borrows;  ///< what it takes from the Java model
+};
+
+/// The five profiles, in ClientFamily order.
+std::span<const ClientProfile> client_profiles();
+/// The profile of a non-Java family.
+const ClientProfile& client_profile(ClientFamily family);
+
+/// Puts the defaults of `c.client`'s profile in place (for Java: nothing changes). The
+/// loader calls it before it reads the producer's config keys.
+void apply_profile_defaults(ProducerConfig& c);
+
+/// The partitioner of `c`'s profile (c.profile.partitioner, with its settings), drawing
+/// from `draw`. `c.client` must be another client's.
+std::unique_ptr<Partitioner> make_profile_partitioner(const ProducerConfig& c, PartitionDraw draw);
+/// Whether that partitioner weighs partitions by their buffered records (franz-go adaptive).
+bool uses_buffered_records(const ProducerConfig& c);
+
+/// librdkafka's sticky.partitioning.linger.ms when not set: 2 x linger.ms, at most 900000 ms
+/// (src/rdkafka_conf.c).
+SimTime default_sticky_linger(SimTime linger);
+
+}  // namespace partsim::model

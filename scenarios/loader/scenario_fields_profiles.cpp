@@ -1,0 +1,436 @@
+// The config of a producer whose `client:` is another client's profile (model/
+// client_profiles.hpp): that client's own names for what it shares with the Java producer
+// and for what it adds (librdkafka's batch.num.messages and sticky.partitioning.linger.ms,
+// kafka-go's BatchSize, franz-go's UniformBytesPartitioner settings), its defaults (shown in
+// the reference) and its own rules between keys. Go durations are written as Go writes them
+// ("10ms", "1s", "1m30s"). Sources: ../shared/kafka-clients.md §3-§7, §11.
+#include <cmath>
+#include <string>
+
+#include "model/client_profiles.hpp"
+#include "model/partitioners/client_partitioner.hpp"
+#include "scenarios/loader/scenario_fields_parts.hpp"
+
+namespace partsim::scenarios {
+namespace {
+
+using namespace partsim::model;
+using F = Fields<ProducerConfig>;
+
+// ---- value kinds the Java table does not have ----------------------------------------------------
+
+// A Go time.Duration as time.ParseDuration reads it: a sequence of decimal numbers, each
+// with a unit (ns, us, µs, ms, s, m, h); "0" alone is zero. Nothing when it is not one.
+std::optional<double> parse_go_duration_ms(std::string_view text) {
+  if (text == "0") return 0.0;
+  if (text.empty()) return std::nullopt;
+  double total = 0;
+  while (!text.empty()) {
+    std::size_t i = 0;
+    while (i < text.size() && ((text[i] >= '0' && text[i] <= '9') || text[i] == '.')) ++i;
+    if (i == 0) return std::nullopt;
+    double number = 0;
+    try {
+      std::size_t used = 0;
+      number = std::stod(std::string(text.substr(0, i)), &used);
+      if (used != i) return std::nullopt;
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+    text.remove_prefix(i);
+    double unit = 0;
+    for (const auto& [name, ms] : {std::pair<std::string_view, double>{"ns", 1e-6},
+                                   {"us", 1e-3},
+                                   {"µs", 1e-3},
+                                   {"ms", 1},
+                                   {"s", 1e3},
+                                   {"m", 6e4},
+                                   {"h", 3.6e6}})
+      if (text.substr(0, name.size()) == name && (name != "m" || text.substr(0, 2) != "ms")) {
+        unit = ms;
+        text.remove_prefix(name.size());
+        break;
+      }
+    if (unit == 0) return std::nullopt;
+    total += number * unit;
+  }
+  return total;
+}
+
+/// A Go time.Duration ("10ms", "1s") read into a SimTime member, in [0, hi_ms] ms.
+template <class Acc>
+Field<ProducerConfig> go_duration(std::string key, Acc acc, double hi_ms, std::string doc) {
+  Field<ProducerConfig> f;
+  f.info = field_info(FieldInfo::Shape::kValue, key, "Go duration", "",
+                      "a Go time.Duration, e.g. 10ms, 1s, 1m30s (at most " + number_text(hi_ms) + " ms)",
+                      std::move(doc));
+  f.read = [key, acc, hi_ms](MapReader& m, ProducerConfig& c) {
+    if (!m.has(key)) return;
+    std::string text;
+    const std::size_t before = m.context()->errors.size();
+    m.read(key, text, 100);
+    if (m.context()->errors.size() != before) return;
+    const std::optional<double> ms = parse_go_duration_ms(text);
+    if (!ms) {
+      m.error(key,
+              "must be a Go duration (a number and a unit: ns, us, ms, s, m, h; e.g. 10ms, 1s), got '" + text + "'");
+      return;
+    }
+    if (*ms > hi_ms) {
+      m.error(key, "must be at most " + number_text(hi_ms) + " ms, got " + text);
+      return;
+    }
+    std::invoke(acc, c) = time_from(*ms, TimeUnit::kMillis);
+  };
+  f.write = [acc](const ProducerConfig& c) {
+    // Whole milliseconds as such, anything finer in nanoseconds (Go reads no exponents).
+    const std::int64_t ns = std::invoke(acc, c).count_ns();
+    return YAML::Node(ns % 1'000'000 == 0 ? std::to_string(ns / 1'000'000) + "ms" : std::to_string(ns) + "ns");
+  };
+  return f;
+}
+
+/// `row`, read under another name of the key `original` (librdkafka's aliases): an error
+/// when both are given; never written (the original is).
+Field<ProducerConfig> alias(Field<ProducerConfig> row, std::string original) {
+  const std::string key = row.info.key;
+  row.info.doc = "another name for " + original;
+  row.read = [key, original, read = row.read](MapReader& m, ProducerConfig& c) {
+    if (m.has(key) && m.has(original)) {
+      m.error(key, "is another name for " + original + ", which is given too: give one");
+      return;
+    }
+    read(m, c);
+  };
+  row.write = [](const ProducerConfig&) { return YAML::Node(YAML::NodeType::Undefined); };
+  row.has_default = false;
+  return row;
+}
+
+/// A row that only applies without idempotence: not written for an idempotent producer.
+Field<ProducerConfig> written_when_not_idempotent(Field<ProducerConfig> row) {
+  row.write = [write = row.write](const ProducerConfig& c) {
+    return c.idempotence ? YAML::Node(YAML::NodeType::Undefined) : write(c);
+  };
+  return row;
+}
+
+/// The profile's partitioner by its own names (client_partitioner.hpp), the default first.
+Field<ProducerConfig> partitioner_choice(std::string key, ClientFamily family, std::string doc) {
+  std::vector<std::string> names;
+  for (const ClientPartitionerRule* r : client_partitioner_rules(family)) names.emplace_back(r->name);
+  return F::choice(
+      std::move(key), names,
+      [names](const ProducerConfig& c) {
+        return static_cast<std::size_t>(std::find(names.begin(), names.end(), c.profile.partitioner) - names.begin());
+      },
+      [names](ProducerConfig& c, std::size_t i) { c.profile.partitioner = names[i]; }, std::move(doc));
+}
+
+/// acks under the profile's names, in the order 0, 1, all.
+Field<ProducerConfig> acks_choice(std::string key, std::vector<std::string> names, std::string doc) {
+  return F::choice(
+      std::move(key), names,
+      [](const ProducerConfig& c) -> std::size_t {
+        return c.acks == Acks::kNone ? 0 : c.acks == Acks::kLeader ? 1 : 2;
+      },
+      [](ProducerConfig& c, std::size_t i) { c.acks = i == 0   ? Acks::kNone
+                                                      : i == 1 ? Acks::kLeader
+                                                               : Acks::kAll; },
+      std::move(doc));
+}
+
+Field<ProducerConfig> compression_choice(std::string key, std::vector<std::string> names, std::string doc) {
+  return F::choice(std::move(key), &ProducerConfig::compression, std::move(names), std::move(doc));
+}
+
+Field<ProducerConfig> compression_ratio() {
+  return F::number("partsim.compression.ratio", &ProducerConfig::compression_ratio, 0.01, 10, "",
+                   "partsim: compressed / uncompressed bytes when compressed");
+}
+
+ProducerConfig defaults_of(ClientFamily family) {
+  ProducerConfig c;
+  c.client.family = family;
+  apply_profile_defaults(c);
+  return c;
+}
+
+// ---- the rules between keys, as each client's own validation has them -----------------------------
+
+void check_librdkafka(MapReader& m, ProducerConfig& c) {
+  // rdkafka_conf.c: enable.idempotence=true requires (and otherwise sets) acks=all,
+  // max.in.flight <= 5 and retries > 0.
+  if (c.idempotence) {
+    if (m.has("acks") && c.acks != Acks::kAll) m.error("acks", "must be all (-1) with enable.idempotence=true");
+    c.acks = Acks::kAll;
+    if (m.has("max.in.flight.requests.per.connection") && c.max_in_flight > 5)
+      m.error("max.in.flight.requests.per.connection", "must be <= 5 with enable.idempotence=true");
+    c.max_in_flight = std::min(c.max_in_flight, 5);
+    if (c.retries == 0) m.error("message.send.max.retries", "must be > 0 with enable.idempotence=true");
+  }
+}
+
+void check_franz_go(MapReader& m, ProducerConfig& c) {
+  if (c.idempotence) {
+    // kgo: idempotent writes require acks from all in-sync replicas, and the in-flight
+    // limit option is for non-idempotent producers only.
+    if (c.acks != Acks::kAll)
+      m.error("RequiredAcks", "must be AllISRAcks unless DisableIdempotentWrite is true (franz-go refuses it)");
+    if (m.has("MaxProduceRequestsInflightPerBroker"))
+      m.error("MaxProduceRequestsInflightPerBroker", "is only valid with DisableIdempotentWrite: true");
+  } else {
+    // Not idempotent: MaxProduceRequestsInflightPerBroker requests (default 1) from the first.
+    if (!m.has("MaxProduceRequestsInflightPerBroker")) c.max_in_flight = 1;
+    c.profile.first_request_alone = false;
+  }
+}
+
+void check_sarama(MapReader& m, ProducerConfig& c) {
+  // config.go Validate: the idempotent producer's requirements.
+  if (c.idempotence) {
+    if (c.acks != Acks::kAll) m.error("Producer.RequiredAcks", "must be WaitForAll with Producer.Idempotent: true");
+    if (c.max_in_flight != 1) m.error("Net.MaxOpenRequests", "must be 1 with Producer.Idempotent: true");
+    if (c.retries < 1) m.error("Producer.Retry.Max", "must be >= 1 with Producer.Idempotent: true");
+  }
+}
+
+void check_kafkajs(MapReader& m, ProducerConfig& c) {
+  if (c.idempotence) {
+    // An idempotent kafkajs producer needs acks -1, and retries default to
+    // Number.MAX_SAFE_INTEGER (here the largest count partsim keeps).
+    if (m.has("acks") && c.acks != Acks::kAll) m.error("acks", "must be -1 with idempotent: true");
+    c.acks = Acks::kAll;
+    if (!m.has("retry.retries")) c.retries = 2147483647;
+  }
+  if (c.max_in_flight == 0) c.max_in_flight = 1'000'000;  // falsy: no limit
+}
+
+void check_kafka_go(MapReader&, ProducerConfig&) {}
+
+// ---- the tables ------------------------------------------------------------------------------------
+
+const Table<ProducerConfig>& librdkafka_table() {
+  const auto linger = [](std::string key) {
+    return F::duration(std::move(key), &ProducerConfig::linger, kMs, 0, 900000,
+                       "how long messages wait for more before a batch is sent");
+  };
+  const auto retries = [](std::string key) {
+    return F::integer(std::move(key), &ProducerConfig::retries, 0, kInt32Max, "", "retries of a failed batch");
+  };
+  const auto compression = [](std::string key) {
+    return compression_choice(std::move(key), {"none", "gzip", "snappy", "lz4", "zstd"}, "batch compression");
+  };
+  static const Table<ProducerConfig> table(
+      "librdkafka producer config",
+      {
+          partitioner_choice(
+              "partitioner", ClientFamily::kLibrdkafka,
+              "consistent_random: CRC-32, NULL and empty keys sticky; murmur2_random: Java's keyed "
+              "rule; consistent, murmur2, fnv1a: NULL keys to one fixed partition; random: keys ignored"),
+          linger("linger.ms"),
+          alias(linger("queue.buffering.max.ms"), "linger.ms"),
+          F::duration(
+              "sticky.partitioning.linger.ms", [](auto& c) -> auto& { return c.profile.sticky_linger; }, kMs, 0, 900000,
+              "how long NULL keys stay on one partition (0: a random partition per message); default 2 x linger.ms"),
+          F::integer("batch.size", &ProducerConfig::batch_size_bytes, 1, kInt32Max, "bytes",
+                     "upper bound of one batch"),
+          F::integer(
+              "batch.num.messages", [](auto& c) -> auto& { return c.profile.batch_records; }, 1, 1'000'000, "",
+              "upper bound of the messages in one batch"),
+          F::custom(
+              field_info(
+                  FieldInfo::Shape::kValue, "queue.buffering.max.kbytes", "integer", "KiB", "[1, 2147483647]",
+                  "memory for queued messages (partsim bounds bytes only: queue.buffering.max.messages is not modelled)"),
+              [](MapReader& m, ProducerConfig& c) {
+                std::int64_t kib = 0;
+                if (!m.has("queue.buffering.max.kbytes")) return;
+                const std::size_t before = m.context()->errors.size();
+                m.read("queue.buffering.max.kbytes", kib, 1, kInt32Max);
+                if (m.context()->errors.size() == before) c.buffer_memory_bytes = kib * 1024;
+              },
+              [](const ProducerConfig& c) { return YAML::Node(std::to_string(c.buffer_memory_bytes / 1024)); }),
+          F::integer("message.max.bytes", &ProducerConfig::max_request_size_bytes, 1000, 1'000'000'000, "bytes",
+                     "upper bound of one produce request"),
+          F::integer("max.in.flight.requests.per.connection", &ProducerConfig::max_in_flight, 1, 1'000'000, "",
+                     "requests in flight per broker"),
+          acks_choice("acks", {"0", "1", "all", "-1"}, "acknowledgement the producer waits for (-1 = all)"),
+          F::flag("enable.idempotence", &ProducerConfig::idempotence,
+                  "the idempotent producer (sets acks=all and max.in.flight <= 5)"),
+          F::duration("message.timeout.ms", &ProducerConfig::delivery_timeout, kMs, 1, kMaxMs,
+                      "upper bound from produce() to delivery or failure"),
+          F::duration("request.timeout.ms", &ProducerConfig::request_timeout, kMs, 1, 900000,
+                      "how long the producer waits for a response"),
+          retries("message.send.max.retries"),
+          alias(retries("retries"), "message.send.max.retries"),
+          F::duration("retry.backoff.ms", &ProducerConfig::retry_backoff, kMs, 1, 300000,
+                      "first backoff before a retry"),
+          F::duration("retry.backoff.max.ms", &ProducerConfig::retry_backoff_max, kMs, 1, 300000,
+                      "upper bound of the exponential retry backoff"),
+          F::duration("topic.metadata.refresh.interval.ms", &ProducerConfig::metadata_max_age, kMs, 0, 3600000,
+                      "the producer refreshes its metadata this often (it sees added partitions then)"),
+          compression("compression.codec"),
+          alias(compression("compression.type"), "compression.codec"),
+          compression_ratio(),
+      },
+      check_librdkafka, defaults_of(ClientFamily::kLibrdkafka));
+  return table;
+}
+
+const Table<ProducerConfig>& franz_go_table() {
+  static const Table<ProducerConfig> table(
+      "franz-go producer config",
+      {
+          partitioner_choice("RecordPartitioner", ClientFamily::kFranzGo,
+                             "UniformBytesPartitioner: keys by murmur2 as Java, the others sticky by bytes; "
+                             "RoundRobinPartitioner: keys ignored"),
+          F::integer(
+              "UniformBytesPartitioner.bytes", [](auto& c) -> auto& { return c.profile.sticky_bytes; }, 1, kInt32Max,
+              "bytes", "estimated record bytes before the sticky partition changes"),
+          F::flag(
+              "UniformBytesPartitioner.adaptive", [](auto& c) -> auto& { return c.profile.sticky_adaptive; },
+              "the next sticky partition weighed by 1 / (buffered records + 1)"),
+          F::flag(
+              "UniformBytesPartitioner.keys", [](auto& c) -> auto& { return c.profile.sticky_keys; },
+              "keyed records hashed (false: they go sticky too)"),
+          go_duration("ProducerLinger", &ProducerConfig::linger, 900000, "how long a batch waits for more records"),
+          F::integer("ProducerBatchMaxBytes", &ProducerConfig::batch_size_bytes, 1, kInt32Max, "bytes",
+                     "upper bound of one batch"),
+          F::integer("MaxBufferedBytes", &ProducerConfig::buffer_memory_bytes, 1, std::int64_t{1} << 40, "bytes",
+                     "buffered bytes before produce blocks (MaxBufferedRecords is not modelled)"),
+          acks_choice("RequiredAcks", {"NoAck", "LeaderAck", "AllISRAcks"}, "acknowledgement the producer waits for"),
+          F::custom(
+              field_info(FieldInfo::Shape::kValue, "DisableIdempotentWrite", "bool", "", "true | false",
+                         "no idempotence (then MaxProduceRequestsInflightPerBroker requests from the first)"),
+              [](MapReader& m, ProducerConfig& c) {
+                bool disabled = !c.idempotence;
+                m.read("DisableIdempotentWrite", disabled);
+                c.idempotence = !disabled;
+              },
+              [](const ProducerConfig& c) { return YAML::Node(c.idempotence ? "false" : "true"); }),
+          written_when_not_idempotent(
+              F::integer("MaxProduceRequestsInflightPerBroker", &ProducerConfig::max_in_flight, 1, 1000, "",
+                         "requests in flight per broker without idempotence (idempotent: 1 until the first response, "
+                         "then 4)")),
+          compression_choice("ProducerBatchCompression", {"none", "gzip", "snappy", "lz4", "zstd"},
+                             "batch compression"),
+          F::integer("RecordRetries", &ProducerConfig::retries, 0, kInt32Max, "", "retries of a failed batch"),
+          go_duration("RecordDeliveryTimeout", &ProducerConfig::delivery_timeout, kMaxMs,
+                      "upper bound from produce to success or failure (the default: none)"),
+          go_duration("MetadataMaxAge", &ProducerConfig::metadata_max_age, kMaxMs,
+                      "the client refreshes its metadata this long after the last refresh"),
+          compression_ratio(),
+      },
+      check_franz_go, defaults_of(ClientFamily::kFranzGo));
+  return table;
+}
+
+const Table<ProducerConfig>& sarama_table() {
+  static const Table<ProducerConfig> table(
+      "sarama producer config",
+      {
+          partitioner_choice("Producer.Partitioner", ClientFamily::kSarama,
+                             "NewHashPartitioner: FNV-1a, |int32| mod n, nil keys random; NewMurmur2Partitioner: "
+                             "Java's keyed rule (sarama 1.50+)"),
+          acks_choice("Producer.RequiredAcks", {"NoResponse", "WaitForLocal", "WaitForAll"},
+                      "acknowledgement the producer waits for"),
+          go_duration("Producer.Flush.Frequency", &ProducerConfig::linger, 900000,
+                      "how long a batch waits for more messages (0: sent as soon as it can be)"),
+          F::integer(
+              "Producer.Flush.MaxMessages", [](auto& c) -> auto& { return c.profile.batch_records; }, 0, 1'000'000, "",
+              "upper bound of the messages in one batch (0: none)"),
+          F::integer("Producer.MaxMessageBytes", &ProducerConfig::batch_size_bytes, 1, kInt32Max, "bytes",
+                     "upper bound of one batch"),
+          F::integer("Producer.Retry.Max", &ProducerConfig::retries, 0, kInt32Max, "", "retries of a failed batch"),
+          go_duration("Producer.Retry.Backoff", &ProducerConfig::retry_backoff, 300000, "the wait before every retry"),
+          F::integer("Net.MaxOpenRequests", &ProducerConfig::max_in_flight, 1, 1000, "",
+                     "requests in flight per broker"),
+          go_duration("Net.ReadTimeout", &ProducerConfig::request_timeout, 900000, "how long a response may take"),
+          F::flag("Producer.Idempotent", &ProducerConfig::idempotence,
+                  "the idempotent producer (requires WaitForAll, Net.MaxOpenRequests 1, Producer.Retry.Max >= 1)"),
+          compression_choice("Producer.Compression", {"none", "gzip", "snappy", "lz4", "zstd"}, "batch compression"),
+          go_duration("Metadata.RefreshFrequency", &ProducerConfig::metadata_max_age, kMaxMs,
+                      "the client refreshes its metadata this often"),
+          compression_ratio(),
+      },
+      check_sarama, defaults_of(ClientFamily::kSarama));
+  return table;
+}
+
+const Table<ProducerConfig>& kafkajs_table() {
+  static const Table<ProducerConfig> table(
+      "kafkajs producer config",
+      {
+          partitioner_choice("createPartitioner", ClientFamily::kKafkajs,
+                             "DefaultPartitioner: murmur2 as Java (kafkajs 2.0+); LegacyPartitioner: the 1.x default"),
+          acks_choice("acks", {"0", "1", "-1"}, "acknowledgement send() waits for"),
+          F::flag("idempotent", &ProducerConfig::idempotence, "the idempotent producer (acks -1)"),
+          F::integer("maxInFlightRequests", &ProducerConfig::max_in_flight, 0, 1'000'000, "",
+                     "requests in flight per broker (0: no limit)"),
+          F::duration("requestTimeout", &ProducerConfig::request_timeout, kMs, 1, kMaxMs,
+                      "how long a response may take (ms)"),
+          F::integer("retry.retries", &ProducerConfig::retries, 0, kInt32Max, "", "retries of a failed request"),
+          F::duration("retry.initialRetryTime", &ProducerConfig::retry_backoff, kMs, 1, 300000,
+                      "first backoff before a retry (ms)"),
+          F::duration("retry.maxRetryTime", &ProducerConfig::retry_backoff_max, kMs, 1, kMaxMs,
+                      "upper bound of the retry backoff (ms)"),
+          compression_choice("compression", {"None", "GZIP", "Snappy", "LZ4", "ZSTD"}, "batch compression"),
+          F::duration("metadataMaxAge", &ProducerConfig::metadata_max_age, kMs, 0, kMaxMs,
+                      "the client refreshes its metadata this long after the last refresh (ms)"),
+          compression_ratio(),
+      },
+      check_kafkajs, defaults_of(ClientFamily::kKafkajs));
+  return table;
+}
+
+const Table<ProducerConfig>& kafka_go_table() {
+  static const Table<ProducerConfig> table(
+      "kafka-go writer config",
+      {
+          partitioner_choice("Balancer", ClientFamily::kKafkaGo,
+                             "RoundRobin: keys ignored; Hash: FNV-1a as sarama; Murmur2Balancer: Java's keyed rule"),
+          F::integer(
+              "BatchSize", [](auto& c) -> auto& { return c.profile.batch_records; }, 1, 1'000'000, "",
+              "messages in a batch before it is sent"),
+          F::integer("BatchBytes", &ProducerConfig::batch_size_bytes, 1, kInt32Max, "bytes",
+                     "upper bound of one batch"),
+          go_duration("BatchTimeout", &ProducerConfig::linger, 900000,
+                      "how long an incomplete batch waits before it is sent"),
+          acks_choice("RequiredAcks", {"RequireNone", "RequireOne", "RequireAll"},
+                      "acknowledgement the writer waits for (RequireNone for a Writer{} literal)"),
+          F::custom(
+              field_info(FieldInfo::Shape::kValue, "MaxAttempts", "integer", "", "[1, 2147483647]",
+                         "attempts to deliver a batch"),
+              [](MapReader& m, ProducerConfig& c) {
+                if (!m.has("MaxAttempts")) return;
+                std::int64_t attempts = 0;
+                const std::size_t before = m.context()->errors.size();
+                m.read("MaxAttempts", attempts, 1, kInt32Max);
+                if (m.context()->errors.size() == before) c.retries = attempts - 1;
+              },
+              [](const ProducerConfig& c) { return YAML::Node(std::to_string(c.retries + 1)); }),
+          go_duration("WriteBackoffMin", &ProducerConfig::retry_backoff, 300000, "first backoff before a retry"),
+          go_duration("WriteBackoffMax", &ProducerConfig::retry_backoff_max, 300000, "upper bound of the backoff"),
+          go_duration("WriteTimeout", &ProducerConfig::request_timeout, 900000, "how long a write may take"),
+          compression_choice("Compression", {"none", "Gzip", "Snappy", "Lz4", "Zstd"}, "batch compression"),
+          compression_ratio(),
+      },
+      check_kafka_go, defaults_of(ClientFamily::kKafkaGo));
+  return table;
+}
+
+}  // namespace
+
+const Table<ProducerConfig>& profile_config_table(ClientFamily family) {
+  switch (family) {
+    case ClientFamily::kLibrdkafka: return librdkafka_table();
+    case ClientFamily::kFranzGo: return franz_go_table();
+    case ClientFamily::kSarama: return sarama_table();
+    case ClientFamily::kKafkajs: return kafkajs_table();
+    case ClientFamily::kKafkaGo:
+    case ClientFamily::kJava: break;
+  }
+  return kafka_go_table();
+}
+
+}  // namespace partsim::scenarios
