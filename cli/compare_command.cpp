@@ -20,6 +20,7 @@
 #include "cli/options.hpp"
 #include "cli/output.hpp"
 #include "cli/progress.hpp"
+#include "model/client_version.hpp"
 #include "model/cluster_simulation.hpp"
 #include "model/partitioners/partitioner.hpp"
 #include "model/run_estimate.hpp"
@@ -32,13 +33,14 @@ namespace partsim::cli {
 namespace {
 
 constexpr const char* kCompareUsage =
-    "partsim compare SCENARIO.yaml (--partitioners A,B,... | --variant NAME:KEY=VALUE,...)... [options]\n"
+    "partsim compare SCENARIO.yaml (--partitioners A,B,... | --variant NAME:KEY=VALUE,... | --clients A,B,...)... [options]\n"
     "Runs the scenario once per partitioner or variant on the same seed and prints them side by side.\n"
     "A KEY without a section (producers., cluster., topics., run., consumers.) applies to every producer: workload.X\n"
     "to its workload, anything else to its config: --variant lazy:linger.ms=50 sets\n"
     "producers.*.config.linger.ms=50; --sweep workload.arrivals.rate=100,1000 sets the send rate;\n"
     "client=kafka-3.6 sets the scenario's client (what an upgrade changes: --variant 3.6:client=kafka-3.6\n"
-    "--variant 4.3:client=kafka-4.3).\n";
+    "--variant 4.3:client=kafka-4.3); --clients kafka-4.3,librdkafka-2.x,franz-go,sarama,kafkajs,kafka-go runs\n"
+    "the workload from each client, the others with their own defaults.\n";
 
 std::vector<std::string> split(const std::string& text, char sep) {
   std::vector<std::string> parts;
@@ -123,10 +125,37 @@ std::vector<RunPlan> parse_variants(const std::vector<std::string>& variants) {
   return plans;
 }
 
+// --clients kafka-4.3,librdkafka-2.x,...: a run per client, every producer on it. Another
+// client's profile runs with its own defaults: the scenario's producer config is written under
+// Kafka's names and applies to the Java arms only.
+std::vector<RunPlan> parse_clients(const std::string& text, bool& drops_config) {
+  std::vector<RunPlan> plans;
+  drops_config = false;
+  if (text.empty()) return plans;
+  std::set<std::string> seen;
+  for (const auto& name : split(text, ',')) {
+    std::string why;
+    const std::optional<model::ClientVersion> v = model::parse_client(name, why);
+    if (!v) {
+      std::string profiles;
+      for (const auto& p : model::client_profile_names()) profiles += ", " + p;
+      throw UsageError("--clients: '" + name + "' " + why + " (the clients: kafka-2.4 ... kafka-4.4" + profiles + ")");
+    }
+    if (!seen.insert(name).second) throw UsageError("--clients: '" + name + "' is given twice");
+    RunPlan plan{name, {"client=" + name, "producers.*.client=" + name}};
+    if (!v->java()) {
+      plan.sets.push_back("producers.*.config=~");
+      drops_config = true;
+    }
+    plans.push_back(std::move(plan));
+  }
+  return plans;
+}
+
 // The runs: one per partitioner, one per variant, or every partitioner with every variant.
 std::vector<RunPlan> combine_plans(const std::vector<std::string>& partitioners, const std::vector<RunPlan>& variants) {
   if (partitioners.empty() && variants.empty())
-    throw UsageError("nothing to compare: give --partitioners A,B,... or --variant NAME:KEY=VALUE");
+    throw UsageError("nothing to compare: give --partitioners A,B,..., --variant NAME:KEY=VALUE or --clients A,B,...");
   if (partitioners.empty()) return variants;
   std::vector<RunPlan> plans;
   for (const auto& p : partitioners) {
@@ -154,7 +183,7 @@ void parse_sweep(const std::string& text, CompareSettings& s) {
 // The settings, or nothing after --help.
 std::optional<CompareSettings> parse_compare_args(const Args& args) {
   CompareSettings s;
-  std::string partitioners_text, sweep_text;
+  std::string partitioners_text, sweep_text, clients_text;
   std::vector<std::string> variants;
   po::options_description desc("compare options");
   // clang-format off
@@ -162,6 +191,8 @@ std::optional<CompareSettings> parse_compare_args(const Args& args) {
       ("help,h", "show this help")
       ("partitioners", po::value<std::string>(&partitioners_text), "comma-separated partitioners to compare")
       ("variant", po::value<std::vector<std::string>>(&variants), "NAME:KEY=VALUE[,KEY=VALUE...] (repeatable)")
+      ("clients", po::value<std::string>(&clients_text),
+       "comma-separated clients: kafka-X.Y releases and librdkafka-2.x, franz-go, sarama, kafkajs, kafka-go")
       ("sweep", po::value<std::string>(&sweep_text), "KEY=V1,V2,...: repeat the comparison for each value");
   // clang-format on
   add_scenario_options(desc, s.common);
@@ -174,7 +205,19 @@ std::optional<CompareSettings> parse_compare_args(const Args& args) {
     return std::nullopt;
   s.format = parse_format(s.common.format_text);
   const auto partitioners = parse_partitioners(partitioners_text);
-  s.plans = combine_plans(partitioners, parse_variants(variants));
+  bool drops_config = false;
+  const std::vector<RunPlan> clients = parse_clients(clients_text, drops_config);
+  if (!clients.empty()) {
+    if (!partitioners.empty() || !variants.empty())
+      throw UsageError("--clients: give it alone (each client has its own partitioners and config names)");
+    s.plans = clients;
+    if (drops_config)
+      std::fprintf(stderr,
+                   "partsim compare: note: a producer config in the scenario (Kafka's names) applies to the Java "
+                   "clients only; the other clients run with their own defaults (docs/clients.md)\n");
+  } else {
+    s.plans = combine_plans(partitioners, parse_variants(variants));
+  }
   parse_sweep(sweep_text, s);
   if (!s.common.seed_text.empty())
     s.seed = static_cast<std::uint64_t>(parse_int(s.common.seed_text, "--seed", 0,

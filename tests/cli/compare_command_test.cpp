@@ -161,3 +161,26 @@ TEST_CASE("client is a compare axis: a variant or a sweep value per Java client"
   CHECK(s.out.find("client = kafka-3.6\nmetric ") == 0);
   CHECK(s.out.find("\nclient = kafka-4.3\nmetric ") != std::string::npos);
 }
+
+TEST_CASE("compare --clients: one run per client, the other clients on their own partitioners and defaults") {
+  const auto t = run_cli("compare " + scenario_arg("slow-broker.yaml") +
+                         " --clients kafka-4.3,librdkafka-2.x,kafka-go --set run.duration.ms=3000");
+  REQUIRE(t.exit_code == 0);
+  CHECK(t.out.find("kafka-4.3  librdkafka-2.x  kafka-go\n") != std::string::npos);
+  // kafka-go's writer: batches of 100 records; the scenario's linger.ms 0 is Java's only.
+  const auto row = t.out.find("\nrecords_per_batch ");
+  REQUIRE(row != std::string::npos);
+  const std::string line = t.out.substr(row + 1, t.out.find('\n', row + 1) - row - 1);
+  CHECK(line.ends_with(" 100.00"));
+  CHECK(t.err.find("the other clients run with their own defaults") != std::string::npos);
+  auto r = run_cli("compare " + scenario_arg("slow-broker.yaml") + " --clients kafka-4.3,librdkafka");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--clients: 'librdkafka'") != std::string::npos);
+  CHECK(r.err.find("librdkafka-2.x, franz-go, sarama, kafkajs, kafka-go") != std::string::npos);
+  r = run_cli("compare " + scenario_arg("slow-broker.yaml") + " --clients sarama,sarama");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("is given twice") != std::string::npos);
+  r = run_cli("compare " + scenario_arg("slow-broker.yaml") + " --clients sarama --partitioners builtin");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--clients: give it alone") != std::string::npos);
+}
