@@ -154,6 +154,13 @@ const Spec<double (*)(const DistributionStats&)> kDistribution[] = {
      [](const auto& s) { return s.kl_divergence; }},
 };
 
+// Keyed records placed as Java's rule places them, when the run counts them (another
+// client's producer, or compare --clients): "keys.as_java".
+const Spec<double (*)(const model::KeyAgreement&)> kKeys[] = {
+    {"as_java", "keyed records placed as the Java client places them", "share", 4, true,
+     [](const auto& k) { return k.records > 0 ? d(k.as_java) / d(k.records) : kUndefined; }},
+};
+
 const Spec<RunValue> kTailAfter[] = {
     {"retries", "batches retried", "batches", 0, false, [](const auto& r, const auto&) { return d(r.retries); }},
     {"produce_errors.injected", "batches answered with error.code", "batches", 0, false,
@@ -383,6 +390,10 @@ MetricRegistry::MetricRegistry(const model::RunResult& shape)
     for (const auto& s : kDistribution)
       metrics_.push_back(info(s, distribution_name(topics, k) + s.name, distribution_label(topics, k) + s.label,
                               MetricScope::kRun, 0));
+  keys_ = shape.key_agreement.has_value();
+  if (keys_)
+    for (const auto& s : kKeys)
+      metrics_.push_back(info(s, std::string("keys.") + s.name, s.label, MetricScope::kRun, 0));
   for (const auto& s : kTailAfter) metrics_.push_back(info(s, s.name, s.label, MetricScope::kRun, 0));
   for (std::size_t i = 0; i < shape.consumer_groups.size(); ++i) {
     const std::string& g = shape.consumer_groups[i].group;
@@ -462,6 +473,10 @@ std::vector<double> MetricRegistry::values(const model::RunResult& r) const {
   for (const auto& topic : t.topics)
     for (const auto& s : kDistribution)
       v.push_back(t.measured && topic.records > 0 ? s.value(topic.stats) : kUndefined);
+  // Whether a run counts keys depends on its clients, which a sweep may vary: the
+  // registry's shape decides, a run without the count is undefined there.
+  if (keys_)
+    for (const auto& s : kKeys) v.push_back(r.key_agreement ? s.value(*r.key_agreement) : kUndefined);
   for (const auto& s : kTailAfter) v.push_back(s.value(r, t));
   for (const auto& g : r.consumer_groups)
     for (const auto& s : kGroup) v.push_back(s.value(g));

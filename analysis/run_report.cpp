@@ -164,6 +164,15 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
                       {"reordered_keys", r.log_order.reordered_keys},
                       {"duplicated_records", r.log_order.duplicated_records}};
   j["producer_metrics"] = producer_metrics_to_json(r);
+  if (r.key_agreement)
+    j["key_agreement"] = {{"keyed_records", r.key_agreement->records},
+                          {"as_java", r.key_agreement->as_java},
+                          {"share",
+                           r.key_agreement->records > 0
+                               ? nlohmann::ordered_json(round_to(static_cast<double>(r.key_agreement->as_java) /
+                                                                     static_cast<double>(r.key_agreement->records),
+                                                                 4))
+                               : nlohmann::ordered_json(nullptr)}};
   j["partitioner_switches"] = r.partitioner_switches;
   j["simulated_ms"] = round_to(r.simulated_ms, 3);
   j["events"] = r.events;
@@ -340,6 +349,11 @@ std::string run_to_text(const model::RunResult& r) {
                    " refused NOT_ENOUGH_REPLICAS (acks=all with fewer replicas on live brokers than min.insync.replicas)"
              : std::string()) +
         "\n";
+  if (r.key_agreement && r.key_agreement->records > 0)
+    out += "keyed records placed as the Java client's rule places them (murmur2): " +
+           fixed(100.0 * static_cast<double>(r.key_agreement->as_java) / static_cast<double>(r.key_agreement->records),
+                 1) +
+           "% (" + std::to_string(r.key_agreement->as_java) + " of " + std::to_string(r.key_agreement->records) + ")\n";
   if (r.log_order.checked)
     out += "per-key order in the logs: " + std::to_string(r.log_order.reordered_records) +
            " records behind a later-sent record of their key (" + std::to_string(r.log_order.reordered_keys) +

@@ -67,6 +67,7 @@ std::string expand_assignment(const std::string& a, const std::string& option) {
 struct RunPlan {
   std::string name;
   std::vector<std::string> sets;
+  std::vector<std::string> pre_sets{};  ///< applied before the command line's --set (which may refine them)
 };
 
 // What the command line asks for, checked.
@@ -80,6 +81,7 @@ struct CompareSettings {
   std::size_t replications = 1;
   unsigned threads = 0;
   std::string out_dir, plot_dir;
+  bool key_agreement = false;  // --clients: every run counts its keyed records placed as Java places them
 };
 
 // One run of the comparison: a plan at a sweep value, its scenario loaded and checked.
@@ -142,9 +144,9 @@ std::vector<RunPlan> parse_clients(const std::string& text, bool& drops_config) 
       throw UsageError("--clients: '" + name + "' " + why + " (the clients: kafka-2.4 ... kafka-4.4" + profiles + ")");
     }
     if (!seen.insert(name).second) throw UsageError("--clients: '" + name + "' is given twice");
-    RunPlan plan{name, {"client=" + name, "producers.*.client=" + name}};
-    if (!v->java()) {
-      plan.sets.push_back("producers.*.config=~");
+    RunPlan plan{name, {"client=" + name, "producers.*.client=" + name}, {}};
+    if (!v->java()) {  // the scenario's config, not a --set of the command line
+      plan.pre_sets.push_back("producers.*.config=~");
       drops_config = true;
     }
     plans.push_back(std::move(plan));
@@ -211,6 +213,12 @@ std::optional<CompareSettings> parse_compare_args(const Args& args) {
     if (!partitioners.empty() || !variants.empty())
       throw UsageError("--clients: give it alone (each client has its own partitioners and config names)");
     s.plans = clients;
+    s.key_agreement = true;
+    if (!sweep_text.empty() &&
+        expand_assignment(sweep_text.substr(0, sweep_text.find('=')) + "=x", "--sweep").find(".config.") !=
+            std::string::npos)
+      throw UsageError("--sweep: each client spells its producer config its own way: with --clients, sweep a "
+                       "workload, cluster or topic key");
     if (drops_config)
       std::fprintf(stderr,
                    "partsim compare: note: a producer config in the scenario (Kafka's names) applies to the Java "
@@ -239,7 +247,8 @@ std::vector<Job> load_jobs(const CompareSettings& s) {
   std::set<std::string> warned;  // a warning of the file prints once, not once per run
   for (const auto& value : s.sweep_values) {
     for (const auto& plan : s.plans) {
-      std::vector<std::string> run_sets = s.common.sets;
+      std::vector<std::string> run_sets = plan.pre_sets;
+      run_sets.insert(run_sets.end(), s.common.sets.begin(), s.common.sets.end());
       run_sets.insert(run_sets.end(), plan.sets.begin(), plan.sets.end());
       if (!s.sweep_path.empty()) run_sets.push_back(s.sweep_path + "=" + value);
       auto scenario = load_scenario_with_warnings("compare", s.common.scenario_path, run_sets, &warned);
@@ -271,6 +280,7 @@ CompareResults run_jobs(const std::vector<Job>& jobs, const CompareSettings& s) 
         const Job& job = jobs[k / replications];
         model::RunOptions options;
         options.cancel = &interrupted();
+        options.key_agreement = s.key_agreement;
         return model::run_scenario(job.scenario, job.seed, k % replications, options);
       },
       [&](std::size_t k, model::RunResult&& r) {

@@ -5,7 +5,7 @@
 // the Java model's send path, with the parts of its own send path that change where records
 // land and how they batch: a cap on records per batch, one partition per produce request,
 // franz-go's single request before the first response, sarama's flat retry backoff. What a
-// profile borrows from the Java model is said in `borrows`, and in docs/clients.md.
+// profile borrows from the Java model is said in docs/clients.md.
 
 #include <memory>
 #include <span>
@@ -14,19 +14,6 @@
 #include "model/scenario.hpp"
 
 namespace partsim::model {
-
-struct ClientProfile {
-  ClientFamily family = ClientFamily::kJava;
-  std::string_view name;     ///< as `client:` spells it
-  std::string_view source;   ///< where its defaults were read
-  std::string_view models;   ///< what of its own send path the profile runs
-  std::string_view borrows;  ///< what it takes from the Java model
-};
-
-/// The five profiles, in ClientFamily order.
-std::span<const ClientProfile> client_profiles();
-/// The profile of a non-Java family.
-const ClientProfile& client_profile(ClientFamily family);
 
 /// Puts the defaults of `c.client`'s profile in place (for Java: nothing changes). The
 /// loader calls it before it reads the producer's config keys.
@@ -37,6 +24,18 @@ void apply_profile_defaults(ProducerConfig& c);
 std::unique_ptr<Partitioner> make_profile_partitioner(const ProducerConfig& c, PartitionDraw draw);
 /// Whether that partitioner weighs partitions by their buffered records (franz-go adaptive).
 bool uses_buffered_records(const ProducerConfig& c);
+
+/// franz-go has no delivery timeout by default (RecordDeliveryTimeout 0) and retries without
+/// end: partsim fails a record still buffered this long after its batch was created, so that
+/// a run whose partition never gets a leader back ends (docs/clients.md).
+inline constexpr SimTime kNoDeliveryTimeoutBound = SimTime::ms(120'000);
+
+/// sarama, kafkajs and kafka-go give up by attempts, not by time, and count a partition
+/// without a leader as a failed attempt, where the Java model's batches wait for a leader
+/// until delivery.timeout.ms. Their delivery timeout here is the time their attempts can take
+/// at most: (retries + 1) x (request timeout + the longest backoff); a record that waits
+/// longer fails (as a delivery timeout).
+SimTime retry_budget(const ProducerConfig& c);
 
 /// librdkafka's sticky.partitioning.linger.ms when not set: 2 x linger.ms, at most 900000 ms
 /// (src/rdkafka_conf.c).

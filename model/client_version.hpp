@@ -36,6 +36,8 @@ struct ClientVersion {
   friend bool operator==(const ClientVersion& a, const ClientVersion& b) {
     return a.family == b.family && a.major_no == b.major_no && a.minor_no == b.minor_no && a.patch_no == b.patch_no;
   }
+  /// Orders the Java releases (a profile by the release whose send path it borrows: at_least
+  /// asks that of every client).
   friend bool operator<(const ClientVersion& a, const ClientVersion& b) {
     if (a.major_no != b.major_no) return a.major_no < b.major_no;
     if (a.minor_no != b.minor_no) return a.minor_no < b.minor_no;

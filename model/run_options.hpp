@@ -22,6 +22,9 @@ struct RunOptions {
   /// pass runs and each one the skip would have left out is checked to be idle and to set
   /// the wake-up the skip sets (an internal error otherwise): tests run both ways.
   bool skip_idle_passes = true;
+  /// Count the keyed records placed where Java's rule (murmur2, mask) puts them
+  /// (RunResult::key_agreement); always on when a producer runs another client's profile.
+  bool key_agreement = false;
 };
 
 }  // namespace partsim::model

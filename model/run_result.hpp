@@ -191,6 +191,13 @@ struct BrokerFetches {
 
 /// Per-key order in the brokers' logs, as the leaders appended the records (checked when the
 /// run keeps logs or a broker injects errors).
+/// Keyed records, and those placed where Java's rule puts them (toPositive(murmur2(key)) mod
+/// the partitions the producer knew): how far another client's keyed partitioner agrees.
+struct KeyAgreement {
+  std::int64_t records = 0;
+  std::int64_t as_java = 0;
+};
+
 struct LogOrder {
   bool checked = false;
   /// Records appended after a record of the same key from the same producer that was sent
@@ -268,7 +275,8 @@ struct RunResult {
   std::int64_t retries = 0;           ///< batches re-enqueued after a retriable error
   ProduceErrorCounts produce_errors;
   LogOrder log_order;
-  double buffer_full_ms = 0;  ///< time some application thread was blocked on buffer.memory
+  std::optional<KeyAgreement> key_agreement;  ///< RunOptions::key_agreement, or another client's producer
+  double buffer_full_ms = 0;                  ///< time some application thread was blocked on buffer.memory
   std::int64_t peak_buffer_bytes = 0;
   std::vector<PartitionStats> partitions;
   std::vector<BrokerStats> brokers;

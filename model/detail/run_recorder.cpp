@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "model/partitioners/key_hash.hpp"
+
 namespace partsim::model::detail {
 
 RunRecorder::RunRecorder(const Scenario& s, const RunOptions& options, const SimTime& clock, RunLayout layout,
@@ -33,6 +35,9 @@ RunRecorder::RunRecorder(const Scenario& s, const RunOptions& options, const Sim
   }
   for (const auto& g : s.consumers)
     result_.clients.push_back(ClientRun{g.group, true, g.config.client.name(), "", "", "", g.config.client_rack});
+  const bool profiles = std::any_of(s.producers.begin(), s.producers.end(),
+                                    [](const ProducerSpec& p) { return !p.config.client.java(); });
+  if (options.key_agreement || profiles) result_.key_agreement.emplace();
   result_.window_ms = s.run.window.to_ms();
   for (const auto& bc : s.brokers) {
     BrokerStats bs;
@@ -75,6 +80,10 @@ void RunRecorder::record_appended(std::uint32_t p, const AppendedRecord& r) {
   if (r.key && r.partition < rows && r.intended >= s_.run.warmup)
     hot_keys_.add(row(p, r.partition), *r.key, static_cast<std::uint32_t>(r.key_hash));
   if (static_cast<std::int32_t>(result_.trace.size()) < s_.run.trace) result_.trace.push_back(r.partition);
+  if (result_.key_agreement && r.key && r.intended >= s_.run.warmup) {
+    ++result_.key_agreement->records;
+    if (to_positive(r.key_hash) % r.partitions_known == r.partition) ++result_.key_agreement->as_java;
+  }
   if (!ts_records_.empty() && r.partition < rows) ++ts_records_[row(p, r.partition)];
 }
 

@@ -157,9 +157,13 @@ std::int32_t ClientPartitioner::unkeyed(Unkeyed how, const PartitionerView& view
       }
     case U::kRoundRobin: {
       const auto among = candidates(view);
-      // kafkajs pre-increments its counter and masks it; the Go clients take it, then add one.
-      const std::uint32_t c = rule_.random_start ? (++counter_ & 0x7fffffffu) : counter_++;
-      return among[c % among.size()];
+      // kafkajs pre-increments its counter and masks it; kafka-go takes it modulo the count,
+      // then adds one; sarama and franz-go keep an index into the writable list, back to 0
+      // once it reaches the list's length (which may have shrunk).
+      if (rule_.random_start) return among[(++counter_ & 0x7fffffffu) % among.size()];
+      if (rule_.candidates == C::kAll) return among[counter_++ % among.size()];
+      if (counter_ >= among.size()) counter_ = 0;
+      return among[counter_++];
     }
     case U::kStickyByTime: {
       const bool expired = sticky_ < 0 || sticky_ >= view.num_partitions || !has_leader(sticky_, view) ||

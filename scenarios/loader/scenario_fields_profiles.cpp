@@ -57,6 +57,29 @@ std::optional<double> parse_go_duration_ms(std::string_view text) {
   return total;
 }
 
+// `n` / 10^digits with its trailing zeros (and point) left out: "1.5", "10".
+std::string decimal_text(std::int64_t n, int digits) {
+  std::string whole = std::to_string(n / static_cast<std::int64_t>(std::pow(10, digits)));
+  std::string frac = std::to_string(n % static_cast<std::int64_t>(std::pow(10, digits)));
+  frac.insert(0, static_cast<std::size_t>(digits) - frac.size(), '0');
+  while (!frac.empty() && frac.back() == '0') frac.pop_back();
+  return frac.empty() ? whole : whole + "." + frac;
+}
+
+// A duration as Go's time.Duration.String writes it: "0s", "1.5ms", "10ms", "1s", "5m0s",
+// "1h0m0s", "1m30.5s" (µs as Go spells it).
+std::string go_duration_text(std::int64_t ns) {
+  if (ns == 0) return "0s";
+  if (ns < 1'000) return std::to_string(ns) + "ns";
+  if (ns < 1'000'000) return decimal_text(ns, 3) + "µs";
+  if (ns < 1'000'000'000) return decimal_text(ns, 6) + "ms";
+  const std::int64_t hours = ns / 3'600'000'000'000, minutes = ns / 60'000'000'000 % 60;
+  const std::string seconds = decimal_text(ns % 60'000'000'000, 9) + "s";
+  if (hours > 0) return std::to_string(hours) + "h" + std::to_string(minutes) + "m" + seconds;
+  if (minutes > 0) return std::to_string(minutes) + "m" + seconds;
+  return seconds;
+}
+
 /// A Go time.Duration ("10ms", "1s") read into a SimTime member, in [0, hi_ms] ms.
 template <class Acc>
 Field<ProducerConfig> go_duration(std::string key, Acc acc, double hi_ms, std::string doc) {
@@ -82,11 +105,7 @@ Field<ProducerConfig> go_duration(std::string key, Acc acc, double hi_ms, std::s
     }
     std::invoke(acc, c) = time_from(*ms, TimeUnit::kMillis);
   };
-  f.write = [acc](const ProducerConfig& c) {
-    // Whole milliseconds as such, anything finer in nanoseconds (Go reads no exponents).
-    const std::int64_t ns = std::invoke(acc, c).count_ns();
-    return YAML::Node(ns % 1'000'000 == 0 ? std::to_string(ns / 1'000'000) + "ms" : std::to_string(ns) + "ns");
-  };
+  f.write = [acc](const ProducerConfig& c) { return YAML::Node(go_duration_text(std::invoke(acc, c).count_ns())); };
   return f;
 }
 
@@ -105,6 +124,18 @@ Field<ProducerConfig> alias(Field<ProducerConfig> row, std::string original) {
   row.write = [](const ProducerConfig&) { return YAML::Node(YAML::NodeType::Undefined); };
   row.has_default = false;
   return row;
+}
+
+/// A key of the client that partsim does not model: an error naming why, never written.
+Field<ProducerConfig> not_modelled(std::string key, std::string why) {
+  Field<ProducerConfig> f;
+  f.info = field_info(FieldInfo::Shape::kValue, key, "not modelled", "", "", "not modelled: " + why);
+  f.read = [key, why](MapReader& m, ProducerConfig&) {
+    if (m.has(key)) m.error(key, "is not modelled: " + why);
+  };
+  f.write = [](const ProducerConfig&) { return YAML::Node(YAML::NodeType::Undefined); };
+  f.has_default = false;
+  return f;
 }
 
 /// A row that only applies without idempotence: not written for an idempotent producer.
@@ -160,7 +191,7 @@ ProducerConfig defaults_of(ClientFamily family) {
 
 void check_librdkafka(MapReader& m, ProducerConfig& c) {
   // rdkafka_conf.c: enable.idempotence=true requires (and otherwise sets) acks=all,
-  // max.in.flight <= 5 and retries > 0.
+  // max.in.flight <= 5 and retries > 0; message.timeout.ms must exceed linger.ms.
   if (c.idempotence) {
     if (m.has("acks") && c.acks != Acks::kAll) m.error("acks", "must be all (-1) with enable.idempotence=true");
     c.acks = Acks::kAll;
@@ -169,44 +200,64 @@ void check_librdkafka(MapReader& m, ProducerConfig& c) {
     c.max_in_flight = std::min(c.max_in_flight, 5);
     if (c.retries == 0) m.error("message.send.max.retries", "must be > 0 with enable.idempotence=true");
   }
+  if (c.delivery_timeout <= c.linger)
+    m.error("message.timeout.ms", "must be greater than linger.ms (" + number_text(c.linger.to_ms()) + ")");
 }
 
 void check_franz_go(MapReader& m, ProducerConfig& c) {
   if (c.idempotence) {
-    // kgo: idempotent writes require acks from all in-sync replicas, and the in-flight
-    // limit option is for non-idempotent producers only.
+    // kgo: idempotent writes require acks from all in-sync replicas; the in-flight limit
+    // option has no effect on an idempotent producer (1 until the first response, then 4).
     if (c.acks != Acks::kAll)
       m.error("RequiredAcks", "must be AllISRAcks unless DisableIdempotentWrite is true (franz-go refuses it)");
-    if (m.has("MaxProduceRequestsInflightPerBroker"))
-      m.error("MaxProduceRequestsInflightPerBroker", "is only valid with DisableIdempotentWrite: true");
+    if (m.has("MaxProduceRequestsInflightPerBroker")) {
+      m.warn("MaxProduceRequestsInflightPerBroker",
+             "has no effect on an idempotent producer (franz-go: 1 request until the first response, then 4)");
+      c.max_in_flight = 4;
+    }
   } else {
     // Not idempotent: MaxProduceRequestsInflightPerBroker requests (default 1) from the first.
     if (!m.has("MaxProduceRequestsInflightPerBroker")) c.max_in_flight = 1;
     c.profile.first_request_alone = false;
   }
+  if (c.delivery_timeout == SimTime::zero()) c.delivery_timeout = kNoDeliveryTimeoutBound;
 }
 
 void check_sarama(MapReader& m, ProducerConfig& c) {
-  // config.go Validate: the idempotent producer's requirements.
+  // config.go Validate: the idempotent producer's requirements, and a read timeout > 0.
   if (c.idempotence) {
     if (c.acks != Acks::kAll) m.error("Producer.RequiredAcks", "must be WaitForAll with Producer.Idempotent: true");
     if (c.max_in_flight != 1) m.error("Net.MaxOpenRequests", "must be 1 with Producer.Idempotent: true");
     if (c.retries < 1) m.error("Producer.Retry.Max", "must be >= 1 with Producer.Idempotent: true");
   }
+  if (c.request_timeout == SimTime::zero()) m.error("Net.ReadTimeout", "must be > 0");
+  if (c.metadata_max_age == SimTime::zero()) c.metadata_max_age = SimTime::from_ms(kMaxMs);  // 0: never refreshed
+  c.delivery_timeout = retry_budget(c);
 }
 
 void check_kafkajs(MapReader& m, ProducerConfig& c) {
   if (c.idempotence) {
-    // An idempotent kafkajs producer needs acks -1, and retries default to
+    // An idempotent kafkajs producer needs acks -1 and retries, which default to
     // Number.MAX_SAFE_INTEGER (here the largest count partsim keeps).
     if (m.has("acks") && c.acks != Acks::kAll) m.error("acks", "must be -1 with idempotent: true");
     c.acks = Acks::kAll;
     if (!m.has("retry.retries")) c.retries = 2147483647;
+    if (c.retries == 0) m.error("retry.retries", "must be > 0 with idempotent: true");
   }
   if (c.max_in_flight == 0) c.max_in_flight = 1'000'000;  // falsy: no limit
+  c.delivery_timeout = retry_budget(c);
 }
 
-void check_kafka_go(MapReader&, ProducerConfig&) {}
+void check_kafka_go(MapReader&, ProducerConfig& c) {
+  // writer.go's accessors: a zero field takes the default.
+  if (c.profile.batch_records == 0) c.profile.batch_records = 100;
+  if (c.batch_size_bytes == 0) c.batch_size_bytes = 1'048'576;
+  if (c.linger == SimTime::zero()) c.linger = SimTime::ms(1000);
+  if (c.request_timeout == SimTime::zero()) c.request_timeout = SimTime::ms(10'000);
+  if (c.retry_backoff == SimTime::zero()) c.retry_backoff = SimTime::ms(100);
+  if (c.retry_backoff_max == SimTime::zero()) c.retry_backoff_max = SimTime::ms(1000);
+  c.delivery_timeout = retry_budget(c);
+}
 
 // ---- the tables ------------------------------------------------------------------------------------
 
@@ -238,18 +289,10 @@ const Table<ProducerConfig>& librdkafka_table() {
           F::integer(
               "batch.num.messages", [](auto& c) -> auto& { return c.profile.batch_records; }, 1, 1'000'000, "",
               "upper bound of the messages in one batch"),
-          F::custom(
-              field_info(
-                  FieldInfo::Shape::kValue, "queue.buffering.max.kbytes", "integer", "KiB", "[1, 2147483647]",
-                  "memory for queued messages (partsim bounds bytes only: queue.buffering.max.messages is not modelled)"),
-              [](MapReader& m, ProducerConfig& c) {
-                std::int64_t kib = 0;
-                if (!m.has("queue.buffering.max.kbytes")) return;
-                const std::size_t before = m.context()->errors.size();
-                m.read("queue.buffering.max.kbytes", kib, 1, kInt32Max);
-                if (m.context()->errors.size() == before) c.buffer_memory_bytes = kib * 1024;
-              },
-              [](const ProducerConfig& c) { return YAML::Node(std::to_string(c.buffer_memory_bytes / 1024)); }),
+          not_modelled("queue.buffering.max.kbytes",
+                       "librdkafka counts its queue in message bytes and partsim's buffer in batch.size buffers "
+                       "per batch; the profile's queue is unbounded (docs/clients.md)"),
+          not_modelled("queue.buffering.max.messages", "the profile's queue is unbounded (docs/clients.md)"),
           F::integer("message.max.bytes", &ProducerConfig::max_request_size_bytes, 1000, 1'000'000'000, "bytes",
                      "upper bound of one produce request"),
           F::integer("max.in.flight.requests.per.connection", &ProducerConfig::max_in_flight, 1, 1'000'000, "",
@@ -296,8 +339,8 @@ const Table<ProducerConfig>& franz_go_table() {
           go_duration("ProducerLinger", &ProducerConfig::linger, 900000, "how long a batch waits for more records"),
           F::integer("ProducerBatchMaxBytes", &ProducerConfig::batch_size_bytes, 1, kInt32Max, "bytes",
                      "upper bound of one batch"),
-          F::integer("MaxBufferedBytes", &ProducerConfig::buffer_memory_bytes, 1, std::int64_t{1} << 40, "bytes",
-                     "buffered bytes before produce blocks (MaxBufferedRecords is not modelled)"),
+          not_modelled("MaxBufferedBytes", "the profile's buffer is unbounded (docs/clients.md)"),
+          not_modelled("MaxBufferedRecords", "the profile's buffer is unbounded (docs/clients.md)"),
           acks_choice("RequiredAcks", {"NoAck", "LeaderAck", "AllISRAcks"}, "acknowledgement the producer waits for"),
           F::custom(
               field_info(FieldInfo::Shape::kValue, "DisableIdempotentWrite", "bool", "", "true | false",
@@ -316,7 +359,8 @@ const Table<ProducerConfig>& franz_go_table() {
                              "batch compression"),
           F::integer("RecordRetries", &ProducerConfig::retries, 0, kInt32Max, "", "retries of a failed batch"),
           go_duration("RecordDeliveryTimeout", &ProducerConfig::delivery_timeout, kMaxMs,
-                      "upper bound from produce to success or failure (the default: none)"),
+                      "upper bound from produce to success or failure; 0 (the default): none, which partsim "
+                      "bounds at 2m0s so that a partition that never gets a leader back does not hold the run"),
           go_duration("MetadataMaxAge", &ProducerConfig::metadata_max_age, kMaxMs,
                       "the client refreshes its metadata this long after the last refresh"),
           compression_ratio(),
@@ -336,21 +380,21 @@ const Table<ProducerConfig>& sarama_table() {
                       "acknowledgement the producer waits for"),
           go_duration("Producer.Flush.Frequency", &ProducerConfig::linger, 900000,
                       "how long a batch waits for more messages (0: sent as soon as it can be)"),
-          F::integer(
-              "Producer.Flush.MaxMessages", [](auto& c) -> auto& { return c.profile.batch_records; }, 0, 1'000'000, "",
-              "upper bound of the messages in one batch (0: none)"),
+          not_modelled("Producer.Flush.MaxMessages",
+                       "it bounds the messages of one broker request, which partsim's requests do not count"),
           F::integer("Producer.MaxMessageBytes", &ProducerConfig::batch_size_bytes, 1, kInt32Max, "bytes",
                      "upper bound of one batch"),
           F::integer("Producer.Retry.Max", &ProducerConfig::retries, 0, kInt32Max, "", "retries of a failed batch"),
           go_duration("Producer.Retry.Backoff", &ProducerConfig::retry_backoff, 300000, "the wait before every retry"),
           F::integer("Net.MaxOpenRequests", &ProducerConfig::max_in_flight, 1, 1000, "",
                      "requests in flight per broker"),
-          go_duration("Net.ReadTimeout", &ProducerConfig::request_timeout, 900000, "how long a response may take"),
+          go_duration("Net.ReadTimeout", &ProducerConfig::request_timeout, 900000,
+                      "how long a response may take (> 0)"),
           F::flag("Producer.Idempotent", &ProducerConfig::idempotence,
                   "the idempotent producer (requires WaitForAll, Net.MaxOpenRequests 1, Producer.Retry.Max >= 1)"),
           compression_choice("Producer.Compression", {"none", "gzip", "snappy", "lz4", "zstd"}, "batch compression"),
           go_duration("Metadata.RefreshFrequency", &ProducerConfig::metadata_max_age, kMaxMs,
-                      "the client refreshes its metadata this often"),
+                      "the client refreshes its metadata this often (0: never)"),
           compression_ratio(),
       },
       check_sarama, defaults_of(ClientFamily::kSarama));
@@ -390,23 +434,23 @@ const Table<ProducerConfig>& kafka_go_table() {
           partitioner_choice("Balancer", ClientFamily::kKafkaGo,
                              "RoundRobin: keys ignored; Hash: FNV-1a as sarama; Murmur2Balancer: Java's keyed rule"),
           F::integer(
-              "BatchSize", [](auto& c) -> auto& { return c.profile.batch_records; }, 1, 1'000'000, "",
+              "BatchSize", [](auto& c) -> auto& { return c.profile.batch_records; }, 0, 1'000'000, "",
               "messages in a batch before it is sent"),
-          F::integer("BatchBytes", &ProducerConfig::batch_size_bytes, 1, kInt32Max, "bytes",
-                     "upper bound of one batch"),
+          F::integer("BatchBytes", &ProducerConfig::batch_size_bytes, 0, kInt32Max, "bytes",
+                     "upper bound of one batch (0: the default)"),
           go_duration("BatchTimeout", &ProducerConfig::linger, 900000,
-                      "how long an incomplete batch waits before it is sent"),
+                      "how long an incomplete batch waits before it is sent (0: the default)"),
           acks_choice("RequiredAcks", {"RequireNone", "RequireOne", "RequireAll"},
                       "acknowledgement the writer waits for (RequireNone for a Writer{} literal)"),
           F::custom(
-              field_info(FieldInfo::Shape::kValue, "MaxAttempts", "integer", "", "[1, 2147483647]",
-                         "attempts to deliver a batch"),
+              field_info(FieldInfo::Shape::kValue, "MaxAttempts", "integer", "", "[0, 2147483647]",
+                         "attempts to deliver a batch (0: the default)"),
               [](MapReader& m, ProducerConfig& c) {
                 if (!m.has("MaxAttempts")) return;
                 std::int64_t attempts = 0;
                 const std::size_t before = m.context()->errors.size();
-                m.read("MaxAttempts", attempts, 1, kInt32Max);
-                if (m.context()->errors.size() == before) c.retries = attempts - 1;
+                m.read("MaxAttempts", attempts, 0, kInt32Max);
+                if (m.context()->errors.size() == before) c.retries = attempts == 0 ? 9 : attempts - 1;
               },
               [](const ProducerConfig& c) { return YAML::Node(std::to_string(c.retries + 1)); }),
           go_duration("WriteBackoffMin", &ProducerConfig::retry_backoff, 300000, "first backoff before a retry"),

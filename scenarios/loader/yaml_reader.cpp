@@ -342,9 +342,10 @@ std::vector<YAML::Node> MapReader::sequence(const std::string& key) {
 
 void MapReader::finish() {
   // A --set of a key this mapping does not have, though the reference has it in another of
-  // its variants (a Java config key on a kafka-go producer): unknown here.
+  // its variants (a Java config key on a kafka-go producer): unknown here, whether or not
+  // another item (a Java producer, for producers.*) took it.
   for (Override& o : ctx_.overrides) {
-    if (o.used || path_.empty() || o.pattern.size() <= path_.size()) continue;
+    if (path_.empty() || o.pattern.size() <= path_.size()) continue;
     const std::size_t segments = static_cast<std::size_t>(std::count(path_.begin(), path_.end(), '.')) + 1;
     std::size_t cut = 0;
     for (std::size_t n = 0; n < segments && cut != std::string::npos; ++n) cut = o.pattern.find('.', cut + (n > 0));

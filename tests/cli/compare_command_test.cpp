@@ -183,4 +183,13 @@ TEST_CASE("compare --clients: one run per client, the other clients on their own
   r = run_cli("compare " + scenario_arg("slow-broker.yaml") + " --clients sarama --partitioners builtin");
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("--clients: give it alone") != std::string::npos);
+  // Kafka's config names are the Java clients': a sweep of one is refused, a --set of one
+  // fails on the other clients (it is not dropped with the scenario's config).
+  r = run_cli("compare " + scenario_arg("slow-broker.yaml") + " --clients kafka-4.3,sarama --sweep linger.ms=0,5");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--sweep: each client spells its producer config its own way") != std::string::npos);
+  r = run_cli("compare " + scenario_arg("slow-broker.yaml") +
+              " --clients kafka-4.3,sarama --set producers.*.config.linger.ms=5");
+  CHECK(r.exit_code != 0);
+  CHECK(r.err.find("unknown key 'linger.ms' under producers.0.config") != std::string::npos);
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "model/client_profiles.hpp"
 #include "model/cluster_simulation.hpp"
 #include "model/partitioners/client_keys.hpp"
 #include "scenarios/loader/scenario_loader.hpp"
@@ -161,4 +162,64 @@ TEST_CASE("runs: keys land by each client's hash; batches and requests as each c
   // kafkajs: every send() its own batch of one record.
   const auto js = model::run_scenario(load_profile("kafkajs"), 1);
   for (const auto& p : js.partitions) CHECK(p.batches == p.records);
+}
+
+TEST_CASE("Go zeros mean what the client makes of them; keys partsim does not model are refused, saying why") {
+  const auto go = load_profile("kafka-go", {"producers.0.config.BatchTimeout=0", "producers.0.config.BatchSize=0",
+                                            "producers.0.config.MaxAttempts=0"});
+  CHECK(go.producers[0].config.linger == SimTime::ms(1000));  // writer.go: zero takes the default
+  CHECK(go.producers[0].config.profile.batch_records == 100);
+  CHECK(go.producers[0].config.retries == 9);
+  CHECK(load_error("sarama", {"producers.0.config.Net.ReadTimeout=0"}).find("Net.ReadTimeout: must be > 0") !=
+        std::string::npos);
+  const auto fg = load_profile("franz-go", {"producers.0.config.RecordDeliveryTimeout=0"});
+  CHECK(fg.producers[0].config.delivery_timeout == model::kNoDeliveryTimeoutBound);
+  CHECK(load_error("librdkafka-2.x", {"producers.0.config.queue.buffering.max.kbytes=100"}).find("is not modelled") !=
+        std::string::npos);
+  CHECK(load_error("librdkafka-2.x", {"producers.0.config.message.timeout.ms=5"})
+            .find("must be greater than linger.ms") != std::string::npos);
+  // Durations are written as Go writes them, and read back.
+  const auto minute = load_profile("sarama", {"producers.0.config.Producer.Flush.Frequency=1m30.5s"});
+  const std::string written = scenarios::write_scenario_yaml(minute);
+  CHECK(written.find("Producer.Flush.Frequency: 1m30.5s") != std::string::npos);
+  CHECK(written.find("Metadata.RefreshFrequency: 10m0s") != std::string::npos);
+  CHECK(scenarios::load_scenario_text(written, "resolved.yaml").producers[0].config.linger == SimTime::ms(90'500));
+}
+
+TEST_CASE("a --set of a key one producer's client does not have is refused, whichever producer comes first") {
+  const std::string two = std::string(kThreeBrokers) + R"(  - name: go
+    client: kafka-go
+    workload: {arrivals: {kind: constant, rate: 10}}
+)";
+  for (const char* set : {"producers.*.config.linger.ms=7", "producers.*.config.BatchSize=7"}) {
+    CAPTURE(set);
+    std::string error;
+    try {
+      scenarios::load_scenario_text(two, "two.yaml", {set});
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    CHECK(error.find("unknown key") != std::string::npos);
+  }
+}
+
+TEST_CASE("a partition that never gets a leader back: each client gives up in bounded time, as its retries do") {
+  // RF 1, broker 1 fails for good at 1 s: a third of the partitions have no leader from then on.
+  const std::string failing = R"(name: lost-leader
+run: {seed: 1, duration.ms: 3000}
+cluster:
+  brokers: [{id: 0, rtt.ms: 1}, {id: 1, rtt.ms: 1, schedule: [{at.ms: 1000, fail: true}]}, {id: 2, rtt.ms: 1}]
+topics: [{name: t, partitions: 6}]
+producers:
+  - name: app
+    workload: {arrivals: {kind: constant, rate: 1000}, keys: {kind: template, template: "k-{i}", cardinality: 100}}
+)";
+  for (const char* client : {"sarama", "kafkajs", "kafka-go", "franz-go", "librdkafka-2.x"}) {
+    CAPTURE(client);
+    const model::Scenario s = scenarios::load_scenario_text(failing, "lost.yaml", {std::string("client=") + client});
+    const auto r = model::run_scenario(s, 1);
+    CHECK(r.records_acked + r.failed.total() == r.records_sent);
+    CHECK(r.failed.total() > 0);
+    CHECK(r.simulated_ms < 1000 + 400'000);  // the longest bound: kafkajs' 6 x (30 s + 30 s)
+  }
 }

@@ -152,13 +152,16 @@ TEST_CASE("franz-go: sticky by estimated bytes (1000 bytes of 100-byte values: 9
   ClientPartitionerSettings s;
   s.sticky_bytes = 1000;
   s.adaptive = false;
-  ClientPartitioner p = make(ClientFamily::kFranzGo, "UniformBytesPartitioner", seeded_draws(3), s);
+  // Draws 0, 1, 2, ...: each switch goes to another partition, so every change is seen.
+  std::vector<std::int32_t> draws;
+  for (std::int32_t i = 0; i < 20; ++i) draws.push_back(i % 6);
+  ClientPartitioner p = make(ClientFamily::kFranzGo, "UniformBytesPartitioner", scripted_draws(draws), s);
   // A null key and a 100-byte value: payload part 1 + 2 + 100 + 1 = 104, estimated 107 bytes.
   std::vector<std::int32_t> runs;
   std::int32_t last = -1;
   for (int i = 0; i < 90; ++i) {
     const std::int32_t q = p.partition(std::nullopt, c.at(SimTime::zero(), 104));
-    if (q != last || i % 9 == 0) runs.push_back(1);
+    if (q != last) runs.push_back(1);
     else ++runs.back();
     last = q;
   }
@@ -176,4 +179,43 @@ TEST_CASE("franz-go: sticky by estimated bytes (1000 bytes of 100-byte values: 9
   CHECK(seen[1] > 9300);
   CHECK(seen[2] + seen[3] + seen[4] + seen[5] < 800);
   CHECK(seen[2] + seen[3] + seen[4] + seen[5] > 100);
+}
+
+TEST_CASE("the other partitioners' null and empty keys: fixed, random per message or hashed, as each client does") {
+  Cluster c;
+  // sarama's reference hash: FNV-1a with Java's sign rule: the empty key at 0x811C9DC5 & 0x7fffffff.
+  ClientPartitioner ref = make(ClientFamily::kSarama, "NewReferenceHashPartitioner", scripted_draws({}));
+  CHECK(ref.partition("", c.at(SimTime::zero())) == 18652613 % 6);
+  CHECK(ref.partition("user-9", c.at(SimTime::zero())) ==
+        static_cast<std::int32_t>((fnv1a_32("user-9") & 0x7fffffffu) % 6));
+  ClientPartitioner crc = make(ClientFamily::kSarama, "NewConsistentCRCHashPartitioner", scripted_draws({}));
+  CHECK(crc.partition("", c.at(SimTime::zero())) == 0);  // crc32 of nothing
+  // kafka-go: CRC32Balancer sends nil and empty keys to a random partition, its Consistent form
+  // hashes both; Murmur2Balancer.Consistent hashes a nil key as the empty one.
+  ClientPartitioner go_crc = make(ClientFamily::kKafkaGo, "CRC32Balancer", scripted_draws({4, 5}));
+  CHECK(go_crc.partition("", c.at(SimTime::zero())) == 4);
+  CHECK(go_crc.partition(std::nullopt, c.at(SimTime::zero())) == 5);
+  ClientPartitioner go_crc_c = make(ClientFamily::kKafkaGo, "CRC32Balancer.Consistent", scripted_draws({}));
+  CHECK(go_crc_c.partition(std::nullopt, c.at(SimTime::zero())) == 0);
+  ClientPartitioner go_m2 = make(ClientFamily::kKafkaGo, "Murmur2Balancer.Consistent", scripted_draws({}));
+  CHECK(go_m2.partition(std::nullopt, c.at(SimTime::zero())) == 275646681 % 6);
+  CHECK(go_m2.partition("user-9", c.at(SimTime::zero())) == to_positive(murmur2("user-9")) % 6);
+  // librdkafka: consistent sends NULL keys to crc32("") = 0; random ignores keys.
+  ClientPartitioner cons = make(ClientFamily::kLibrdkafka, "consistent", scripted_draws({}));
+  CHECK(cons.partition(std::nullopt, c.at(SimTime::zero())) == 0);
+  ClientPartitioner rnd = make(ClientFamily::kLibrdkafka, "random", scripted_draws({3, 2}));
+  CHECK(rnd.partition("user-9", c.at(SimTime::zero())) == 3);
+  CHECK(rnd.partition("user-9", c.at(SimTime::zero())) == 2);
+}
+
+TEST_CASE("sarama's round robin: an index into the writable list, back to 0 when the list shrinks under it") {
+  Cluster c;
+  ClientPartitioner rr = make(ClientFamily::kSarama, "NewRoundRobinPartitioner", scripted_draws({}));
+  for (std::int32_t i = 0; i < 5; ++i) CHECK(rr.partition("k", c.at(SimTime::zero())) == i);
+  c.leaders[1] = -1;
+  c.leaders[3] = -1;
+  c.version = 2;
+  // The index (5) is past the four writable partitions 0, 2, 4, 5: back to the first.
+  CHECK(rr.partition("k", c.at(SimTime::zero())) == 0);
+  CHECK(rr.partition("k", c.at(SimTime::zero())) == 2);
 }

@@ -438,6 +438,24 @@ TEST_CASE("librdkafka, kafka-go, kafkajs: one partition's batch per request, the
   CHECK(f.sender.in_flight(kNode0) == 2);
 }
 
+TEST_CASE("one partition per request: a partition goes when it is ready, not when another on its node is") {
+  ProducerConfig c = producer_config();
+  c.linger = SimTime::ms(10);
+  c.profile.one_partition_per_request = true;
+  c.profile.batch_records = 2;
+  SenderFixture f(c);
+  f.append(0);  // p0's lingers until 10 ms (and comes first in the node's drain order)
+  f.append(1);
+  f.append(1);  // p1's batch is full: its node is ready
+  f.run();
+  f.run();
+  CHECK(f.rec.take() == lines({"sent #1 to 0: p1", "watch 1000 ms"}));
+  CHECK(f.acc.deque_size(0) == 1);
+  f.now = SimTime::ms(10);
+  f.run();
+  CHECK(f.rec.take() == lines({"sent #2 to 0: p0"}));
+}
+
 TEST_CASE("a cap on records per batch (batch.num.messages, BatchSize) closes the batch: the next record opens one") {
   ProducerConfig c = producer_config();
   c.profile.batch_records = 2;
