@@ -13,21 +13,13 @@
 #include "model/partitioners/client_keys.hpp"
 #include "model/partitioners/client_partitioner.hpp"
 #include "model/partitioners/key_hash.hpp"
+#include "scripted_draws.hpp"
 
 using namespace partsim::model;
+using partsim::model::test::scripted;
 using partsim::sim::SimTime;
 
 namespace {
-
-PartitionDraw scripted_draws(std::vector<std::int32_t> values) {
-  auto q = std::make_shared<std::deque<std::int32_t>>(values.begin(), values.end());
-  return [q] {
-    REQUIRE_FALSE(q->empty());
-    const auto v = q->front();
-    q->pop_front();
-    return v;
-  };
-}
 
 PartitionDraw seeded_draws(std::uint32_t seed) {
   auto rng = std::make_shared<std::mt19937>(seed);
@@ -92,7 +84,7 @@ TEST_CASE("every profile's default partitioner comes first, and each places keys
 
 TEST_CASE("librdkafka: NULL keys sticky by time, a leaderless partition left at once, a linger of 0 per message") {
   Cluster c;
-  ClientPartitioner p = make(ClientFamily::kLibrdkafka, "consistent_random", scripted_draws({4, 1, 5, 3}));
+  ClientPartitioner p = make(ClientFamily::kLibrdkafka, "consistent_random", scripted({4, 1, 5, 3}));
   // 10 ms stickiness: the first draw (4) holds until 10 ms after it.
   CHECK(p.partition(std::nullopt, c.at(SimTime::ms(0))) == 4);
   CHECK(p.partition(std::nullopt, c.at(SimTime::from_ms(9.9))) == 4);
@@ -108,14 +100,14 @@ TEST_CASE("librdkafka: NULL keys sticky by time, a leaderless partition left at 
 
   ClientPartitionerSettings per_message;
   per_message.sticky_linger = SimTime::zero();
-  ClientPartitioner q = make(ClientFamily::kLibrdkafka, "murmur2_random", scripted_draws({2, 3}), per_message);
+  ClientPartitioner q = make(ClientFamily::kLibrdkafka, "murmur2_random", scripted({2, 3}), per_message);
   CHECK(q.partition(std::nullopt, c.at(SimTime::ms(0))) == 2);
   CHECK(q.partition(std::nullopt, c.at(SimTime::ms(0))) == 3);
   // murmur2_random hashes the empty key; murmur2 sends NULL keys to 275646681 % N.
   CHECK(q.partition("", c.at(SimTime::ms(0))) == 275646681 % 6);
-  ClientPartitioner fixed = make(ClientFamily::kLibrdkafka, "murmur2", scripted_draws({}));
+  ClientPartitioner fixed = make(ClientFamily::kLibrdkafka, "murmur2", scripted({}));
   CHECK(fixed.partition(std::nullopt, c.at(SimTime::ms(0))) == 275646681 % 6);
-  ClientPartitioner fnv = make(ClientFamily::kLibrdkafka, "fnv1a", scripted_draws({}));
+  ClientPartitioner fnv = make(ClientFamily::kLibrdkafka, "fnv1a", scripted({}));
   CHECK(fnv.partition(std::nullopt, c.at(SimTime::ms(0))) == 2128831035 % 6);
 }
 
@@ -123,12 +115,12 @@ TEST_CASE("kafkajs and kafka-go: round robin, over partitions with a leader from
   Cluster c;
   c.leaders[2] = -1;
   // kafkajs: a random 32-bit start from two draws ((5 << 1) ^ 0 = 10), pre-incremented: 11 % 5.
-  ClientPartitioner js = make(ClientFamily::kKafkajs, "DefaultPartitioner", scripted_draws({5, 0}));
+  ClientPartitioner js = make(ClientFamily::kKafkajs, "DefaultPartitioner", scripted({5, 0}));
   const std::vector<std::int32_t> with_leader{0, 1, 3, 4, 5};
   for (std::uint32_t i = 0; i < 12; ++i)
     CHECK(js.partition(std::nullopt, c.at(SimTime::zero())) == with_leader[(11 + i) % 5]);
   // kafka-go's RoundRobin ignores keys and counts over every partition from 0.
-  ClientPartitioner go = make(ClientFamily::kKafkaGo, "RoundRobin", scripted_draws({}));
+  ClientPartitioner go = make(ClientFamily::kKafkaGo, "RoundRobin", scripted({}));
   for (std::int32_t i = 0; i < 12; ++i) CHECK(go.partition("same-key", c.at(SimTime::zero())) == i % 6);
 }
 
@@ -155,7 +147,7 @@ TEST_CASE("franz-go: sticky by estimated bytes (1000 bytes of 100-byte values: 9
   // Draws 0, 1, 2, ...: each switch goes to another partition, so every change is seen.
   std::vector<std::int32_t> draws;
   for (std::int32_t i = 0; i < 20; ++i) draws.push_back(i % 6);
-  ClientPartitioner p = make(ClientFamily::kFranzGo, "UniformBytesPartitioner", scripted_draws(draws), s);
+  ClientPartitioner p = make(ClientFamily::kFranzGo, "UniformBytesPartitioner", scripted(draws), s);
   // A null key and a 100-byte value: payload part 1 + 2 + 100 + 1 = 104, estimated 107 bytes.
   std::vector<std::int32_t> runs;
   std::int32_t last = -1;
@@ -184,33 +176,33 @@ TEST_CASE("franz-go: sticky by estimated bytes (1000 bytes of 100-byte values: 9
 TEST_CASE("the other partitioners' null and empty keys: fixed, random per message or hashed, as each client does") {
   Cluster c;
   // sarama's reference hash: FNV-1a with Java's sign rule: the empty key at 0x811C9DC5 & 0x7fffffff.
-  ClientPartitioner ref = make(ClientFamily::kSarama, "NewReferenceHashPartitioner", scripted_draws({}));
+  ClientPartitioner ref = make(ClientFamily::kSarama, "NewReferenceHashPartitioner", scripted({}));
   CHECK(ref.partition("", c.at(SimTime::zero())) == 18652613 % 6);
   CHECK(ref.partition("user-9", c.at(SimTime::zero())) ==
         static_cast<std::int32_t>((fnv1a_32("user-9") & 0x7fffffffu) % 6));
-  ClientPartitioner crc = make(ClientFamily::kSarama, "NewConsistentCRCHashPartitioner", scripted_draws({}));
+  ClientPartitioner crc = make(ClientFamily::kSarama, "NewConsistentCRCHashPartitioner", scripted({}));
   CHECK(crc.partition("", c.at(SimTime::zero())) == 0);  // crc32 of nothing
   // kafka-go: CRC32Balancer sends nil and empty keys to a random partition, its Consistent form
   // hashes both; Murmur2Balancer.Consistent hashes a nil key as the empty one.
-  ClientPartitioner go_crc = make(ClientFamily::kKafkaGo, "CRC32Balancer", scripted_draws({4, 5}));
+  ClientPartitioner go_crc = make(ClientFamily::kKafkaGo, "CRC32Balancer", scripted({4, 5}));
   CHECK(go_crc.partition("", c.at(SimTime::zero())) == 4);
   CHECK(go_crc.partition(std::nullopt, c.at(SimTime::zero())) == 5);
-  ClientPartitioner go_crc_c = make(ClientFamily::kKafkaGo, "CRC32Balancer.Consistent", scripted_draws({}));
+  ClientPartitioner go_crc_c = make(ClientFamily::kKafkaGo, "CRC32Balancer.Consistent", scripted({}));
   CHECK(go_crc_c.partition(std::nullopt, c.at(SimTime::zero())) == 0);
-  ClientPartitioner go_m2 = make(ClientFamily::kKafkaGo, "Murmur2Balancer.Consistent", scripted_draws({}));
+  ClientPartitioner go_m2 = make(ClientFamily::kKafkaGo, "Murmur2Balancer.Consistent", scripted({}));
   CHECK(go_m2.partition(std::nullopt, c.at(SimTime::zero())) == 275646681 % 6);
   CHECK(go_m2.partition("user-9", c.at(SimTime::zero())) == to_positive(murmur2("user-9")) % 6);
   // librdkafka: consistent sends NULL keys to crc32("") = 0; random ignores keys.
-  ClientPartitioner cons = make(ClientFamily::kLibrdkafka, "consistent", scripted_draws({}));
+  ClientPartitioner cons = make(ClientFamily::kLibrdkafka, "consistent", scripted({}));
   CHECK(cons.partition(std::nullopt, c.at(SimTime::zero())) == 0);
-  ClientPartitioner rnd = make(ClientFamily::kLibrdkafka, "random", scripted_draws({3, 2}));
+  ClientPartitioner rnd = make(ClientFamily::kLibrdkafka, "random", scripted({3, 2}));
   CHECK(rnd.partition("user-9", c.at(SimTime::zero())) == 3);
   CHECK(rnd.partition("user-9", c.at(SimTime::zero())) == 2);
 }
 
 TEST_CASE("sarama's round robin: an index into the writable list, back to 0 when the list shrinks under it") {
   Cluster c;
-  ClientPartitioner rr = make(ClientFamily::kSarama, "NewRoundRobinPartitioner", scripted_draws({}));
+  ClientPartitioner rr = make(ClientFamily::kSarama, "NewRoundRobinPartitioner", scripted({}));
   for (std::int32_t i = 0; i < 5; ++i) CHECK(rr.partition("k", c.at(SimTime::zero())) == i);
   c.leaders[1] = -1;
   c.leaders[3] = -1;

@@ -13,20 +13,13 @@
 #include "model/partitioners/round_robin_partitioner.hpp"
 #include "model/partitioners/rule_partitioner.hpp"
 #include "model/partitioners/sticky_kip480_partitioner.hpp"
+#include "scripted_draws.hpp"
 
 using namespace partsim::model;
 
+using partsim::model::test::scripted;
+
 namespace {
-// Draws the scripted values in order (like Kafka's test helpers), then fails loudly.
-PartitionDraw scripted(std::vector<std::int32_t> values) {
-  auto q = std::make_shared<std::deque<std::int32_t>>(values.begin(), values.end());
-  return [q] {
-    REQUIRE_FALSE(q->empty());
-    const auto v = q->front();
-    q->pop_front();
-    return v;
-  };
-}
 std::vector<std::int32_t> iota(std::int32_t n) {
   std::vector<std::int32_t> v;
   for (std::int32_t i = 0; i < n; ++i) v.push_back(i);
