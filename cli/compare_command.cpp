@@ -214,11 +214,14 @@ std::optional<CompareSettings> parse_compare_args(const Args& args) {
       throw UsageError("--clients: give it alone (each client has its own partitioners and config names)");
     s.plans = clients;
     s.key_agreement = true;
-    if (!sweep_text.empty() &&
-        expand_assignment(sweep_text.substr(0, sweep_text.find('=')) + "=x", "--sweep").find(".config.") !=
-            std::string::npos)
-      throw UsageError("--sweep: each client spells its producer config its own way: with --clients, sweep a "
-                       "workload, cluster or topic key");
+    if (!sweep_text.empty()) {
+      const std::string path = expand_assignment(sweep_text.substr(0, sweep_text.find('=')) + "=x", "--sweep");
+      if (path.rfind("client=", 0) == 0 || path.find(".client=") != std::string::npos)
+        throw UsageError("--sweep: --clients already sets every producer's client; sweep something else");
+      if (drops_config && path.rfind("producers.", 0) == 0 && path.find(".config.") != std::string::npos)
+        throw UsageError("--sweep: each client spells its producer config its own way: with another client's "
+                         "profile in --clients, sweep a workload, cluster, topic or consumer key");
+    }
     if (drops_config)
       std::fprintf(stderr,
                    "partsim compare: note: a producer config in the scenario (Kafka's names) applies to the Java "

@@ -33,10 +33,15 @@ bool uses_buffered_records(const ProducerConfig& c) {
          (rule->null_key == Unkeyed::kStickyByBytes || rule->keyed == Unkeyed::kStickyByBytes);
 }
 
+SimTime no_limit_bound(const ProducerConfig& c) {
+  return std::max(kNoDeliveryTimeoutBound, c.linger + c.request_timeout);
+}
+
 SimTime retry_budget(const ProducerConfig& c) {
-  const std::int64_t attempts = std::min<std::int64_t>(c.retries, 1'000'000) + 1;
+  if (c.retries >= 2147483647) return no_limit_bound(c);  // retries without end
   const SimTime backoff = c.profile.flat_backoff ? c.retry_backoff : std::max(c.retry_backoff, c.retry_backoff_max);
-  return SimTime::from_ms(std::min(static_cast<double>(attempts) * (c.request_timeout + backoff).to_ms(), 1e12));
+  const double attempts = static_cast<double>(c.retries) + 1;
+  return SimTime::from_ms(std::min(c.linger.to_ms() + attempts * (c.request_timeout + backoff).to_ms(), 1e12));
 }
 
 SimTime default_sticky_linger(SimTime linger) { return std::min(linger + linger, SimTime::ms(900000)); }
@@ -73,7 +78,7 @@ void apply_profile_defaults(ProducerConfig& c) {
       c.max_in_flight = 4;  // once the broker answered (sink.go firstRespCheck)
       p.first_request_alone = true;
       c.compression = Compression::kSnappy;
-      c.delivery_timeout = kNoDeliveryTimeoutBound;  // RecordDeliveryTimeout 0: none
+      c.delivery_timeout = SimTime::zero();  // RecordDeliveryTimeout 0: none (bounded by the loader)
       return;
     case ClientFamily::kSarama:  // config.go L540-566
       p.partitioner = "NewHashPartitioner";

@@ -25,16 +25,18 @@ std::unique_ptr<Partitioner> make_profile_partitioner(const ProducerConfig& c, P
 /// Whether that partitioner weighs partitions by their buffered records (franz-go adaptive).
 bool uses_buffered_records(const ProducerConfig& c);
 
-/// franz-go has no delivery timeout by default (RecordDeliveryTimeout 0) and retries without
-/// end: partsim fails a record still buffered this long after its batch was created, so that
-/// a run whose partition never gets a leader back ends (docs/clients.md).
+/// A client without a time limit on delivery (franz-go's RecordDeliveryTimeout 0,
+/// librdkafka's message.timeout.ms 0, retries without end) waits for a leader forever; partsim
+/// fails a record its batch has held this long, and at least linger + request timeout, so
+/// that a run whose partition never gets a leader back ends (docs/clients.md).
 inline constexpr SimTime kNoDeliveryTimeoutBound = SimTime::ms(120'000);
+SimTime no_limit_bound(const ProducerConfig& c);
 
 /// sarama, kafkajs and kafka-go give up by attempts, not by time, and count a partition
 /// without a leader as a failed attempt, where the Java model's batches wait for a leader
-/// until delivery.timeout.ms. Their delivery timeout here is the time their attempts can take
-/// at most: (retries + 1) x (request timeout + the longest backoff); a record that waits
-/// longer fails (as a delivery timeout).
+/// until delivery.timeout.ms. Their delivery timeout here is the time a batch can take at
+/// most: linger + (retries + 1) x (request timeout + the longest backoff), a record that
+/// waits longer failing as a delivery timeout; with retries without end, no_limit_bound.
 SimTime retry_budget(const ProducerConfig& c);
 
 /// librdkafka's sticky.partitioning.linger.ms when not set: 2 x linger.ms, at most 900000 ms

@@ -80,7 +80,7 @@ void RunRecorder::record_appended(std::uint32_t p, const AppendedRecord& r) {
   if (r.key && r.partition < rows && r.intended >= s_.run.warmup)
     hot_keys_.add(row(p, r.partition), *r.key, static_cast<std::uint32_t>(r.key_hash));
   if (static_cast<std::int32_t>(result_.trace.size()) < s_.run.trace) result_.trace.push_back(r.partition);
-  if (result_.key_agreement && r.key && r.intended >= s_.run.warmup) {
+  if (result_.key_agreement && r.key && r.partitions_known > 0 && r.intended >= s_.run.warmup) {
     ++result_.key_agreement->records;
     if (to_positive(r.key_hash) % r.partitions_known == r.partition) ++result_.key_agreement->as_java;
   }

@@ -200,8 +200,14 @@ void check_librdkafka(MapReader& m, ProducerConfig& c) {
     c.max_in_flight = std::min(c.max_in_flight, 5);
     if (c.retries == 0) m.error("message.send.max.retries", "must be > 0 with enable.idempotence=true");
   }
-  if (c.delivery_timeout <= c.linger)
-    m.error("message.timeout.ms", "must be greater than linger.ms (" + number_text(c.linger.to_ms()) + ")");
+  if (c.delivery_timeout == SimTime::zero()) c.delivery_timeout = no_limit_bound(c);  // 0: no timeout
+  // rdkafka_conf.c: linger.ms must stay below message.timeout.ms; set, that is an error; left
+  // at its default, librdkafka lowers it to message.timeout.ms - 0.1 ms.
+  if (c.delivery_timeout <= c.linger) {
+    if (m.has("linger.ms") || m.has("queue.buffering.max.ms"))
+      m.error("message.timeout.ms", "must be greater than linger.ms (" + number_text(c.linger.to_ms()) + ")");
+    else c.linger = c.delivery_timeout - SimTime::from_ms(0.1);
+  }
 }
 
 void check_franz_go(MapReader& m, ProducerConfig& c) {
@@ -220,7 +226,7 @@ void check_franz_go(MapReader& m, ProducerConfig& c) {
     if (!m.has("MaxProduceRequestsInflightPerBroker")) c.max_in_flight = 1;
     c.profile.first_request_alone = false;
   }
-  if (c.delivery_timeout == SimTime::zero()) c.delivery_timeout = kNoDeliveryTimeoutBound;
+  if (c.delivery_timeout == SimTime::zero()) c.delivery_timeout = no_limit_bound(c);
 }
 
 void check_sarama(MapReader& m, ProducerConfig& c) {
@@ -241,7 +247,9 @@ void check_kafkajs(MapReader& m, ProducerConfig& c) {
     // Number.MAX_SAFE_INTEGER (here the largest count partsim keeps).
     if (m.has("acks") && c.acks != Acks::kAll) m.error("acks", "must be -1 with idempotent: true");
     c.acks = Acks::kAll;
-    if (!m.has("retry.retries")) c.retries = 2147483647;
+    // `retry` given at all, kafkajs takes its own defaults for what it leaves out (5 retries).
+    if (!m.has("retry.retries") && !m.has("retry.initialRetryTime") && !m.has("retry.maxRetryTime"))
+      c.retries = 2147483647;
     if (c.retries == 0) m.error("retry.retries", "must be > 0 with idempotent: true");
   }
   if (c.max_in_flight == 0) c.max_in_flight = 1'000'000;  // falsy: no limit
@@ -300,8 +308,9 @@ const Table<ProducerConfig>& librdkafka_table() {
           acks_choice("acks", {"0", "1", "all", "-1"}, "acknowledgement the producer waits for (-1 = all)"),
           F::flag("enable.idempotence", &ProducerConfig::idempotence,
                   "the idempotent producer (sets acks=all and max.in.flight <= 5)"),
-          F::duration("message.timeout.ms", &ProducerConfig::delivery_timeout, kMs, 1, kMaxMs,
-                      "upper bound from produce() to delivery or failure"),
+          F::duration("message.timeout.ms", &ProducerConfig::delivery_timeout, kMs, 0, kMaxMs,
+                      "upper bound from produce() to delivery or failure (0: none, which partsim bounds at 2 "
+                      "minutes)"),
           F::duration("request.timeout.ms", &ProducerConfig::request_timeout, kMs, 1, 900000,
                       "how long the producer waits for a response"),
           retries("message.send.max.retries"),
@@ -359,8 +368,9 @@ const Table<ProducerConfig>& franz_go_table() {
                              "batch compression"),
           F::integer("RecordRetries", &ProducerConfig::retries, 0, kInt32Max, "", "retries of a failed batch"),
           go_duration("RecordDeliveryTimeout", &ProducerConfig::delivery_timeout, kMaxMs,
-                      "upper bound from produce to success or failure; 0 (the default): none, which partsim "
-                      "bounds at 2m0s so that a partition that never gets a leader back does not hold the run"),
+                      "upper bound from a batch's creation to success or failure; 0 (the default): none, which "
+                      "partsim bounds at 2 minutes (and at least the linger and a request's timeout) so that a "
+                      "partition that never gets a leader back does not hold the run"),
           go_duration("MetadataMaxAge", &ProducerConfig::metadata_max_age, kMaxMs,
                       "the client refreshes its metadata this long after the last refresh"),
           compression_ratio(),

@@ -51,9 +51,16 @@ std::optional<std::string> did_you_mean(const std::string& word, const std::set<
 }
 
 std::string ReadContext::locate(const YAML::Node& at, const std::string& path, const std::string& message) const {
-  // An error inside a field that --set gave names the --set, not the file.
+  // An error inside a field that --set gave names the --set, not the file: the one that
+  // gave the deepest part of the path (a --set inside a section another --set replaced).
+  const std::string* by = nullptr;
+  std::size_t depth = 0;
   for (const auto& [p, text] : overridden)
-    if (path == p || path.rfind(p + ".", 0) == 0) return text + ": " + path + ": " + message;
+    if ((path == p || path.rfind(p + ".", 0) == 0) && (by == nullptr || p.size() > depth)) {
+      by = &text;
+      depth = p.size();
+    }
+  if (by) return *by + ": " + path + ": " + message;
   std::string where = file;
   if (at.IsDefined()) {
     const YAML::Mark m = at.Mark();
@@ -320,10 +327,12 @@ void MapReader::read_strings(const std::string& key, std::vector<std::string>& o
 }
 
 MapReader MapReader::map(const std::string& key) {
+  containers_.insert(key);
   return MapReader(ctx_, get(key), join_path(path_, key), node_.IsDefined() && !node_.IsNull() ? node_ : parent_);
 }
 
 std::vector<YAML::Node> MapReader::sequence(const std::string& key) {
+  containers_.insert(key);
   const std::string list_path = join_path(path_, key);
   const YAML::Node n = get(key);
   std::vector<YAML::Node> items;
@@ -345,14 +354,18 @@ void MapReader::finish() {
   // its variants (a Java config key on a kafka-go producer): unknown here, whether or not
   // another item (a Java producer, for producers.*) took it.
   for (Override& o : ctx_.overrides) {
-    if (path_.empty() || o.pattern.size() <= path_.size()) continue;
+    // A removal (KEY=~) of a key this item lacks leaves it as it is.
+    if (path_.empty() || o.pattern.size() <= path_.size() || o.value.IsNull()) continue;
     const std::size_t segments = static_cast<std::size_t>(std::count(path_.begin(), path_.end(), '.')) + 1;
     std::size_t cut = 0;
     for (std::size_t n = 0; n < segments && cut != std::string::npos; ++n) cut = o.pattern.find('.', cut + (n > 0));
     if (cut == std::string::npos || !path_matches(o.pattern.substr(0, cut), path_)) continue;
     const std::string rest = o.pattern.substr(cut + 1);
-    const bool known = std::any_of(asked_.begin(), asked_.end(),
-                                   [&](const std::string& a) { return rest == a || rest.rfind(a + ".", 0) == 0; });
+    // A key of this mapping, or a key inside one of its sections or lists (not inside a
+    // value: librdkafka's `partitioner` is not Java's `partitioner.ignore.keys`).
+    const bool known = std::any_of(asked_.begin(), asked_.end(), [&](const std::string& a) {
+      return rest == a || (containers_.count(a) > 0 && rest.rfind(a + ".", 0) == 0);
+    });
     if (known) continue;
     o.used = true;  // said here, not again as naming nothing
     std::string msg = o.assignment + ": unknown key '" + rest + "' under " + path_;

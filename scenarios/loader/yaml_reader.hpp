@@ -116,6 +116,7 @@ private:
   YAML::Node parent_;
   std::string path_;
   std::set<std::string> asked_;
+  std::set<std::string> containers_;  // the keys read as a mapping or a list
 };
 
 }  // namespace partsim::scenarios

@@ -192,4 +192,13 @@ TEST_CASE("compare --clients: one run per client, the other clients on their own
               " --clients kafka-4.3,sarama --set producers.*.config.linger.ms=5");
   CHECK(r.exit_code != 0);
   CHECK(r.err.find("unknown key 'linger.ms' under producers.0.config") != std::string::npos);
+  // An error in a --set names that --set, not the one that left the scenario's config out.
+  r = run_cli("compare " + scenario_arg("slow-broker.yaml") +
+              " --clients sarama --set producers.*.config.Net.ReadTimeout=0");
+  CHECK(r.exit_code != 0);
+  CHECK(r.err.find("--set producers.*.config.Net.ReadTimeout=0: producers.0.config.Net.ReadTimeout: must be > 0") !=
+        std::string::npos);
+  r = run_cli("compare " + scenario_arg("slow-broker.yaml") + " --clients sarama,kafka-go --sweep client=kafka-4.3");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--clients already sets every producer's client") != std::string::npos);
 }

@@ -176,8 +176,12 @@ TEST_CASE("Go zeros mean what the client makes of them; keys partsim does not mo
   CHECK(fg.producers[0].config.delivery_timeout == model::kNoDeliveryTimeoutBound);
   CHECK(load_error("librdkafka-2.x", {"producers.0.config.queue.buffering.max.kbytes=100"}).find("is not modelled") !=
         std::string::npos);
-  CHECK(load_error("librdkafka-2.x", {"producers.0.config.message.timeout.ms=5"})
+  // librdkafka: linger.ms must stay below message.timeout.ms: given, an error; left at its
+  // default, lowered to message.timeout.ms - 0.1 ms.
+  CHECK(load_error("librdkafka-2.x", {"producers.0.config.message.timeout.ms=5", "producers.0.config.linger.ms=5"})
             .find("must be greater than linger.ms") != std::string::npos);
+  CHECK(load_profile("librdkafka-2.x", {"producers.0.config.message.timeout.ms=5"}).producers[0].config.linger ==
+        SimTime::from_ms(4.9));
   // Durations are written as Go writes them, and read back.
   const auto minute = load_profile("sarama", {"producers.0.config.Producer.Flush.Frequency=1m30.5s"});
   const std::string written = scenarios::write_scenario_yaml(minute);
@@ -187,11 +191,18 @@ TEST_CASE("Go zeros mean what the client makes of them; keys partsim does not mo
 }
 
 TEST_CASE("a --set of a key one producer's client does not have is refused, whichever producer comes first") {
-  const std::string two = std::string(kThreeBrokers) + R"(  - name: go
+  const std::string two = R"(name: two-clients
+run: {records: 100}
+cluster: {brokers: [{id: 0, rtt.ms: 1}]}
+topics: [{name: t, partitions: 2}]
+producers:
+  - name: java
+  - name: go
     client: kafka-go
-    workload: {arrivals: {kind: constant, rate: 10}}
 )";
-  for (const char* set : {"producers.*.config.linger.ms=7", "producers.*.config.BatchSize=7"}) {
+  CHECK(scenarios::load_scenario_text(two, "two.yaml").producers.size() == 2);
+  for (const char* set : {"producers.*.config.linger.ms=7", "producers.*.config.BatchSize=7",
+                          "producers.*.config.compression.type=gzip"}) {
     CAPTURE(set);
     std::string error;
     try {
@@ -199,8 +210,13 @@ TEST_CASE("a --set of a key one producer's client does not have is refused, whic
     } catch (const std::exception& e) {
       error = e.what();
     }
-    CHECK(error.find("unknown key") != std::string::npos);
+    CHECK(error.find(std::string("--set ") + set + ": unknown key") != std::string::npos);
   }
+  // A Java key below a profile's key of the same name is still unknown there.
+  CHECK(load_error("librdkafka-2.x", {"producers.*.config.partitioner.ignore.keys=true"}).find("unknown key") !=
+        std::string::npos);
+  // Removing a key an item's client lacks leaves the item as it is.
+  CHECK(scenarios::load_scenario_text(two, "two.yaml", {"producers.*.config.linger.ms=~"}).producers.size() == 2);
 }
 
 TEST_CASE("a partition that never gets a leader back: each client gives up in bounded time, as its retries do") {
@@ -214,12 +230,37 @@ producers:
   - name: app
     workload: {arrivals: {kind: constant, rate: 1000}, keys: {kind: template, template: "k-{i}", cardinality: 100}}
 )";
-  for (const char* client : {"sarama", "kafkajs", "kafka-go", "franz-go", "librdkafka-2.x"}) {
-    CAPTURE(client);
-    const model::Scenario s = scenarios::load_scenario_text(failing, "lost.yaml", {std::string("client=") + client});
+  const std::vector<std::vector<std::string>> clients{
+      {"client=sarama"},   {"client=kafkajs"},  {"client=kafkajs", "producers.0.config.idempotent=true"},
+      {"client=kafka-go"}, {"client=franz-go"}, {"client=librdkafka-2.x"}};
+  for (const auto& sets : clients) {
+    CAPTURE(sets.back());
+    const model::Scenario s = scenarios::load_scenario_text(failing, "lost.yaml", sets);
     const auto r = model::run_scenario(s, 1);
     CHECK(r.records_acked + r.failed.total() == r.records_sent);
     CHECK(r.failed.total() > 0);
     CHECK(r.simulated_ms < 1000 + 400'000);  // the longest bound: kafkajs' 6 x (30 s + 30 s)
+  }
+}
+
+TEST_CASE("a linger longer than the retries take: the batch is sent after it, not failed while it waits") {
+  const std::string slow = R"(name: slow-sends
+run: {seed: 1, duration.ms: 40000}
+cluster: {brokers: [{id: 0, rtt.ms: 1}]}
+topics: [{name: t, partitions: 1}]
+producers:
+  - name: app
+    workload: {arrivals: {kind: constant, rate: 1}}
+)";
+  const std::vector<std::vector<std::string>> linger{{"client=kafka-go", "producers.0.config.BatchTimeout=30s",
+                                                      "producers.0.config.MaxAttempts=1"},
+                                                     {"client=sarama",
+                                                      "producers.0.config.Producer.Flush.Frequency=3m"},
+                                                     {"client=franz-go", "producers.0.config.ProducerLinger=3m"}};
+  for (const auto& sets : linger) {
+    CAPTURE(sets[1]);
+    const auto r = model::run_scenario(scenarios::load_scenario_text(slow, "slow.yaml", sets), 1);
+    CHECK(r.records_sent == 40);
+    CHECK(r.records_acked == 40);
   }
 }
