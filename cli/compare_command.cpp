@@ -143,7 +143,7 @@ std::vector<RunPlan> parse_clients(const std::string& text, bool& drops_config) 
       for (const auto& p : model::client_profile_names()) profiles += ", " + p;
       throw UsageError("--clients: '" + name + "' " + why + " (the clients: kafka-2.4 ... kafka-4.4" + profiles + ")");
     }
-    if (!seen.insert(name).second) throw UsageError("--clients: '" + name + "' is given twice");
+    if (!seen.insert(v->name()).second) throw UsageError("--clients: '" + name + "' is given twice");
     RunPlan plan{name, {"client=" + name, "producers.*.client=" + name}, {}};
     if (!v->java()) {  // the scenario's config, not a --set of the command line
       plan.pre_sets.push_back("producers.*.config=~");

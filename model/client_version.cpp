@@ -64,6 +64,7 @@ const std::vector<std::string>& client_profile_names() {
 }
 
 std::optional<ClientVersion> parse_client(std::string_view text, std::string& why) {
+  if (text == "librdkafka") text = "librdkafka-2.x";  // the only librdkafka line partsim models
   for (std::size_t i = 0; i < std::size(kProfileNames); ++i)
     if (text == kProfileNames[i]) {
       ClientVersion v;  // the Java model's send path as kafka-4.3 has it

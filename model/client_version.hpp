@@ -61,7 +61,7 @@ const std::vector<std::string>& client_lines();
 const std::vector<std::string>& client_profile_names();
 
 /// Reads "kafka-3.6", "kafka-3.9.0", the aliases "kafka-4.x" (4.3) and "kafka-3.x" (3.9),
-/// and a profile's name ("librdkafka-2.x"). Nothing, with `why` set, for anything else (a
+/// and a profile's name ("librdkafka-2.x", also as "librdkafka"). Nothing, with `why` set, for anything else (a
 /// line outside 2.4-4.4, a patch that was never released, an unknown profile).
 std::optional<ClientVersion> parse_client(std::string_view text, std::string& why);
 

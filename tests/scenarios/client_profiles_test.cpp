@@ -53,6 +53,7 @@ std::string load_error(const std::string& client, std::vector<std::string> sets)
 TEST_CASE("each profile's defaults, read from its client's source") {
   const auto rd = load_profile("librdkafka-2.x").producers[0].config;
   CHECK(rd.client.name() == "librdkafka-2.x");
+  CHECK(load_profile("librdkafka").producers[0].config.client.name() == "librdkafka-2.x");  // the short name
   CHECK(rd.profile.partitioner == "consistent_random");
   CHECK(rd.linger == SimTime::ms(5));
   CHECK(rd.batch_size_bytes == 1'000'000);
