@@ -16,13 +16,17 @@ using H = HashToPartition;
 constexpr std::array<ClientPartitionerRule, 23> kProfileRules{{
     // librdkafka: NULL keys go sticky unless the partitioner is consistent, murmur2 or fnv1a
     // (those hash them as the empty key); consistent_random also sends the empty key sticky.
-    {Fam::kLibrdkafka, "consistent_random", KeyHash::kCrc32, H::kUnsigned, U::kStickyByTime, U::kStickyByTime},
-    {Fam::kLibrdkafka, "consistent", KeyHash::kCrc32, H::kUnsigned, U::kHashed, U::kHashed},
-    {Fam::kLibrdkafka, "murmur2", KeyHash::kMurmur2, H::kMask, U::kHashed, U::kHashed},
-    {Fam::kLibrdkafka, "murmur2_random", KeyHash::kMurmur2, H::kMask, U::kStickyByTime, U::kHashed},
-    {Fam::kLibrdkafka, "fnv1a", KeyHash::kFnv1a, H::kAbs, U::kHashed, U::kHashed},
-    {Fam::kLibrdkafka, "fnv1a_random", KeyHash::kFnv1a, H::kAbs, U::kStickyByTime, U::kHashed},
-    {Fam::kLibrdkafka, "random", KeyHash::kNone, H::kMask, U::kStickyByTime, U::kRandom, U::kRandom},
+    {Fam::kLibrdkafka, "consistent_random", KeyHash::kCrc32, H::kUnsigned, U::kStickyByTime, U::kStickyByTime,
+     U::kHashed, C::kAllRetryOnce},
+    {Fam::kLibrdkafka, "consistent", KeyHash::kCrc32, H::kUnsigned, U::kHashed, U::kHashed, U::kHashed,
+     C::kAllRetryOnce},
+    {Fam::kLibrdkafka, "murmur2", KeyHash::kMurmur2, H::kMask, U::kHashed, U::kHashed, U::kHashed, C::kAllRetryOnce},
+    {Fam::kLibrdkafka, "murmur2_random", KeyHash::kMurmur2, H::kMask, U::kStickyByTime, U::kHashed, U::kHashed,
+     C::kAllRetryOnce},
+    {Fam::kLibrdkafka, "fnv1a", KeyHash::kFnv1a, H::kAbs, U::kHashed, U::kHashed, U::kHashed, C::kAllRetryOnce},
+    {Fam::kLibrdkafka, "fnv1a_random", KeyHash::kFnv1a, H::kAbs, U::kStickyByTime, U::kHashed, U::kHashed,
+     C::kAllRetryOnce},
+    {Fam::kLibrdkafka, "random", KeyHash::kNone, H::kMask, U::kStickyByTime, U::kRandom, U::kRandom, C::kAllRetryOnce},
     // sarama: only a nil key is absent; random and round robin over the writable partitions.
     {Fam::kSarama, "NewHashPartitioner", KeyHash::kFnv1a, H::kAbs, U::kRandom, U::kHashed, U::kHashed, C::kWithLeader},
     {Fam::kSarama, "NewReferenceHashPartitioner", KeyHash::kFnv1a, H::kMask, U::kRandom, U::kHashed, U::kHashed,
@@ -121,7 +125,7 @@ std::span<const std::int32_t> ClientPartitioner::candidates(const PartitionerVie
       if (has_leader(p, view)) with_leader_.push_back(p);
     }
   }
-  if (rule_.candidates == C::kAll || with_leader_.empty()) return all_;
+  if (rule_.candidates != C::kWithLeader || with_leader_.empty()) return all_;
   return with_leader_;
 }
 
@@ -150,7 +154,7 @@ std::int32_t ClientPartitioner::unkeyed(Unkeyed how, const PartitionerView& view
   switch (how) {
     case U::kHashed: return hash_to_partition(key_hash(rule_.hash, ""), rule_.rule, view.num_partitions);
     case U::kRandom:
-      if (rule_.candidates == C::kAll && rule_.family == Fam::kLibrdkafka) return draw_all_with_retry(view);
+      if (rule_.candidates == C::kAllRetryOnce) return draw_all_with_retry(view);
       {
         const auto among = candidates(view);
         return among[static_cast<std::size_t>(uniform(static_cast<std::int32_t>(among.size())))];

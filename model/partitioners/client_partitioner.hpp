@@ -42,8 +42,9 @@ enum class Unkeyed : std::uint8_t {
 
 /// Which partitions an unkeyed choice draws from.
 enum class Candidates : std::uint8_t {
-  kAll,         ///< every partition (kafka-go, librdkafka's draws with one retry)
-  kWithLeader,  ///< the partitions with a leader, by id (sarama, kafkajs, franz-go)
+  kAll,           ///< every partition (kafka-go)
+  kAllRetryOnce,  ///< every partition, drawn once more when the draw has no leader (librdkafka)
+  kWithLeader,    ///< the partitions with a leader, by id (sarama, kafkajs, franz-go)
 };
 
 /// One partitioner of one client, by the name the client's config gives it.

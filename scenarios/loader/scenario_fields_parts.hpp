@@ -74,6 +74,11 @@ Field<S> client_field(Acc acc, bool top, bool group = false) {
   return f;
 }
 
+/// acks under a client's names for 0, 1 and all (a fourth name, if any, is all too).
+Field<model::ProducerConfig> acks_choice(std::string key, std::vector<std::string> names, std::string doc);
+/// partsim.compression.ratio, in every client's producer config.
+Field<model::ProducerConfig> compression_ratio();
+
 /// The config of a producer whose client is another client's profile (scenario_fields_profiles.cpp).
 const Table<model::ProducerConfig>& profile_config_table(model::ClientFamily family);
 

@@ -8,6 +8,25 @@
 #include "scenarios/loader/scenario_fields_parts.hpp"
 
 namespace partsim::scenarios {
+
+Field<model::ProducerConfig> acks_choice(std::string key, std::vector<std::string> names, std::string doc) {
+  using model::Acks;
+  return Fields<model::ProducerConfig>::choice(
+      std::move(key), std::move(names),
+      [](const model::ProducerConfig& c) -> std::size_t {
+        return c.acks == Acks::kNone ? 0 : c.acks == Acks::kLeader ? 1 : 2;
+      },
+      [](model::ProducerConfig& c, std::size_t i) {
+        c.acks = i == 0 ? Acks::kNone : i == 1 ? Acks::kLeader : Acks::kAll;
+      },
+      std::move(doc));
+}
+
+Field<model::ProducerConfig> compression_ratio() {
+  return Fields<model::ProducerConfig>::number("partsim.compression.ratio", &model::ProducerConfig::compression_ratio,
+                                               0.01, 10, "",
+                                               "partsim: compressed / uncompressed bytes when compressed");
+}
 namespace {
 
 using namespace partsim::model;
@@ -103,15 +122,7 @@ const Table<ProducerConfig>& config_table() {
           F::duration(
               "metadata.max.age.ms", &ProducerConfig::metadata_max_age, kMs, 0, kMaxMs,
               "the producer refreshes its metadata this long after its last refresh (it sees added partitions then)"),
-          F::choice(
-              "acks", {"0", "1", "all", "-1"},
-              [](const ProducerConfig& c) -> std::size_t {
-                return c.acks == Acks::kNone ? 0 : c.acks == Acks::kLeader ? 1 : 2;
-              },
-              [](ProducerConfig& c, std::size_t i) {
-                c.acks = i == 0 ? Acks::kNone : i == 1 ? Acks::kLeader : Acks::kAll;
-              },
-              "acknowledgement the producer waits for (-1 = all)")
+          acks_choice("acks", {"0", "1", "all", "-1"}, "acknowledgement the producer waits for (-1 = all)")
               .client_default(
                   [](ProducerConfig& c, const ClientVersion& v) {
                     c.acks = java::default_acks_all(v) ? Acks::kAll : Acks::kLeader;
@@ -123,8 +134,7 @@ const Table<ProducerConfig>& config_table() {
               [](const ProducerConfig& c) { return YAML::Node(c.idempotence ? "true" : "false"); }),
           F::choice("compression.type", &ProducerConfig::compression, {"none", "gzip", "snappy", "lz4", "zstd"},
                     "batch compression"),
-          F::number("partsim.compression.ratio", &ProducerConfig::compression_ratio, 0.01, 10, "",
-                    "partsim: compressed / uncompressed bytes when compressed"),
+          compression_ratio(),
           F::flag("partitioner.ignore.keys", &ProducerConfig::ignore_keys,
                   "the built-in partitioner ignores keys (KIP-794, kafka-3.3 and later)"),
           F::flag("partitioner.adaptive.partitioning.enable", &ProducerConfig::adaptive,

@@ -9,6 +9,7 @@
 
 #include "model/client_profiles.hpp"
 #include "model/partitioners/client_partitioner.hpp"
+#include "scenarios/loader/go_duration.hpp"
 #include "scenarios/loader/scenario_fields_parts.hpp"
 
 namespace partsim::scenarios {
@@ -18,67 +19,6 @@ using namespace partsim::model;
 using F = Fields<ProducerConfig>;
 
 // ---- value kinds the Java table does not have ----------------------------------------------------
-
-// A Go time.Duration as time.ParseDuration reads it: a sequence of decimal numbers, each
-// with a unit (ns, us, µs, ms, s, m, h); "0" alone is zero. Nothing when it is not one.
-std::optional<double> parse_go_duration_ms(std::string_view text) {
-  if (text == "0") return 0.0;
-  if (text.empty()) return std::nullopt;
-  double total = 0;
-  while (!text.empty()) {
-    std::size_t i = 0;
-    while (i < text.size() && ((text[i] >= '0' && text[i] <= '9') || text[i] == '.')) ++i;
-    if (i == 0) return std::nullopt;
-    double number = 0;
-    try {
-      std::size_t used = 0;
-      number = std::stod(std::string(text.substr(0, i)), &used);
-      if (used != i) return std::nullopt;
-    } catch (const std::exception&) {
-      return std::nullopt;
-    }
-    text.remove_prefix(i);
-    double unit = 0;
-    for (const auto& [name, ms] : {std::pair<std::string_view, double>{"ns", 1e-6},
-                                   {"us", 1e-3},
-                                   {"µs", 1e-3},
-                                   {"ms", 1},
-                                   {"s", 1e3},
-                                   {"m", 6e4},
-                                   {"h", 3.6e6}})
-      if (text.substr(0, name.size()) == name && (name != "m" || text.substr(0, 2) != "ms")) {
-        unit = ms;
-        text.remove_prefix(name.size());
-        break;
-      }
-    if (unit == 0) return std::nullopt;
-    total += number * unit;
-  }
-  return total;
-}
-
-// `n` / 10^digits with its trailing zeros (and point) left out: "1.5", "10".
-std::string decimal_text(std::int64_t n, int digits) {
-  std::string whole = std::to_string(n / static_cast<std::int64_t>(std::pow(10, digits)));
-  std::string frac = std::to_string(n % static_cast<std::int64_t>(std::pow(10, digits)));
-  frac.insert(0, static_cast<std::size_t>(digits) - frac.size(), '0');
-  while (!frac.empty() && frac.back() == '0') frac.pop_back();
-  return frac.empty() ? whole : whole + "." + frac;
-}
-
-// A duration as Go's time.Duration.String writes it: "0s", "1.5ms", "10ms", "1s", "5m0s",
-// "1h0m0s", "1m30.5s" (µs as Go spells it).
-std::string go_duration_text(std::int64_t ns) {
-  if (ns == 0) return "0s";
-  if (ns < 1'000) return std::to_string(ns) + "ns";
-  if (ns < 1'000'000) return decimal_text(ns, 3) + "µs";
-  if (ns < 1'000'000'000) return decimal_text(ns, 6) + "ms";
-  const std::int64_t hours = ns / 3'600'000'000'000, minutes = ns / 60'000'000'000 % 60;
-  const std::string seconds = decimal_text(ns % 60'000'000'000, 9) + "s";
-  if (hours > 0) return std::to_string(hours) + "h" + std::to_string(minutes) + "m" + seconds;
-  if (minutes > 0) return std::to_string(minutes) + "m" + seconds;
-  return seconds;
-}
 
 /// A Go time.Duration ("10ms", "1s") read into a SimTime member, in [0, hi_ms] ms.
 template <class Acc>
@@ -158,26 +98,8 @@ Field<ProducerConfig> partitioner_choice(std::string key, ClientFamily family, s
       [names](ProducerConfig& c, std::size_t i) { c.profile.partitioner = names[i]; }, std::move(doc));
 }
 
-/// acks under the profile's names, in the order 0, 1, all.
-Field<ProducerConfig> acks_choice(std::string key, std::vector<std::string> names, std::string doc) {
-  return F::choice(
-      std::move(key), names,
-      [](const ProducerConfig& c) -> std::size_t {
-        return c.acks == Acks::kNone ? 0 : c.acks == Acks::kLeader ? 1 : 2;
-      },
-      [](ProducerConfig& c, std::size_t i) { c.acks = i == 0   ? Acks::kNone
-                                                      : i == 1 ? Acks::kLeader
-                                                               : Acks::kAll; },
-      std::move(doc));
-}
-
 Field<ProducerConfig> compression_choice(std::string key, std::vector<std::string> names, std::string doc) {
   return F::choice(std::move(key), &ProducerConfig::compression, std::move(names), std::move(doc));
-}
-
-Field<ProducerConfig> compression_ratio() {
-  return F::number("partsim.compression.ratio", &ProducerConfig::compression_ratio, 0.01, 10, "",
-                   "partsim: compressed / uncompressed bytes when compressed");
 }
 
 ProducerConfig defaults_of(ClientFamily family) {
