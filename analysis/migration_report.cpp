@@ -42,7 +42,8 @@ nlohmann::ordered_json migration_to_json(const model::RunResult& r) {
                    {"catch_up_ms", when(b.catch_up_ms)},
                    {"switch_ms", when(b.switch_ms)},
                    {"finished_ms", round_to(b.finished_ms, 3)},
-                   {"records_after_switch", b.after_switch}};
+                   {"records_after_switch", b.after_switch},
+                   {"records_given_up", b.given_up}};
   }
   return j;
 }
@@ -79,6 +80,7 @@ std::string migration_to_text(const model::RunResult& r) {
     row("switch ms", when(b.switch_ms));
     row("bridge finished ms", fixed(b.finished_ms, 3));
     row("bridged after the switch", num(b.after_switch));
+    row("bridge gave up (delivery.timeout.ms)", num(b.given_up));
   }
   std::string out = "\nmigration " + m.strategy + ": " + escape_controls(m.from) + " (" +
                     std::to_string(m.from_partitions) + " partitions) -> " + escape_controls(m.to) + " (" +

@@ -16,7 +16,7 @@ namespace partsim::analysis {
 /// "order_violations_old", "keys_out_of_order", "keys_with_all_events", "stable", "downtime_ms",
 /// "duplicates", "inconsistent_keys", "sample": {"key", "old", "new"}, with a bridge "bridge":
 /// {"start_ms", "lag_at_start", "max_lag", "caught_up", "caught_up_ms", "catch_up_ms", "switch_ms",
-/// "finished_ms", "records_after_switch"}}; null without a migration. "ratio" is null without
+/// "finished_ms", "records_after_switch", "records_given_up"}}; null without a migration. "ratio" is null without
 /// keyed records; the three times are null when the bridge did not catch up ("caught_up": false).
 nlohmann::ordered_json migration_to_json(const model::RunResult& r);
 /// The "migration ..." block; "" without a migration.

@@ -15,7 +15,6 @@
 
 #include <algorithm>
 
-#include "model/detail/consumer_run.hpp"
 #include "model/detail/engine.hpp"
 #include "model/producer/partition_order.hpp"
 #include "sim/check.hpp"
@@ -24,21 +23,35 @@ namespace partsim::model::detail {
 
 // ---- setup ------------------------------------------------------------------------------------
 
-Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication, const RunOptions& options,
-               std::optional<SimTime> resume)
+namespace {
+
+// A migration's twins (one per producer of its old topic) and its bridge are clients too.
+std::uint32_t clients_of(const Scenario& s) {
+  std::uint32_t n = static_cast<std::uint32_t>(s.producers.size());
+  if (!s.migration) return n;
+  for (const auto& p : s.producers) n += p.workload.topic == s.migration->from ? 1 : 0;
+  return n + 1;
+}
+
+}  // namespace
+
+Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication, const RunOptions& options)
     : s_(s),
       options_(options),
       streams_(seed, replication),
       leadership_(s.topics, s.brokers.size()),
-      connections_(static_cast<std::uint32_t>(s.producers.size()), s.brokers.size()) {
+      connections_(clients_of(s), s.brokers.size()) {
   // Speed: a run whose producers keep many partition states reads them, their batches and the
   // leaders' sequence states at random: those go where huge pages may back them.
   std::size_t states = 0;  // producer x partition states, every topic at the count it reaches
   for (const auto& spec : s.producers) {
     const std::size_t topic = s.topic_index(spec.workload.topic).value_or(0);
     topic_of_.push_back(topic);
+    owner_.push_back(static_cast<std::uint32_t>(owner_.size()));
+    client_configs_.push_back(&spec.config);
     states += static_cast<std::size_t>(s.topics[topic].partitions_before(s.run.duration));
   }
+  setup_migration();  // the twins' topics join topic_of_ before the recorder reads it
   if (states >= kHugePageStates) {
     huge_pages_ = std::make_unique<sim::HugePageResource>();
     memory_ = huge_pages_.get();
@@ -81,42 +94,56 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
                     std::move(grows));
   result().seed = seed;
   result().log_order.checked = options.keep_logs || injects_errors;
-  // Consumer groups read the logs as they are written, a migration after the run
-  // (run_scenario drops them unless asked for); records carry tags (key, send index) to the
+  // Consumer groups and a migration's bridge read the logs as they are written (run_scenario
+  // drops them unless asked for); records carry tags (key, send index) to the
   // leader when the run keeps logs or checks order (a broker injects errors).
   LeaderLogs::Keeping keeping;
   keeping.keep_logs = options.keep_logs || !s.consumers.empty() || s.migration.has_value();
   keeping.tag_records = keeping.keep_logs || injects_errors;
   leaders_.emplace(s, keeping, rows, stats_offset_, leadership_, up_, replication_ ? &*replication_ : nullptr,
                    *recorder_, *this, memory_);
-  sim_.resize_timers(s.producers.size() * kTimersPerProducer);
   // A stop-replay migration stops the producers of its old topic at its at.ms (book ch.
-  // 10.3, strategy A) until `resume`, when the new topic is verified; the producers of other
-  // topics go on. Without `resume` (not known yet) they stop for good.
+  // 10.3, strategy A); their twins take the application over once the new topic is
+  // verified (migration_runner.hpp). The producers of other topics go on.
   const bool stop_replay = s.migration && s.migration->strategy == MigrationSpec::Strategy::kStopReplay;
   std::vector<std::string> broker_racks;
   for (const auto& b : s.brokers) broker_racks.push_back(b.rack);
-  for (std::uint32_t i = 0; i < s.producers.size(); ++i) {
-    const auto& spec = s.producers[i];
+  if (s.migration) {  // before the bridge's producer, which reports to it
+    const std::size_t to = *s.topic_index(s.migration->to);
+    migration_.emplace(s, *leaders_->logs(), result().partitions, stats_offset_[*s.topic_index(s.migration->from)],
+                       stats_offset_[to], streams_, sim_.clock(), *this);
+    // The new topic's order is the migration's figure (a copy repeats its original's send()).
+    recorder_->skip_order_check(stats_offset_[to],
+                                static_cast<std::size_t>(s.topics[to].partitions_before(s.run.duration)));
+    for (std::uint32_t c = static_cast<std::uint32_t>(s.producers.size()); c < client_configs_.size(); ++c)
+      leaders_->add_client(*client_configs_[c]);
+  }
+  for (std::uint32_t i = 0; i < topic_of_.size(); ++i) {
+    const bool twin = i >= s.producers.size();
+    const bool bridge = twin && i == bridge_client_;
+    const auto& spec = twin ? twin_specs_[i - s.producers.size()] : s.producers[i];
     std::optional<SimTime> stop = s.run.duration;
-    std::optional<SendBudget::Pause> pause;
-    if (stop_replay && spec.workload.topic == s.migration->from) {
-      if (resume) pause = SendBudget::Pause{s.migration->at, std::max(*resume, s.migration->at)};
-      else stop = stop ? std::min(*stop, s.migration->at) : s.migration->at;
-    }
-    const SendBudget budget{s.run.records, stop, &total_sent_, pause};
+    if (stop_replay && !twin && spec.workload.topic == s.migration->from)
+      stop = stop ? std::min(*stop, s.migration->at) : s.migration->at;
+    const SendBudget budget{s.run.records, stop, &total_sent_};
     const std::size_t topic = topic_of_[i];
     ProducerMemory memory{batch_arena_, memory_, nullptr};
     if (leaders_->tags_records())
       memory.key_id = [logs = leaders_->logs().get()](std::string_view key) { return logs->intern(key); };
-    producers_.push_back(sim::make_in<KafkaProducer>(memory_, i, spec,
-                                                     controller_->client_order(topic, s.topics[topic].partitions),
-                                                     leadership_.leaders(topic), up_, streams_, budget, *this,
-                                                     *recorder_, std::move(memory)));
+    producers_.push_back(sim::make_in<KafkaProducer>(
+        memory_, i, spec, controller_->client_order(topic, s.topics[topic].partitions), leadership_.leaders(topic), up_,
+        streams_, budget, *this, bridge ? static_cast<ProducerObserver&>(*migration_) : *recorder_, std::move(memory)));
     producers_.back()->place_on(host_of(spec.host));
     producers_.back()->locate(broker_racks);
     producers_.back()->skip_idle_passes(options.skip_idle_passes);
+    if (bridge) {
+      producers_.back()->fed_by_mirror();
+      migration_->attach_writer(*producers_.back());
+    } else if (twin) {
+      producers_.back()->wait_for_application();
+    }
   }
+  sim_.resize_timers(producers_.size() * kTimersPerProducer);
   setup_repartition();
   // Speed: the look-ahead of sends (KafkaProducer::look_ahead, prefetch_next_send) pays where the
   // producers' partition states do not stay in cache; a few thousand do.
@@ -146,6 +173,7 @@ RunResult Engine::run() {
     if (s_.controller.auto_leader_rebalance) sim_.schedule_in(s_.controller.imbalance_check_interval, LeaderCheck{});
   }
   start_groups();  // before the topic steps at 0 ms, which the groups learn of
+  if (migration_) migration_->start();
   start_repartition();
   if (options_.timeseries > SimTime::zero()) {
     recorder_->start_time_series();
@@ -213,9 +241,10 @@ void Engine::operator()(const AppSend& e) {
     if ((inline_sends & 4095) == 4095 && cancelled()) return;
     const std::optional<SimTime> next = p.send_next(now());
     if (!next) return;
-    // A wake-up left for after this event (an idle pass skipped) stands for a pass due now,
-    // which would have stopped the inline run: the next send is an event, as it was then.
-    if (p.rearm_pending() || !sim_.try_advance(*next)) {
+    // A wake-up left for after this event (an idle pass skipped, by this producer or a dual
+    // write's twin) stands for a pass due now, which would have stopped the inline run: the
+    // next send is an event, as it was then.
+    if (!after_event_.empty() || !sim_.try_advance(*next)) {
       p.schedule_app(*next, now());
       return;
     }
@@ -276,7 +305,7 @@ std::uint64_t Engine::send_request(std::uint32_t p, std::size_t node, std::int64
                                          static_cast<std::int32_t>(batches.size()), expects_response);
   requests_.find(id)->connection = connections_.producer(p, node);
   const bool tag_records = leaders_->tags_records();
-  if (tag_records || s_.producers[p].config.idempotence || replication_) {
+  if (tag_records || config_of(p).idempotence || replication_) {
     // What the leader needs of each batch travels with the request: a batch's slot may be
     // reused before the leader appends it (acks=0 completes at send).
     Request& r = *requests_.find(id);
@@ -299,9 +328,14 @@ std::uint64_t Engine::send_request(std::uint32_t p, std::size_t node, std::int64
       PARTSIM_CHECK(tags.size() == static_cast<std::size_t>(b.records),
                     "a batch without a tag per record in a run that tags records");
       tagged.reserve(tags.size());
+      if (p == bridge_client_ && p != 0) {  // the bridge's copies: each its original's send()
+        for (const RecordTag& tag : tags) tagged.push_back(migration_->copied(tag.send_index));
+        continue;
+      }
       std::size_t i = 0;
       acc.batches().for_each_send_time(batches[k], [&](SimTime t) {
-        tagged.push_back(LogRecord{tags[i].key, static_cast<std::int32_t>(p), tags[i].send_index, t, SimTime::zero()});
+        tagged.push_back(LogRecord{tags[i].key, static_cast<std::int32_t>(owner_[p]), tags[i].send_index, t,
+                                   SimTime::zero()});
         ++i;
       });
     }
@@ -344,7 +378,7 @@ void Engine::start_service(std::uint32_t broker, const BrokerService::Started& s
   recorder_->request_waited(broker, s.waited);
   sim_.schedule_at(s.done_at, BrokerDone{broker, brokers_[broker].epoch(), s.request, s.connection});
   // Speed: the sequence check at BrokerDone reads each batch's producer state: ask for it now.
-  if (const Request* r = requests_.find(s.request); r && s_.producers[r->producer].config.idempotence)
+  if (const Request* r = requests_.find(s.request); r && config_of(r->producer).idempotence)
     leaders_->prefetch_states(*r);
 }
 
@@ -366,7 +400,7 @@ void Engine::operator()(const BrokerDone& e) {
     // watermark covers the batches, acks_settled). The high watermark passes the records
     // then, as the response leaves.
     const bool fixed = !replication_;
-    replicated = fixed && s_.producers[r->producer].config.acks == Acks::kAll ? b.replication() : SimTime::zero();
+    replicated = fixed && config_of(r->producer).acks == Acks::kAll ? b.replication() : SimTime::zero();
     leaders_->serve(e.request, *r, b.draw_error(), now(), now() + replicated);
     if (!r->live) {
       requests_.erase(e.request);
@@ -426,29 +460,6 @@ namespace partsim::model {
 RunResult run_scenario(const Scenario& scenario, std::uint64_t seed, std::uint64_t replication,
                        const RunOptions& options) {
   RunResult result = detail::Engine(scenario, seed, replication, options).run();
-  // Stop-replay: the run above stopped the producers at at.ms for good, which tells when the
-  // replay and its verification end; the producers resume then, writing to the new topic
-  // (the migration moves what they send from then on). Both runs are the same up to at.ms,
-  // and every record sent before it is replayed before the resume, so the second run's
-  // replay, and its resume, are the first's. Only a run that may send past at.ms needs it.
-  if (scenario.migration && scenario.migration->strategy == MigrationSpec::Strategy::kStopReplay && !result.partial &&
-      (!scenario.run.duration || *scenario.run.duration > scenario.migration->at)) {
-    detail::run_migration(scenario, seed, replication, result, options.cancel);
-    if (result.migration) {  // else interrupted: the first run's results, partial
-      const SimTime resume = result.migration->resume;
-      const double record_bytes = result.migration->bridge_record_bytes;  // of the records before at.ms, as replayed
-      result = detail::Engine(scenario, seed, replication, options, resume).run();
-      if (!result.partial)
-        detail::run_migration(scenario, seed, replication, result, options.cancel, record_bytes, resume);
-    }
-  } else if (scenario.migration && !result.partial) {
-    // The migration copies after the producers' run; its groups read what it leaves (below),
-    // the new topic's log first filled.
-    detail::run_migration(scenario, seed, replication, result, options.cancel);
-  }
-  // Without a migration the groups ran in the engine's loop; with one they read what it left.
-  if (scenario.migration && !scenario.consumers.empty() && !result.partial)
-    detail::run_consumers(scenario, options, result);
   if (!options.keep_logs) result.logs.reset();
   return result;
 }

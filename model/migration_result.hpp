@@ -24,7 +24,8 @@ struct BridgeFigures {
   double switch_ms = 0;           ///< bridge: producers move to the new topic (caught up + verify.ms);
                                   ///< stop-replay: producers resume, writing to the new topic (replay + verify.ms)
   double finished_ms = 0;         ///< the bridge's last acknowledgement
-  std::int64_t after_switch = 0;  ///< records the bridge appended to the new topic after the switch
+  std::int64_t after_switch = 0;  ///< records the new topic acknowledged to the bridge after the switch
+  std::int64_t given_up = 0;      ///< records the bridge gave up (not acknowledged within delivery.timeout.ms)
 };
 
 struct MigrationResult {

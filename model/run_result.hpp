@@ -310,7 +310,7 @@ struct RunResult {
   /// Per broker, the groups' fetches it served; empty when no group ran in the event loop
   /// (none, or a migration's groups, which read the logs after it).
   std::vector<BrokerFetches> consumer_fetches;
-  /// The scenario's migration to a new topic, run on the logs after the producers' run.
+  /// The scenario's migration to a new topic, run in the same simulation (figures from its logs).
   std::optional<migration::MigrationResult> migration;
   /// Partition increases during the run (a topic with a schedule); nothing without.
   std::optional<RepartitionResult> repartition;

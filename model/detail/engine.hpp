@@ -25,6 +25,7 @@
 #include "model/detail/controller.hpp"
 #include "model/detail/fetch_server.hpp"
 #include "model/detail/leader_logs.hpp"
+#include "model/detail/migration_runner.hpp"
 #include "model/detail/network.hpp"
 #include "model/detail/run_recorder.hpp"
 #include "model/host_cores.hpp"
@@ -115,21 +116,22 @@ struct ConsumerFetchDue {
   std::uint64_t fetch;
   std::uint32_t generation;
 };
-using Event =
-    std::variant<AppSend, SenderWake, RequestArrive, BrokerDone, ResponseArrive, RequestTimeout, Disconnect,
-                 BufferTimeout, MetadataRefresh, BrokerScheduleStep, SecondCall, Sample, LeaderCheck, ResponseSent,
-                 TopicStep, PeriodicRefresh, FetchStep, IsrCheck, Fence, ConsumerFetchArrive, ConsumerFetchDue>;
+struct MigrationEvent {
+  MigrationStep step;
+};  // a migration's step (migration_runner.hpp)
+using Event = std::variant<AppSend, SenderWake, RequestArrive, BrokerDone, ResponseArrive, RequestTimeout, Disconnect,
+                           BufferTimeout, MetadataRefresh, BrokerScheduleStep, SecondCall, Sample, LeaderCheck,
+                           ResponseSent, TopicStep, PeriodicRefresh, FetchStep, IsrCheck, Fence, ConsumerFetchArrive,
+                           ConsumerFetchDue, MigrationEvent>;
 
 class Engine final : public ProducerHost,
                      public ReplicationHost,
                      public consumer::FetchPath,
                      public FetchServerHost,
-                     public ReadableListener {
+                     public ReadableListener,
+                     public MigrationHost {
 public:
-  /// `resume`: a stop-replay migration's producers start again then (their pause, from at.ms);
-  /// without it they stop at at.ms for good (the run that finds when they may resume).
-  Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication, const RunOptions& options,
-         std::optional<SimTime> resume = std::nullopt);
+  Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication, const RunOptions& options);
   RunResult run();
 
   void operator()(const AppSend& e);
@@ -153,6 +155,7 @@ public:
   void operator()(const Fence& e);
   void operator()(const ConsumerFetchArrive& e);
   void operator()(const ConsumerFetchDue& e);
+  void operator()(const MigrationEvent& e) { migration_->step(e.step, now()); }
 
   // ReplicationHost
   void schedule_fetch(ReplicationHost::Step step, std::uint32_t session, std::uint64_t fetch, SimTime at) override;
@@ -200,10 +203,18 @@ public:
   void answered(std::uint32_t group, std::int32_t member, std::int32_t broker,
                 std::optional<std::vector<std::int64_t>> counts, SimTime at) override;
 
+  // MigrationHost (engine_migration.cpp)
+  void schedule_migration(MigrationStep step, SimTime at) override { sim_.schedule_at(at, MigrationEvent{step}); }
+  bool sources_stopped(bool and_idle) const override;
+  void switch_producers(SimTime shift) override;
+  void start_dual_write() override;
+
 private:
   SimTime now() const { return sim_.now(); }
   bool cancelled() const { return options_.cancel && options_.cancel->load(std::memory_order_relaxed); }
   KafkaProducer& producer(std::uint32_t i) { return *producers_[i]; }
+  /// The config a client's requests carry: a producer's, a migration's twin's or its bridge's.
+  const ProducerConfig& config_of(std::uint32_t client) const { return *client_configs_[client]; }
   enum Timer : std::size_t { kSenderTimer, kDeadlineTimer, kMetadataTimer, kTimersPerProducer };
   static std::size_t timer_slot(std::uint32_t producer, Timer t) {
     return std::size_t{producer} * kTimersPerProducer + t;
@@ -226,9 +237,29 @@ private:
     return FetchServer::is_fetch(id) ? fetch_server_->holds(id) : requests_.find(id) != nullptr;
   }
 
+  // ---- a migration in the event loop (engine_migration.cpp) ----
+  // Each producer of the old topic has a twin on the new topic (indexes after the
+  // scenario's producers), which the application moves to at the switch (hand_over) or
+  // which makes its second sends (dual write); the bridge writes through one more producer
+  // on the new topic (the last, bridge_client_), which reports to the MigrationRunner.
+  void setup_migration();
+  struct TwinMirror final : SendMirror {  // a dual write's second sends (engine_migration.cpp)
+    Engine& engine;
+    std::uint32_t twin;
+    TwinMirror(Engine& e, std::uint32_t t) : engine(e), twin(t) {}
+    void mirror(const GeneratedRecord& record, std::int64_t send_index, SimTime intended, SimTime now) override;
+    void source_stopped(SimTime now) override;
+  };
+  std::optional<MigrationRunner> migration_;
+  std::deque<ProducerSpec> twin_specs_;                // the twins' specs (their topic the new one), then the bridge's
+  std::vector<std::uint32_t> twin_of_;                 // per scenario producer: its twin, or 0 for none
+  std::vector<std::uint32_t> owner_;                   // per producer (twins too): whose send() its records are
+  std::vector<const ProducerConfig*> client_configs_;  // per producer: the scenario's, twins, the bridge
+  std::uint32_t bridge_client_ = 0;                    // the bridge's producer (0: none)
+  std::vector<std::unique_ptr<TwinMirror>> mirrors_;
+
   // ---- consumer groups in the event loop (engine_consumers.cpp) ----
-  // Every group of the scenario runs as a part of this loop (a scenario with a migration
-  // replays them after it instead: model/detail/consumer_run.cpp); their fetches are the
+  // Every group of the scenario runs as a part of this loop; their fetches are the
   // FetchServer's, served in the brokers' queues beside produce requests.
   void start_groups();
   void finish_groups();

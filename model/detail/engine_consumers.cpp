@@ -11,7 +11,7 @@
 namespace partsim::model::detail {
 
 void Engine::start_groups() {
-  if (s_.consumers.empty() || s_.migration) return;  // a migration's groups are replayed after it
+  if (s_.consumers.empty()) return;
   consume_in_ = consume_inputs(s_, options_);
   consume_in_.logs = leaders_->logs().get();
   log_topic_.assign(result().partitions.size(), 0);
@@ -77,6 +77,7 @@ void Engine::answered(std::uint32_t group, std::int32_t member, std::int32_t bro
 // fetch at its leader (it had read everything there was) fetches it, and a fetch parked on
 // it may be answered sooner than it was due.
 void Engine::readable_changed(std::size_t log) {
+  if (migration_) migration_->readable_changed(log, now());
   if (groups_.empty()) return;
   for (auto& g : groups_)
     if (g->records_arrived(static_cast<std::int32_t>(log), now())) group_woken_ = true;

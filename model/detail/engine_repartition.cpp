@@ -98,7 +98,7 @@ void Engine::finish_repartition() {
     const std::size_t t = topic_of_[p];
     if (controller_->topic_steps(t).empty()) continue;
     const bool saw_last = producer(p).metadata().num_partitions() >= controller_->partition_counts()[t];
-    r.producers.push_back({s_.producers[p].name, saw_last ? saw_new_count_[p] : std::nullopt});
+    r.producers.push_back({producer(p).spec().name, saw_last ? saw_new_count_[p] : std::nullopt});
   }
 }
 

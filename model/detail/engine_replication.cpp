@@ -26,6 +26,7 @@ void Engine::schedule_fetch(ReplicationHost::Step step, std::uint32_t session, s
 }
 
 bool Engine::quiet() const {
+  if (migration_ && migration_->active()) return false;  // it may still copy, or move the producers
   for (const auto& p : producers_)
     if (!p->stopped() || p->has_in_flight() || p->blocked() || p->accumulator().has_batches()) return false;
   return true;

@@ -46,6 +46,7 @@ void Engine::gather_results() {
     result().replication.records_truncated = leaders_->records_truncated();
     result().replication.records_uncommitted = leaders_->records_uncommitted();
   }
+  if (migration_) result().migration = migration_->finish();  // from the logs as the run left them
   if (leaders_->keeps_logs()) result().logs = leaders_->logs();
   result().leader_history = controller_->take_history();
   for (std::size_t t = 0; t < s_.topics.size(); ++t) {
@@ -57,13 +58,17 @@ void Engine::gather_results() {
   std::vector<std::int32_t> node_ids;
   for (const auto& b : result().brokers) node_ids.push_back(b.broker);
   for (const auto& p : producers_) {
-    result().producer_metrics.push_back(producer_metrics(p->spec().name, p->sender().metrics(), p->buffer_wait(),
-                                                         p->send_errors(), last_completion, node_ids));
-    result().records_sent += p->sent();
-    ClientRun& client = result().clients[p->index()];  // the producers come first, in order
-    if (!client.rack.empty()) {
-      client.records = p->records_located();
-      client.records_in_rack = p->records_in_rack();
+    // A migration's twin that never sent (no switch, no dual write) has no metrics to show.
+    const bool twin = p->index() >= s_.producers.size();
+    if (!twin || p->sent() > p->sent_before_hand_over())
+      result().producer_metrics.push_back(producer_metrics(p->spec().name, p->sender().metrics(), p->buffer_wait(),
+                                                           p->send_errors(), last_completion, node_ids));
+    if (p->index() == bridge_client_ && bridge_client_ != 0) continue;  // copies, not the application's sends
+    result().records_sent += p->sent() - p->sent_before_hand_over();
+    ClientRun& client = result().clients[owner_[p->index()]];  // the producers come first, in order
+    if (!client.rack.empty()) {                                // a migration's twin counts for its producer
+      client.records += p->records_located();
+      client.records_in_rack += p->records_in_rack();
     }
     const RecordAccumulator& acc = p->accumulator();
     result().partitioner_switches += acc.partitioner().switches();

@@ -57,6 +57,12 @@ public:
   /// The leader appended `records` to the log of row `log` (LogOrder: a record behind one
   /// of the same key and producer sent later, or appended a second time).
   void check_order(std::size_t log, std::span<const LogRecord> records);
+  /// Rows `first` to `first + count` are not checked for order (a migration's new topic,
+  /// whose copies repeat their originals' send() calls: the migration's figures check it).
+  void skip_order_check(std::size_t first, std::size_t count) {
+    unchecked_rows_.resize(result_.partitions.size(), 0);
+    for (std::size_t r = first; r < first + count; ++r) unchecked_rows_[r] = 1;
+  }
   /// A failover cut `record` from its log: its retry is appended again, not a duplicate.
   void forget_appended(const LogRecord& record);
 
@@ -102,6 +108,7 @@ private:
   std::vector<std::unordered_map<std::uint64_t, std::int64_t>> order_max_;
   std::vector<std::vector<bool>> appended_;
   std::vector<char> key_reordered_;
+  std::vector<char> unchecked_rows_;  // per row: 1 when skipped (skip_order_check), or empty
   // Per topic that grows: key -> the partition of its records so far, -1 once split.
   // Looked up by string_view (transparent hash), so a key seen before costs no allocation.
   struct KeyHash {

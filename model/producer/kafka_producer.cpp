@@ -84,7 +84,7 @@ void KafkaProducer::start(SimTime now) {
 }
 
 void KafkaProducer::schedule_app(SimTime at, SimTime now) {
-  if (app_event_pending_ || stopped_) return;
+  if (app_event_pending_ || stopped_ || fed_) return;
   app_event_pending_ = true;
   look_ahead();
   // The one application thread is busy until app_free_at_ (its last send()'s CPU time).
@@ -99,21 +99,25 @@ bool KafkaProducer::may_send(SimTime now) const {
   return true;
 }
 
-// The pause begins where stop() would end the sends for good (may_send against a duration
-// of `from`), and like close() it flushes what is buffered, so that everything before the
-// pause goes out as it does when the producers stop at its start (run_scenario's first run).
-bool KafkaProducer::begin_pause(SimTime now) {
-  if (!budget_.pause || paused_ || (workload_.open_loop() ? next_due_ : now) < budget_.pause->from) return false;
-  paused_ = true;
-  closing_ = true;
-  wake_sender(now, now);
-  return true;
-}
-
 void KafkaProducer::stop(SimTime now) {
   if (stopped_) return;
   stopped_ = true;  // close(): flush everything that is buffered
   wake_sender(now, now);
+  if (mirror_) mirror_->source_stopped(now);
+}
+
+void KafkaProducer::hand_over(KafkaProducer& next, SimTime shift, SimTime now) {
+  next.workload_.take(std::move(workload_));
+  next.sent_ = sent_;
+  next.handed_sent_ = sent_;
+  next.next_due_ = next_due_ + shift;
+  next.arrival_shift_ = arrival_shift_ + shift;
+  next.tokens_ = tokens_;
+  next.app_free_at_ = std::max(app_free_at_, now);
+  next.stopped_ = false;
+  successor_ = &next;
+  stop(now);
+  next.schedule_app(next.workload_.open_loop() ? next.next_due_ : now, now);
 }
 
 std::optional<SimTime> KafkaProducer::send_next(SimTime now) {
@@ -123,17 +127,6 @@ std::optional<SimTime> KafkaProducer::send_next(SimTime now) {
     stop(now);
     return std::nullopt;
   }
-  // The application stops for the budget's pause: the send() due now comes after it (open
-  // loop: every arrival from then on shifted by the pause; otherwise the thread waits).
-  if (budget_.pause && !workload_.open_loop()) {
-    begin_pause(now);
-    if (paused_ && now < budget_.pause->until) return budget_.pause->until;
-  } else if (begin_pause(now)) {
-    arrival_shift_ = budget_.pause->until - budget_.pause->from;
-    next_due_ += arrival_shift_;
-    return std::max(next_due_, app_free_at_);
-  }
-  closing_ = false;  // the pause is over: sends again, batches linger again
   const SimTime intended = workload_.open_loop() ? next_due_ : now;
   if (spec_.workload.arrivals.kind == Arrivals::Kind::kClosedLoop) --tokens_;
   // send.cost.us: the thread's CPU time for this send(), from when its last one ended (a
@@ -169,7 +162,7 @@ bool KafkaProducer::next_send_time(SimTime now, SimTime& next) {
   // The application thread is busy with its last send() until app_free_at_ (send_next).
   const SimTime free_at = std::max(now, app_free_at_);
   if (workload_.open_loop()) {
-    // The workload's arrival times, shifted by a pause once it began (SendBudget::pause).
+    // The workload's arrival times, shifted by a hand-over's shift (hand_over).
     next_due_ = workload_.next_arrival(next_due_ - arrival_shift_) + arrival_shift_;
     next = std::max(next_due_, free_at);
     return true;
@@ -179,7 +172,6 @@ bool KafkaProducer::next_send_time(SimTime now, SimTime& next) {
     return true;
   }
   if (!may_send(now)) stop(now);
-  else begin_pause(now);  // flushes now, as stop() would; the next send() waits for the pause's end
   return false;
 }
 
@@ -190,6 +182,7 @@ void KafkaProducer::after_send(SimTime now) {
 
 void KafkaProducer::return_tokens(std::int64_t records, SimTime now) {
   if (spec_.workload.arrivals.kind != Arrivals::Kind::kClosedLoop) return;
+  if (successor_) return successor_->return_tokens(records, now);
   tokens_ += records;
   if (!blocked_ && !stopped_) schedule_app(now, now);
 }
@@ -203,6 +196,18 @@ void KafkaProducer::send_one(SimTime intended, SimTime now) {
   ++*budget_.total_sent;
   const GeneratedRecord rec = workload_.next_record(sent_ - 1);
   const std::int32_t key_hash = !rec.has_key ? 0 : ahead_.hash_of(sent_ - 1, rec.key);
+  place(rec, key_hash, sent_ - 1, intended, now);
+  if (mirror_) mirror_->mirror(rec, sent_ - 1, intended, now);  // the dual write's second send
+}
+
+void KafkaProducer::mirrored_send(const GeneratedRecord& rec, std::int64_t send_index, SimTime intended, SimTime now) {
+  now_ = now;
+  ++sent_;
+  place(rec, rec.has_key ? murmur2(rec.key) : 0, send_index, intended, now);
+}
+
+void KafkaProducer::place(const GeneratedRecord& rec, std::int32_t key_hash, std::int64_t send_index, SimTime intended,
+                          SimTime now) {
   // Partition choice (spec §1.2 step 4, §1.3): explicit, then the partitioner object, then
   // the key's hash over all partitions, else the accumulator's sticky choice (-1). It comes
   // before the size check (KP:1057 then KP:1064): a record too large still advances a
@@ -239,7 +244,7 @@ void KafkaProducer::send_one(SimTime intended, SimTime now) {
     s.key.assign(rec.key);
     s.key_hash = key_hash;
   }
-  s.send_index = sent_ - 1;
+  s.send_index = send_index;
   s.request.partition = partition;
   s.request.shape = rec.shape;
   s.request.payload_part = payload;
@@ -397,7 +402,7 @@ void KafkaProducer::wake_sender(SimTime t, SimTime now) {
 void KafkaProducer::wake_for_new_batch(std::int32_t partition, SimTime now) {
   if (wake_at_ <= now) return;  // a pass is due at once anyway
   std::optional<SimTime> wake;
-  if (!in_pass_ && !stopped_ && !closing_ && sender_free_at_ <= now && sender_.quiet() && !host_.event_due(now))
+  if (!in_pass_ && !stopped_ && sender_free_at_ <= now && sender_.quiet() && !host_.event_due(now))
     wake = accumulator_.new_batch_wake(partition, now);
   if (wake && skip_idle_passes_) {
     wake_at_ = std::min(wake_at_, *wake);
@@ -434,7 +439,7 @@ void KafkaProducer::run_sender(SimTime now) {
   now_ = now;
   pass_requests_ = pass_batches_ = pass_bytes_ = 0;
   in_pass_ = true;  // what the pass causes (a failed batch frees memory, a send resumes) is not idle
-  const SimTime next = sender_.run_once(now, node_up_, stopped_ || closing_);
+  const SimTime next = sender_.run_once(now, node_up_, stopped_);
   in_pass_ = false;
   // The sender thread's CPU time for what this pass sent (cpu.sender.request.us per
   // request, cpu.sender.batch.us per batch, cpu.sender.byte.ns per byte, rounded to the

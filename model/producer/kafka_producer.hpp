@@ -101,14 +101,17 @@ struct SendBudget {
   std::optional<std::int64_t> run_records;  ///< run.records over all producers
   std::optional<SimTime> duration;          ///< run.duration.ms: no send() from then on
   std::int64_t* total_sent = nullptr;       ///< sends so far, all producers
-  /// The application stops calling send() at `from` and starts again at `until` (a
-  /// stop-replay migration's downtime): the first send() due at or after `from` and every
-  /// later one come `until - from` later (open loop: the arrivals shifted; closed loop and
-  /// flat out: the thread waits until `until`).
-  struct Pause {
-    SimTime from, until;
-  };
-  std::optional<Pause> pause;
+};
+
+/// Where a producer's send() calls are made a second time (a migration's dual write sends
+/// each record to a second topic too, through another producer).
+class SendMirror {
+public:
+  virtual ~SendMirror() = default;
+  /// send() number `send_index` of `record`, meant for `intended`, went to the first producer.
+  virtual void mirror(const GeneratedRecord& record, std::int64_t send_index, SimTime intended, SimTime now) = 0;
+  /// The first producer stopped sending (close()).
+  virtual void source_stopped(SimTime now) = 0;
 };
 
 class KafkaProducer : private SenderListener {
@@ -145,6 +148,29 @@ public:
   void prefetch_next_send() const {
     if (const std::int32_t p = ahead_.partition_of(sent_); p >= 0) accumulator_.prefetch_partition(p);
   }
+  /// A migration's producer on the new topic (model/detail/migration_runner.hpp) waits,
+  /// sending nothing, until the application moves to it (hand_over) or it starts taking the
+  /// second send of each record (fed_by).
+  void wait_for_application() { stopped_ = true; }
+  /// The application moves to `next`: its send() calls go through `next` from now on, the
+  /// workload where this producer left it and `shift` later (open loop: every arrival;
+  /// otherwise the thread waits until now). This producer sends no more (close(): it flushes
+  /// what it holds), and the closed-loop tokens its acknowledgements return go to `next`.
+  void hand_over(KafkaProducer& next, SimTime shift, SimTime now);
+  /// send() calls made here while the application ran elsewhere (hand_over).
+  std::int64_t sent_before_hand_over() const { return handed_sent_; }
+  /// Every send() of this producer is made again through `mirror` (null: none).
+  void mirror_to(SendMirror* mirror) { mirror_ = mirror; }
+  /// From now on this producer takes another's second sends (mirrored_send) and makes no
+  /// send() of its own; stopped() once told the first producer stopped.
+  void fed_by_mirror() {
+    stopped_ = false;
+    fed_ = true;
+  }
+  /// No more send() calls (as when the workload ends): close() flushes what is buffered.
+  void close(SimTime now) { stop(now); }
+  /// Another producer's send() `send_index`, made again here (a dual write's second send).
+  void mirrored_send(const GeneratedRecord& record, std::int64_t send_index, SimTime intended, SimTime now);
   /// The host's app event fired.
   void app_event_fired() { app_event_pending_ = false; }
   void on_second_call(std::uint64_t send, SimTime now);
@@ -167,14 +193,13 @@ public:
   void skip_idle_passes(bool on) { skip_idle_passes_ = on; }
   /// The event being handled is over: a wake-up an idle pass would have set is set now.
   void after_event(SimTime now);
-  /// A wake-up waits for after_event: the host must not run the next send() inline.
-  bool rearm_pending() const { return rearm_after_event_; }
   /// Runs the application and sender threads' CPU time on a host's shared cores.
   void place_on(HostCores* host) { host_cores_ = host; }
 
   std::uint32_t index() const { return index_; }
   const ProducerSpec& spec() const { return spec_; }
-  bool stopped() const { return stopped_; }
+  /// Makes no send() of its own: stopped, or fed by another (fed_by_mirror).
+  bool stopped() const { return stopped_ || fed_; }
   /// send() calls so far (failed ones included).
   std::int64_t sent() const { return sent_; }
   bool blocked() const { return blocked_; }
@@ -202,9 +227,10 @@ private:
   bool next_send_time(SimTime now, SimTime& next);
   void after_send(SimTime now);
   void stop(SimTime now);
-  bool begin_pause(SimTime now);  // SendBudget::pause begins for a send() due now
   void return_tokens(std::int64_t records, SimTime now);
   void send_one(SimTime intended, SimTime now);
+  // The partition choice, size check and append of record `send_index` (send_one, mirrored_send).
+  void place(const GeneratedRecord& rec, std::int32_t key_hash, std::int64_t send_index, SimTime intended, SimTime now);
   // The payload part of the last record's shape (spec §5.2): a workload's records mostly
   // share one shape, and its varints are a good part of what a send costs.
   std::int32_t payload_part(const RecordShape& shape) {
@@ -305,12 +331,14 @@ private:
   // The application threads.
   std::int64_t sent_ = 0;
   SimTime next_due_;
-  SimTime arrival_shift_;  // added to the workload's arrival times once a pause began
+  SimTime arrival_shift_;  // added to the workload's arrival times (hand_over's shift)
   bool app_event_pending_ = false;
-  bool paused_ = false;   // SendBudget::pause has begun
-  bool closing_ = false;  // in the pause: what is buffered is flushed, as by close()
   bool stopped_ = false;  // no more sends; close() flushes
-  bool blocked_ = false;  // a send() waits for buffer.memory
+  bool fed_ = false;      // sends only what a mirror hands it (fed_by_mirror)
+  SendMirror* mirror_ = nullptr;
+  KafkaProducer* successor_ = nullptr;  // where the application went (hand_over)
+  std::int64_t handed_sent_ = 0;        // sent_ when the application came here (hand_over)
+  bool blocked_ = false;                // a send() waits for buffer.memory
   std::uint64_t block_id_ = 0;
   std::int32_t waiting_need_ = 0;  // the memory the waiting send() asked for
   SimTime block_start_;

@@ -89,6 +89,14 @@ GeneratedRecord WorkloadGenerator::next_record(std::int64_t index) {
   return ahead_record_;
 }
 
+void WorkloadGenerator::take(WorkloadGenerator&& from) {
+  // A peeked record's key may point into the key buffer it was made in, which moves along.
+  const std::string& buffer = from.key_buffers_[from.current_ ^ 1];
+  const bool in_buffer = from.ahead_ >= 0 && from.ahead_record_.key.data() == buffer.data();
+  *this = std::move(from);
+  if (in_buffer) ahead_record_.key = std::string_view(key_buffers_[current_ ^ 1].data(), ahead_record_.key.size());
+}
+
 const GeneratedRecord& WorkloadGenerator::peek(std::int64_t index) {
   if (ahead_ == index) return ahead_record_;
   PARTSIM_CHECK(ahead_ < 0, "a peek past a record already peeked");

@@ -40,6 +40,10 @@ public:
   /// gets the first arrival). Not used for closed-loop and flat-out workloads.
   SimTime next_arrival(SimTime previous);
 
+  /// Continues `from` where it stopped (a migration moves the application to another
+  /// producer): its draws, its next index and a record it peeked.
+  void take(WorkloadGenerator&& from);
+
   bool open_loop() const {
     return arrivals_.kind != Arrivals::Kind::kClosedLoop && arrivals_.kind != Arrivals::Kind::kFlatOut;
   }

@@ -404,13 +404,6 @@ void check_migration(MapReader& top, Scenario& s) {
     m.error("from", "no producer sends to topic '" + spec.from +
                         "' (migration.from): a migration moves a topic the producers send to");
   if (m.has("bridge")) check_bridge_rate(m, spec, s);
-  // The old topic may grow while it is copied (its logs hold every partition); the copier
-  // partitions for the new topic by the count it starts with, for the whole copy.
-  for (const auto& t : s.topics)
-    if (!t.schedule.empty() && t.name == spec.to)
-      m.error("to", "topic '" + t.name +
-                        "' has a partition schedule; a migration's new topic keeps its partition count while it is "
-                        "filled (grow the old topic, or the new one after the migration in another run)");
 }
 
 }  // namespace partsim::scenarios

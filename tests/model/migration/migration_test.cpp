@@ -12,7 +12,6 @@
 
 #include "model/cluster/partition_log.hpp"
 #include "model/cluster_simulation.hpp"
-#include "model/migration/bridge.hpp"
 #include "model/migration/migration.hpp"
 #include "model/partitioners/key_hash.hpp"
 
@@ -292,13 +291,17 @@ TEST_CASE(
   CHECK(unkeyed.keys == 0);
   CHECK_FALSE(unkeyed.ratio.has_value());
   // Round-robin over 4 partitions: key k{j} (records j, j+50, j+100, j+150) lands in two.
-  // (A dual write from the start: the old topic's log keeps every record.)
-  s = workload(50, 4, 2000, MigrationSpec::Strategy::kDualWrite);
+  // (A bridge too slow to catch up while the producer sends: no switch, the old topic's log
+  // keeps every record, and the bridge writes each by its key's hash.)
+  s = workload(50, 4, 2000, MigrationSpec::Strategy::kBridge);
+  s.migration->at = SimTime::ms(50);  // ~100 records of backlog, copied at 100/s: the producer is done first
+  s.migration->bridge.records_per_second = 100;
   s.producers[0].config.partitioner.kind = PartitionerKind::kRoundRobinFixed;
   RunOptions keep;
   keep.keep_logs = true;
   const RunResult r = run_scenario(s, 1, 0, keep);
   REQUIRE(r.migration.has_value());
+  CHECK_FALSE(r.migration->bridge.caught_up);
   REQUIRE(r.logs != nullptr);
   std::map<std::string, std::set<std::int32_t>> old;
   for (std::size_t i = 0; i < 4; ++i)
@@ -310,6 +313,8 @@ TEST_CASE(
     spread += parts.size() > 1 ? 1 : 0;
   }
   CHECK(spread == 50);
+  CHECK(changed > 0);
+  CHECK(changed < 50);
   CHECK(r.migration->keys_changed_partition == changed);
   REQUIRE(r.migration->ratio.has_value());
   CHECK(*r.migration->ratio == doctest::Approx(static_cast<double>(changed) / 50));
@@ -359,31 +364,25 @@ TEST_CASE("a consumer group reads the new topic as the migration left it, order 
   CHECK(by_key.consumer_groups[0].order_violations == 0);
 }
 
-TEST_CASE("an interrupted migration stops between its passes and returns nothing") {
-  // Ctrl-C or SIGTERM during the migration's passes over the logs (seconds for millions of
-  // records): migrate() stops at its next check and the run's result is marked partial.
-  // (Stop-replay's migrate() wants the logs of a run that paused the producers; its checks
-  // are the same.)
-  for (const auto strategy : {MigrationSpec::Strategy::kBridge, MigrationSpec::Strategy::kDualWrite}) {
+TEST_CASE("a run with a migration stops at a cancel request and is marked partial") {
+  // Ctrl-C or SIGTERM: the migration runs in the event loop, which sees the request within a
+  // few thousand events.
+  for (const auto strategy :
+       {MigrationSpec::Strategy::kBridge, MigrationSpec::Strategy::kDualWrite, MigrationSpec::Strategy::kStopReplay}) {
     CAPTURE(static_cast<int>(strategy));
     Scenario s = workload(5, 100, 5000, strategy);
     s.migration->at = SimTime::ms(50);
-    RunOptions keep;
-    keep.keep_logs = true;
-    s.migration.reset();  // the producers' run alone, for its logs
-    const RunResult r = run_scenario(s, 1, 0, keep);
-    REQUIRE(r.logs != nullptr);
-    s = workload(5, 100, 5000, strategy);
-    s.migration->at = SimTime::ms(50);
-    CHECK(migration::migrate(s, *r.logs, 100, 1, 0).has_value());
+    CHECK_FALSE(run_scenario(s, 1).partial);
     const std::atomic<bool> stop{true};
-    CHECK_FALSE(migration::migrate(s, *r.logs, 100, 1, 0, &stop).has_value());
+    RunOptions cancel;
+    cancel.cancel = &stop;
+    CHECK(run_scenario(s, 1, 0, cancel).partial);
   }
 }
 
 TEST_CASE("migration order is per key and producer: records of one key from two producers are not compared") {
   // Kafka orders nothing across producers: producer 1's record of k0, sent before producer
-  // 0's, may follow it in the log. The dual write copies the old topic's order to the new one.
+  // 0's, may follow it in the log. Here both topics hold the two sends in the same order.
   Scenario s = workload(1, 2, 1000, MigrationSpec::Strategy::kDualWrite);
   s.migration->at = SimTime::zero();
   BrokerLogs logs;
@@ -398,17 +397,26 @@ TEST_CASE("migration order is per key and producer: records of one key from two 
     r.readable = SimTime::from_ms(readable_ms);
     return r;
   };
+  const migration::Timeline timeline;
   logs.partitions[0].records = {record(0, 0, 2, 3), record(1, 0, 1, 4)};
-  const auto two = migration::migrate(s, logs, 100, 1, 0);
-  REQUIRE(two.has_value());
-  CHECK(two->result.new_records == 2);
-  CHECK(two->result.order_violations == 0);
-  CHECK(two->result.order_violations_old == 0);
+  logs.partitions[4].records = logs.partitions[0].records;
+  const auto two = migration::figures(s, logs, 0, 4, timeline);
+  CHECK(two.new_records == 2);
+  CHECK(two.order_violations == 0);
+  CHECK(two.order_violations_old == 0);
+  CHECK(two.keys_with_all_events == 1);
   // One producer's two records of k0 logged in reverse send order: a violation in each topic.
   logs.partitions[0].records = {record(0, 1, 2, 3), record(0, 0, 1, 4)};
-  const auto one = migration::migrate(s, logs, 100, 1, 0);
-  REQUIRE(one.has_value());
-  CHECK(one->result.order_violations == 1);
-  CHECK(one->result.order_violations_old == 1);
-  CHECK(one->result.keys_out_of_order == 1);
+  logs.partitions[4].records = logs.partitions[0].records;
+  const auto one = migration::figures(s, logs, 0, 4, timeline);
+  CHECK(one.order_violations == 1);
+  CHECK(one.order_violations_old == 1);
+  CHECK(one.keys_out_of_order == 1);
+  // A second send that never reached the new topic leaves the key inconsistent; one held
+  // twice there is a duplicate.
+  logs.partitions[4].records = {record(0, 1, 2, 3), record(0, 1, 2, 5)};
+  const auto gap = migration::figures(s, logs, 0, 4, timeline);
+  CHECK(gap.inconsistent_keys == 1);
+  CHECK(gap.keys_with_all_events == 0);
+  CHECK(gap.duplicates == 1);
 }

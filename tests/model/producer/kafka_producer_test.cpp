@@ -141,7 +141,7 @@ struct ProducerFixture {
   void make() {
     std::vector<std::int32_t> order;
     for (std::size_t i = 0; i < leaders.size(); ++i) order.push_back(static_cast<std::int32_t>(i));
-    const SendBudget budget{std::nullopt, std::nullopt, &total_sent, std::nullopt};
+    const SendBudget budget{std::nullopt, std::nullopt, &total_sent};
     p = std::make_unique<KafkaProducer>(0, spec, order, leaders, up, RandomStreams(1), budget, host, host);
   }
   /// One send() as the engine's AppSend event makes it.
