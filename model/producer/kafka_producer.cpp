@@ -117,7 +117,10 @@ void KafkaProducer::hand_over(KafkaProducer& next, SimTime shift, SimTime now) {
   next.stopped_ = false;
   successor_ = &next;
   stop(now);
-  next.schedule_app(next.workload_.open_loop() ? next.next_due_ : now, now);
+  // As next_send_time: a closed loop without a token waits for an acknowledgement.
+  const auto kind = spec_.workload.arrivals.kind;
+  if (next.workload_.open_loop()) next.schedule_app(next.next_due_, now);
+  else if (kind == Arrivals::Kind::kFlatOut || next.tokens_ > 0) next.schedule_app(now, now);
 }
 
 std::optional<SimTime> KafkaProducer::send_next(SimTime now) {
