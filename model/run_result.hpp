@@ -302,13 +302,12 @@ struct RunResult {
   /// The brokers' logs record by record (kept with RunOptions::keep_logs; null otherwise).
   /// Include model/cluster/partition_log.hpp to read them.
   std::shared_ptr<const BrokerLogs> logs;
-  /// The scenario's consumer groups, consuming the logs as the producers write them (after
-  /// the migration's copy when there is one).
+  /// The scenario's consumer groups, consuming the logs as the producers (and a migration's
+  /// bridge) write them.
   std::vector<GroupResult> consumer_groups;
   /// The first run.trace records each group processed, group by group.
   std::vector<ConsumeTraceRow> consume_trace;
-  /// Per broker, the groups' fetches it served; empty when no group ran in the event loop
-  /// (none, or a migration's groups, which read the logs after it).
+  /// Per broker, the groups' fetches it served; empty without groups.
   std::vector<BrokerFetches> consumer_fetches;
   /// The scenario's migration to a new topic, run in the same simulation (figures from its logs).
   std::optional<migration::MigrationResult> migration;

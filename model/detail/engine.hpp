@@ -206,6 +206,7 @@ public:
   // MigrationHost (engine_migration.cpp)
   void schedule_migration(MigrationStep step, SimTime at) override { sim_.schedule_at(at, MigrationEvent{step}); }
   bool sources_stopped(bool and_idle) const override;
+  void stop_sources() override;
   void switch_producers(SimTime shift) override;
   void start_dual_write() override;
 

@@ -54,7 +54,7 @@ void Engine::recover_broker(std::uint32_t bi) {
 // The controller's periodic preferred-leader check (controller.hpp).
 void Engine::operator()(const LeaderCheck&) {
   if (controller_->check_preferred_leaders(now())) refresh_metadata();
-  bool active = false;
+  bool active = migration_ && migration_->active();
   for (const auto& p : producers_) active = active || !p->stopped() || p->has_in_flight();
   if (active) sim_.schedule_in(s_.controller.imbalance_check_interval, LeaderCheck{});
 }

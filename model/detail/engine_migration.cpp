@@ -62,9 +62,19 @@ bool Engine::sources_stopped(bool and_idle) const {
   return true;
 }
 
-void Engine::switch_producers(SimTime shift) {
+void Engine::stop_sources() {
   for (std::uint32_t i = 0; i < s_.producers.size(); ++i)
-    if (twin_of_[i] != 0) producer(i).hand_over(producer(twin_of_[i]), shift, now());
+    if (twin_of_[i] != 0) producer(i).close(now());
+}
+
+// The application moves to the twins; each looks at the new topic's metadata as its first
+// refresh would (a partition increase of the new topic meanwhile: at once).
+void Engine::switch_producers(SimTime shift) {
+  for (std::uint32_t i = 0; i < s_.producers.size(); ++i) {
+    if (twin_of_[i] == 0) continue;
+    producer(i).hand_over(producer(twin_of_[i]), shift, now());
+    if (result().repartition) arm_metadata_refresh(twin_of_[i]);
+  }
 }
 
 void Engine::start_dual_write() {

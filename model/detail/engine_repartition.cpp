@@ -32,7 +32,8 @@ void Engine::start_repartition() {
 // them (a KIP-848 coordinator at once, a classic group's leader at its next refresh).
 void Engine::operator()(const TopicStep& e) {
   // Once every producer has stopped sending the run is over (a run stopped by its records).
-  const bool over = std::all_of(producers_.begin(), producers_.end(), [](const auto& p) { return p->stopped(); });
+  const bool over = std::all_of(producers_.begin(), producers_.end(), [](const auto& p) { return p->stopped(); }) &&
+                    !(migration_ && migration_->active());
   const std::optional<PartitionIncrease> change = controller_->make_step(e.topic, e.index, now(), over);
   if (!change) return;
   result().repartition->changes.push_back(*change);
@@ -47,8 +48,8 @@ void Engine::operator()(const TopicStep& e) {
 void Engine::arm_metadata_refresh(std::uint32_t p) {
   const std::size_t t = topic_of_[p];
   const KafkaProducer& kp = producer(p);
-  if (kp.stopped()) return;
-  const SimTime age = s_.producers[p].config.metadata_max_age;
+  if (kp.closed() || (kp.stopped() && !migration_)) return;  // a migration's fed producers still send
+  const SimTime age = kp.spec().config.metadata_max_age;
   const SimTime last = last_refresh_[p];
   const auto& steps = controller_->topic_steps(t);
   const std::size_t done = controller_->steps_done(t);
@@ -73,7 +74,7 @@ void Engine::arm_metadata_refresh(std::uint32_t p) {
 // A producer that has stopped sending (closing) does not refresh: what it still flushes was
 // partitioned already.
 void Engine::operator()(const PeriodicRefresh& e) {
-  if (producer(e.producer).stopped()) return;
+  if (producer(e.producer).closed() || (producer(e.producer).stopped() && !migration_)) return;
   (*this)(MetadataRefresh{e.producer});
 }
 

@@ -24,7 +24,7 @@ void Engine::operator()(const Sample&) {
   recorder_->sample(std::move(queues), std::move(in_flight), buffer);
   if (replication_) replication_->sample(now());
   // Keep sampling while producers send or anything is buffered or in flight.
-  bool active = false;
+  bool active = migration_ && migration_->active();
   for (const auto& p : producers_)
     active = active || !p->stopped() || p->has_in_flight() || p->blocked() || p->accumulator().has_batches();
   if (active && sim_.has_pending()) sim_.schedule_in(options_.timeseries, Sample{});
@@ -32,7 +32,9 @@ void Engine::operator()(const Sample&) {
 
 // Called once the run has stopped (done or cancelled).
 void Engine::gather_results() {
-  const SimTime last_completion = recorder_->last_completion();
+  // The run's last acknowledgement or failure: the producers', and the bridge's copies.
+  const SimTime last_completion =
+      std::max(recorder_->last_completion(), migration_ ? migration_->last_completion() : SimTime::zero());
   result().simulated_ms = last_completion.to_ms();
   // Work done, not a result: sampling adds events (and breaks inline sends into events).
   result().events = sim_.events_processed();
@@ -58,11 +60,8 @@ void Engine::gather_results() {
   std::vector<std::int32_t> node_ids;
   for (const auto& b : result().brokers) node_ids.push_back(b.broker);
   for (const auto& p : producers_) {
-    // A migration's twin that never sent (no switch, no dual write) has no metrics to show.
-    const bool twin = p->index() >= s_.producers.size();
-    if (!twin || p->sent() > p->sent_before_hand_over())
-      result().producer_metrics.push_back(producer_metrics(p->spec().name, p->sender().metrics(), p->buffer_wait(),
-                                                           p->send_errors(), last_completion, node_ids));
+    result().producer_metrics.push_back(producer_metrics(p->spec().name, p->sender().metrics(), p->buffer_wait(),
+                                                         p->send_errors(), last_completion, node_ids));
     if (p->index() == bridge_client_ && bridge_client_ != 0) continue;  // copies, not the application's sends
     result().records_sent += p->sent() - p->sent_before_hand_over();
     ClientRun& client = result().clients[owner_[p->index()]];  // the producers come first, in order

@@ -129,7 +129,7 @@ void LeaderLogs::log_truncated(std::size_t partition, std::int64_t end) {
   if (!keeping_.keep_logs) return;
   auto& records = logs_->partitions[partition].records;
   const std::size_t keep = waiting.empty() ? readable_records_[partition] : waiting.back().records_end;
-  for (std::size_t i = keep; i < records.size(); ++i) recorder_.forget_appended(records[i]);
+  for (std::size_t i = keep; i < records.size(); ++i) recorder_.forget_appended(partition, records[i]);
   records.resize(keep);
 }
 

@@ -64,6 +64,7 @@ void MigrationRunner::step(const MigrationStep& e, SimTime now) {
     case Kind::kStart:
       started_ = true;
       if (spec_.strategy == Strategy::kDualWrite) return;
+      if (spec_.strategy == Strategy::kStopReplay) host_.stop_sources();
       read_backlog(now);
       check_caught_up(now);
       return;
@@ -176,9 +177,13 @@ void MigrationRunner::done(std::size_t j, bool acked, SimTime now) {
   t.sending = false;
   t.queue.pop_front();
   --outstanding_;
+  last_completion_ = std::max(last_completion_, now);
   if (acked) timeline_.copies.emplace_back(copies_[j].record.readable, now);
   else ++timeline_.given_up;
-  send(thread, now);
+  // The thread's next record; after a failure as a step of its own, so that records failing
+  // inside send() one after the other do not nest.
+  if (acked) send(thread, now);
+  else wake(thread, now);
   check_caught_up(now);
 }
 
@@ -226,13 +231,17 @@ void MigrationRunner::check_caught_up(SimTime now) {
     timeline_.caught_up = now;
     timeline_.caught_up_while_sending = !host_.sources_stopped(false);
   } else {
-    if (!host_.sources_stopped(true) || !all_read(false, now)) {
-      if (!polling_ && all_read(true, now)) {
+    // The stopped producers' batches still in flight may yet add records: looked at again
+    // shortly while they hold any. Records above a high watermark wake the bridge when they
+    // become readable (readable_changed); a partition that never gets there never resumes.
+    if (!host_.sources_stopped(true)) {
+      if (!polling_) {
         polling_ = true;
         host_.schedule_migration({Kind::kPoll}, now + kPoll);
       }
       return;
     }
+    if (!all_read(false, now)) return;
     timeline_.caught_up = now;
   }
   if (!timeline_.caught_up_while_sending) return;
@@ -259,11 +268,12 @@ RecordShape MigrationRunner::write_shape(std::int32_t key_bytes) {
       batches += rows_[from_row_ + p].batches;
     }
     // A batch's 61 bytes of header spread over its records; a record's framing (length,
-    // attributes, deltas: about 5 bytes) and its key part.
-    const double per_record =
-        records > 0 ? (static_cast<double>(bytes) - 61.0 * static_cast<double>(batches)) / static_cast<double>(records)
-                    : 0.0;
-    value_bytes_ = std::max(0.0, per_record - 5.0);
+    // attributes, deltas: about 5 bytes) and its key part. (No record counted yet, before
+    // the warm-up's end: looked at again at the next write.)
+    if (records > 0)
+      value_bytes_ = std::max(0.0, (static_cast<double>(bytes) - 61.0 * static_cast<double>(batches)) /
+                                           static_cast<double>(records) -
+                                       5.0);
   }
   RecordShape shape;
   shape.key_bytes = key_bytes;

@@ -55,6 +55,8 @@ public:
   /// Every producer of the old topic has stopped sending; `and_idle`: and holds nothing
   /// (no batch buffered or in flight).
   virtual bool sources_stopped(bool and_idle) const = 0;
+  /// Stop-replay at at.ms: the old topic's producers stop sending now (close()).
+  virtual void stop_sources() = 0;
   /// The old topic's producers hand their application to their twins on the new topic,
   /// `shift` later (stop-replay's downtime).
   virtual void switch_producers(SimTime shift) = 0;
@@ -89,6 +91,8 @@ public:
   }
   /// The run is over: the figures (from the logs the run left).
   migration::MigrationResult finish() const;
+  /// The bridge's last acknowledgement or given-up record (zero: none).
+  SimTime last_completion() const { return last_completion_; }
 
   // ProducerObserver: what the bridge's producer reports of its records.
   void record_appended(std::uint32_t producer, const AppendedRecord& record) override;
@@ -138,6 +142,7 @@ private:
   std::optional<std::size_t> feeding_;       // the copy being handed to the producer
   std::optional<std::size_t> blocked_copy_;  // the copy whose send() waits for buffer.memory
   double value_bytes_ = -1;                  // the writes' value size (the old topic's average record)
+  SimTime last_completion_ = SimTime::zero();
   migration::Timeline timeline_;
 };
 

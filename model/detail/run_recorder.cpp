@@ -199,8 +199,8 @@ void RunRecorder::check_order(std::size_t log, std::span<const LogRecord> record
   }
 }
 
-void RunRecorder::forget_appended(const LogRecord& record) {
-  if (appended_.empty()) return;
+void RunRecorder::forget_appended(std::size_t log, const LogRecord& record) {
+  if (appended_.empty() || (!unchecked_rows_.empty() && unchecked_rows_[log])) return;
   auto& seen = appended_[static_cast<std::size_t>(record.producer)];
   if (static_cast<std::size_t>(record.send_index) < seen.size())
     seen[static_cast<std::size_t>(record.send_index)] = false;

@@ -64,7 +64,7 @@ public:
     for (std::size_t r = first; r < first + count; ++r) unchecked_rows_[r] = 1;
   }
   /// A failover cut `record` from its log: its retry is appended again, not a duplicate.
-  void forget_appended(const LogRecord& record);
+  void forget_appended(std::size_t log, const LogRecord& record);
 
   /// Time series: from now on, records per partition and queue waits per broker are summed
   /// between samples.

@@ -150,7 +150,7 @@ public:
   }
   /// A migration's producer on the new topic (model/detail/migration_runner.hpp) waits,
   /// sending nothing, until the application moves to it (hand_over) or it starts taking the
-  /// second send of each record (fed_by).
+  /// second send of each record (fed_by_mirror).
   void wait_for_application() { stopped_ = true; }
   /// The application moves to `next`: its send() calls go through `next` from now on, the
   /// workload where this producer left it and `shift` later (open loop: every arrival;
@@ -161,8 +161,8 @@ public:
   std::int64_t sent_before_hand_over() const { return handed_sent_; }
   /// Every send() of this producer is made again through `mirror` (null: none).
   void mirror_to(SendMirror* mirror) { mirror_ = mirror; }
-  /// From now on this producer takes another's second sends (mirrored_send) and makes no
-  /// send() of its own; stopped() once told the first producer stopped.
+  /// From now on this producer takes another's sends (mirrored_send) and makes no send() of
+  /// its own (stopped() is true; closed() once close() is called).
   void fed_by_mirror() {
     stopped_ = false;
     fed_ = true;
@@ -200,6 +200,9 @@ public:
   const ProducerSpec& spec() const { return spec_; }
   /// Makes no send() of its own: stopped, or fed by another (fed_by_mirror).
   bool stopped() const { return stopped_ || fed_; }
+  /// Closed: sends nothing more, neither its own nor what it is fed (a fed producer still
+  /// refreshes its metadata while it is not).
+  bool closed() const { return stopped_; }
   /// send() calls so far (failed ones included).
   std::int64_t sent() const { return sent_; }
   bool blocked() const { return blocked_; }

@@ -395,6 +395,15 @@ void check_migration(MapReader& top, Scenario& s) {
     if (!spec.to.empty() && spec.from != spec.to && p.workload.topic == spec.to)
       m.error("to", "is the topic producer '" + p.name + "' sends to; the producers send to from ('" + spec.from +
                         "') and the migration fills to");
+  // The migration's producers on the new topic are named NAME@TO (the application's, after
+  // the switch or for a dual write's second sends) and bridge@TO: no other may be.
+  const std::string suffix = "@" + spec.to;
+  for (const auto& p : s.producers)
+    if (!spec.to.empty() && p.name.size() >= suffix.size() &&
+        p.name.compare(p.name.size() - suffix.size(), suffix.size(), suffix) == 0)
+      m.error("to", "producer '" + p.name + "' has a name of the form NAME" + suffix +
+                        ", which the migration's producers on the new topic take (the application's as NAME" + suffix +
+                        ", the bridge's as bridge" + suffix + "); rename it");
   const auto sent_to = [&](const std::string& topic) {
     return std::any_of(s.producers.begin(), s.producers.end(),
                        [&](const ProducerSpec& p) { return p.workload.topic == topic; });

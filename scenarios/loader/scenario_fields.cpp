@@ -101,8 +101,9 @@ const Table<MigrationSpec>& migration_table() {
 
 /// `migration:` is optional: absent, the scenario has none (and writes none).
 Field<Scenario> migration_field() {
-  FieldInfo info = field_info(FieldInfo::Shape::kMapping, "migration", "mapping", "", "",
-                              "a migration of the producers' topic to a new one, run on the logs (none by default)");
+  FieldInfo info =
+      field_info(FieldInfo::Shape::kMapping, "migration", "mapping", "", "",
+                 "a migration of the producers' topic to a new one, run in the same simulation (none by default)");
   info.sub = &migration_table().schema();
   return Fields<Scenario>::custom(
       info,

@@ -33,6 +33,7 @@ struct FakeMigrationHost final : MigrationHost {
     pending.push_back(step);
   }
   bool sources_stopped(bool and_idle) const override { return stopped && (!and_idle || idle); }
+  void stop_sources() override { steps.push_back("stop sources"); }
   void switch_producers(SimTime shift) override { switched.push_back(shift.to_ms()); }
   void start_dual_write() override { steps.push_back("dual write"); }
   std::string take() { return join(std::exchange(steps, {})); }
@@ -189,10 +190,11 @@ TEST_CASE("a record not yet readable is read at its time; one above the high wat
 TEST_CASE("stop-replay resumes once the stopped producers hold nothing and verify.ms passed") {
   Bridge b(MigrationSpec::Strategy::kStopReplay);
   b.logs.partitions[0].records = {rec(0, 0, 1)};
-  b.host.stopped = true;  // at.ms stopped them; a batch of theirs is still in flight
+  b.host.stopped = true;  // a batch of theirs is still in flight
   b.make();
   b.at(5);
   b.step(MigrationStep::Kind::kStart);
+  CHECK(b.host.take() == "stop sources");  // at.ms: they send no more
   b.pass();
   b.at(6);
   b.answer();
@@ -219,7 +221,10 @@ TEST_CASE("a record the bridge's producer gives up is counted and the writer goe
   b.pass();
   const ProduceError refused[] = {ProduceError::kNotEnoughReplicas};
   b.at(6);
-  b.answer(refused);  // retriable, but no retries left: failed for good
+  b.host.take();
+  b.answer(refused);                        // retriable, but no retries left: failed for good
+  CHECK(b.host.take() == "thread 0 at 6");  // the writer's next record, as a step of its own
+  b.step(MigrationStep::Kind::kThread, 0);
   b.at(7);
   CHECK(b.pass() == 2);  // the next record goes
   b.answer();

@@ -176,7 +176,7 @@ TEST_CASE("the order check: a record behind a later one of its key, a record app
   CHECK(r.result().log_order.reordered_keys == 1);
   CHECK(r.result().log_order.duplicated_records == 1);
   // A failover cut send 2 from the log: appended once more, it is no duplicate.
-  r.forget_appended(rec(7, 2));
+  r.forget_appended(0, rec(7, 2));
   r.check_order(0, again);
   CHECK(r.result().log_order.duplicated_records == 1);
 }

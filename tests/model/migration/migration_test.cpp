@@ -279,7 +279,7 @@ TEST_CASE(
   CHECK(m.duplicates == 0);
   CHECK(r.failed.total() == 0);
   CHECK(r.simulated_ms > 3990);
-  // The same seed, the same run (both passes are deterministic).
+  // The same seed, the same run (the run is deterministic).
   CHECK(run_scenario(s, 1).migration->records_after_resume == m.records_after_resume);
 }
 
@@ -419,4 +419,33 @@ TEST_CASE("migration order is per key and producer: records of one key from two 
   CHECK(gap.inconsistent_keys == 1);
   CHECK(gap.keys_with_all_events == 0);
   CHECK(gap.duplicates == 1);
+}
+
+TEST_CASE("the new topic may grow during a migration: the producer on it sees its new partitions at a refresh") {
+  // The bridge catches up within a second of at.ms and the application moves to the new
+  // topic, which grows from 4 to 8 partitions at 2 s; the application's producer there
+  // (metadata.max.age.ms 500) sees the new partitions by 2.5 s and writes them: its keys,
+  // copied by the old count's rule, now land elsewhere too.
+  Scenario s = workload(100, 30, 1000, MigrationSpec::Strategy::kBridge);  // 3 s of sends
+  s.topics[1] = TopicConfig{"events-v2", 4, 1, {}};
+  TopicChange grow;
+  grow.at = SimTime::ms(2000);
+  grow.partitions = 8;
+  s.topics[1].schedule.push_back(grow);
+  s.producers[0].config.metadata_max_age = SimTime::ms(500);
+  s.migration->at = SimTime::ms(500);
+  s.migration->bridge.threads = 8;
+  const RunResult r = run_scenario(s, 1);
+  REQUIRE(r.migration.has_value());
+  CHECK(r.migration->bridge.caught_up);
+  CHECK(r.migration->bridge.switch_ms < 2000);
+  CHECK(r.migration->to_partitions == 8);
+  std::int64_t added = 0;
+  for (const auto& p : r.partitions)
+    if (p.topic == "events-v2" && p.partition >= 4) added += p.records;
+  CHECK(added > 0);
+  CHECK_FALSE(r.migration->stable);  // a key in a partition of 4, then of 8
+  CHECK(r.migration->keys_with_all_events == r.migration->keys);
+  REQUIRE(r.repartition.has_value());
+  CHECK(r.repartition->changes.size() == 1);
 }

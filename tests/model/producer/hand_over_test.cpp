@@ -103,6 +103,11 @@ TEST_CASE("hand_over: the twin sends the workload's next record, its arrivals sh
   p.twin->start(SimTime::zero());
   CHECK(p.twin->stopped());
   CHECK(p.host.take().empty());
+  // The first producer looked its next record up ahead (its key made and hashed while other
+  // events run): the twin takes that record, its key held in the moved workload.
+  p.first->look_ahead_sends(true);
+  p.first->schedule_app(SimTime::ms(3), SimTime::ms(2));
+  CHECK(p.host.take() == "app 0 at 3");
   // The next arrival was due at 3 ms; 100 ms of downtime put it at 103 ms, on the twin, and
   // every later one 100 ms later too.
   p.first->hand_over(*p.twin, SimTime::ms(100), SimTime::ms(2));
