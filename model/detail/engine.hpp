@@ -215,7 +215,10 @@ private:
   bool cancelled() const { return options_.cancel && options_.cancel->load(std::memory_order_relaxed); }
   KafkaProducer& producer(std::uint32_t i) { return *producers_[i]; }
   /// The config a client's requests carry: a producer's, a migration's twin's or its bridge's.
-  const ProducerConfig& config_of(std::uint32_t client) const { return *client_configs_[client]; }
+  /// (Speed: a scenario's producer's from its spec, where a request's other reads are.)
+  const ProducerConfig& config_of(std::uint32_t client) const {
+    return client < s_.producers.size() ? s_.producers[client].config : *client_configs_[client];
+  }
   enum Timer : std::size_t { kSenderTimer, kDeadlineTimer, kMetadataTimer, kTimersPerProducer };
   static std::size_t timer_slot(std::uint32_t producer, Timer t) {
     return std::size_t{producer} * kTimersPerProducer + t;

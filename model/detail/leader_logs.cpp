@@ -16,7 +16,6 @@ LeaderLogs::LeaderLogs(const Scenario& s, Keeping keeping, std::size_t rows, con
       recorder_(recorder),
       listener_(listener),
       sequences_(memory) {
-  for (const auto& p : s.producers) configs_.push_back(&p.config);
   keeping_.tag_records = keeping_.tag_records || keeping_.keep_logs;  // the logs hold tagged records
   if (keeping_.tag_records) logs_ = std::make_shared<BrokerLogs>();
   if (keeping_.keep_logs) logs_->partitions.resize(rows);
@@ -45,7 +44,8 @@ void LeaderLogs::serve(std::uint64_t id, Request& r, ProduceError injected, SimT
     r.errors.assign(static_cast<std::size_t>(r.batches), injected);
     if (!produce_error_info(injected).appended) return;
   }
-  const ProducerConfig& config = *configs_[r.producer];
+  const ProducerConfig& config = r.producer < s_.producers.size() ? s_.producers[r.producer].config
+                                                                  : *extra_configs_[r.producer - s_.producers.size()];
   const bool idempotent = config.idempotence;
   const bool acks_all = config.acks == Acks::kAll;
   if (replication_) refuse_for_followers(r, acks_all);

@@ -47,9 +47,9 @@ public:
              const Leadership& leadership, const std::vector<char>& up, Replication* replication, RunRecorder& recorder,
              ReadableListener& listener, std::pmr::memory_resource* memory);
 
-  /// Requests of client `configs_.size()` on carry `config` (a migration's twins and bridge;
-  /// the scenario's producers are clients 0...).
-  void add_client(const ProducerConfig& config) { configs_.push_back(&config); }
+  /// Requests of the next client carry `config` (a migration's twins and bridge, after the
+  /// scenario's producers, clients 0...).
+  void add_client(const ProducerConfig& config) { extra_configs_.push_back(&config); }
 
   bool tags_records() const { return keeping_.tag_records; }
   bool keeps_logs() const { return keeping_.keep_logs; }
@@ -93,7 +93,7 @@ private:
   void append_records(std::size_t log, const std::vector<LogRecord>& tagged, SimTime readable);
 
   const Scenario& s_;
-  std::vector<const ProducerConfig*> configs_;  // per client: what its requests carry
+  std::vector<const ProducerConfig*> extra_configs_;  // per client after the scenario's producers
   Keeping keeping_;
   const std::vector<std::size_t>& first_row_;
   const Leadership& leadership_;

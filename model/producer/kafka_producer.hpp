@@ -158,9 +158,9 @@ public:
   /// what it holds), and the closed-loop tokens its acknowledgements return go to `next`.
   void hand_over(KafkaProducer& next, SimTime shift, SimTime now);
   /// send() calls made here while the application ran elsewhere (hand_over).
-  std::int64_t sent_before_hand_over() const { return handed_sent_; }
+  std::int64_t sent_before_hand_over() const { return links_ ? links_->handed_sent : 0; }
   /// Every send() of this producer is made again through `mirror` (null: none).
-  void mirror_to(SendMirror* mirror) { mirror_ = mirror; }
+  void mirror_to(SendMirror* mirror) { links().mirror = mirror; }
   /// From now on this producer takes another's sends (mirrored_send) and makes no send() of
   /// its own (stopped() is true; closed() once close() is called).
   void fed_by_mirror() {
@@ -338,10 +338,7 @@ private:
   bool app_event_pending_ = false;
   bool stopped_ = false;  // no more sends; close() flushes
   bool fed_ = false;      // sends only what a mirror hands it (fed_by_mirror)
-  SendMirror* mirror_ = nullptr;
-  KafkaProducer* successor_ = nullptr;  // where the application went (hand_over)
-  std::int64_t handed_sent_ = 0;        // sent_ when the application came here (hand_over)
-  bool blocked_ = false;                // a send() waits for buffer.memory
+  bool blocked_ = false;  // a send() waits for buffer.memory
   std::uint64_t block_id_ = 0;
   std::int32_t waiting_need_ = 0;  // the memory the waiting send() asked for
   SimTime block_start_;
@@ -357,6 +354,18 @@ private:
   bool hashes_keys_ = false;                              // records are partitioned by their key's hash
   speed::SendLookAhead ahead_;                            // Speed: the next send's key hashed ahead (look_ahead)
   std::function<std::int32_t(std::string_view)> key_id_;  // ProducerMemory::key_id (with keep_records_)
+  // A migration's links (hand_over, mirror_to), apart: a producer without one keeps its size
+  // (Speed: the members a send reads keep the layout the benchmarks were measured with).
+  struct MigrationLinks {
+    SendMirror* mirror = nullptr;
+    KafkaProducer* successor = nullptr;  // where the application went (hand_over)
+    std::int64_t handed_sent = 0;        // sent_ when the application came here (hand_over)
+  };
+  std::unique_ptr<MigrationLinks> links_;
+  MigrationLinks& links() {
+    if (!links_) links_ = std::make_unique<MigrationLinks>();
+    return *links_;
+  }
   // Speed: last, so that the members above keep the offsets the benchmarks were tuned with.
   ProducerObserver& observer_;
 };
