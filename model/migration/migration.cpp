@@ -118,8 +118,8 @@ MigrationResult figures(const Scenario& s, const BrokerLogs& logs, std::size_t f
   m.to = spec.to;
   m.from_partitions = topic(spec.from).partitions_before(s.run.duration);  // after its schedule
   m.to_partitions = topic(spec.to).partitions_before(s.run.duration);
-  // Every send() of the two topics' records, in the order first seen: the old topic's, then
-  // what only the new topic holds (sent after the switch).
+  // Every send() of the two topics' records, by (producer, send index): the old topic's,
+  // then what only the new topic holds (sent after the switch).
   std::map<Identity, Send> sends;
   for (std::int32_t p = 0; p < m.from_partitions; ++p)
     for (const LogRecord& r : logs.partitions[from_row + static_cast<std::size_t>(p)].records) {
