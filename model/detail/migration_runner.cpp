@@ -44,7 +44,6 @@ MigrationRunner::MigrationRunner(const Scenario& s, const BrokerLogs& logs, cons
   cursor_.assign(static_cast<std::size_t>(from_partitions_), 0);
   read_due_.assign(static_cast<std::size_t>(from_partitions_), SimTime::max());
   threads_.resize(static_cast<std::size_t>(std::max(1, spec_.bridge.threads)));
-  timeline_.start = spec_.at;
 }
 
 void MigrationRunner::start() {

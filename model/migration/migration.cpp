@@ -121,12 +121,16 @@ MigrationResult figures(const Scenario& s, const BrokerLogs& logs, std::size_t f
   // Every send() of the two topics' records, by (producer, send index): the old topic's,
   // then what only the new topic holds (sent after the switch).
   std::map<Identity, Send> sends;
+  const auto send_of = [&sends](const LogRecord& r) -> Send& {
+    Send& send = sends[identity(r)];
+    send.key = r.key;
+    send.sent = r.sent;
+    return send;
+  };
   for (std::int32_t p = 0; p < m.from_partitions; ++p)
     for (const LogRecord& r : logs.partitions[from_row + static_cast<std::size_t>(p)].records) {
       ++m.old_records;
-      Send& send = sends[identity(r)];
-      send.key = r.key;
-      send.sent = r.sent;
+      Send& send = send_of(r);
       if (send.old_partition < 0) send.old_partition = p;
     }
   struct KeyState {
@@ -138,10 +142,7 @@ MigrationResult figures(const Scenario& s, const BrokerLogs& logs, std::size_t f
   for (std::int32_t p = 0; p < m.to_partitions; ++p)
     for (const LogRecord& r : logs.partitions[to_row + static_cast<std::size_t>(p)].records) {
       ++m.new_records;
-      Send& send = sends[identity(r)];
-      send.key = r.key;
-      send.sent = r.sent;
-      send.in_new = true;
+      send_of(r).in_new = true;
       if (r.key < 0) continue;
       KeyState& k = keys[r.key];
       if (k.new_partition < 0) k.new_partition = p;

@@ -21,7 +21,6 @@ const char* strategy_name(MigrationSpec::Strategy s);
 /// A migration as the run made it (model/detail/migration_runner.hpp): what the bridge copied
 /// and when the application moved.
 struct Timeline {
-  SimTime start;  ///< at.ms
   /// Per record the bridge copied and the new topic acknowledged: when it was readable in the
   /// old topic and when the new one acknowledged it.
   std::vector<std::pair<SimTime, SimTime>> copies;
