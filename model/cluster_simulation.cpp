@@ -36,11 +36,7 @@ std::uint32_t clients_of(const Scenario& s) {
 }  // namespace
 
 Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication, const RunOptions& options)
-    : s_(s),
-      options_(options),
-      streams_(seed, replication),
-      leadership_(s.topics, s.brokers.size()),
-      connections_(clients_of(s), s.brokers.size()) {
+    : s_(s), options_(options), streams_(seed, replication), leadership_(s.topics, s.brokers.size()) {
   // Speed: a run whose producers keep many partition states reads them, their batches and the
   // leaders' sequence states at random: those go where huge pages may back them.
   std::size_t states = 0;  // producer x partition states, every topic at the count it reaches
@@ -66,17 +62,19 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
       if (s.hosts[h].name == name) return &hosts_[h];
     return nullptr;  // "": cores of its own (the loader refuses unknown names)
   };
-  brokers_.reserve(s.brokers.size());
+  std::vector<BrokerService> brokers;
+  brokers.reserve(s.brokers.size());
   bool injects_errors = false;
   for (const auto& bc : s.brokers) {
     const std::string name = "broker/" + std::to_string(bc.id);
-    brokers_.emplace_back(bc, streams_.stream(name + "/jitter"), streams_.stream(name + "/errors"));
-    brokers_.back().place_on(host_of(bc.host));
+    brokers.emplace_back(bc, streams_.stream(name + "/jitter"), streams_.stream(name + "/errors"));
+    brokers.back().place_on(host_of(bc.host));
     injects_errors = injects_errors || bc.error_rate > 0;
     for (const auto& step : bc.schedule)
       injects_errors = injects_errors || step.kind == BrokerChange::Kind::kSetErrorRate;
   }
-  up_.assign(brokers_.size(), 1);
+  network_.emplace(std::move(brokers), clients_of(s), !s.replication.followers(), sim_, *this);
+  up_.assign(s.brokers.size(), 1);
   if (s.replication.followers()) replication_.emplace(s, leadership_, *this);
   // The rows of RunResult::partitions: topic by topic, a row for every partition a topic
   // will have by the run's end. A step at or after the run's end is never made (the loader
@@ -161,7 +159,7 @@ RunResult Engine::run() {
   for (auto& p : producers_) p->start(now());
   if (result().repartition)
     for (std::uint32_t p = 0; p < producers_.size(); ++p) arm_metadata_refresh(p);
-  for (std::uint32_t b = 0; b < brokers_.size(); ++b)
+  for (std::uint32_t b = 0; b < network_->brokers(); ++b)
     for (std::uint32_t i = 0; i < s_.brokers[b].schedule.size(); ++i)
       sim_.schedule_at(s_.brokers[b].schedule[i].at, BrokerScheduleStep{b, i}), ++broker_steps_left_;
   if (replication_) {
@@ -172,7 +170,10 @@ RunResult Engine::run() {
     controller_->start(now());
     if (s_.controller.auto_leader_rebalance) sim_.schedule_in(s_.controller.imbalance_check_interval, LeaderCheck{});
   }
-  start_groups();  // before the topic steps at 0 ms, which the groups learn of
+  if (!s_.consumers.empty()) {  // before the topic steps at 0 ms, which the groups learn of
+    consumers_.emplace(s_, options_, *leaders_->logs(), result(), stats_offset_, leadership_, *network_, sim_, *this);
+    consumers_->start();
+  }
   if (migration_) migration_->start();
   start_repartition();
   if (options_.timeseries > SimTime::zero()) {
@@ -198,35 +199,29 @@ RunResult Engine::run() {
       for (const std::uint32_t p : after_event_) producer(p).after_event(now());
       after_event_.clear();
     };
-    if (groups_.empty()) {
+    if (!consumers_) {
       if (sim_.run(slice, handle) != sim::StopReason::kEventLimit) break;
       continue;
     }
     // Consumer groups: their queues interleave with this one, which goes first at equal times.
-    std::size_t first = groups_.size();
-    SimTime next = SimTime::max();
-    for (std::size_t g = 0; g < groups_.size(); ++g)
-      if (const SimTime t = groups_[g]->next_time(); t < next) {
-        next = t;
-        first = g;
-      }
+    const SimTime next = consumers_->next_time();
     if (sim_.has_pending() && sim_.next_event_time() <= next) {
       // Up to the group's next event, or sooner when an event gives a group an earlier one.
       sim::StopRule upto;
       upto.max_events = slice.max_events;
       upto.until = next;
-      upto.predicate = [this] { return group_woken_; };
-      group_woken_ = false;
+      upto.predicate = [this] { return consumers_->woken(); };
+      consumers_->take_woken();
       sim_.run(upto, handle);
-    } else if (first < groups_.size()) {
-      groups_[first]->step();
+    } else if (next < SimTime::max()) {
+      consumers_->step();
     } else {
       break;
     }
   }
 
   gather_results();
-  finish_groups();
+  if (consumers_) consumers_->finish();
   return std::move(result());
 }
 
@@ -271,7 +266,7 @@ void Engine::operator()(const MetadataRefresh& e) {
 }
 
 void Engine::operator()(const Disconnect& e) {
-  if (brokers_[e.broker].epoch() != e.epoch) return;  // the broker came back meanwhile
+  if (network_->broker(e.broker).epoch() != e.epoch) return;  // the broker came back meanwhile
   producer(e.producer).on_disconnect(e.broker, now());
 }
 
@@ -294,21 +289,22 @@ void Engine::schedule_request_deadline(std::uint32_t p, SimTime at) {
 }
 
 void Engine::request_metadata(std::uint32_t p, std::size_t node) {
-  sim_.schedule_in(brokers_[node].rtt(), MetadataRefresh{p});
+  sim_.schedule_in(network_->broker(node).rtt(), MetadataRefresh{p});
 }
 
-// ---- requests on the network and at the brokers ---------------------------------------------------
+// ---- requests: what travels with them (the network, network.hpp, carries them) ------------------------
 
 std::uint64_t Engine::send_request(std::uint32_t p, std::size_t node, std::int64_t bytes,
                                    std::span<const BatchId> batches, bool expects_response) {
-  const std::uint64_t id = requests_.add(p, static_cast<std::uint32_t>(node), bytes,
-                                         static_cast<std::int32_t>(batches.size()), expects_response);
-  requests_.find(id)->connection = connections_.producer(p, node);
+  const ProducerConfig& config = config_of(p);
+  const std::uint64_t id = network_->send(p, static_cast<std::uint32_t>(node), bytes,
+                                          static_cast<std::int32_t>(batches.size()), expects_response,
+                                          config.acks == Acks::kAll);
+  Request& r = network_->request(id);
   const bool tag_records = leaders_->tags_records();
-  if (tag_records || config_of(p).idempotence || replication_) {
+  if (tag_records || config.idempotence || replication_) {
     // What the leader needs of each batch travels with the request: a batch's slot may be
     // reused before the leader appends it (acks=0 completes at send).
-    Request& r = *requests_.find(id);
     const RecordAccumulator& acc = producer(p).accumulator();
     const std::size_t base = stats_offset_[topic_of_[p]];
     r.described.resize(batches.size());
@@ -340,117 +336,39 @@ std::uint64_t Engine::send_request(std::uint32_t p, std::size_t node, std::int64
       });
     }
   }
-  if (requests_.find(id)->described.empty()) requests_.find(id)->batch_ids.assign(batches.begin(), batches.end());
-  sim_.schedule_at(now() + brokers_[node].one_way(), RequestArrive{id});
+  if (r.described.empty()) r.batch_ids.assign(batches.begin(), batches.end());
   return id;
 }
 
 void Engine::abandon_request(std::uint32_t, std::uint64_t id) {
-  requests_.erase(id);  // later events for it find nothing and do nothing
+  network_->abandon(id);  // later events for it find nothing and do nothing
 }
 
 // A closed connection takes its mute along (Kafka's Processor forgets a closed channel): the
 // producer's next requests come on a new connection, not behind an abandoned request still
 // in service. New connections are numbered in the order they open, so a threaded broker
 // hands them to its network threads round robin (SocketServer's Acceptor).
-void Engine::close_connection(std::uint32_t p, std::size_t node) { connections_.reconnect_producer(p, node); }
+void Engine::close_connection(std::uint32_t p, std::size_t node) { network_->reconnect(p, node); }
 
-void Engine::operator()(const RequestArrive& e) {
-  Request* r = requests_.find(e.request);
-  if (!r) return;
-  BrokerService& b = brokers_[r->broker];
-  if (!b.up()) {
-    if (!r->live) requests_.erase(e.request);  // acks=0 request lost with the broker
-    return;
-  }
-  ++result().brokers[r->broker].requests;
-  const std::uint32_t broker = r->broker;
-  if (const auto started = b.arrive(e.request, r->connection, r->bytes, r->batches, now()))
-    start_service(broker, *started);
-}
+// ---- the network's neighbours (NetworkHost) --------------------------------------------------------
 
-void Engine::start_service(std::uint32_t broker, const BrokerService::Started& s) {
-  if (FetchServer::is_fetch(s.request)) {
-    fetch_server_->started(s.request, s.waited);
-    sim_.schedule_at(s.done_at, BrokerDone{broker, brokers_[broker].epoch(), s.request, s.connection});
-    return;
-  }
-  recorder_->request_waited(broker, s.waited);
-  sim_.schedule_at(s.done_at, BrokerDone{broker, brokers_[broker].epoch(), s.request, s.connection});
+void Engine::request_started(std::uint32_t broker, SimTime waited, const Request* r) {
+  recorder_->request_waited(broker, waited);
   // Speed: the sequence check at BrokerDone reads each batch's producer state: ask for it now.
-  if (const Request* r = requests_.find(s.request); r && config_of(r->producer).idempotence)
-    leaders_->prefetch_states(*r);
+  if (r && config_of(r->producer).idempotence) leaders_->prefetch_states(*r);
 }
 
-void Engine::operator()(const BrokerDone& e) {
-  BrokerService& b = brokers_[e.broker];
-  const auto live = [this](std::uint64_t id) { return request_live(id); };
-  if (FetchServer::is_fetch(e.request)) {
-    if (b.epoch() != e.epoch) return;  // failed with the broker (FetchServer::broker_failed)
-    fetch_server_->served(e.request, now());
-    if (const auto next = b.finish(now(), live)) start_service(e.broker, *next);
-    return;
-  }
-  if (b.epoch() != e.epoch) return;  // the broker failed while serving this request
-  SimTime replicated = SimTime::zero();
-  bool answered = false, awaits_followers = false;
-  if (Request* r = requests_.find(e.request)) {
-    // acks=all waits for the slowest in-sync follower: a broker property (replication
-    // fixed), or the followers' fetches (followers: the response leaves when the high
-    // watermark covers the batches, acks_settled). The high watermark passes the records
-    // then, as the response leaves.
-    const bool fixed = !replication_;
-    replicated = fixed && config_of(r->producer).acks == Acks::kAll ? b.replication() : SimTime::zero();
-    leaders_->serve(e.request, *r, b.draw_error(), now(), now() + replicated);
-    if (!r->live) {
-      requests_.erase(e.request);
-    } else if (replication_ && replication_->waiting(e.request)) {
-      awaits_followers = true;  // answered by acks_settled
-    } else {
-      answered = true;
-      schedule_response(e.request, *r, now() + b.one_way() + replicated);
-    }
-  }
-  const auto next = b.finish(now(), live);
-  if (next) start_service(e.broker, *next);
-  if (!b.threaded()) return;
-  // The connection stays muted until its response is sent: after acks=all's wait (fixed,
-  // or until the followers settle it), or now (acks=0 and requests given up send none).
-  if (awaits_followers) {
-    connections_.mute_until_settled(e.request, {e.broker, b.epoch(), e.connection});
-  } else if (answered && replicated > SimTime::zero()) {
-    sim_.schedule_at(now() + replicated, ResponseSent{e.broker, b.epoch(), e.connection});
-  } else if (const auto read = b.response_sent(e.connection, now(), live)) {
-    start_service(e.broker, *read);
-  }
+bool Engine::serve(std::uint64_t id, Request& r, ProduceError error, SimTime now, SimTime replicated) {
+  leaders_->serve(id, r, error, now, replicated);
+  return replication_ && replication_->waiting(id);
 }
 
-// The response is on its way. Speed: the producer's batches it completes were drained a round
-// trip ago and are seldom in cache; they are asked for now, while other events run.
-void Engine::schedule_response(std::uint64_t id, const Request& r, SimTime at) {
-  sim_.schedule_at(at, ResponseArrive{id});
+// Speed: the producer's batches a response completes were drained a round trip ago and are
+// seldom in cache; they are asked for now, while other events run.
+void Engine::responding(const Request& r) {
   const RecordAccumulator& acc = producer(r.producer).accumulator();
   for (const RequestBatch& rb : r.described) acc.prefetch_batch(rb.id);
   for (const BatchId b : r.batch_ids) acc.prefetch_batch(b);
-}
-
-void Engine::operator()(const ResponseSent& e) {
-  BrokerService& b = brokers_[e.broker];
-  if (b.epoch() != e.epoch) return;  // the broker failed meanwhile: its connections are gone
-  const auto next = b.response_sent(e.connection, now(), [this](std::uint64_t id) { return request_live(id); });
-  if (next) start_service(e.broker, *next);
-}
-
-void Engine::operator()(const ResponseArrive& e) {
-  Request* found = requests_.find(e.request);
-  if (!found) return;
-  const std::uint32_t p = found->producer;
-  const bool live = found->live;
-  // The errors outlive the slot, which the producer's next request may take.
-  std::vector<ProduceError> errors = std::move(found->errors);
-  requests_.erase(e.request);
-  if (!live) return;
-  producer(p).on_response(e.request, now(), errors);
 }
 
 }  // namespace partsim::model::detail

@@ -22,7 +22,9 @@
 #include "model/cluster/producer_state.hpp"
 #include "model/cluster/replication.hpp"
 #include "model/consumer/consumer_simulation.hpp"
+#include "model/detail/consumers.hpp"
 #include "model/detail/controller.hpp"
+#include "model/detail/events.hpp"
 #include "model/detail/fetch_server.hpp"
 #include "model/detail/leader_logs.hpp"
 #include "model/detail/migration_runner.hpp"
@@ -39,107 +41,22 @@
 
 namespace partsim::model::detail {
 
-// ---- events: a closed set of small structs ----------------------------------------------
-struct AppSend {
-  std::uint32_t producer;
-};
-struct SenderWake {
-  std::uint32_t producer;
-  std::uint64_t generation;
-};
-struct RequestArrive {
-  std::uint64_t request;
-};
-struct BrokerDone {
-  std::uint32_t broker;
-  std::uint64_t epoch;
-  std::uint64_t request;
-  std::uint32_t connection;
-};
-struct ResponseSent {
-  std::uint32_t broker;
-  std::uint64_t epoch;
-  std::uint32_t connection;
-};  // threaded brokers: unmute
-struct ResponseArrive {
-  std::uint64_t request;
-};
-struct RequestTimeout {
-  std::uint32_t producer;
-};  // the oldest request deadline of a producer
-struct Disconnect {
-  std::uint32_t producer;
-  std::uint32_t broker;
-  std::uint64_t epoch;
-};
-struct BufferTimeout {
-  std::uint32_t producer;
-  std::uint64_t block;
-};
-struct MetadataRefresh {
-  std::uint32_t producer;
-};
-struct SecondCall {
-  std::uint32_t producer;
-  std::uint64_t send;
-};                      // a thread's second partition() call
-struct Sample {};       // time series
-struct LeaderCheck {};  // the controller's periodic preferred-leader check
-struct BrokerScheduleStep {
-  std::uint32_t broker;
-  std::uint32_t index;
-};
-struct TopicStep {
-  std::uint32_t topic;
-  std::uint32_t index;
-};  // index into Controller::topic_steps(topic)
-struct PeriodicRefresh {
-  std::uint32_t producer;
-};  // metadata.max.age.ms elapsed since the last refresh
-// cluster.replication: followers (model/cluster/replication.hpp)
-struct FetchStep {
-  ReplicationHost::Step step;
-  std::uint32_t session;
-  std::uint64_t fetch;
-};
-struct IsrCheck {};  // the leaders' periodic ISR check
-struct Fence {
-  std::uint32_t broker;
-  std::uint64_t epoch;
-};  // the controller fences a dead broker
-// Consumer groups' fetches (engine_consumers.cpp): one reaches its leader; a fetch parked
-// until fetch.min.bytes are readable (or fetch.max.wait.ms passed) is due.
-struct ConsumerFetchArrive {
-  std::uint64_t fetch;
-};
-struct ConsumerFetchDue {
-  std::uint64_t fetch;
-  std::uint32_t generation;
-};
-struct MigrationEvent {
-  MigrationStep step;
-};  // a migration's step (migration_runner.hpp)
-using Event = std::variant<AppSend, SenderWake, RequestArrive, BrokerDone, ResponseArrive, RequestTimeout, Disconnect,
-                           BufferTimeout, MetadataRefresh, BrokerScheduleStep, SecondCall, Sample, LeaderCheck,
-                           ResponseSent, TopicStep, PeriodicRefresh, FetchStep, IsrCheck, Fence, ConsumerFetchArrive,
-                           ConsumerFetchDue, MigrationEvent>;
-
 class Engine final : public ProducerHost,
                      public ReplicationHost,
-                     public consumer::FetchPath,
-                     public FetchServerHost,
+                     public ConsumersHost,
                      public ReadableListener,
-                     public MigrationHost {
+                     public MigrationHost,
+                     public NetworkHost {
 public:
   Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication, const RunOptions& options);
   RunResult run();
 
   void operator()(const AppSend& e);
   void operator()(const SenderWake& e);
-  void operator()(const RequestArrive& e);
-  void operator()(const BrokerDone& e);
-  void operator()(const ResponseSent& e);
-  void operator()(const ResponseArrive& e);
+  void operator()(const RequestArrive& e) { (*network_)(e); }
+  void operator()(const BrokerDone& e) { (*network_)(e); }
+  void operator()(const ResponseSent& e) { (*network_)(e); }
+  void operator()(const ResponseArrive& e) { (*network_)(e); }
   void operator()(const RequestTimeout& e);
   void operator()(const Disconnect& e);
   void operator()(const BufferTimeout& e);
@@ -153,8 +70,8 @@ public:
   void operator()(const FetchStep& e);
   void operator()(const IsrCheck& e);
   void operator()(const Fence& e);
-  void operator()(const ConsumerFetchArrive& e);
-  void operator()(const ConsumerFetchDue& e);
+  void operator()(const ConsumerFetchArrive& e) { (*consumers_)(e); }
+  void operator()(const ConsumerFetchDue& e) { (*consumers_)(e); }
   void operator()(const MigrationEvent& e) { migration_->step(e.step, now()); }
 
   // ReplicationHost
@@ -180,28 +97,11 @@ public:
   void call_after_event(std::uint32_t producer) override { after_event_.push_back(producer); }
   void sequence_gap(std::uint32_t producer, std::int32_t partition) override;
 
-  // consumer::FetchPath (engine_consumers.cpp)
-  void send_fetch(std::uint32_t group, std::int32_t member, std::int32_t broker,
-                  std::vector<consumer::FetchRequestPartition> request, SimTime at) override;
-  std::int32_t leader(std::int32_t log) const override;
+  // ConsumersHost: records may still come (the producers, the followers or a migration run on)
   bool logs_growing() const override;
 
-  // ReadableListener (engine_consumers.cpp): a parked fetch of `log` may be answered sooner
+  // ReadableListener: records of `log` were appended or became readable
   void readable_changed(std::size_t log) override;
-
-  // FetchServerHost (engine_consumers.cpp)
-  bool broker_up(std::uint32_t broker) const override { return brokers_[broker].up(); }
-  std::uint64_t broker_epoch(std::uint32_t broker) const override { return brokers_[broker].epoch(); }
-  SimTime one_way(std::uint32_t broker) const override { return brokers_[broker].one_way(); }
-  void queue_at_broker(std::uint64_t fetch, std::uint32_t broker, std::uint32_t connection,
-                       std::int32_t partitions) override;
-  void answer_sent(std::uint32_t broker, std::uint32_t connection) override;
-  void schedule_arrival(std::uint64_t fetch, SimTime at) override { sim_.schedule_at(at, ConsumerFetchArrive{fetch}); }
-  void schedule_due(std::uint64_t fetch, std::uint32_t generation, SimTime at) override {
-    sim_.schedule_at(at, ConsumerFetchDue{fetch, generation});
-  }
-  void answered(std::uint32_t group, std::int32_t member, std::int32_t broker,
-                std::optional<std::vector<std::int64_t>> counts, SimTime at) override;
 
   // MigrationHost (engine_migration.cpp)
   void schedule_migration(MigrationStep step, SimTime at) override { sim_.schedule_at(at, MigrationEvent{step}); }
@@ -209,6 +109,18 @@ public:
   void stop_sources() override;
   void switch_producers(SimTime shift) override;
   void start_dual_write() override;
+
+  // NetworkHost (cluster_simulation.cpp): the leaders serve, the producers and fetches are answered
+  void request_arrived(std::uint32_t broker) override { ++result().brokers[broker].requests; }
+  void request_started(std::uint32_t broker, SimTime waited, const Request* r) override;
+  bool serve(std::uint64_t id, Request& r, ProduceError error, SimTime now, SimTime replicated) override;
+  void responding(const Request& r) override;
+  void response(std::uint32_t producer, std::uint64_t id, SimTime now, std::vector<ProduceError> errors) override {
+    this->producer(producer).on_response(id, now, errors);
+  }
+  bool fetch_live(std::uint64_t fetch) const override { return consumers_->holds(fetch); }
+  void fetch_started(std::uint64_t fetch, SimTime waited) override { consumers_->started(fetch, waited); }
+  void fetch_served(std::uint64_t fetch, SimTime now) override { consumers_->served(fetch, now); }
 
 private:
   SimTime now() const { return sim_.now(); }
@@ -223,8 +135,6 @@ private:
   static std::size_t timer_slot(std::uint32_t producer, Timer t) {
     return std::size_t{producer} * kTimersPerProducer + t;
   }
-  void start_service(std::uint32_t broker, const BrokerService::Started& s);
-  void schedule_response(std::uint64_t id, const Request& r, SimTime at);
   void fail_broker(std::uint32_t b);
   void recover_broker(std::uint32_t b);
   void start_repartition();
@@ -236,11 +146,6 @@ private:
   void arm_metadata_refresh(std::uint32_t producer);
   void finish_repartition();
   void note_existence();
-  /// Whether a request the brokers hold (produce or fetch) still counts.
-  bool request_live(std::uint64_t id) {
-    return FetchServer::is_fetch(id) ? fetch_server_->holds(id) : requests_.find(id) != nullptr;
-  }
-
   // ---- a migration in the event loop (engine_migration.cpp) ----
   // Each producer of the old topic has a twin on the new topic (indexes after the
   // scenario's producers), which the application moves to at the switch (hand_over) or
@@ -262,17 +167,7 @@ private:
   std::uint32_t bridge_client_ = 0;                    // the bridge's producer (0: none)
   std::vector<std::unique_ptr<TwinMirror>> mirrors_;
 
-  // ---- consumer groups in the event loop (engine_consumers.cpp) ----
-  // Every group of the scenario runs as a part of this loop; their fetches are the
-  // FetchServer's, served in the brokers' queues beside produce requests.
-  void start_groups();
-  void finish_groups();
-  void leaders_changed();  // parked fetches of partitions moved are answered
-  consumer::ConsumeInputs consume_in_;
-  std::vector<std::unique_ptr<consumer::GroupRunner>> groups_;
-  std::optional<FetchServer> fetch_server_;  // with groups
-  bool group_woken_ = false;                 // an event gave a group an event of its own
-  std::vector<std::int32_t> log_topic_;      // per log: its topic
+  void leaders_changed();  // parked consumer fetches of partitions moved are answered
   // Whether the logs may still grow (logs_growing): followers' fetch steps and broker
   // schedule steps pending.
   std::size_t replication_steps_ = 0, broker_steps_left_ = 0;
@@ -285,18 +180,16 @@ private:
   std::pmr::memory_resource* memory_ = std::pmr::new_delete_resource();
   static constexpr std::size_t kHugePageStates = 65536;  // producer x partition states
   sim::RandomStreams streams_;
-  sim::Simulation<Event, sim::CalendarStore<Event>> sim_;
-  std::vector<HostCores> hosts_;  // cluster.hosts, in order (brokers and producers point into it)
-  std::vector<BrokerService> brokers_;
-  std::vector<char> up_;  // per broker: the connection can be used
+  EventLoop sim_;
+  std::vector<HostCores> hosts_;    // cluster.hosts, in order (brokers and producers point into it)
+  std::optional<Network> network_;  // the brokers, the requests on their way, the connections
+  std::vector<char> up_;            // per broker: the connection can be used
   Leadership leadership_;
   std::optional<Replication> replication_;   // cluster.replication: followers
   std::vector<std::size_t> topic_of_;        // per producer
   std::vector<std::size_t> stats_offset_;    // per topic: its first row in RunResult::partitions
   std::shared_ptr<BatchArena> batch_arena_;  // the producers' batches
   std::vector<std::unique_ptr<KafkaProducer, sim::MemoryDelete<KafkaProducer>>> producers_;  // in memory_
-  RequestTable requests_;
-  Connections connections_;
   std::vector<std::uint32_t> after_event_;  // producers to call once the event is over
   bool prefetch_sends_ = false;             // many partition states: the next send's is prefetched
   static constexpr std::size_t kPrefetchStates = 4096;
@@ -309,6 +202,8 @@ private:
   std::optional<RunRecorder> recorder_;
   std::optional<Controller> controller_;  // who leads (after the replication and the results)
   std::optional<LeaderLogs> leaders_;     // the leaders' logs and idempotence state (after the results)
+  // The consumer groups, in this loop (consumers.hpp): with groups, from the run's start.
+  std::optional<Consumers> consumers_;
   RunResult& result() { return recorder_->result(); }
 };
 

@@ -12,7 +12,7 @@ namespace partsim::model::detail {
 
 void Engine::operator()(const BrokerScheduleStep& e) {
   --broker_steps_left_;
-  BrokerService& b = brokers_[e.broker];
+  BrokerService& b = network_->broker(e.broker);
   const BrokerChange& c = s_.brokers[e.broker].schedule[e.index];
   switch (c.kind) {
     case BrokerChange::Kind::kSetRtt: b.set_rtt(c.duration); break;
@@ -31,10 +31,10 @@ void Engine::operator()(const BrokerScheduleStep& e) {
 // The broker stops serving; the controller moves its leadership (now, or at the fence it
 // returns); every producer's connection to it drops and each asks for metadata.
 void Engine::fail_broker(std::uint32_t bi) {
-  BrokerService& b = brokers_[bi];
+  BrokerService& b = network_->broker(bi);
   if (!b.up()) return;
   b.fail();
-  if (fetch_server_) fetch_server_->broker_failed(bi, now());
+  if (consumers_) consumers_->broker_failed(bi, now());
   if (const auto fence_at = controller_->broker_failed(bi, now())) sim_.schedule_at(*fence_at, Fence{bi, b.epoch()});
   for (auto& p : producers_) {
     sim_.schedule_at(now() + b.one_way(), Disconnect{p->index(), bi, b.epoch()});
@@ -43,7 +43,7 @@ void Engine::fail_broker(std::uint32_t bi) {
 }
 
 void Engine::recover_broker(std::uint32_t bi) {
-  BrokerService& b = brokers_[bi];
+  BrokerService& b = network_->broker(bi);
   if (b.up()) return;
   b.recover();
   controller_->broker_recovered(bi, now());

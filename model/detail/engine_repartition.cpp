@@ -37,8 +37,7 @@ void Engine::operator()(const TopicStep& e) {
   const std::optional<PartitionIncrease> change = controller_->make_step(e.topic, e.index, now(), over);
   if (!change) return;
   result().repartition->changes.push_back(*change);
-  for (auto& g : groups_) g->partitions_added(e.topic, change->to, now());
-  group_woken_ = !groups_.empty();
+  if (consumers_) consumers_->partitions_added(e.topic, change->to, now());
 }
 
 // The next refresh that can show the producer something new: lastRefresh + max.age when

@@ -38,22 +38,14 @@ void Engine::operator()(const IsrCheck&) {
 }
 
 void Engine::operator()(const Fence& e) {
-  if (brokers_[e.broker].epoch() != e.epoch) return;  // back before the controller fenced it
+  if (network_->broker(e.broker).epoch() != e.epoch) return;  // back before the controller fenced it
   if (controller_->fence(e.broker, now())) refresh_metadata();
 }
 
-void Engine::acks_settled(std::uint64_t id) {
-  // A threaded broker's connection was muted until this response: it is sent now, even
-  // for a request its producer gave up (the broker does not know).
-  if (const auto muted = connections_.settled(id))
-    (*this)(ResponseSent{muted->broker, muted->epoch, muted->connection});
-  Request* r = requests_.find(id);
-  if (!r) return;  // the producer gave it up
-  schedule_response(id, *r, now() + brokers_[r->broker].one_way());
-}
+void Engine::acks_settled(std::uint64_t id) { network_->acks_settled(id); }
 
 void Engine::ack_error(std::uint64_t id, std::size_t partition, ProduceError error) {
-  Request* r = requests_.find(id);
+  Request* r = network_->find(id);
   if (!r) return;
   if (r->errors.empty()) r->errors.assign(static_cast<std::size_t>(r->batches), ProduceError::kNone);
   for (std::size_t k = 0; k < r->described.size(); ++k)

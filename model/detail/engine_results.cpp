@@ -11,14 +11,14 @@ namespace partsim::model::detail {
 
 void Engine::operator()(const Sample&) {
   std::vector<std::int32_t> queues(result().partitions.size(), 0);
-  std::vector<std::int32_t> in_flight(brokers_.size(), 0);
+  std::vector<std::int32_t> in_flight(network_->brokers(), 0);
   std::int64_t buffer = 0;
   for (const auto& p : producers_) {
     const std::size_t base = stats_offset_[topic_of_[p->index()]];
     const RecordAccumulator& acc = p->accumulator();
     for (std::int32_t part = 0; part < acc.num_partitions(); ++part)
       queues[base + static_cast<std::size_t>(part)] += acc.deque_size(part);
-    for (std::size_t b = 0; b < brokers_.size(); ++b) in_flight[b] += p->sender().in_flight(b);
+    for (std::size_t b = 0; b < network_->brokers(); ++b) in_flight[b] += p->sender().in_flight(b);
     buffer += acc.pool().used_bytes();
   }
   recorder_->sample(std::move(queues), std::move(in_flight), buffer);

@@ -54,10 +54,6 @@ public:
 
 class FetchServer {
 public:
-  /// A fetch's id has this bit set: the brokers' queues hold produce requests and fetches.
-  static constexpr std::uint64_t kFetchBit = std::uint64_t{1} << 63;
-  static bool is_fetch(std::uint64_t id) { return (id & kFetchBit) != 0; }
-
   /// `logs`: the brokers' logs (records readable from LogRecord::readable); `partitions`: the
   /// run's statistics per log, whose mean wire bytes size a record; `groups`: the groups'
   /// specs (their fetch settings); `stats`: one row per broker, filled here.

@@ -1,18 +1,24 @@
 #pragma once
-// The network between the clients and the brokers, as the engine keeps it: the produce
-// requests on their way (by ids that carry their slot's generation, so that an event about a
-// request that is gone finds nothing), the connections they travel on (the ids a broker gives
-// them, in the order they open, which a threaded broker hands to its network threads round
-// robin), and threaded brokers' connections muted until the followers settle a request's
-// acks. It knows no events: the engine schedules them and asks it. Internal to partsim_model.
+// The network between the clients and the brokers, a part of the engine that owns its state:
+// the produce requests on their way (by ids that carry their slot's generation, so that an
+// event about a request that is gone finds nothing), the connections they travel on (the
+// ids a broker gives them, in the order they open, which a threaded broker hands to its
+// network threads round robin), the brokers' request queues and servers (BrokerService),
+// and threaded brokers' connections muted until the followers settle a request's acks.
+// Network is the serve path: a request's arrival, its service, the response on its way
+// back. What the leaders do with a request, and what a producer or a consumer fetch makes
+// of the answer, it asks of its NetworkHost. Internal to partsim_model.
 
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <tuple>
+#include <utility>
 #include <vector>
 
+#include "model/cluster/broker_service.hpp"
 #include "model/cluster/partition_log.hpp"
+#include "model/detail/events.hpp"
 #include "model/produce_error.hpp"
 #include "model/producer/producer_batch.hpp"
 
@@ -38,6 +44,7 @@ struct Request {
   std::int64_t bytes = 0;
   std::int32_t batches = 0;
   bool live = true;                            // false: acks=0, nobody waits for the response
+  bool acks_all = false;                       // acks=all (the brokers' fixed replication.ms applies)
   std::vector<RequestBatch> described;         // per batch, or empty (see RequestBatch)
   std::vector<std::vector<LogRecord>> tagged;  // beside described when records are tagged: each batch's records
                                                // (readable is set at the append)
@@ -51,7 +58,8 @@ class RequestTable {
 public:
   /// A new request; its vectors come empty (their memory kept from the slot's last use), but
   /// `tagged`, which send_request sizes and clears batch by batch.
-  std::uint64_t add(std::uint32_t producer, std::uint32_t broker, std::int64_t bytes, std::int32_t batches, bool live) {
+  std::uint64_t add(std::uint32_t producer, std::uint32_t broker, std::int64_t bytes, std::int32_t batches, bool live,
+                    bool acks_all = false) {
     std::uint32_t slot;
     if (!free_.empty()) {
       slot = free_.back();
@@ -67,16 +75,18 @@ public:
     r.bytes = bytes;
     r.batches = batches;
     r.live = live;
+    r.acks_all = acks_all;
     r.described.clear();
     r.errors.clear();
     r.batch_ids.clear();
     s.used = true;
     return (std::uint64_t{s.generation} << 32) | slot;
   }
-  Request* find(std::uint64_t id) {
+  Request* find(std::uint64_t id) { return const_cast<Request*>(std::as_const(*this).find(id)); }
+  const Request* find(std::uint64_t id) const {
     const auto slot = static_cast<std::uint32_t>(id);
     if (slot >= slots_.size()) return nullptr;
-    Slot& s = slots_[slot];
+    const Slot& s = slots_[slot];
     return s.used && s.generation == static_cast<std::uint32_t>(id >> 32) ? &s.request : nullptr;
   }
   void erase(std::uint64_t id) {
@@ -135,6 +145,89 @@ private:
   std::vector<std::uint32_t> next_;      // per broker: the id its next new connection gets
   std::map<std::tuple<std::uint32_t, std::int32_t, std::size_t>, std::uint32_t> consumer_;
   std::map<std::uint64_t, Muted> muted_;
+};
+
+/// A request's id tells which it is: the brokers' queues hold produce requests and consumer
+/// fetches (FetchServer), whose ids have this bit set.
+inline constexpr std::uint64_t kFetchBit = std::uint64_t{1} << 63;
+inline bool is_fetch(std::uint64_t id) { return (id & kFetchBit) != 0; }
+
+/// What the network asks of its neighbours: the leaders serve a produce request and the
+/// recorder counts it; a producer takes its response; a consumer fetch is the FetchServer's.
+class NetworkHost {
+public:
+  virtual ~NetworkHost() = default;
+  /// A produce request reached `broker` (up).
+  virtual void request_arrived(std::uint32_t broker) = 0;
+  /// `broker` takes up produce request `r` after it waited `waited` (null: its producer gave
+  /// it up while it waited).
+  virtual void request_started(std::uint32_t broker, SimTime waited, const Request* r) = 0;
+  /// The leader appends `r`'s batches now, answering with `error` injected, and acks=all
+  /// replicated at `replicated`. True: the response waits for the followers
+  /// (Network::acks_settled).
+  virtual bool serve(std::uint64_t id, Request& r, ProduceError error, SimTime now, SimTime replicated) = 0;
+  /// Speed: `r`'s response is on its way; what its producer will read of it may be asked for.
+  virtual void responding(const Request& r) = 0;
+  /// `producer`'s request `id` is answered now, with an error per batch (or none).
+  virtual void response(std::uint32_t producer, std::uint64_t id, SimTime now, std::vector<ProduceError> errors) = 0;
+  /// Whether consumer fetch `fetch` still counts; it starts after waiting `waited`; it is served now.
+  virtual bool fetch_live(std::uint64_t fetch) const = 0;
+  virtual void fetch_started(std::uint64_t fetch, SimTime waited) = 0;
+  virtual void fetch_served(std::uint64_t fetch, SimTime now) = 0;
+};
+
+/// The serve path: produce requests from sent to answered, and consumer fetches in the
+/// brokers' queues. It schedules its own events (RequestArrive, BrokerDone, ResponseSent,
+/// ResponseArrive) on the engine's loop, which hands them back.
+class Network {
+public:
+  /// `clients`: producers (their first connections); `fixed_replication`: acks=all waits
+  /// the brokers' replication.ms (not the followers' fetches).
+  Network(std::vector<BrokerService> brokers, std::uint32_t clients, bool fixed_replication, EventLoop& loop,
+          NetworkHost& host);
+
+  std::size_t brokers() const { return brokers_.size(); }
+  BrokerService& broker(std::size_t b) { return brokers_[b]; }
+  const BrokerService& broker(std::size_t b) const { return brokers_[b]; }
+  Connections& connections() { return connections_; }
+
+  /// Producer `producer` sends a request to `broker` now, on its connection there; it
+  /// arrives half a round trip later. Its batches are described in `request(id)` before
+  /// the event returns.
+  std::uint64_t send(std::uint32_t producer, std::uint32_t broker, std::int64_t bytes, std::int32_t batches, bool live,
+                     bool acks_all);
+  Request& request(std::uint64_t id) { return *requests_.find(id); }
+  Request* find(std::uint64_t id) { return requests_.find(id); }
+  /// The producer gave the request up: later events about it find nothing.
+  void abandon(std::uint64_t id) { requests_.erase(id); }
+  /// A closed connection takes its mute along: the producer's next requests to `broker`
+  /// travel on a new one.
+  void reconnect(std::uint32_t producer, std::size_t broker) { connections_.reconnect_producer(producer, broker); }
+  /// The followers settled `id`'s acks: the leader answers now.
+  void acks_settled(std::uint64_t id);
+  /// Whether a request the brokers hold (produce or fetch) still counts.
+  bool live(std::uint64_t id) const { return is_fetch(id) ? host_.fetch_live(id) : requests_.find(id) != nullptr; }
+
+  /// A consumer fetch reaches `broker` on `connection` now; its answer went out on it.
+  void queue_fetch(std::uint64_t fetch, std::uint32_t broker, std::uint32_t connection, std::int32_t partitions);
+  void fetch_answer_sent(std::uint32_t broker, std::uint32_t connection);
+
+  void operator()(const RequestArrive& e);
+  void operator()(const BrokerDone& e);
+  void operator()(const ResponseSent& e);  // threaded brokers: unmute
+  void operator()(const ResponseArrive& e);
+
+private:
+  SimTime now() const { return loop_.now(); }
+  void start(std::uint32_t broker, const BrokerService::Started& s);
+  void respond(std::uint64_t id, const Request& r, SimTime at);
+
+  std::vector<BrokerService> brokers_;
+  RequestTable requests_;
+  Connections connections_;
+  bool fixed_replication_;
+  EventLoop& loop_;
+  NetworkHost& host_;
 };
 
 }  // namespace partsim::model::detail

@@ -106,17 +106,20 @@ void RunRecorder::batch_done(std::uint32_t p, const BatchArena& batches, BatchId
   std::int64_t measured = 0;
   const std::int64_t window = s_.run.window.count_ns();
   const auto ub = static_cast<std::size_t>(broker);
-  batches.for_each_send_time(id, [&](SimTime t) {
-    if (window > 0) {
-      const auto w = static_cast<std::size_t>(t.count_ns() / window);
-      if (w >= result_.windows.size())
-        result_.windows.resize(w + 1, std::vector<std::int64_t>(result_.brokers.size(), 0));
-      ++result_.windows[w][ub];
-    }
-    if (t < warmup) return;
-    ++measured;
-    result_.latency.record((now() - t).count_ns());
-  });
+  // Speed: the per-record step is forced inline at both of for_each_send_time's calls (left
+  // to itself, GCC's choice moves with what else shares the unity build's translation unit).
+  batches.for_each_send_time(
+      id, [&](SimTime t) __attribute__((always_inline)) {
+        if (window > 0) {
+          const auto w = static_cast<std::size_t>(t.count_ns() / window);
+          if (w >= result_.windows.size())
+            result_.windows.resize(w + 1, std::vector<std::int64_t>(result_.brokers.size(), 0));
+          ++result_.windows[w][ub];
+        }
+        if (t < warmup) return;
+        ++measured;
+        result_.latency.record((now() - t).count_ns());
+      });
   result_.records_measured += measured;
   PartitionStats& ps = result_.partitions[row(p, b.partition)];
   BrokerStats& bs = result_.brokers[ub];

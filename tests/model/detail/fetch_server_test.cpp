@@ -101,7 +101,7 @@ TEST_CASE("a fetch travels half a round trip and joins its broker's queue on a c
   ServerFixture f;
   f.server.send(0, 0, 1, {{1, 0}}, SimTime::ms(5));
   REQUIRE(f.engine.arrivals.size() == 1);
-  CHECK(FetchServer::is_fetch(f.engine.arrivals[0].first));
+  CHECK(partsim::model::detail::is_fetch(f.engine.arrivals[0].first));
   CHECK(f.engine.arrivals[0].second == SimTime::ms(6));
   CHECK(f.engine.queued.empty());
   f.server.arrived(f.engine.arrivals[0].first, SimTime::ms(6));

@@ -1,0 +1,148 @@
+// The consumer groups as a part of the engine, with fake neighbours: a real Network (its
+// brokers serve the fetches beside nothing else) and a loop that steps the groups between
+// its events as the engine does. A group reads every record of its partitions, each fetch
+// served at its partition's leader; the groups are woken by what the cluster does.
+
+#include "model/detail/consumers.hpp"
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+using namespace partsim::model;
+using namespace partsim::model::detail;
+using partsim::sim::SimTime;
+
+namespace {
+
+/// The network's neighbours: no produce request travels; the fetches are the groups'.
+struct FetchesOnly final : NetworkHost {
+  Consumers* consumers = nullptr;
+  std::int64_t produce_requests = 0;
+  void request_arrived(std::uint32_t) override { ++produce_requests; }
+  void request_started(std::uint32_t, SimTime, const Request*) override {}
+  bool serve(std::uint64_t, Request&, ProduceError, SimTime, SimTime) override { return false; }
+  void responding(const Request&) override {}
+  void response(std::uint32_t, std::uint64_t, SimTime, std::vector<ProduceError>) override {}
+  bool fetch_live(std::uint64_t fetch) const override { return consumers->holds(fetch); }
+  void fetch_started(std::uint64_t fetch, SimTime waited) override { consumers->started(fetch, waited); }
+  void fetch_served(std::uint64_t fetch, SimTime now) override { consumers->served(fetch, now); }
+};
+
+struct NoMoreRecords final : ConsumersHost {
+  bool logs_growing() const override { return false; }
+};
+
+/// Topic t of two partitions, partition p led by broker p (2 ms round trip); one group of
+/// one member subscribed to it; logs of 3 and 2 records of 100 bytes, readable at 0 ms.
+struct GroupsFixture {
+  Scenario s;
+  BrokerLogs logs;
+  RunResult result;
+  std::vector<std::size_t> first_log{0};
+  std::optional<Leadership> leadership;
+  EventLoop loop;
+  FetchesOnly net_host;
+  NoMoreRecords host;
+  std::optional<Network> net;
+  std::optional<Consumers> consumers;
+  std::int64_t sends_ = 0;
+
+  GroupsFixture() {
+    s.topics.emplace_back();
+    s.topics[0].partitions = 2;
+    s.brokers.resize(2);
+    for (std::size_t b = 0; b < 2; ++b) {
+      s.brokers[b].id = static_cast<std::int32_t>(b);
+      s.brokers[b].rtt = SimTime::ms(2);
+    }
+    ConsumerGroupSpec g;
+    g.group = "g";
+    g.topics = {"t"};
+    g.config.auto_offset_reset = ConsumerConfig::OffsetReset::kEarliest;  // the records are there before it joins
+    s.consumers.push_back(g);
+    leadership.emplace(s.topics, 2);
+    logs.partitions.resize(2);
+    result.partitions.resize(2);
+    add(0, 3);
+    add(1, 2);
+    std::vector<BrokerService> brokers;
+    for (std::size_t b = 0; b < 2; ++b)
+      brokers.emplace_back(s.brokers[b], partsim::sim::RandomStreams(1).stream("broker/" + std::to_string(b)));
+    net.emplace(std::move(brokers), 1, true, loop, net_host);
+    consumers.emplace(s, RunOptions{}, logs, result, first_log, *leadership, *net, loop, host);
+    net_host.consumers = &*consumers;
+  }
+  void add(std::size_t log, std::int64_t records) {
+    for (std::int64_t i = 0; i < records; ++i)
+      logs.partitions[log].records.push_back(LogRecord{LogRecord::kNullKey, 0, sends_++, SimTime::zero(),
+                                                       SimTime::zero()});  // each its own send()
+    result.partitions[log].records += records;
+    result.partitions[log].bytes += 100 * records;
+  }
+  /// The engine's loop: its events up to the groups' next one (or sooner, when one wakes a
+  /// group), else that group's step.
+  void run() {
+    consumers->start();
+    for (int guard = 0; guard < 100000; ++guard) {
+      const SimTime next = consumers->next_time();
+      if (loop.has_pending() && loop.next_event_time() <= next) {
+        partsim::sim::StopRule upto;
+        upto.until = next;
+        upto.predicate = [this] { return consumers->woken(); };
+        consumers->take_woken();
+        loop.run(upto, [this](const Event& e) {
+          std::visit(
+              [this](const auto& ev) {
+                using E = std::decay_t<decltype(ev)>;
+                if constexpr (std::is_same_v<E, ConsumerFetchArrive> || std::is_same_v<E, ConsumerFetchDue>)
+                  (*consumers)(ev);
+                else if constexpr (std::is_same_v<E, RequestArrive> || std::is_same_v<E, BrokerDone> ||
+                                   std::is_same_v<E, ResponseSent> || std::is_same_v<E, ResponseArrive>)
+                  (*net)(ev);
+                else FAIL("an event neither the groups nor the network scheduled");
+              },
+              e);
+        });
+      } else if (next < SimTime::max()) {
+        consumers->step();
+      } else {
+        break;
+      }
+    }
+    consumers->finish();
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a group reads every record of its partitions, each fetch served at the partition's leader") {
+  GroupsFixture f;
+  CHECK(f.consumers->leader(0) == f.leadership->leaders(0)[0]);
+  CHECK(f.consumers->leader(1) == f.leadership->leaders(0)[1]);
+  f.run();
+  REQUIRE(f.result.consumer_groups.size() == 1);
+  const GroupResult& g = f.result.consumer_groups[0];
+  CHECK(g.group == "g");
+  CHECK(g.records_consumed == 5);
+  CHECK(g.duplicates == 0);
+  CHECK(g.records_unconsumed == 0);
+  REQUIRE(f.result.consumer_fetches.size() == 2);
+  const auto leader_of = [&](std::size_t p) { return static_cast<std::size_t>(f.leadership->leaders(0)[p]); };
+  CHECK(f.result.consumer_fetches[leader_of(0)].records == 3);
+  CHECK(f.result.consumer_fetches[leader_of(1)].records == 2);
+  CHECK(f.result.consumer_fetches[0].fetches >= 1);
+  CHECK(f.result.consumer_fetches[1].fetches >= 1);
+  CHECK(f.result.consumer_fetches[0].failed + f.result.consumer_fetches[1].failed == 0);
+  CHECK(f.net_host.produce_requests == 0);  // the brokers' fetches are not produce requests
+}
+
+TEST_CASE("what the cluster does wakes the groups once") {
+  GroupsFixture f;
+  f.consumers->start();
+  CHECK_FALSE(f.consumers->take_woken());
+  f.consumers->partitions_added(0, 3, SimTime::zero());
+  CHECK(f.consumers->take_woken());
+  CHECK_FALSE(f.consumers->take_woken());
+}
