@@ -145,7 +145,6 @@ private:
   void setup_repartition();
   void arm_metadata_refresh(std::uint32_t producer);
   void finish_repartition();
-  void note_existence();
   // ---- a migration in the event loop (engine_migration.cpp) ----
   // Each producer of the old topic has a twin on the new topic (indexes after the
   // scenario's producers), which the application moves to at the switch (hand_over) or

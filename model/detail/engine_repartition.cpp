@@ -77,18 +77,6 @@ void Engine::operator()(const PeriodicRefresh& e) {
   (*this)(MetadataRefresh{e.producer});
 }
 
-// How long each partition existed while the records counted were sent (the statistics
-// weigh a partition's expected share by it, analysis/repartition_report.hpp).
-void Engine::note_existence() {
-  const SimTime last_append = recorder_->last_append();
-  const std::vector<SimTime>& created = controller_->created();
-  for (std::size_t i = 0; i < result().partitions.size(); ++i) {
-    const SimTime from = std::max(created[i], s_.run.warmup);
-    result().partitions[i].existed_ms =
-        created[i] == SimTime::max() || from >= last_append ? 0.0 : (last_append - from).to_ms();
-  }
-}
-
 void Engine::finish_repartition() {
   if (!result().repartition) return;
   RepartitionResult& r = *result().repartition;

@@ -5,7 +5,6 @@
 #include <algorithm>
 
 #include "model/detail/engine.hpp"
-#include "model/producer/sender_metrics.hpp"
 
 namespace partsim::model::detail {
 
@@ -40,7 +39,7 @@ void Engine::gather_results() {
   result().events = sim_.events_processed();
   recorder_->finish();
   finish_repartition();
-  note_existence();
+  recorder_->note_existence(controller_->created());
   // Up to the last completion (the controller's and the leaders' periodic checks run on).
   if (replication_) {
     leaders_->finish();
@@ -57,32 +56,9 @@ void Engine::gather_results() {
       result().partitions[stats_offset_[t] + p].leader =
           leaders[p] < 0 ? -1 : s_.brokers[static_cast<std::size_t>(leaders[p])].id;
   }
-  std::vector<std::int32_t> node_ids;
-  for (const auto& b : result().brokers) node_ids.push_back(b.broker);
-  for (const auto& p : producers_) {
-    result().producer_metrics.push_back(producer_metrics(p->spec().name, p->sender().metrics(), p->buffer_wait(),
-                                                         p->send_errors(), last_completion, node_ids));
-    if (p->index() == bridge_client_ && bridge_client_ != 0) continue;  // copies, not the application's sends
-    result().records_sent += p->sent() - p->sent_before_hand_over();
-    ClientRun& client = result().clients[owner_[p->index()]];  // the producers come first, in order
-    if (!client.rack.empty()) {                                // a migration's twin counts for its producer
-      client.records += p->records_located();
-      client.records_in_rack += p->records_in_rack();
-    }
-    const RecordAccumulator& acc = p->accumulator();
-    result().partitioner_switches += acc.partitioner().switches();
-    result().peak_buffer_bytes = std::max(result().peak_buffer_bytes, acc.pool().peak_used_bytes());
-    const auto& chosen = acc.adaptive_choices();
-    if (chosen.empty()) continue;
-    const auto& expected = acc.adaptive_expected();
-    const std::size_t base = stats_offset_[topic_of_[p->index()]];
-    result().adaptive_choices.resize(result().partitions.size(), 0);
-    result().adaptive_expected.resize(result().partitions.size(), 0.0);
-    for (std::size_t i = 0; i < chosen.size(); ++i) {
-      result().adaptive_choices[base + i] += chosen[i];
-      result().adaptive_expected[base + i] += expected[i];
-    }
-  }
+  for (const auto& p : producers_)
+    recorder_->add_producer(*p, owner_[p->index()], p->index() == bridge_client_ && bridge_client_ != 0,
+                            last_completion);
 }
 
 }  // namespace partsim::model::detail

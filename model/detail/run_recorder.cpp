@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "model/partitioners/key_hash.hpp"
+#include "model/producer/sender_metrics.hpp"
 
 namespace partsim::model::detail {
 
@@ -231,6 +232,42 @@ void RunRecorder::sample(std::vector<std::int32_t> partition_queue, std::vector<
   std::fill(ts_records_.begin(), ts_records_.end(), 0);
   std::fill(ts_wait_sum_.begin(), ts_wait_sum_.end(), 0.0);
   std::fill(ts_wait_count_.begin(), ts_wait_count_.end(), 0);
+}
+
+void RunRecorder::add_producer(const KafkaProducer& p, std::uint32_t owner, bool copies, SimTime last_completion) {
+  std::vector<std::int32_t> node_ids;
+  for (const auto& b : result_.brokers) node_ids.push_back(b.broker);
+  result_.producer_metrics.push_back(producer_metrics(p.spec().name, p.sender().metrics(), p.buffer_wait(),
+                                                      p.send_errors(), last_completion, node_ids));
+  if (copies) return;  // not the application's sends
+  result_.records_sent += p.sent() - p.sent_before_hand_over();
+  ClientRun& client = result_.clients[owner];  // the producers come first, in order
+  if (!client.rack.empty()) {
+    client.records += p.records_located();
+    client.records_in_rack += p.records_in_rack();
+  }
+  const RecordAccumulator& acc = p.accumulator();
+  result_.partitioner_switches += acc.partitioner().switches();
+  result_.peak_buffer_bytes = std::max(result_.peak_buffer_bytes, acc.pool().peak_used_bytes());
+  const auto& chosen = acc.adaptive_choices();
+  if (chosen.empty()) return;
+  const auto& expected = acc.adaptive_expected();
+  const std::size_t base = first_row_[topic_of_[p.index()]];
+  result_.adaptive_choices.resize(result_.partitions.size(), 0);
+  result_.adaptive_expected.resize(result_.partitions.size(), 0.0);
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
+    result_.adaptive_choices[base + i] += chosen[i];
+    result_.adaptive_expected[base + i] += expected[i];
+  }
+}
+
+// The statistics weigh a partition's expected share by it (analysis/repartition_report.hpp).
+void RunRecorder::note_existence(std::span<const SimTime> created) {
+  for (std::size_t i = 0; i < result_.partitions.size(); ++i) {
+    const SimTime from = std::max(created[i], s_.run.warmup);
+    result_.partitions[i].existed_ms =
+        created[i] == SimTime::max() || from >= last_append_ ? 0.0 : (last_append_ - from).to_ms();
+  }
 }
 
 void RunRecorder::finish() {

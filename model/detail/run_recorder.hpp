@@ -77,6 +77,14 @@ public:
   SimTime last_completion() const { return last_completion_; }  ///< its last batch acknowledged or failed
   /// The run is over: the hot keys and the keys a partition increase split.
   void finish();
+  /// The run is over: what producer `p` sent and measured joins the results (its metrics up
+  /// to `last_completion`). `owner`: the scenario producer whose send() calls its records are
+  /// (a migration's twin counts for its producer); `copies`: a migration's bridge, whose
+  /// records are copies, not sends of the application.
+  void add_producer(const KafkaProducer& p, std::uint32_t owner, bool copies, SimTime last_completion);
+  /// How long each partition existed while the records counted were sent (`created`: per
+  /// row, its creation time, or SimTime::max() if never made), from the warm-up on.
+  void note_existence(std::span<const SimTime> created);
 
 private:
   SimTime now() const { return clock_; }

@@ -7,6 +7,7 @@
 
 #include <doctest/doctest.h>
 
+#include <memory>
 #include <vector>
 
 using namespace partsim::model;
@@ -179,4 +180,73 @@ TEST_CASE("the order check: a record behind a later one of its key, a record app
   r.forget_appended(0, rec(7, 2));
   r.check_order(0, again);
   CHECK(r.result().log_order.duplicated_records == 1);
+}
+
+TEST_CASE("the partitions' existence: from the warm-up or their creation to the last record appended") {
+  // Topic a's rows from 0 ms, b-0 from 0 ms, b-1 created at 10 ms, b-2 never; warm-up 5 ms,
+  // the last record appended at 30 ms.
+  RecorderFixture f;
+  RunRecorder r = f.recorder();
+  f.clock = SimTime::ms(30);
+  r.record_appended(0, AppendedRecord{0, 2, 80, std::nullopt, 0, SimTime::ms(30)});
+  const std::vector<SimTime> created{SimTime::zero(), SimTime::zero(), SimTime::zero(), SimTime::ms(10),
+                                     SimTime::max()};
+  r.note_existence(created);
+  const RunResult& res = r.result();
+  CHECK(res.partitions[0].existed_ms == doctest::Approx(25));
+  CHECK(res.partitions[2].existed_ms == doctest::Approx(25));
+  CHECK(res.partitions[3].existed_ms == doctest::Approx(20));
+  CHECK(res.partitions[4].existed_ms == doctest::Approx(0));
+}
+
+namespace {
+
+// A producer's host that sends nowhere: its records stay in its accumulator.
+struct NowhereHost final : ProducerHost {
+  void schedule_app(std::uint32_t, SimTime) override {}
+  void schedule_sender(std::uint32_t, std::uint64_t, SimTime) override {}
+  void schedule_buffer_timeout(std::uint32_t, std::uint64_t, SimTime) override {}
+  void schedule_second_call(std::uint32_t, std::uint64_t, SimTime) override {}
+  void schedule_request_deadline(std::uint32_t, SimTime) override {}
+  std::uint64_t send_request(std::uint32_t, std::size_t, std::int64_t, std::span<const BatchId>, bool) override {
+    return 1;
+  }
+  void abandon_request(std::uint32_t, std::uint64_t) override {}
+  void request_metadata(std::uint32_t, std::size_t) override {}
+};
+
+}  // namespace
+
+TEST_CASE("what a producer sent joins the results at the end; a migration's copies only in the metrics") {
+  // Producer "app" (topic a) sends 3 records, the copier (index 1, on b) 2: the run sent 3,
+  // and both have metrics rows, in order.
+  RecorderFixture f;
+  f.s.producers[0].name = "app";
+  f.s.producers[1].name = "copier";
+  RunRecorder r = f.recorder();
+  NowhereHost host;
+  std::vector<std::int32_t> leaders{0, 1};
+  std::vector<char> up{1, 1};
+  std::int64_t total = 0;
+  const partsim::model::SendBudget budget{std::nullopt, std::nullopt, &total};
+  std::vector<std::unique_ptr<KafkaProducer>> producers;
+  for (std::uint32_t i = 0; i < 2; ++i) {
+    ProducerSpec& spec = f.s.producers[i];  // the producer keeps a reference
+    spec.workload.arrivals.records_per_second = 1000;
+    spec.config.linger = SimTime::ms(1000);  // nothing is sent: the records stay buffered
+    producers.push_back(std::make_unique<KafkaProducer>(i, spec, std::vector<std::int32_t>{0, 1}, leaders, up,
+                                                        partsim::sim::RandomStreams(1), budget, host, r));
+    producers.back()->start(SimTime::zero());
+    for (int k = 0; k < 3 - static_cast<int>(i); ++k) {
+      producers.back()->app_event_fired();
+      producers.back()->send_next(SimTime::ms(k));
+    }
+  }
+  r.add_producer(*producers[0], 0, false, SimTime::ms(10));
+  r.add_producer(*producers[1], 1, true, SimTime::ms(10));
+  const RunResult& res = r.result();
+  CHECK(res.records_sent == 3);
+  REQUIRE(res.producer_metrics.size() == 2);
+  CHECK(res.producer_metrics[0].producer == "app");
+  CHECK(res.producer_metrics[1].producer == "copier");
 }
