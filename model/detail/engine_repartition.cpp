@@ -40,34 +40,21 @@ void Engine::operator()(const TopicStep& e) {
   if (consumers_) consumers_->partitions_added(e.topic, change->to, now());
 }
 
-// The next refresh that can show the producer something new: lastRefresh + max.age when
-// its topic has grown since it looked, else the first lastRefresh + k * max.age at or after
-// the topic's next step. The refreshes in between would change nothing and are not
-// simulated; a stopped producer or one that has seen the last step is left alone.
+// The next refresh that can show the producer something new (next_useful_refresh); the
+// refreshes in between would change nothing and are not simulated. A stopped producer or
+// one that has seen the last step is left alone.
 void Engine::arm_metadata_refresh(std::uint32_t p) {
   const std::size_t t = topic_of_[p];
   const KafkaProducer& kp = producer(p);
   if (kp.closed() || (kp.stopped() && !migration_)) return;  // a migration's fed producers still send
-  const SimTime age = kp.spec().config.metadata_max_age;
-  const SimTime last = last_refresh_[p];
   const auto& steps = controller_->topic_steps(t);
   const std::size_t done = controller_->steps_done(t);
-  SimTime at;
-  if (kp.metadata().num_partitions() < controller_->partition_counts()[t]) {
-    at = last + age;
-  } else if (done < steps.size()) {
-    const SimTime step = steps[done].at;
-    if (age <= SimTime::zero()) {
-      at = std::max(step, last);
-    } else {
-      const std::int64_t k =
-          std::max<std::int64_t>(1, ((step - last).count_ns() + age.count_ns() - 1) / age.count_ns());
-      at = last + SimTime::ns(k * age.count_ns());
-    }
-  } else {
-    return;
-  }
-  sim_.emplace_timer<PeriodicRefresh>(timer_slot(p, kMetadataTimer), std::max(at, now()), PeriodicRefresh{p});
+  const std::optional<SimTime> at =
+      next_useful_refresh(last_refresh_[p], kp.spec().config.metadata_max_age,
+                          kp.metadata().num_partitions() < controller_->partition_counts()[t],
+                          done < steps.size() ? std::optional<SimTime>(steps[done].at) : std::nullopt);
+  if (!at) return;
+  sim_.emplace_timer<PeriodicRefresh>(timer_slot(p, kMetadataTimer), std::max(*at, now()), PeriodicRefresh{p});
 }
 
 // A producer that has stopped sending (closing) does not refresh: what it still flushes was

@@ -1,5 +1,7 @@
 #include "model/producer/producer_metadata.hpp"
 
+#include <algorithm>
+
 #include "sim/check.hpp"
 
 namespace partsim::model {
@@ -34,6 +36,16 @@ void ProducerMetadata::grow(std::span<const std::int32_t> client_order) {
   client_order_.assign(client_order.begin(), client_order.end());
   leaders_.resize(client_order_.size(), -1);
   position_.resize(client_order_.size(), -1);
+}
+
+std::optional<sim::SimTime> next_useful_refresh(sim::SimTime last, sim::SimTime max_age, bool behind,
+                                                std::optional<sim::SimTime> next_step) {
+  if (behind) return last + max_age;
+  if (!next_step) return std::nullopt;
+  if (max_age <= sim::SimTime::zero()) return std::max(*next_step, last);
+  const std::int64_t age = max_age.count_ns();
+  const std::int64_t k = std::max<std::int64_t>(1, ((*next_step - last).count_ns() + age - 1) / age);
+  return last + sim::SimTime::ns(k * age);
 }
 
 }  // namespace partsim::model

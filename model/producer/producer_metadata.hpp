@@ -9,10 +9,22 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory_resource>
+#include <optional>
 #include <span>
 #include <vector>
 
+#include "sim/sim_time.hpp"
+
 namespace partsim::model {
+
+/// The next metadata refresh that can show a producer something new about its topic
+/// (kafka-consumer-spec §6.2: a refresh every metadata.max.age.ms after the last one):
+/// `last` + `max_age` when the topic has grown since it looked (`behind`), else the first
+/// `last` + k * `max_age` (k >= 1) at or after the topic's next partition step `next_step`.
+/// None when it is not behind and no step is to come. The refreshes in between would show
+/// nothing new (a max age of 0 refreshes at the step itself).
+std::optional<sim::SimTime> next_useful_refresh(sim::SimTime last, sim::SimTime max_age, bool behind,
+                                                std::optional<sim::SimTime> next_step);
 
 class ProducerMetadata {
 public:

@@ -80,3 +80,21 @@ TEST_CASE("leader() of a partition the topic does not have is -1") {
   CHECK(m.leader(1000) == -1);
   CHECK(m.leader(1) == 0);
 }
+
+TEST_CASE(
+    "the next useful metadata refresh: at once a max age after the last when behind, else the first at or after the next step") {
+  using partsim::model::next_useful_refresh;
+  using partsim::sim::SimTime;
+  const SimTime age = SimTime::ms(300);
+  // The topic grew since the producer looked: its next periodic refresh shows it.
+  CHECK(next_useful_refresh(SimTime::ms(100), age, true, std::nullopt) == SimTime::ms(400));
+  // A step at 1,000 ms: refreshes at 100 + k * 300; the first at or after it is 1,000.
+  CHECK(next_useful_refresh(SimTime::ms(100), age, false, SimTime::ms(1000)) == SimTime::ms(1000));
+  CHECK(next_useful_refresh(SimTime::ms(100), age, false, SimTime::ms(1001)) == SimTime::ms(1300));
+  // A step already made before the last refresh: the next one (k >= 1).
+  CHECK(next_useful_refresh(SimTime::ms(100), age, false, SimTime::ms(50)) == SimTime::ms(400));
+  // No step to come and nothing new: none.
+  CHECK_FALSE(next_useful_refresh(SimTime::ms(100), age, false, std::nullopt).has_value());
+  // A max age of 0: at the step itself.
+  CHECK(next_useful_refresh(SimTime::ms(100), SimTime::zero(), false, SimTime::ms(700)) == SimTime::ms(700));
+}
