@@ -1,15 +1,18 @@
-// run_scenario: the engine's setup, the run loop, and the dispatch of every event to the
-// part it concerns. What a producer, a broker or the controller does is in its own unit
-// (model/producer/, model/cluster/); the engine's parts own their state in model/detail/:
-// the network (network.hpp: requests on their way, connections), the Controller
-// (controller.hpp: who leads, the topics' partition steps), the leaders' logs
-// (leader_logs.hpp: the append, idempotence, high watermarks), the consumer fetches
-// (fetch_server.hpp) and the RunRecorder (run_recorder.hpp: the results, which the producers
-// report to). Here and in engine_*.cpp is only who is told what, and when:
-// engine_replication.cpp (followers), engine_repartition.cpp (producers' metadata refreshes
-// as topics grow), engine_controller.cpp (brokers' schedules, failures and leader
-// elections), engine_results.cpp (time series samples, the results gathered at the end) and
-// engine_consumers.cpp (the consumer groups stepped in this loop).
+// run_scenario: the engine's setup, the run loop, and the dispatch of every event
+// (events.hpp) to the part it concerns. What a producer, a broker or the controller does is
+// in its own unit (model/producer/, model/cluster/); the engine's parts own their state in
+// model/detail/: the Network (network.hpp: the serve path, from a request sent to its
+// response, the brokers' queues and the connections), the Controller (controller.hpp: who
+// leads, the topics' partition steps), the leaders' logs (leader_logs.hpp: the append,
+// idempotence, high watermarks), the Consumers (consumers.hpp: the consumer groups and
+// their fetches, fetch_server.hpp), the MigrationRunner (migration_runner.hpp) and the
+// RunRecorder (run_recorder.hpp: the results, which the producers report to). Here and in
+// engine_*.cpp is only who is told what, and when: engine_replication.cpp (followers),
+// engine_repartition.cpp (producers' metadata refreshes as topics grow),
+// engine_controller.cpp (brokers' schedules, failures and leader elections),
+// engine_results.cpp (time series samples, the results gathered at the end),
+// engine_consumers.cpp (what the groups are told) and engine_migration.cpp (a migration's
+// producers).
 
 #include "model/cluster_simulation.hpp"
 
@@ -113,8 +116,6 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
     // The new topic's order is the migration's figure (a copy repeats its original's send()).
     recorder_->skip_order_check(stats_offset_[to],
                                 static_cast<std::size_t>(s.topics[to].partitions_before(s.run.duration)));
-    for (std::uint32_t c = static_cast<std::uint32_t>(s.producers.size()); c < client_configs_.size(); ++c)
-      leaders_->add_client(*client_configs_[c]);
   }
   for (std::uint32_t i = 0; i < topic_of_.size(); ++i) {
     const bool twin = i >= s.producers.size();
@@ -211,7 +212,7 @@ RunResult Engine::run() {
       upto.max_events = slice.max_events;
       upto.until = next;
       upto.predicate = [this] { return consumers_->woken(); };
-      consumers_->take_woken();
+      consumers_->clear_woken();
       sim_.run(upto, handle);
     } else if (next < SimTime::max()) {
       consumers_->step();
@@ -299,7 +300,7 @@ std::uint64_t Engine::send_request(std::uint32_t p, std::size_t node, std::int64
   const ProducerConfig& config = config_of(p);
   const std::uint64_t id = network_->send(p, static_cast<std::uint32_t>(node), bytes,
                                           static_cast<std::int32_t>(batches.size()), expects_response,
-                                          config.acks == Acks::kAll);
+                                          config.acks == Acks::kAll, config.idempotence);
   Request& r = network_->request(id);
   const bool tag_records = leaders_->tags_records();
   if (tag_records || config.idempotence || replication_) {
@@ -355,17 +356,17 @@ void Engine::close_connection(std::uint32_t p, std::size_t node) { network_->rec
 void Engine::request_started(std::uint32_t broker, SimTime waited, const Request* r) {
   recorder_->request_waited(broker, waited);
   // Speed: the sequence check at BrokerDone reads each batch's producer state: ask for it now.
-  if (r && config_of(r->producer).idempotence) leaders_->prefetch_states(*r);
+  if (r && r->idempotent) leaders_->prefetch_states(*r);
 }
 
-bool Engine::serve(std::uint64_t id, Request& r, ProduceError error, SimTime now, SimTime replicated) {
-  leaders_->serve(id, r, error, now, replicated);
+bool Engine::serve(std::uint64_t id, Request& r, ProduceError error, SimTime at, SimTime replicated) {
+  leaders_->serve(id, r, error, at, replicated);
   return replication_ && replication_->waiting(id);
 }
 
 // Speed: the producer's batches a response completes were drained a round trip ago and are
 // seldom in cache; they are asked for now, while other events run.
-void Engine::responding(const Request& r) {
+void Engine::prefetch_response(const Request& r) {
   const RecordAccumulator& acc = producer(r.producer).accumulator();
   for (const RequestBatch& rb : r.described) acc.prefetch_batch(rb.id);
   for (const BatchId b : r.batch_ids) acc.prefetch_batch(b);

@@ -1,5 +1,7 @@
 #include "model/detail/consumers.hpp"
 
+#include <algorithm>
+
 #include "model/detail/consumer_run.hpp"
 
 namespace partsim::model::detail {
@@ -30,19 +32,21 @@ void Consumers::start() {
   for (auto& g : groups_) g->start();
 }
 
-SimTime Consumers::next_time() {
-  next_ = groups_.size();
+SimTime Consumers::next_time() const {
   SimTime next = SimTime::max();
-  for (std::size_t g = 0; g < groups_.size(); ++g)
-    if (const SimTime t = groups_[g]->next_time(); t < next) {
-      next = t;
-      next_ = g;
-    }
+  for (const auto& g : groups_) next = std::min(next, g->next_time());
   return next;
 }
 
 void Consumers::step() {
-  if (next_ < groups_.size()) groups_[next_]->step();
+  std::size_t first = groups_.size();
+  SimTime next = SimTime::max();
+  for (std::size_t g = 0; g < groups_.size(); ++g)
+    if (const SimTime t = groups_[g]->next_time(); t < next) {
+      next = t;
+      first = g;
+    }
+  if (first < groups_.size()) groups_[first]->step();
 }
 
 void Consumers::finish() {

@@ -39,15 +39,18 @@ public:
   Consumers(const Scenario& s, const RunOptions& options, const BrokerLogs& logs, RunResult& result,
             std::span<const std::size_t> first_log, const Leadership& leadership, Network& network, EventLoop& loop,
             ConsumersHost& host);
+  Consumers(const Consumers&) = delete;  // its groups and fetches keep references to it
+  Consumers& operator=(const Consumers&) = delete;
 
   void start();
-  /// The earliest next event of a group (SimTime::max(): none); step() runs it.
-  SimTime next_time();
+  /// The earliest next event of a group (SimTime::max(): none); step() runs it (of the
+  /// groups whose next event is then, the first).
+  SimTime next_time() const;
   void step();
-  /// Whether an event since the last call gave a group an event of its own (the engine's
+  /// Whether an event since clear_woken() gave a group an event of its own (the engine's
   /// loop then looks at the groups' queues again).
-  bool take_woken() { return std::exchange(woken_, false); }
   bool woken() const { return woken_; }
+  void clear_woken() { woken_ = false; }
 
   // The engine's events for the fetches.
   void operator()(const ConsumerFetchArrive& e) { fetches_.arrived(e.fetch, loop_.now()); }
@@ -104,7 +107,6 @@ private:
   std::vector<std::int32_t> log_topic_;  // per log: its topic
   FetchServer fetches_;
   std::vector<std::unique_ptr<consumer::GroupRunner>> groups_;
-  std::size_t next_ = 0;  // the group next_time() found earliest
   bool woken_ = false;
 };
 

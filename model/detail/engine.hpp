@@ -1,8 +1,8 @@
 #pragma once
-// The engine behind run_scenario (cluster_simulation.hpp): the events, and the Engine that
-// dispatches each one to the unit it concerns (a KafkaProducer, a BrokerService, the
-// Leadership, a consumer group's fetch) and steps the consumer groups between its events.
-// Internal to partsim_model.
+// The engine behind run_scenario (cluster_simulation.hpp): the Engine that dispatches each
+// event (events.hpp) to the part it concerns (a KafkaProducer, the Network, the Controller,
+// the Replication, the Consumers, the MigrationRunner), implements what each asks of its
+// host, and steps the consumer groups between its events. Internal to partsim_model.
 
 #include <cstdint>
 #include <deque>
@@ -13,7 +13,6 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <variant>
 #include <vector>
 
 #include "model/cluster/broker_service.hpp"
@@ -21,11 +20,9 @@
 #include "model/cluster/partition_log.hpp"
 #include "model/cluster/producer_state.hpp"
 #include "model/cluster/replication.hpp"
-#include "model/consumer/consumer_simulation.hpp"
 #include "model/detail/consumers.hpp"
 #include "model/detail/controller.hpp"
 #include "model/detail/events.hpp"
-#include "model/detail/fetch_server.hpp"
 #include "model/detail/leader_logs.hpp"
 #include "model/detail/migration_runner.hpp"
 #include "model/detail/network.hpp"
@@ -113,14 +110,14 @@ public:
   // NetworkHost (cluster_simulation.cpp): the leaders serve, the producers and fetches are answered
   void request_arrived(std::uint32_t broker) override { ++result().brokers[broker].requests; }
   void request_started(std::uint32_t broker, SimTime waited, const Request* r) override;
-  bool serve(std::uint64_t id, Request& r, ProduceError error, SimTime now, SimTime replicated) override;
-  void responding(const Request& r) override;
-  void response(std::uint32_t producer, std::uint64_t id, SimTime now, std::vector<ProduceError> errors) override {
-    this->producer(producer).on_response(id, now, errors);
+  bool serve(std::uint64_t id, Request& r, ProduceError error, SimTime at, SimTime replicated) override;
+  void prefetch_response(const Request& r) override;
+  void response(std::uint32_t p, std::uint64_t id, SimTime at, std::vector<ProduceError> errors) override {
+    producer(p).on_response(id, at, errors);
   }
   bool fetch_live(std::uint64_t fetch) const override { return consumers_->holds(fetch); }
   void fetch_started(std::uint64_t fetch, SimTime waited) override { consumers_->started(fetch, waited); }
-  void fetch_served(std::uint64_t fetch, SimTime now) override { consumers_->served(fetch, now); }
+  void fetch_served(std::uint64_t fetch, SimTime at) override { consumers_->served(fetch, at); }
 
 private:
   SimTime now() const { return sim_.now(); }

@@ -1,7 +1,8 @@
 #pragma once
 // The engine's events: a closed set of small structs, each for the part it concerns (a
 // producer, the network, the controller, the followers, a consumer fetch, a migration).
-// The parts that schedule their own events (the Network) take the event loop itself.
+// The parts that schedule their own events (the Network, the Consumers) take the event loop
+// itself.
 // Internal to partsim_model.
 
 #include <cstdint>
@@ -82,7 +83,7 @@ struct Fence {
   std::uint32_t broker;
   std::uint64_t epoch;
 };  // the controller fences a dead broker
-// Consumer groups' fetches (engine_consumers.cpp): one reaches its leader; a fetch parked
+// Consumer groups' fetches (consumers.hpp): one reaches its leader; a fetch parked
 // until fetch.min.bytes are readable (or fetch.max.wait.ms passed) is due.
 struct ConsumerFetchArrive {
   std::uint64_t fetch;

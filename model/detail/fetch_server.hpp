@@ -1,8 +1,8 @@
 #pragma once
-// The brokers' side of consumer groups' fetches (kafka-consumer-spec §4.2-4.3), the part of
-// the engine that owns them: a member's fetch travels to its partitions' leader (half the
+// The brokers' side of consumer groups' fetches (kafka-consumer-spec §4.2-4.3), owned by the
+// Consumers (consumers.hpp): a member's fetch travels to its partitions' leader (half the
 // broker's rtt.ms) on a connection of its own, waits in the broker's queue and is served
-// like a produce request (the engine's serve path: request.ms + batch.ms per partition it
+// like a produce request (the Network's serve path: request.ms + batch.ms per partition it
 // reads, on the broker's threads and host), then parks in the leader's purgatory until
 // fetch.min.bytes are readable or fetch.max.wait.ms passed, and its answer travels back. A
 // record is readable once the high watermark passes it (with followers, once they have it).
@@ -26,7 +26,7 @@
 
 namespace partsim::model::detail {
 
-/// What the fetch server needs of the engine around it.
+/// What the fetch server needs of the part around it (the Consumers, which ask the Network).
 class FetchServerHost {
 public:
   virtual ~FetchServerHost() = default;

@@ -44,10 +44,8 @@ void LeaderLogs::serve(std::uint64_t id, Request& r, ProduceError injected, SimT
     r.errors.assign(static_cast<std::size_t>(r.batches), injected);
     if (!produce_error_info(injected).appended) return;
   }
-  const ProducerConfig& config = r.producer < s_.producers.size() ? s_.producers[r.producer].config
-                                                                  : *extra_configs_[r.producer - s_.producers.size()];
-  const bool idempotent = config.idempotence;
-  const bool acks_all = config.acks == Acks::kAll;
+  const bool idempotent = r.idempotent;
+  const bool acks_all = r.acks_all;
   if (replication_) refuse_for_followers(r, acks_all);
   else if (acks_all && !fixed_min_isr_.empty()) refuse_under_min_isr(r);
   for (std::size_t k = 0; k < r.described.size(); ++k) {

@@ -47,10 +47,6 @@ public:
              const Leadership& leadership, const std::vector<char>& up, Replication* replication, RunRecorder& recorder,
              ReadableListener& listener, std::pmr::memory_resource* memory);
 
-  /// Requests of the next client carry `config` (a migration's twins and bridge, after the
-  /// scenario's producers, clients 0...).
-  void add_client(const ProducerConfig& config) { extra_configs_.push_back(&config); }
-
   bool tags_records() const { return keeping_.tag_records; }
   bool keeps_logs() const { return keeping_.keep_logs; }
   /// The logs (with tags_records(); their records with keeps_logs()), whose key table names
@@ -93,7 +89,6 @@ private:
   void append_records(std::size_t log, const std::vector<LogRecord>& tagged, SimTime readable);
 
   const Scenario& s_;
-  std::vector<const ProducerConfig*> extra_configs_;  // per client after the scenario's producers
   Keeping keeping_;
   const std::vector<std::size_t>& first_row_;
   const Leadership& leadership_;

@@ -37,8 +37,8 @@ Network::Network(std::vector<BrokerService> brokers, std::uint32_t clients, bool
       host_(host) {}
 
 std::uint64_t Network::send(std::uint32_t producer, std::uint32_t broker, std::int64_t bytes, std::int32_t batches,
-                            bool live, bool acks_all) {
-  const std::uint64_t id = requests_.add(producer, broker, bytes, batches, live, acks_all);
+                            bool live, bool acks_all, bool idempotent) {
+  const std::uint64_t id = requests_.add(producer, broker, bytes, batches, live, acks_all, idempotent);
   requests_.find(id)->connection = connections_.producer(producer, broker);
   loop_.schedule_at(now() + brokers_[broker].one_way(), RequestArrive{id});
   return id;
@@ -105,7 +105,7 @@ void Network::operator()(const BrokerDone& e) {
 
 void Network::respond(std::uint64_t id, const Request& r, SimTime at) {
   loop_.schedule_at(at, ResponseArrive{id});
-  host_.responding(r);
+  host_.prefetch_response(r);
 }
 
 void Network::operator()(const ResponseSent& e) {

@@ -44,7 +44,8 @@ struct Request {
   std::int64_t bytes = 0;
   std::int32_t batches = 0;
   bool live = true;                            // false: acks=0, nobody waits for the response
-  bool acks_all = false;                       // acks=all (the brokers' fixed replication.ms applies)
+  bool acks_all = false;                       // its producer's acks=all
+  bool idempotent = false;                     // its producer's enable.idempotence (the leader's sequence check)
   std::vector<RequestBatch> described;         // per batch, or empty (see RequestBatch)
   std::vector<std::vector<LogRecord>> tagged;  // beside described when records are tagged: each batch's records
                                                // (readable is set at the append)
@@ -59,7 +60,7 @@ public:
   /// A new request; its vectors come empty (their memory kept from the slot's last use), but
   /// `tagged`, which send_request sizes and clears batch by batch.
   std::uint64_t add(std::uint32_t producer, std::uint32_t broker, std::int64_t bytes, std::int32_t batches, bool live,
-                    bool acks_all = false) {
+                    bool acks_all, bool idempotent) {
     std::uint32_t slot;
     if (!free_.empty()) {
       slot = free_.back();
@@ -76,6 +77,7 @@ public:
     r.batches = batches;
     r.live = live;
     r.acks_all = acks_all;
+    r.idempotent = idempotent;
     r.described.clear();
     r.errors.clear();
     r.batch_ids.clear();
@@ -167,7 +169,7 @@ public:
   /// (Network::acks_settled).
   virtual bool serve(std::uint64_t id, Request& r, ProduceError error, SimTime now, SimTime replicated) = 0;
   /// Speed: `r`'s response is on its way; what its producer will read of it may be asked for.
-  virtual void responding(const Request& r) = 0;
+  virtual void prefetch_response(const Request& r) = 0;
   /// `producer`'s request `id` is answered now, with an error per batch (or none).
   virtual void response(std::uint32_t producer, std::uint64_t id, SimTime now, std::vector<ProduceError> errors) = 0;
   /// Whether consumer fetch `fetch` still counts; it starts after waiting `waited`; it is served now.
@@ -185,6 +187,8 @@ public:
   /// the brokers' replication.ms (not the followers' fetches).
   Network(std::vector<BrokerService> brokers, std::uint32_t clients, bool fixed_replication, EventLoop& loop,
           NetworkHost& host);
+  Network(const Network&) = delete;  // its neighbours keep references to its connections
+  Network& operator=(const Network&) = delete;
 
   std::size_t brokers() const { return brokers_.size(); }
   BrokerService& broker(std::size_t b) { return brokers_[b]; }
@@ -192,10 +196,11 @@ public:
   Connections& connections() { return connections_; }
 
   /// Producer `producer` sends a request to `broker` now, on its connection there; it
-  /// arrives half a round trip later. Its batches are described in `request(id)` before
-  /// the event returns.
+  /// arrives half a round trip later. `live`: a response is awaited (acks != 0); `acks_all`
+  /// and `idempotent`: the producer's settings, which the leader applies. Its batches are
+  /// described in `request(id)` before the event returns.
   std::uint64_t send(std::uint32_t producer, std::uint32_t broker, std::int64_t bytes, std::int32_t batches, bool live,
-                     bool acks_all);
+                     bool acks_all, bool idempotent);
   Request& request(std::uint64_t id) { return *requests_.find(id); }
   Request* find(std::uint64_t id) { return requests_.find(id); }
   /// The producer gave the request up: later events about it find nothing.

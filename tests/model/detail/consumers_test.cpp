@@ -23,7 +23,7 @@ struct FetchesOnly final : NetworkHost {
   void request_arrived(std::uint32_t) override { ++produce_requests; }
   void request_started(std::uint32_t, SimTime, const Request*) override {}
   bool serve(std::uint64_t, Request&, ProduceError, SimTime, SimTime) override { return false; }
-  void responding(const Request&) override {}
+  void prefetch_response(const Request&) override {}
   void response(std::uint32_t, std::uint64_t, SimTime, std::vector<ProduceError>) override {}
   bool fetch_live(std::uint64_t fetch) const override { return consumers->holds(fetch); }
   void fetch_started(std::uint64_t fetch, SimTime waited) override { consumers->started(fetch, waited); }
@@ -34,13 +34,14 @@ struct NoMoreRecords final : ConsumersHost {
   bool logs_growing() const override { return false; }
 };
 
-/// Topic t of two partitions, partition p led by broker p (2 ms round trip); one group of
-/// one member subscribed to it; logs of 3 and 2 records of 100 bytes, readable at 0 ms.
+/// Topic u of one partition (log 0, no reader), then topic t of two (logs 1 and 2) on two
+/// brokers 2 ms round trip away; one group of one member subscribed to t; t's logs hold 3
+/// and 2 records of 100 bytes, readable at 0 ms.
 struct GroupsFixture {
   Scenario s;
   BrokerLogs logs;
   RunResult result;
-  std::vector<std::size_t> first_log{0};
+  std::vector<std::size_t> first_log{0, 1};
   std::optional<Leadership> leadership;
   EventLoop loop;
   FetchesOnly net_host;
@@ -50,8 +51,10 @@ struct GroupsFixture {
   std::int64_t sends_ = 0;
 
   GroupsFixture() {
-    s.topics.emplace_back();
-    s.topics[0].partitions = 2;
+    s.topics.resize(2);
+    s.topics[0].name = "u";
+    s.topics[0].partitions = 1;
+    s.topics[1].partitions = 2;  // "t"
     s.brokers.resize(2);
     for (std::size_t b = 0; b < 2; ++b) {
       s.brokers[b].id = static_cast<std::int32_t>(b);
@@ -63,10 +66,10 @@ struct GroupsFixture {
     g.config.auto_offset_reset = ConsumerConfig::OffsetReset::kEarliest;  // the records are there before it joins
     s.consumers.push_back(g);
     leadership.emplace(s.topics, 2);
-    logs.partitions.resize(2);
-    result.partitions.resize(2);
-    add(0, 3);
-    add(1, 2);
+    logs.partitions.resize(3);
+    result.partitions.resize(3);
+    add(1, 3);
+    add(2, 2);
     std::vector<BrokerService> brokers;
     for (std::size_t b = 0; b < 2; ++b)
       brokers.emplace_back(s.brokers[b], partsim::sim::RandomStreams(1).stream("broker/" + std::to_string(b)));
@@ -85,13 +88,14 @@ struct GroupsFixture {
   /// group), else that group's step.
   void run() {
     consumers->start();
-    for (int guard = 0; guard < 100000; ++guard) {
+    int guard = 0;
+    for (; guard < 100000; ++guard) {
       const SimTime next = consumers->next_time();
       if (loop.has_pending() && loop.next_event_time() <= next) {
         partsim::sim::StopRule upto;
         upto.until = next;
         upto.predicate = [this] { return consumers->woken(); };
-        consumers->take_woken();
+        consumers->clear_woken();
         loop.run(upto, [this](const Event& e) {
           std::visit(
               [this](const auto& ev) {
@@ -111,6 +115,7 @@ struct GroupsFixture {
         break;
       }
     }
+    REQUIRE(guard < 100000);  // the groups came to an end
     consumers->finish();
   }
 };
@@ -120,7 +125,9 @@ struct GroupsFixture {
 TEST_CASE("a group reads every record of its partitions, each fetch served at the partition's leader") {
   GroupsFixture f;
   CHECK(f.consumers->leader(0) == f.leadership->leaders(0)[0]);
-  CHECK(f.consumers->leader(1) == f.leadership->leaders(0)[1]);
+  CHECK(f.consumers->leader(1) == f.leadership->leaders(1)[0]);
+  CHECK(f.consumers->leader(2) == f.leadership->leaders(1)[1]);
+  CHECK(f.leadership->leaders(1)[0] != f.leadership->leaders(1)[1]);  // t's partitions on both brokers
   f.run();
   REQUIRE(f.result.consumer_groups.size() == 1);
   const GroupResult& g = f.result.consumer_groups[0];
@@ -129,7 +136,7 @@ TEST_CASE("a group reads every record of its partitions, each fetch served at th
   CHECK(g.duplicates == 0);
   CHECK(g.records_unconsumed == 0);
   REQUIRE(f.result.consumer_fetches.size() == 2);
-  const auto leader_of = [&](std::size_t p) { return static_cast<std::size_t>(f.leadership->leaders(0)[p]); };
+  const auto leader_of = [&](std::size_t p) { return static_cast<std::size_t>(f.leadership->leaders(1)[p]); };
   CHECK(f.result.consumer_fetches[leader_of(0)].records == 3);
   CHECK(f.result.consumer_fetches[leader_of(1)].records == 2);
   CHECK(f.result.consumer_fetches[0].fetches >= 1);
@@ -141,8 +148,9 @@ TEST_CASE("a group reads every record of its partitions, each fetch served at th
 TEST_CASE("what the cluster does wakes the groups once") {
   GroupsFixture f;
   f.consumers->start();
-  CHECK_FALSE(f.consumers->take_woken());
-  f.consumers->partitions_added(0, 3, SimTime::zero());
-  CHECK(f.consumers->take_woken());
-  CHECK_FALSE(f.consumers->take_woken());
+  CHECK_FALSE(f.consumers->woken());
+  f.consumers->partitions_added(1, 3, SimTime::zero());
+  CHECK(f.consumers->woken());
+  f.consumers->clear_woken();
+  CHECK_FALSE(f.consumers->woken());
 }

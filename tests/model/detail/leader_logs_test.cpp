@@ -96,6 +96,8 @@ struct LeadersFixture {
   std::vector<ProduceError> serve(std::uint32_t producer, std::vector<RequestBatch> batches, ProduceError injected,
                                   double at_ms, double readable_ms) {
     Request r = request(producer, std::move(batches));
+    r.acks_all = s.producers[producer].config.acks == Acks::kAll;  // what the producer's requests carry
+    r.idempotent = s.producers[producer].config.idempotence;
     leaders->serve(next_id++, r, injected, SimTime::from_ms(at_ms), SimTime::from_ms(readable_ms));
     return r.errors;
   }

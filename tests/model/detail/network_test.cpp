@@ -20,12 +20,12 @@ using partsim::sim::SimTime;
 
 TEST_CASE("a request id goes stale once its request is gone, though its slot is used again") {
   RequestTable t;
-  const std::uint64_t first = t.add(0, 1, 100, 1, true);
+  const std::uint64_t first = t.add(0, 1, 100, 1, true, false, false);
   REQUIRE(t.find(first) != nullptr);
   CHECK(t.find(first)->broker == 1);
   t.erase(first);
   CHECK(t.find(first) == nullptr);
-  const std::uint64_t second = t.add(2, 0, 50, 2, false);
+  const std::uint64_t second = t.add(2, 0, 50, 2, false, false, false);
   CHECK(static_cast<std::uint32_t>(second) == static_cast<std::uint32_t>(first));  // the same slot
   CHECK(second != first);
   CHECK(t.find(first) == nullptr);
@@ -69,7 +69,6 @@ namespace {
 
 /// The network's neighbours, as lists of what they were told, and when.
 struct FakeNeighbours final : NetworkHost {
-  const EventLoop* loop = nullptr;
   std::vector<std::uint32_t> arrived;  // brokers
   struct Started {
     std::uint32_t broker;
@@ -83,7 +82,7 @@ struct FakeNeighbours final : NetworkHost {
   };
   std::vector<Served> served;
   bool followers_answer = false;  // serve(): the response waits for acks_settled
-  std::vector<std::uint64_t> responding_ids;
+  std::int64_t prefetched = 0;    // responses whose batches were asked for
   struct Response {
     std::uint32_t producer;
     std::uint64_t id;
@@ -102,7 +101,7 @@ struct FakeNeighbours final : NetworkHost {
     served.push_back({id, now, replicated});
     return followers_answer;
   }
-  void responding(const Request& r) override { responding_ids.push_back(r.producer); }
+  void prefetch_response(const Request&) override { ++prefetched; }
   void response(std::uint32_t producer, std::uint64_t id, SimTime now, std::vector<ProduceError> errors) override {
     responses.push_back({producer, id, now, std::move(errors)});
   }
@@ -133,7 +132,6 @@ struct ServePath {
       if (threaded) c.network_threads = c.io_threads = 1;
       services.emplace_back(c, partsim::sim::RandomStreams(1).stream("broker/" + std::to_string(b) + "/jitter"));
     }
-    host.loop = &loop;
     net.emplace(std::move(services), 2, fixed_replication, loop, host);
   }
   /// Runs the loop to `until`, handing the network its events (the others are not sent here).
@@ -158,7 +156,7 @@ struct ServePath {
 
 TEST_CASE("a produce request travels half a round trip, is served, and its response comes back") {
   ServePath n(/*fixed_replication=*/true);
-  const std::uint64_t id = n.net->send(1, 1, 500, 2, /*live=*/true, /*acks_all=*/false);
+  const std::uint64_t id = n.net->send(1, 1, 500, 2, /*live=*/true, /*acks_all=*/false, false);
   CHECK(n.net->request(id).connection == 1);  // producer 1's first connection to broker 1
   n.run();
   CHECK(n.host.arrived == std::vector<std::uint32_t>{1});
@@ -172,13 +170,14 @@ TEST_CASE("a produce request travels half a round trip, is served, and its respo
   CHECK(n.host.responses[0].id == id);
   CHECK(n.host.responses[0].at == SimTime::us(2100));
   CHECK(n.host.responses[0].errors.empty());
+  CHECK(n.host.prefetched == 1);
   CHECK(n.net->find(id) == nullptr);  // answered: gone
 }
 
 TEST_CASE("acks=all waits the brokers' replication.ms, unless the followers answer it") {
   SUBCASE("fixed replication") {
     ServePath n(true);
-    n.net->send(0, 0, 100, 1, true, /*acks_all=*/true);
+    n.net->send(0, 0, 100, 1, true, /*acks_all=*/true, false);
     n.run();
     REQUIRE(n.host.served.size() == 1);
     CHECK(n.host.served[0].replicated == SimTime::us(4100));
@@ -188,7 +187,7 @@ TEST_CASE("acks=all waits the brokers' replication.ms, unless the followers answ
   SUBCASE("followers: the response leaves when the acks settle") {
     ServePath n(false);
     n.host.followers_answer = true;
-    const std::uint64_t id = n.net->send(0, 0, 100, 1, true, true);
+    const std::uint64_t id = n.net->send(0, 0, 100, 1, true, true, false);
     n.run();
     REQUIRE(n.host.served.size() == 1);
     CHECK(n.host.served[0].replicated == SimTime::us(1100));  // no fixed wait
@@ -205,8 +204,8 @@ TEST_CASE("acks=all waits the brokers' replication.ms, unless the followers answ
 TEST_CASE("a threaded broker reads a connection's next request once the response before it is sent") {
   ServePath n(false, /*threaded=*/true);
   n.host.followers_answer = true;
-  const std::uint64_t first = n.net->send(0, 0, 100, 1, true, true);
-  n.net->send(0, 0, 100, 1, true, true);  // the same connection
+  const std::uint64_t first = n.net->send(0, 0, 100, 1, true, true, false);
+  n.net->send(0, 0, 100, 1, true, true, false);  // the same connection
   n.run();
   CHECK(n.host.arrived.size() == 2);
   CHECK(n.host.served.size() == 1);  // the second waits on its muted connection
@@ -223,7 +222,7 @@ TEST_CASE("a threaded broker reads a connection's next request once the response
 TEST_CASE("a request given up or lost with its broker is never answered; errors reach the producer") {
   ServePath n(true);
   SUBCASE("given up on its way") {
-    const std::uint64_t id = n.net->send(0, 0, 100, 1, true, false);
+    const std::uint64_t id = n.net->send(0, 0, 100, 1, true, false, false);
     n.net->abandon(id);
     n.run();
     CHECK(n.host.arrived.empty());
@@ -232,13 +231,13 @@ TEST_CASE("a request given up or lost with its broker is never answered; errors 
   }
   SUBCASE("acks=0 to a failed broker") {
     n.net->broker(0).fail();
-    const std::uint64_t id = n.net->send(0, 0, 100, 1, /*live=*/false, false);
+    const std::uint64_t id = n.net->send(0, 0, 100, 1, /*live=*/false, false, false);
     n.run();
     CHECK(n.host.arrived.empty());
     CHECK(n.net->find(id) == nullptr);  // lost with the broker, not left behind
   }
   SUBCASE("the broker fails while it serves") {
-    n.net->send(0, 0, 100, 1, true, false);
+    n.net->send(0, 0, 100, 1, true, false, false);
     n.run(SimTime::us(1050));
     CHECK(n.host.started.size() == 1);
     n.net->broker(0).fail();
@@ -247,14 +246,14 @@ TEST_CASE("a request given up or lost with its broker is never answered; errors 
     CHECK(n.host.responses.empty());
   }
   SUBCASE("acks=0 is served and not answered") {
-    const std::uint64_t id = n.net->send(0, 0, 100, 1, false, false);
+    const std::uint64_t id = n.net->send(0, 0, 100, 1, false, false, false);
     n.run();
     CHECK(n.host.served.size() == 1);
     CHECK(n.host.responses.empty());
     CHECK(n.net->find(id) == nullptr);
   }
   SUBCASE("an error per batch") {
-    const std::uint64_t id = n.net->send(0, 0, 100, 2, true, false);
+    const std::uint64_t id = n.net->send(0, 0, 100, 2, true, false, false);
     n.net->request(id).errors = {ProduceError::kNone, ProduceError::kNotLeaderOrFollower};
     n.run();
     REQUIRE(n.host.responses.size() == 1);
@@ -265,7 +264,7 @@ TEST_CASE("a request given up or lost with its broker is never answered; errors 
 
 TEST_CASE("consumer fetches wait in the brokers' queues behind produce requests") {
   ServePath n(true);
-  n.net->send(0, 0, 100, 1, true, false);
+  n.net->send(0, 0, 100, 1, true, false, false);
   n.run(SimTime::us(1020));  // the produce request is in service
   const std::uint64_t fetch = kFetchBit | 1, gone = kFetchBit | 2;
   n.host.live_fetches = {fetch};
@@ -279,4 +278,33 @@ TEST_CASE("consumer fetches wait in the brokers' queues behind produce requests"
   REQUIRE(n.host.fetches_served.size() == 1);
   CHECK(n.host.fetches_served[0].second == SimTime::us(1200));
   CHECK(n.host.arrived.size() == 1);  // fetches are not produce requests
+}
+
+TEST_CASE("a threaded broker with fixed replication reads the connection's next request once acks=all's wait is over") {
+  ServePath n(/*fixed_replication=*/true, /*threaded=*/true);
+  n.net->send(0, 0, 100, 1, true, /*acks_all=*/true, false);
+  n.net->send(0, 0, 100, 1, true, true, false);  // the same connection
+  n.run();
+  REQUIRE(n.host.served.size() == 2);
+  CHECK(n.host.served[0].now == SimTime::us(1100));
+  // The first response is sent after replication.ms (3 ms): the second is read then.
+  CHECK(n.host.served[1].now == SimTime::us(4200));
+  REQUIRE(n.host.responses.size() == 2);
+  CHECK(n.host.responses[1].at == SimTime::us(8200));
+}
+
+TEST_CASE("a threaded broker reads a member's next fetch once the answer before it is sent") {
+  ServePath n(true, true);
+  const std::uint64_t first = kFetchBit | 1, second = kFetchBit | 2;
+  n.host.live_fetches = {first, second};
+  n.net->queue_fetch(first, 0, 5, 1);
+  n.net->queue_fetch(second, 0, 5, 1);  // the same connection: waits for the first's answer
+  n.run();
+  REQUIRE(n.host.fetches_served.size() == 1);
+  n.loop.schedule_at(SimTime::ms(2), RequestArrive{~std::uint64_t{0}});
+  n.run();
+  n.net->fetch_answer_sent(0, 5);
+  n.run();
+  REQUIRE(n.host.fetches_served.size() == 2);
+  CHECK(n.host.fetches_served[1].second == SimTime::us(2100));
 }
