@@ -39,7 +39,7 @@ std::uint32_t clients_of(const Scenario& s) {
 }  // namespace
 
 Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication, const RunOptions& options)
-    : s_(s), options_(options), streams_(seed, replication), leadership_(s.topics, s.brokers.size()) {
+    : s_(s), options_(options), streams_(seed, replication), leadership_(s.topics, s.brokers) {
   // Speed: a run whose producers keep many partition states reads them, their batches and the
   // leaders' sequence states at random: those go where huge pages may back them.
   std::size_t states = 0;  // producer x partition states, every topic at the count it reaches

@@ -91,6 +91,10 @@ struct TopicConfig {
   std::int32_t replication_factor = 1;
   std::vector<TopicChange> schedule;  ///< partition increases over simulated time
   std::int32_t min_insync = 0;        ///< min.insync.replicas (topic config); 0: the brokers' default
+  /// Where the replicas are: per partition (every partition the topic will have, in order),
+  /// its replicas' broker ids, preferred leader first, replication_factor of them. Empty:
+  /// partition p on brokers p, p+1, ... mod n (the brokers' order in the scenario).
+  std::vector<std::vector<std::int32_t>> assignment{};
 
   /// The count after every change (the loader refuses decreases, so the largest).
   std::int32_t final_partitions() const { return partitions_before(std::nullopt); }

@@ -4,28 +4,55 @@
 
 namespace partsim::model {
 
-Leadership::Leadership(const std::vector<TopicConfig>& topics, std::size_t brokers) : brokers_(brokers) {
-  const auto n = static_cast<std::int32_t>(brokers);
+namespace {
+
+std::vector<BrokerConfig> numbered(std::size_t brokers) {
+  std::vector<BrokerConfig> out(brokers);
+  for (std::size_t b = 0; b < brokers; ++b) out[b].id = static_cast<std::int32_t>(b);
+  return out;
+}
+
+}  // namespace
+
+Leadership::Leadership(const std::vector<TopicConfig>& topics, std::size_t brokers)
+    : Leadership(topics, numbered(brokers)) {}
+
+Leadership::Leadership(const std::vector<TopicConfig>& topics, const std::vector<BrokerConfig>& brokers)
+    : brokers_(brokers.size()) {
   for (const auto& tc : topics) {
+    // The assignment names brokers by id (the loader checks every id is a broker's).
+    auto& assigned = assigned_.emplace_back();
+    for (const auto& ids : tc.assignment) {
+      auto& r = assigned.emplace_back();
+      for (const std::int32_t id : ids)
+        for (std::size_t b = 0; b < brokers.size(); ++b)
+          if (brokers[b].id == id) r.push_back(static_cast<std::int32_t>(b));
+    }
+    const std::size_t t = replicas_.size();
     auto& reps = replicas_.emplace_back();
     auto& leads = leaders_.emplace_back();
     for (std::int32_t p = 0; p < tc.partitions; ++p) {
-      std::vector<std::int32_t> r;
-      for (std::int32_t j = 0; j < tc.replication_factor; ++j) r.push_back((p + j) % n);
+      std::vector<std::int32_t> r = placed(t, p, static_cast<std::size_t>(tc.replication_factor));
       leads.push_back(r.front());
       reps.push_back(std::move(r));
     }
   }
 }
 
-void Leadership::add_partitions(std::size_t t, std::int32_t partitions, std::span<const char> up) {
+std::vector<std::int32_t> Leadership::placed(std::size_t t, std::int32_t p, std::size_t rf) const {
+  if (static_cast<std::size_t>(p) < assigned_[t].size()) return assigned_[t][static_cast<std::size_t>(p)];
   const auto n = static_cast<std::int32_t>(brokers_);
+  std::vector<std::int32_t> r;
+  for (std::int32_t j = 0; j < static_cast<std::int32_t>(rf); ++j) r.push_back((p + j) % n);
+  return r;
+}
+
+void Leadership::add_partitions(std::size_t t, std::int32_t partitions, std::span<const char> up) {
   auto& reps = replicas_[t];
   auto& leads = leaders_[t];
   const std::size_t rf = reps.empty() ? 1 : reps.front().size();
   for (auto p = static_cast<std::int32_t>(reps.size()); p < partitions; ++p) {
-    std::vector<std::int32_t> r;
-    for (std::int32_t j = 0; j < static_cast<std::int32_t>(rf); ++j) r.push_back((p + j) % n);
+    std::vector<std::int32_t> r = placed(t, p, rf);
     std::int32_t leader = -1;
     for (const std::int32_t b : r)
       if (up[static_cast<std::size_t>(b)]) {

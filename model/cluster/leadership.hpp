@@ -5,7 +5,8 @@
 // the auto.leader.rebalance check gives a live broker back its preferred partitions once
 // more than leader.imbalance.per.broker.percentage of them are led elsewhere.
 //
-// Replicas follow the scenario's rule: partition p on brokers p, p+1, ... mod n.
+// Replicas are where the topic's assignment puts them, or by the striped rule: partition p on
+// brokers p, p+1, ... mod n.
 
 #include <cstdint>
 #include <functional>
@@ -18,10 +19,14 @@ namespace partsim::model {
 
 class Leadership {
 public:
+  /// `brokers`: the cluster's brokers, whose ids a topic's assignment names.
+  Leadership(const std::vector<TopicConfig>& topics, const std::vector<BrokerConfig>& brokers);
+  /// Brokers 0..n-1 whose ids are their positions.
   Leadership(const std::vector<TopicConfig>& topics, std::size_t brokers);
 
   /// Topic `t` grows to `partitions` (CreatePartitions, kafka-consumer-spec §7): the new
-  /// partitions continue the replica rule; each is led by its first live replica (-1: none).
+  /// partitions are where its assignment puts them, or continue the striped rule; each is
+  /// led by its first live replica (-1: none).
   void add_partitions(std::size_t t, std::int32_t partitions, std::span<const char> up);
   /// Broker `b` failed; `up` says which brokers are alive now (b is not). Returns true if
   /// a leader moved or a partition went offline.
@@ -48,7 +53,11 @@ public:
   std::vector<std::int32_t> leaders_per_broker() const;
 
 private:
+  /// Partition `p` of topic `t`'s replicas (broker positions), preferred leader first.
+  std::vector<std::int32_t> placed(std::size_t t, std::int32_t p, std::size_t rf) const;
+
   std::size_t brokers_;
+  std::vector<std::vector<std::vector<std::int32_t>>> assigned_;  // [topic][partition], positions; empty: striped
   std::vector<std::vector<std::vector<std::int32_t>>> replicas_;  // [topic][partition]
   std::vector<std::vector<std::int32_t>> leaders_;                // [topic][partition]
 };

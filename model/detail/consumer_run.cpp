@@ -21,9 +21,18 @@ consumer::ConsumeInputs consume_inputs(const Scenario& s, const RunOptions& opti
     consumer::TopicMetadata meta;
     meta.name = t.name;
     meta.partitions = t.partitions_before(s.run.duration);  // the steps made before the run's end
-    // Replicas as the cluster places them (p -> brokers p, p+1, ...): KIP-881 matches racks.
-    if (any_rack)
+    // Replicas as the cluster places them (the topic's assignment, else p -> brokers p, p+1,
+    // ...): KIP-881 matches racks.
+    if (any_rack && t.assignment.empty()) {
       meta.replica_racks = consumer::striped_replica_racks(meta.partitions, broker_racks, t.replication_factor);
+    } else if (any_rack) {
+      for (std::int32_t p = 0; p < meta.partitions; ++p) {
+        auto& racks = meta.replica_racks.emplace_back();
+        for (const std::int32_t id : t.assignment[static_cast<std::size_t>(p)])
+          for (const auto& b : s.brokers)
+            if (b.id == id) racks.push_back(b.rack);
+      }
+    }
     in.topics.push_back(std::move(meta));
     in.topic_first_log.push_back(first);
     in.start_partitions.push_back(t.partitions);

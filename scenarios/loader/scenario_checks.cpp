@@ -234,6 +234,47 @@ void check_replication_mode(MapReader& top, const Scenario& s) {
   }
 }
 
+// topics[].assignment: one list per partition the topic will have, each of replication.factor
+// distinct brokers' ids.
+void check_assignment(MapReader& top, const Scenario& s, std::size_t i) {
+  const TopicConfig& t = s.topics[i];
+  if (t.assignment.empty()) return;
+  MapReader topic = item(top, "topics", i);
+  const auto partitions = static_cast<std::size_t>(t.final_partitions());
+  if (t.assignment.size() != partitions) {
+    topic.error("assignment", "lists " + std::to_string(t.assignment.size()) + " partitions; the topic will have " +
+                                  std::to_string(partitions) +
+                                  " (partitions and its schedule's steps): one replica list per partition, in order");
+    return;
+  }
+  std::string ids;
+  for (const auto& b : s.brokers) ids += (ids.empty() ? "" : ", ") + std::to_string(b.id);
+  for (std::size_t p = 0; p < partitions; ++p) {
+    const auto& replicas = t.assignment[p];
+    const std::string which = "partition " + std::to_string(p);
+    if (replicas.size() != static_cast<std::size_t>(t.replication_factor)) {
+      topic.error("assignment", which + " lists " + std::to_string(replicas.size()) +
+                                    (replicas.size() == 1 ? " replica" : " replicas") + "; replication.factor is " +
+                                    std::to_string(t.replication_factor));
+      return;
+    }
+    for (std::size_t r = 0; r < replicas.size(); ++r) {
+      const bool known =
+          std::any_of(s.brokers.begin(), s.brokers.end(), [&](const BrokerConfig& b) { return b.id == replicas[r]; });
+      if (!known) {
+        topic.error("assignment",
+                    which + ": broker id " + std::to_string(replicas[r]) + " is not a broker's (ids: " + ids + ")");
+        return;
+      }
+      if (std::find(replicas.begin(), replicas.begin() + static_cast<std::ptrdiff_t>(r), replicas[r]) !=
+          replicas.begin() + static_cast<std::ptrdiff_t>(r)) {
+        topic.error("assignment", which + " lists broker " + std::to_string(replicas[r]) + " twice");
+        return;
+      }
+    }
+  }
+}
+
 void check_scenario(MapReader& top, Scenario& s) {
   if (!top.node().IsMap()) return;  // reported by the reader; nothing else can be checked
   check_hosts(top, s);
@@ -243,6 +284,7 @@ void check_scenario(MapReader& top, Scenario& s) {
       item(top, "topics", i)
           .error("replication.factor", "must be <= the number of brokers (" + std::to_string(s.brokers.size()) +
                                            "), got " + std::to_string(s.topics[i].replication_factor));
+  for (std::size_t i = 0; i < s.topics.size(); ++i) check_assignment(top, s, i);
   for (std::size_t i = 0; i < s.producers.size(); ++i) check_producer_topic(top, s, i);
   // A closed loop sends again as soon as a send completes. With acks=0 a send completes as
   // its batch leaves, so where a batch is sendable at once (linger.ms 0, a partition's

@@ -247,6 +247,30 @@ const Table<Scenario>& cluster_table() {
   return table;
 }
 
+// topics[].assignment: Kafka's reassignment JSON's replica lists, partition by partition.
+Field<TopicConfig> assignment_field() {
+  FieldInfo info = field_info(
+      FieldInfo::Shape::kList, "assignment", "list of lists of integers", "", "broker ids",
+      "where the replicas are: per partition, in order, its replicas' broker ids, preferred leader first, "
+      "replication.factor of them, for every partition the topic will have (its schedule's too); none: partition p "
+      "on brokers p, p+1, ... mod n in the brokers' order");
+  info.example = "[[0, 1, 2], [1, 2, 0], [2, 0, 1]]";
+  return Fields<TopicConfig>::custom(
+      std::move(info), [](MapReader& m, TopicConfig& t) { m.read_int_lists("assignment", t.assignment, 0, kInt32Max); },
+      [](const TopicConfig& t) {
+        if (t.assignment.empty()) return YAML::Node(YAML::NodeType::Undefined);
+        YAML::Node list(YAML::NodeType::Sequence);
+        for (const auto& replicas : t.assignment) {
+          YAML::Node row(YAML::NodeType::Sequence);
+          for (const std::int32_t id : replicas) row.push_back(id);
+          row.SetStyle(YAML::EmitterStyle::Flow);
+          list.push_back(row);
+        }
+        list.SetStyle(YAML::EmitterStyle::Flow);
+        return list;
+      });
+}
+
 const Table<TopicConfig>& topic_table() {
   using F = Fields<TopicConfig>;
   static const Table<TopicConfig> table(
@@ -257,12 +281,15 @@ const Table<TopicConfig>& topic_table() {
               .required(),
           F::integer("partitions", &TopicConfig::partitions, 1, 1'000'000, "", "number of partitions"),
           F::integer("replication.factor", &TopicConfig::replication_factor, 1, 1000, "",
-                     "<= number of brokers; replicas round-robin (p -> brokers p, p+1, ... mod n), leader first"),
+                     "<= number of brokers; replicas round-robin (p -> brokers p, p+1, ... mod n), leader first, "
+                     "unless the topic's assignment places them"),
           F::integer("min.insync.replicas", &TopicConfig::min_insync, 0, 1000, "",
                      "the topic's min.insync.replicas (0: cluster.min.insync.replicas)"),
+          assignment_field(),
           F::list(
               "schedule", &TopicConfig::schedule, topic_step_table(), ListRules<TopicChange>("topic schedule step"),
-              "partition increases over simulated time, e.g. [{at.ms: 5000, set.partitions: 8}]: new partitions continue the "
+              "partition increases over simulated time, e.g. [{at.ms: 5000, set.partitions: 8}]: new partitions are where the "
+              "assignment puts them, or continue the "
               "replica rule; producers and classic consumer groups see them at their next metadata refresh"),
       },
       check_topic);

@@ -326,6 +326,43 @@ void MapReader::read_strings(const std::string& key, std::vector<std::string>& o
   }
 }
 
+void MapReader::read_int_lists(const std::string& key, std::vector<std::vector<std::int32_t>>& out, std::int32_t lo,
+                               std::int32_t hi) {
+  const YAML::Node n = get(key);
+  if (!n.IsDefined() || n.IsNull()) return;
+  const std::string range = "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  if (!n.IsSequence()) {
+    ctx_.error(n, join_path(path_, key), "must be a list of lists of integers, e.g. [[0, 1], [1, 2]], got " + shown(n));
+    return;
+  }
+  out.clear();
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    const std::string item_path = join_path(path_, key) + "." + std::to_string(i);
+    if (!n[i].IsSequence() || n[i].size() == 0) {
+      ctx_.error(n[i], item_path, "must be a non-empty list of integers, e.g. [0, 1], got " + shown(n[i]));
+      continue;
+    }
+    std::vector<std::int32_t>& row = out.emplace_back();
+    for (std::size_t j = 0; j < n[i].size(); ++j) {
+      const YAML::Node v = n[i][j];
+      std::int64_t x = 0;
+      bool ok = v.IsScalar();
+      if (ok) {
+        try {
+          x = v.as<std::int64_t>();
+        } catch (const YAML::Exception&) {
+          ok = false;
+        }
+      }
+      if (!ok || x < lo || x > hi) {
+        ctx_.error(v, item_path + "." + std::to_string(j), "must be " + range + ", got " + shown(v));
+        continue;
+      }
+      row.push_back(static_cast<std::int32_t>(x));
+    }
+  }
+}
+
 MapReader MapReader::map(const std::string& key) {
   containers_.insert(key);
   return MapReader(ctx_, get(key), join_path(path_, key), node_.IsDefined() && !node_.IsNull() ? node_ : parent_);

@@ -91,6 +91,9 @@ public:
   void read_choice(const std::string& key, std::size_t& out, const std::vector<std::string>& choices);
   /// A list of valid UTF-8 strings of at most `max_length` bytes each.
   void read_strings(const std::string& key, std::vector<std::string>& out, std::size_t max_length = 10000);
+  /// A list of lists of integers in [lo, hi], each inner list non-empty (a replica assignment).
+  void read_int_lists(const std::string& key, std::vector<std::vector<std::int32_t>>& out, std::int32_t lo,
+                      std::int32_t hi);
 
   /// A sub-mapping (empty when absent); marks the key known.
   MapReader map(const std::string& key);

@@ -231,3 +231,35 @@ run: {records: 10}
   // min.insync.replicas takes effect under fixed (above): no warning.
   CHECK(warnings_of("cluster:\n  min.insync.replicas: 2\n  brokers: [{id: 0}, {id: 1}]" + tail).empty());
 }
+
+TEST_CASE("topics[].assignment: the records go to the leaders it names, and a failover to its next replica") {
+  // Brokers 1, 2, 3; t-0 led by 3 (then 1), t-1 by 1 (then 2), against the striped rule's
+  // 1 and 2. Broker 3 fails at 1 s: t-0's records go to broker 1 from then on.
+  const char* yaml = R"(
+run: {duration.ms: 3000}
+cluster:
+  replication: followers
+  brokers:
+    - {id: 1}
+    - {id: 2}
+    - id: 3
+      schedule: [{at.ms: 1000, fail: true}]
+topics: [{name: t, partitions: 2, replication.factor: 2, assignment: [[3, 1], [1, 2]]}]
+producers:
+  - config: {acks: all, linger.ms: 0}
+    workload:
+      arrivals: {kind: constant, rate: 200}
+      keys: {kind: none}
+)";
+  const auto s = scenarios::load_scenario_text(yaml, "inline");
+  const auto r = model::run_scenario(s, 1, 0, {});
+  check_invariants(r, s);
+  REQUIRE(r.partitions.size() == 2);
+  CHECK(r.partitions[0].leader == 1);  // after the failover
+  CHECK(r.partitions[1].leader == 1);
+  REQUIRE(r.brokers.size() == 3);
+  CHECK(r.brokers[0].records > 0);   // broker 1: t-1 throughout, t-0 after the failover
+  CHECK(r.brokers[1].records == 0);  // broker 2 leads nothing
+  CHECK(r.brokers[2].records > 0);   // broker 3 led t-0 for the first second
+  CHECK(r.failed.total() == 0);
+}

@@ -127,3 +127,24 @@ TEST_CASE("a broker that is down gets nothing back from a preferred leader elect
   CHECK(l.rebalance_preferred(up, 10));  // 2 of 2 elsewhere: 100%
   CHECK(to_vector(l.leaders(0)) == Ints{0, 1, 0, 1});
 }
+
+TEST_CASE("a topic's assignment places its replicas by broker id, the partitions it adds later too") {
+  // Brokers with ids 10, 20, 30 (positions 0, 1, 2); t-0 on 30 then 10, t-1 on 20 then 30,
+  // t-2 (added later) on 10 then 20.
+  std::vector<BrokerConfig> brokers(3);
+  for (std::size_t b = 0; b < 3; ++b) brokers[b].id = static_cast<std::int32_t>(10 * (b + 1));
+  TopicConfig t = topic("t", 2, 2);
+  t.assignment = {{30, 10}, {20, 30}, {10, 20}};
+  Leadership l({t}, brokers);
+  CHECK(to_vector(l.replicas(0, 0)) == Ints{2, 0});
+  CHECK(to_vector(l.replicas(0, 1)) == Ints{1, 2});
+  CHECK(to_vector(l.leaders(0)) == Ints{2, 1});
+  const std::vector<char> up{1, 1, 1};
+  l.add_partitions(0, 3, up);
+  CHECK(to_vector(l.replicas(0, 2)) == Ints{0, 1});
+  CHECK(to_vector(l.leaders(0)) == Ints{2, 1, 0});
+  // Broker 30 fails: t-0 moves to its next replica, 10.
+  const std::vector<char> without_30{1, 1, 0};
+  CHECK(l.broker_failed(2, without_30));
+  CHECK(to_vector(l.leaders(0)) == Ints{0, 1, 0});
+}

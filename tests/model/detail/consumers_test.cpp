@@ -4,6 +4,7 @@
 // served at its partition's leader; the groups are woken by what the cluster does.
 
 #include "model/detail/consumers.hpp"
+#include "model/detail/consumer_run.hpp"
 
 #include <doctest/doctest.h>
 
@@ -153,4 +154,24 @@ TEST_CASE("what the cluster does wakes the groups once") {
   CHECK(f.consumers->woken());
   f.consumers->clear_woken();
   CHECK_FALSE(f.consumers->woken());
+}
+
+TEST_CASE("the groups know the replicas' racks where the topic's assignment puts them (KIP-881)") {
+  Scenario s;
+  s.brokers.resize(3);
+  const char* racks[] = {"a", "b", "c"};
+  for (std::size_t b = 0; b < 3; ++b) {
+    s.brokers[b].id = static_cast<std::int32_t>(b + 1);
+    s.brokers[b].rack = racks[b];
+  }
+  s.topics.resize(1);
+  s.topics[0].partitions = 2;
+  s.topics[0].replication_factor = 2;
+  s.topics[0].assignment = {{3, 1}, {1, 2}};
+  const auto in = consume_inputs(s, RunOptions{});
+  REQUIRE(in.topics.size() == 1);
+  CHECK(in.topics[0].replica_racks == std::vector<std::vector<std::string>>{{"c", "a"}, {"a", "b"}});
+  s.topics[0].assignment.clear();  // striped: p on brokers p, p+1
+  CHECK(consume_inputs(s, RunOptions{}).topics[0].replica_racks ==
+        std::vector<std::vector<std::string>>{{"a", "b"}, {"b", "c"}});
 }
