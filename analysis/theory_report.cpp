@@ -122,8 +122,12 @@ std::string broken_assumption(const std::vector<QueueSample>& samples) {
 TheoryReport broker_queue_report(const model::Scenario& s, const std::vector<QueueSample>& samples) {
   double per_second = 0;
   for (const auto& p : s.producers) per_second += p.workload.arrivals.records_per_second;
-  // The one partition's leader (it does not move: no schedule, no failure).
+  // The one partition's leader (it does not move: no schedule, no failure): the first broker,
+  // or its assignment's first replica, unless the samples say.
   const model::BrokerConfig* broker = &s.brokers.front();
+  if (!s.topics.empty() && !s.topics.front().assignment.empty())
+    for (const auto& b : s.brokers)
+      if (b.id == s.topics.front().assignment.front().front()) broker = &b;
   for (const auto& q : samples)
     for (const auto& b : s.brokers)
       if (q.broker == b.id) broker = &b;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/check.hpp"
+
 namespace partsim::model {
 
 namespace {
@@ -27,6 +29,7 @@ Leadership::Leadership(const std::vector<TopicConfig>& topics, const std::vector
       for (const std::int32_t id : ids)
         for (std::size_t b = 0; b < brokers.size(); ++b)
           if (brokers[b].id == id) r.push_back(static_cast<std::int32_t>(b));
+      PARTSIM_CHECK(!r.empty() && r.size() == ids.size(), "a topic's assignment names a broker id no broker has");
     }
     const std::size_t t = replicas_.size();
     auto& reps = replicas_.emplace_back();

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "model/consumer/consumer_simulation.hpp"
+#include "sim/check.hpp"
 
 namespace partsim::model::detail {
 
@@ -26,6 +27,8 @@ consumer::ConsumeInputs consume_inputs(const Scenario& s, const RunOptions& opti
     if (any_rack && t.assignment.empty()) {
       meta.replica_racks = consumer::striped_replica_racks(meta.partitions, broker_racks, t.replication_factor);
     } else if (any_rack) {
+      PARTSIM_CHECK(t.assignment.size() >= static_cast<std::size_t>(meta.partitions),
+                    "a topic's assignment lists fewer partitions than it has");
       for (std::int32_t p = 0; p < meta.partitions; ++p) {
         auto& racks = meta.replica_racks.emplace_back();
         for (const std::int32_t id : t.assignment[static_cast<std::size_t>(p)])

@@ -242,7 +242,8 @@ void check_assignment(MapReader& top, const Scenario& s, std::size_t i) {
   MapReader topic = item(top, "topics", i);
   const auto partitions = static_cast<std::size_t>(t.final_partitions());
   if (t.assignment.size() != partitions) {
-    topic.error("assignment", "lists " + std::to_string(t.assignment.size()) + " partitions; the topic will have " +
+    topic.error("assignment", "lists " + std::to_string(t.assignment.size()) +
+                                  (t.assignment.size() == 1 ? " partition" : " partitions") + "; the topic will have " +
                                   std::to_string(partitions) +
                                   " (partitions and its schedule's steps): one replica list per partition, in order");
     return;

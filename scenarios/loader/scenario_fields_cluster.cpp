@@ -254,7 +254,7 @@ Field<TopicConfig> assignment_field() {
       "where the replicas are: per partition, in order, its replicas' broker ids, preferred leader first, "
       "replication.factor of them, for every partition the topic will have (its schedule's too); none: partition p "
       "on brokers p, p+1, ... mod n in the brokers' order");
-  info.example = "[[0, 1, 2], [1, 2, 0], [2, 0, 1]]";
+  info.example = "[[0], [0], [0], [0], [0], [0]]";  // the reference's topic: 6 partitions, RF 1, broker 0
   return Fields<TopicConfig>::custom(
       std::move(info), [](MapReader& m, TopicConfig& t) { m.read_int_lists("assignment", t.assignment, 0, kInt32Max); },
       [](const TopicConfig& t) {

@@ -234,7 +234,8 @@ run: {records: 10}
 
 TEST_CASE("topics[].assignment: the records go to the leaders it names, and a failover to its next replica") {
   // Brokers 1, 2, 3; t-0 led by 3 (then 1), t-1 by 1 (then 2), against the striped rule's
-  // 1 and 2. Broker 3 fails at 1 s: t-0's records go to broker 1 from then on.
+  // 1 and 2. Broker 3 fails at 1 s; the controller fences it at 9 s (broker.session.timeout.ms)
+  // and t-0's leadership moves to broker 1, where its waiting records then go.
   const char* yaml = R"(
 run: {duration.ms: 3000}
 cluster:

@@ -30,3 +30,22 @@ TEST_CASE("a scenario re-run from its resolved YAML gives the same results") {
   CHECK(a.events == b.events);
   CHECK(a.latency.quantile(0.99) == b.latency.quantile(0.99));
 }
+
+TEST_CASE("a topic's assignment writes back as it was given, and none is not written") {
+  const char* yaml = R"(
+run: {records: 10}
+cluster:
+  brokers: [{id: 4}, {id: 7}]
+topics:
+  - {name: placed, partitions: 2, replication.factor: 2, assignment: [[7, 4], [4, 7]]}
+  - {name: striped, partitions: 2}
+producers: [{workload: {topic: placed}}]
+)";
+  const auto s = scenarios::load_scenario_text(yaml, "inline");
+  const std::string once = scenarios::write_scenario_yaml(s);
+  CHECK(once.find("assignment: [[7, 4], [4, 7]]") != std::string::npos);
+  CHECK(once.find("assignment") == once.rfind("assignment"));  // the striped topic has none
+  const auto again = scenarios::load_scenario_text(once, "resolved");
+  CHECK(again.topics[0].assignment == s.topics[0].assignment);
+  CHECK(again.topics[1].assignment.empty());
+}
