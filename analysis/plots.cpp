@@ -294,6 +294,40 @@ void Plotter::batch_size_histogram(const std::string& title, const std::vector<s
   draw("batch-sizes", data, script);
 }
 
+void Plotter::cross_rack_traffic(const std::string& title, const model::TrafficResult& t) {
+  // "produce_request" as "produce request" (gnuplot would set "_r" as a subscript).
+  const auto spaced = [](std::string s) {
+    std::replace(s.begin(), s.end(), '_', ' ');
+    return s;
+  };
+  const std::size_t n = t.racks.size();
+  std::string data;
+  for (std::size_t from = 0; from < n; ++from) {
+    if (t.racks[from].empty()) continue;  // an endpoint without a rack never crosses
+    data += data_quoted(t.racks[from]);
+    for (const auto& k : t.kinds) {
+      std::int64_t crossing = 0;
+      for (std::size_t to = 0; to < n; ++to)
+        if (to != from && !t.racks[to].empty()) crossing += k.matrix[from * n + to];
+      const double gb_per_hour = t.seconds > 0 ? static_cast<double>(crossing) / t.seconds * 3600 / 1e9 : 0;
+      data += " " + fixed(gb_per_hour, 6);
+    }
+    data += "\n";
+  }
+  if (data.empty()) return;
+  std::string plots;
+  for (std::size_t k = 0; k < t.kinds.size(); ++k)
+    plots += std::string(k ? ", '' " : "datafile ") + "using " + std::to_string(k + 2) + (k ? "" : ":xtic(1)") +
+             " title " + quoted(spaced(t.kinds[k].name)) + " lc " + std::to_string(k + 1);
+  const std::string script = "set title " + quoted(title) +
+                             "\nset xlabel 'sending rack'\nset ylabel 'GB per hour crossing racks'\n"
+                             "set style data histograms\nset style histogram rowstacked\n"
+                             "set style fill solid 0.8 border -1\nset boxwidth 0.6\nset yrange [0:*]\n"
+                             "set grid ytics\nset key outside right top\nplot " +
+                             plots + "\n";
+  draw("cross-rack-traffic", data, script);
+}
+
 void Plotter::consumer_lag(const std::string& title, const model::RunResult& r) {
   // One data block per group: time, total lag, mean and largest latency in the interval.
   std::string data, lag_plots, latency_plots;

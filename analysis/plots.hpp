@@ -47,6 +47,9 @@ public:
   /// against simulated time, with the run's broker and topic changes marked; groups without
   /// lag samples are left out, and nothing is drawn when none has any.
   void consumer_lag(const std::string& title, const model::RunResult& r);
+  /// Bytes crossing racks per hour, a bar per sending rack stacked by kind (produce requests,
+  /// responses, follower copies, consumer fetches, a migration's copy).
+  void cross_rack_traffic(const std::string& title, const model::TrafficResult& t);
 
   const std::vector<std::string>& written() const { return written_; }
 

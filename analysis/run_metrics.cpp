@@ -11,6 +11,7 @@
 #include "analysis/isr_report.hpp"
 #include "analysis/repartition_report.hpp"
 #include "analysis/run_producer_metrics.hpp"
+#include "analysis/traffic_report.hpp"
 
 namespace partsim::analysis {
 namespace {
@@ -229,6 +230,20 @@ const Spec<double (*)(const model::BrokerFetches&)> kFetch[] = {
      [](const auto& b) { return fetch_mean(b.parked_ms_sum, b.fetches); }},
 };
 
+// Traffic between racks, when the scenario places something in a rack or prices it
+// ("traffic.cross_rack.bytes"; per kind "traffic.cross_rack.replication_fetch.bytes").
+const Spec<double (*)(const model::TrafficResult&)> kTraffic[] = {
+    {"cross_rack.bytes", "bytes crossing racks", "bytes", 0, true,
+     [](const auto& t) { return d(t.cross_rack_bytes()); }},
+    {"cross_rack.bytes_per_s", "bytes crossing racks per second", "bytes/s", 1, false,
+     [](const auto& t) { return t.cross_rack_bytes_per_s(); }},
+    {"cross_rack.gb_per_hour", "GB crossing racks per hour", "GB/h", 4, true,
+     [](const auto& t) { return t.cross_rack_bytes_per_s() * 3600 / 1e9; }},
+    {"cross_rack.cost_per_month", "cross-rack cost per 30-day month (cluster.cost.cross.rack.per.gb)", "", 2, true,
+     [](const auto& t) { return t.cost_per_month(); }},
+    {"bytes", "bytes on the wire", "bytes", 0, false, [](const auto& t) { return d(t.bytes()); }},
+};
+
 // The followers' replication, when the scenario models it (cluster.replication: followers):
 // "replication.not_enough_replicas".
 const Spec<double (*)(const model::ReplicationResult&)> kReplication[] = {
@@ -415,6 +430,17 @@ MetricRegistry::MetricRegistry(const model::RunResult& shape)
   if (shape.replication.enabled)
     for (const auto& s : kReplication)
       metrics_.push_back(info(s, std::string("replication.") + s.name, s.label, MetricScope::kRun, 0));
+  traffic_ = shows_traffic(shape.traffic);
+  if (traffic_) {
+    for (const auto& s : kTraffic)
+      metrics_.push_back(info(s, std::string("traffic.") + s.name, s.label, MetricScope::kRun, 0));
+    for (const auto& k : shape.traffic.kinds) {
+      metrics_.push_back({"traffic.cross_rack." + k.name + ".bytes", k.name + " bytes crossing racks", "bytes", 0,
+                          false, MetricScope::kRun, 0});
+      metrics_.push_back({"traffic.cross_rack." + k.name + ".gb_per_hour", k.name + " GB crossing racks per hour",
+                          "GB/h", 4, k.name != "migration_copy" || shape.migration.has_value(), MetricScope::kRun, 0});
+    }
+  }
   // Per producer, last: its JMX attributes under machine names ("producer.p0.batch_size_avg_bytes",
   // "producer.p0.node.1.request_latency_avg_ms"), a node for every broker.
   for (std::size_t i = 0; i < shape.producer_metrics.size(); ++i) {
@@ -488,6 +514,17 @@ std::vector<double> MetricRegistry::values(const model::RunResult& r) const {
     for (const auto& s : kRepartition) v.push_back(s.value(*r.repartition));
   if (r.replication.enabled)
     for (const auto& s : kReplication) v.push_back(s.value(r.replication));
+  // Whether a run has racks depends on its scenario, which a compare arm may vary: the
+  // registry's shape decides, a run without racks is undefined there.
+  if (traffic_) {
+    const bool racked = shows_traffic(r.traffic);
+    for (const auto& s : kTraffic) v.push_back(racked ? s.value(r.traffic) : kUndefined);
+    for (const auto& k : r.traffic.kinds) {
+      v.push_back(racked ? d(k.cross_rack_bytes) : kUndefined);
+      v.push_back(racked && r.traffic.seconds > 0 ? d(k.cross_rack_bytes) / r.traffic.seconds * 3600 / 1e9
+                                                  : kUndefined);
+    }
+  }
   for (const auto& pm : r.producer_metrics) {
     for (const auto& s : producer_metric_specs()) v.push_back(s.value(pm));
     for (const auto& n : pm.nodes)

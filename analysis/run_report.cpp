@@ -15,6 +15,7 @@
 #include "analysis/run_metrics.hpp"
 #include "analysis/run_producer_metrics.hpp"
 #include "analysis/table.hpp"
+#include "analysis/traffic_report.hpp"
 
 namespace partsim::analysis {
 namespace {
@@ -211,6 +212,7 @@ nlohmann::ordered_json run_to_json(const model::RunResult& r) {
   }
   if (auto migration = migration_to_json(r); !migration.is_null()) j["migration"] = std::move(migration);
   if (auto repartition = repartition_to_json(r); !repartition.is_null()) j["repartition"] = std::move(repartition);
+  if (shows_traffic(r.traffic)) j["traffic"] = traffic_to_json(r.traffic);
   return j;
 }
 
@@ -403,6 +405,7 @@ std::string run_to_text(const model::RunResult& r) {
   out += consumer_groups_to_text(r);
   out += migration_to_text(r);
   out += repartition_to_text(r);
+  if (shows_traffic(r.traffic)) out += traffic_to_text(r.traffic);
   return out;
 }
 

@@ -17,6 +17,7 @@
 #include "analysis/run_report.hpp"
 #include "analysis/run_tables.hpp"
 #include "analysis/theory_report.hpp"
+#include "analysis/traffic_report.hpp"
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
 #include "cli/interrupt.hpp"
@@ -90,6 +91,8 @@ void plot_run(const std::string& dir, const model::RunResult& first, const analy
   if (!abandoned()) plot.latency_cdf(name + ": latency", {{name, &first.latency}});
   if (!abandoned()) plot.batch_size_histogram(name + ": records per batch", first.batch_records);
   if (!abandoned()) plot.consumer_lag(name + ": consumer lag and latency", first);
+  if (analysis::shows_traffic(first.traffic) && !abandoned())
+    plot.cross_rack_traffic(name + ": traffic crossing racks", first.traffic);
 }
 
 // The files of the first replication (--out), then the manifest; each skipped once the
@@ -113,6 +116,8 @@ void write_run_files(const RunSettings& rs, const model::RunResult& first) {
     write_file_atomically(dir + "/consumer_groups.csv", analysis::consumer_groups_to_csv(first));
   if (!first.consumer_groups.empty() && !first.consumer_groups.front().lag_time_ms.empty() && !abandoned())
     stream_to(dir + "/consumer_lag.csv", analysis::write_consumer_lag_csv, first);
+  if (analysis::shows_traffic(first.traffic) && !abandoned())
+    write_file_atomically(dir + "/traffic.csv", analysis::traffic_to_csv(first.traffic));
   if (abandoned()) return;
   std::vector<std::string> command{"partsim", "run"};
   command.insert(command.end(), rs.args.begin(), rs.args.end());
@@ -261,7 +266,7 @@ int run_run_command(const Args& args) {
   desc.add_options()
       ("timeseries", po::value<std::string>(&rs.timeseries_text), "sample queues, in-flight requests, buffer use every MS of simulated time")
       ("plot", po::value<std::string>(&rs.plot_dir), "draw PNG charts into DIR (gnuplot)")
-      ("out", po::value<std::string>(&rs.out_dir), "write summary.json, partitions.csv, producer_metrics.csv, batches.csv, timeseries.csv, consumer_groups.csv, consumer_lag.csv, manifest.json into DIR");
+      ("out", po::value<std::string>(&rs.out_dir), "write summary.json, partitions.csv, producer_metrics.csv, batches.csv, timeseries.csv, consumer_groups.csv, consumer_lag.csv, traffic.csv, manifest.json into DIR");
   // clang-format on
   if (!parse_scenario_command(args, desc, common, kRunUsage, "partsim run SCENARIO.yaml")) return kExitOk;
   rs.args = args;

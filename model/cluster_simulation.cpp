@@ -117,6 +117,12 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
     recorder_->skip_order_check(stats_offset_[to],
                                 static_cast<std::size_t>(s.topics[to].partitions_before(s.run.duration)));
   }
+  std::vector<std::string> client_racks;  // where each client runs: its rack, else its client.rack
+  for (std::uint32_t i = 0; i < topic_of_.size(); ++i) {
+    const auto& spec = i >= s.producers.size() ? twin_specs_[i - s.producers.size()] : s.producers[i];
+    client_racks.push_back(spec.rack.empty() ? spec.config.client_rack : spec.rack);
+  }
+  traffic_.emplace(s, std::move(client_racks), bridge_client_ != 0 ? std::int64_t{bridge_client_} : -1);
   for (std::uint32_t i = 0; i < topic_of_.size(); ++i) {
     const bool twin = i >= s.producers.size();
     const bool bridge = twin && i == bridge_client_;
@@ -172,7 +178,8 @@ RunResult Engine::run() {
     if (s_.controller.auto_leader_rebalance) sim_.schedule_in(s_.controller.imbalance_check_interval, LeaderCheck{});
   }
   if (!s_.consumers.empty()) {  // before the topic steps at 0 ms, which the groups learn of
-    consumers_.emplace(s_, options_, *leaders_->logs(), result(), stats_offset_, leadership_, *network_, sim_, *this);
+    consumers_.emplace(s_, options_, *leaders_->logs(), result(), stats_offset_, leadership_, *network_, sim_, *this,
+                       &*traffic_);
     consumers_->start();
   }
   if (migration_) migration_->start();
@@ -298,6 +305,8 @@ void Engine::request_metadata(std::uint32_t p, std::size_t node) {
 std::uint64_t Engine::send_request(std::uint32_t p, std::size_t node, std::int64_t bytes,
                                    std::span<const BatchId> batches, bool expects_response) {
   const ProducerConfig& config = config_of(p);
+  traffic_->produce_request(p, static_cast<std::uint32_t>(node), bytes, static_cast<std::int32_t>(batches.size()),
+                            s_.topics[topic_of_[p]].name);
   const std::uint64_t id = network_->send(p, static_cast<std::uint32_t>(node), bytes,
                                           static_cast<std::int32_t>(batches.size()), expects_response,
                                           config.acks == Acks::kAll, config.idempotence);
@@ -364,9 +373,10 @@ bool Engine::serve(std::uint64_t id, Request& r, ProduceError error, SimTime at,
   return replication_ && replication_->waiting(id);
 }
 
-// Speed: the producer's batches a response completes were drained a round trip ago and are
-// seldom in cache; they are asked for now, while other events run.
-void Engine::prefetch_response(const Request& r) {
+void Engine::responding(const Request& r) {
+  traffic_->produce_response(r.producer, r.broker, r.batches, s_.topics[topic_of_[r.producer]].name);
+  // Speed: the producer's batches a response completes were drained a round trip ago and are
+  // seldom in cache; they are asked for now, while other events run.
   const RecordAccumulator& acc = producer(r.producer).accumulator();
   for (const RequestBatch& rb : r.described) acc.prefetch_batch(rb.id);
   for (const BatchId b : r.batch_ids) acc.prefetch_batch(b);

@@ -12,6 +12,7 @@
 #include "model/latency_histogram.hpp"
 #include "model/migration_result.hpp"
 #include "model/repartition_result.hpp"
+#include "model/traffic_result.hpp"
 
 namespace partsim::model {
 
@@ -183,6 +184,7 @@ struct BrokerFetches {
   std::int32_t broker = 0;       ///< its id
   std::int64_t fetches = 0;      ///< answered (served, then parked or not)
   std::int64_t records = 0;      ///< records they returned
+  std::int64_t bytes = 0;        ///< those records' bytes (each its partition's mean wire bytes)
   std::int64_t empty = 0;        ///< answered without a record (fetch.max.wait.ms passed, or not the leader)
   std::int64_t failed = 0;       ///< lost with the broker, or sent to it while it was down
   double queue_wait_ms_sum = 0;  ///< of the answered: waited for a server (the queue, a core)
@@ -313,6 +315,8 @@ struct RunResult {
   std::optional<migration::MigrationResult> migration;
   /// Partition increases during the run (a topic with a schedule); nothing without.
   std::optional<RepartitionResult> repartition;
+  /// The bytes on the wire by kind and by (from rack, to rack) (model/cluster/traffic.hpp).
+  TrafficResult traffic;
 };
 
 }  // namespace partsim::model

@@ -225,6 +225,7 @@ struct SenderCpu {
 struct ProducerSpec {
   std::string name;
   std::string host;  ///< the host whose cores its application and sender threads use ("": its own)
+  std::string rack;  ///< the rack (zone) it runs in, where its traffic starts and ends ("": its client.rack)
   SenderCpu cpu;
   ProducerConfig config;
   Workload workload;
@@ -296,6 +297,8 @@ struct Scenario {
   std::vector<ConsumerGroupSpec> consumers;  ///< consumer groups reading the logs as they are written
   std::optional<MigrationSpec> migration;    ///< a migration to a new topic, run on the producers' logs
   RunSpec run;
+  /// cluster.cost.cross.rack.per.gb: the price of a GB (10^9 bytes) crossing between racks (0: bytes only).
+  double cost_cross_rack_per_gb = 0;
 
   /// The position in `topics` of the topic named `topic` (names are unique), if there is one.
   std::optional<std::size_t> topic_index(std::string_view topic) const {

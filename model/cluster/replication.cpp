@@ -218,9 +218,21 @@ Replication::Session* Replication::current(std::uint32_t session, std::uint64_t 
 void Replication::respond(Session& s, SimTime now) {
   s.state = FetchState::kInFlight;
   s.carried.clear();
+  std::int64_t bytes = 0;  // what the answer carries: the leader's log past the follower's end
+  std::int32_t partitions = 0, topics = 0;
+  std::size_t last_topic = parts_.size();  // parts_ are in topic order
   for (std::size_t i = 0; i < parts_.size(); ++i) {
-    if (fetches(s, parts_[i])) s.carried.emplace_back(i, leader_leo(parts_[i]));
+    const Partition& p = parts_[i];
+    if (!fetches(s, p)) continue;
+    s.carried.emplace_back(i, leader_leo(p));
+    const std::int64_t more = leader_leo(p) - p.state[pos(p, s.follower)].leo;
+    if (more <= 0) continue;
+    bytes += more;
+    ++partitions;
+    topics += p.topic != last_topic ? 1 : 0;
+    last_topic = p.topic;
   }
+  host_.fetch_answered(s.leader, s.follower, bytes, partitions, topics);
   schedule(s, ReplicationHost::Step::kReturn, now + one_way(s));
 }
 

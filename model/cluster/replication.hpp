@@ -47,6 +47,10 @@ public:
   /// A new leader's log ends at `end`, before the old one's: what lay past it is gone
   /// (the followers' truncation, §9.4). Never below the high watermark.
   virtual void log_truncated(std::size_t partition, std::int64_t end) = 0;
+  /// Broker `leader` answers broker `follower`'s fetch now with `bytes` of records from
+  /// `partitions` partitions of `topics` topics (those with records; node indexes): traffic.
+  virtual void fetch_answered(std::int32_t leader, std::int32_t follower, std::int64_t bytes, std::int32_t partitions,
+                              std::int32_t topics) = 0;
 };
 
 class Replication {

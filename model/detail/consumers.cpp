@@ -8,7 +8,7 @@ namespace partsim::model::detail {
 
 Consumers::Consumers(const Scenario& s, const RunOptions& options, const BrokerLogs& logs, RunResult& result,
                      std::span<const std::size_t> first_log, const Leadership& leadership, Network& network,
-                     EventLoop& loop, ConsumersHost& host)
+                     EventLoop& loop, ConsumersHost& host, TrafficMeter* traffic)
     : s_(s),
       result_(result),
       first_log_(first_log),
@@ -16,6 +16,7 @@ Consumers::Consumers(const Scenario& s, const RunOptions& options, const BrokerL
       network_(network),
       loop_(loop),
       host_(host),
+      traffic_(traffic),
       in_(consume_inputs(s, options)),
       log_topic_(result.partitions.size(), 0),
       fetches_(logs, result.partitions, s.consumers, network.connections(), result.consumer_fetches, *this) {
@@ -69,6 +70,19 @@ void Consumers::answered(std::uint32_t group, std::int32_t member, std::int32_t 
                          std::optional<std::vector<std::int64_t>> counts, SimTime at) {
   woken_ = true;
   groups_[group]->fetch_answered(member, broker, std::move(counts), at);
+}
+
+void Consumers::answer_traffic(std::uint32_t group, std::int32_t member, std::uint32_t broker, std::int64_t bytes,
+                               std::span<const std::int32_t> logs) {
+  if (!traffic_) return;
+  std::int32_t topics = 0;  // the answer's topics: each once, however its partitions are ordered
+  for (std::size_t i = 0; i < logs.size(); ++i) {
+    const std::int32_t t = log_topic_[static_cast<std::size_t>(logs[i])];
+    bool seen = false;
+    for (std::size_t k = 0; k < i; ++k) seen = seen || log_topic_[static_cast<std::size_t>(logs[k])] == t;
+    topics += seen ? 0 : 1;
+  }
+  traffic_->consumer_fetch(group, member, broker, bytes, static_cast<std::int32_t>(logs.size()), topics);
 }
 
 // An idle member that owns `log` without a fetch at its leader (it had read everything there

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "model/cluster/leadership.hpp"
+#include "model/cluster/traffic.hpp"
 #include "model/consumer/consumer_simulation.hpp"
 #include "model/detail/events.hpp"
 #include "model/detail/fetch_server.hpp"
@@ -35,10 +36,11 @@ class Consumers final : public consumer::FetchPath, public FetchServerHost {
 public:
   /// The scenario's groups over `logs`; `result` takes their figures (its partitions size a
   /// record; its consumer_fetches get a row per broker); `first_log`: per topic, its first
-  /// log. Nothing runs before start().
+  /// log; `traffic`: counts the fetch answers' bytes (null: nothing counts them). Nothing
+  /// runs before start().
   Consumers(const Scenario& s, const RunOptions& options, const BrokerLogs& logs, RunResult& result,
             std::span<const std::size_t> first_log, const Leadership& leadership, Network& network, EventLoop& loop,
-            ConsumersHost& host);
+            ConsumersHost& host, TrafficMeter* traffic = nullptr);
   Consumers(const Consumers&) = delete;  // its groups and fetches keep references to it
   Consumers& operator=(const Consumers&) = delete;
 
@@ -94,6 +96,8 @@ public:
   }
   void answered(std::uint32_t group, std::int32_t member, std::int32_t broker,
                 std::optional<std::vector<std::int64_t>> counts, SimTime at) override;
+  void answer_traffic(std::uint32_t group, std::int32_t member, std::uint32_t broker, std::int64_t bytes,
+                      std::span<const std::int32_t> logs) override;
 
 private:
   const Scenario& s_;
@@ -103,6 +107,7 @@ private:
   Network& network_;
   EventLoop& loop_;
   ConsumersHost& host_;
+  TrafficMeter* traffic_;  // counts the answers' bytes (null: not counted)
   consumer::ConsumeInputs in_;
   std::vector<std::int32_t> log_topic_;  // per log: its topic
   FetchServer fetches_;

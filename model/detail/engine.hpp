@@ -20,6 +20,7 @@
 #include "model/cluster/partition_log.hpp"
 #include "model/cluster/producer_state.hpp"
 #include "model/cluster/replication.hpp"
+#include "model/cluster/traffic.hpp"
 #include "model/detail/consumers.hpp"
 #include "model/detail/controller.hpp"
 #include "model/detail/events.hpp"
@@ -78,6 +79,11 @@ public:
   std::int64_t records_acked() const override { return recorder_->result().records_acked; }
   void high_watermark_moved(std::size_t partition, std::int64_t hw) override;
   void log_truncated(std::size_t partition, std::int64_t end) override;
+  void fetch_answered(std::int32_t leader, std::int32_t follower, std::int64_t bytes, std::int32_t partitions,
+                      std::int32_t topics) override {
+    traffic_->replication_fetch(static_cast<std::uint32_t>(leader), static_cast<std::uint32_t>(follower), bytes,
+                                partitions, topics);
+  }
 
   // ProducerHost
   void schedule_app(std::uint32_t producer, SimTime at) override;
@@ -111,7 +117,7 @@ public:
   void request_arrived(std::uint32_t broker) override { ++result().brokers[broker].requests; }
   void request_started(std::uint32_t broker, SimTime waited, const Request* r) override;
   bool serve(std::uint64_t id, Request& r, ProduceError error, SimTime at, SimTime replicated) override;
-  void prefetch_response(const Request& r) override;
+  void responding(const Request& r) override;
   void response(std::uint32_t p, std::uint64_t id, SimTime at, std::vector<ProduceError> errors) override {
     producer(p).on_response(id, at, errors);
   }
@@ -200,6 +206,7 @@ private:
   std::optional<LeaderLogs> leaders_;     // the leaders' logs and idempotence state (after the results)
   // The consumer groups, in this loop (consumers.hpp): with groups, from the run's start.
   std::optional<Consumers> consumers_;
+  std::optional<TrafficMeter> traffic_;  // the bytes on the wire, by kind and rack
   RunResult& result() { return recorder_->result(); }
 };
 

@@ -1,6 +1,7 @@
 #include "model/detail/fetch_server.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "model/consumer/consumer_simulation.hpp"
 
@@ -95,6 +96,8 @@ void FetchServer::answer(std::uint64_t id, SimTime now) {
   // A partition this broker no longer leads answers NOT_LEADER_OR_FOLLOWER: no records (the
   // member's next fetch goes to the new leader, which the error names: KIP-951).
   std::int64_t records = 0;
+  double bytes = 0;
+  std::vector<std::int32_t> carried;  // the partitions with records
   for (std::size_t i = 0; i < f.request.size(); ++i) {
     // Answered before the records it would return at its due time are readable (a leader
     // change ends its wait): only what is readable now.
@@ -105,13 +108,18 @@ void FetchServer::answer(std::uint64_t id, SimTime now) {
           0, counts[i]);
     if (host_.leader(f.request[i].log) != static_cast<std::int32_t>(f.broker)) counts[i] = 0;
     records += counts[i];
+    if (counts[i] == 0) continue;
+    bytes += static_cast<double>(counts[i]) * record_bytes_[static_cast<std::size_t>(f.request[i].log)];
+    carried.push_back(f.request[i].log);
   }
   BrokerFetches& stats = stats_[f.broker];
   ++stats.fetches;
   stats.records += records;
+  stats.bytes += std::llround(bytes);
   stats.empty += records == 0 ? 1 : 0;
   stats.queue_wait_ms_sum += f.waited.to_ms();
   stats.parked_ms_sum += (now - f.served).to_ms();
+  host_.answer_traffic(f.group, f.member, f.broker, std::llround(bytes), carried);
   host_.answered(f.group, f.member, static_cast<std::int32_t>(f.broker), std::move(counts),
                  now + host_.one_way(f.broker));
   // Threaded: the connection was muted from the read until the answer is sent.

@@ -50,6 +50,10 @@ public:
   /// per requested partition), or (none) that it failed.
   virtual void answered(std::uint32_t group, std::int32_t member, std::int32_t broker,
                         std::optional<std::vector<std::int64_t>> counts, SimTime at) = 0;
+  /// The answer leaving `broker` for that member carries `bytes` of records from `logs` (the
+  /// partitions with records, in the answer's order): traffic on the wire.
+  virtual void answer_traffic(std::uint32_t group, std::int32_t member, std::uint32_t broker, std::int64_t bytes,
+                              std::span<const std::int32_t> logs) = 0;
 };
 
 class FetchServer {

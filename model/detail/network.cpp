@@ -105,7 +105,7 @@ void Network::operator()(const BrokerDone& e) {
 
 void Network::respond(std::uint64_t id, const Request& r, SimTime at) {
   loop_.schedule_at(at, ResponseArrive{id});
-  host_.prefetch_response(r);
+  host_.responding(r);
 }
 
 void Network::operator()(const ResponseSent& e) {

@@ -168,8 +168,9 @@ public:
   /// replicated at `replicated`. True: the response waits for the followers
   /// (Network::acks_settled).
   virtual bool serve(std::uint64_t id, Request& r, ProduceError error, SimTime now, SimTime replicated) = 0;
-  /// Speed: `r`'s response is on its way; what its producer will read of it may be asked for.
-  virtual void prefetch_response(const Request& r) = 0;
+  /// `r`'s response leaves its broker now (traffic; Speed: what its producer will read of it
+  /// may be asked for).
+  virtual void responding(const Request& r) = 0;
   /// `producer`'s request `id` is answered now, with an error per batch (or none).
   virtual void response(std::uint32_t producer, std::uint64_t id, SimTime now, std::vector<ProduceError> errors) = 0;
   /// Whether consumer fetch `fetch` still counts; it starts after waiting `waited`; it is served now.

@@ -32,7 +32,8 @@ RunRecorder::RunRecorder(const Scenario& s, const RunOptions& options, const Sim
       continue;
     }
     result_.clients.push_back(ClientRun{p.name, false, p.config.client.name(), name(p.config.partitioner.kind),
-                                        name(run.kind), runs_as, p.config.client_rack, p.config.rack_aware});
+                                        name(run.kind), runs_as, p.rack.empty() ? p.config.client_rack : p.rack,
+                                        p.config.rack_aware});
   }
   for (const auto& g : s.consumers)
     result_.clients.push_back(ClientRun{g.group, true, g.config.client.name(), "", "", "", g.config.client_rack});

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "model/client_profiles.hpp"
 #include "model/partitioners/key_hash.hpp"
@@ -68,10 +69,16 @@ KafkaProducer::KafkaProducer(std::uint32_t index, const ProducerSpec& spec, std:
 // ---- the application threads --------------------------------------------------------------------
 
 void KafkaProducer::locate(std::span<const std::string> node_racks) {
-  if (config_.client_rack.empty()) return;
+  // Where it runs (its rack, else its client.rack) counts its records led there; what it
+  // tells the partitioner is client.rack (KIP-1123).
+  const std::string& here = spec_.rack.empty() ? config_.client_rack : spec_.rack;
+  if (here.empty()) return;
   node_in_rack_.clear();
-  for (const auto& rack : node_racks) node_in_rack_.push_back(rack == config_.client_rack ? 1 : 0);
-  if (config_.rack_aware) accumulator_.use_rack(node_in_rack_, metadata_);
+  for (const auto& rack : node_racks) node_in_rack_.push_back(rack == here ? 1 : 0);
+  if (!config_.rack_aware || config_.client_rack.empty()) return;
+  std::vector<char> told;
+  for (const auto& rack : node_racks) told.push_back(rack == config_.client_rack ? 1 : 0);
+  accumulator_.use_rack(std::move(told), metadata_);
 }
 
 void KafkaProducer::start(SimTime now) {

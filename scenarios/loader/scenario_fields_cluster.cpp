@@ -219,6 +219,11 @@ const Table<Scenario>& cluster_table() {
               "leader.imbalance.per.broker.percentage",
               [](auto& s) -> auto& { return s.controller.imbalance_per_broker_percent; }, 0, 100, "%",
               "a broker's share of non-preferred leaders above which the controller rebalances"),
+          written_when_set(F::number(
+              "cost.cross.rack.per.gb", [](auto& s) -> auto& { return s.cost_cross_rack_per_gb; }, 0, 1e6, "per GB",
+              "the price of a GB (10^9 bytes) crossing between racks, counted once per byte (a provider that charges "
+              "the sending and the receiving side: their sum); the traffic table's cost per hour and month (0: bytes "
+              "only)")),
           F::choice(
               "replication", [](auto& s) -> auto& { return s.replication.mode; }, {"fixed", "followers"},
               "how acks=all waits: fixed (each broker's replication.ms) or followers (followers fetch from the leaders; "

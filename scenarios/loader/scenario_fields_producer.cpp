@@ -338,6 +338,10 @@ const Table<ProducerSpec>& producer_table() {
                                    "the host (cluster.hosts) whose cores its application and sender "
                                    "threads share (absent: cores of its own)"))
               .example("h1"),
+          written_when_set(F::text("rack", &ProducerSpec::rack, 255,
+                                   "the rack (zone) the producer runs in, where its requests start and its responses "
+                                   "end (traffic); absent: its client.rack, if any"))
+              .example("zone-a"),
       });
   return table;
 }

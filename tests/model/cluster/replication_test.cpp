@@ -36,7 +36,17 @@ public:
   std::int64_t records_acked() const override { return 0; }
   void high_watermark_moved(std::size_t partition, std::int64_t hw) override { hw_moves.emplace_back(partition, hw); }
   void log_truncated(std::size_t partition, std::int64_t end) override { truncations.emplace_back(partition, end); }
+  void fetch_answered(std::int32_t leader, std::int32_t follower, std::int64_t bytes, std::int32_t partitions,
+                      std::int32_t) override {
+    answers.push_back({leader, follower, bytes, partitions});
+  }
   std::vector<std::pair<std::size_t, std::int64_t>> hw_moves, truncations;
+  struct Answer {
+    std::int32_t leader, follower;
+    std::int64_t bytes;
+    std::int32_t partitions;
+  };
+  std::vector<Answer> answers;  // the leaders' answers to follower fetches
 
   /// Runs the fetchers' steps up to and including `until`; the clock ends at `until`.
   void run_until(SimTime until) {

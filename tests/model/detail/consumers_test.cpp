@@ -24,7 +24,7 @@ struct FetchesOnly final : NetworkHost {
   void request_arrived(std::uint32_t) override { ++produce_requests; }
   void request_started(std::uint32_t, SimTime, const Request*) override {}
   bool serve(std::uint64_t, Request&, ProduceError, SimTime, SimTime) override { return false; }
-  void prefetch_response(const Request&) override {}
+  void responding(const Request&) override {}
   void response(std::uint32_t, std::uint64_t, SimTime, std::vector<ProduceError>) override {}
   bool fetch_live(std::uint64_t fetch) const override { return consumers->holds(fetch); }
   void fetch_started(std::uint64_t fetch, SimTime waited) override { consumers->started(fetch, waited); }

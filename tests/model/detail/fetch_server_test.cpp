@@ -57,6 +57,11 @@ struct FakeEngine final : FetchServerHost {
                 std::optional<std::vector<std::int64_t>> counts, SimTime at) override {
     answers.push_back({group, member, broker, std::move(counts), at});
   }
+  void answer_traffic(std::uint32_t, std::int32_t, std::uint32_t, std::int64_t bytes,
+                      std::span<const std::int32_t> logs) override {
+    traffic.emplace_back(bytes, std::vector<std::int32_t>(logs.begin(), logs.end()));
+  }
+  std::vector<std::pair<std::int64_t, std::vector<std::int32_t>>> traffic;  // per answer: bytes, logs with records
 };
 
 /// Two logs, log p led by broker p; one group of default settings (fetch.min.bytes 1,

@@ -101,7 +101,7 @@ struct FakeNeighbours final : NetworkHost {
     served.push_back({id, now, replicated});
     return followers_answer;
   }
-  void prefetch_response(const Request&) override { ++prefetched; }
+  void responding(const Request&) override { ++prefetched; }
   void response(std::uint32_t producer, std::uint64_t id, SimTime now, std::vector<ProduceError> errors) override {
     responses.push_back({producer, id, now, std::move(errors)});
   }

@@ -1,0 +1,130 @@
+// Traffic between racks through the whole engine (model/cluster/traffic.hpp): every kind's
+// bytes equal the same bytes counted independently where they start (the producers' batches
+// and responses from their metrics, the leaders' fetch answers, the partitions' logs); the
+// produce requests cross racks as often as the partitions' leaders are elsewhere; with RF 3
+// over three racks every follower copy crosses, twice the produced bytes; one rack: nothing.
+
+#include <doctest/doctest.h>
+
+#include <numeric>
+#include <string>
+
+#include "model/cluster_simulation.hpp"
+#include "scenarios/loader/scenario_loader.hpp"
+
+using namespace partsim;
+
+namespace {
+
+std::string zones_yaml(const std::string& racks, const std::string& replication) {
+  return R"(
+run: {seed: 5, duration.ms: 3000, trace: 0}
+cluster:
+  replication: )" +
+         replication + R"(
+  brokers:
+    - {id: 0, rack: )" +
+         racks.substr(0, 1) + R"(}
+    - {id: 1, rack: )" +
+         racks.substr(1, 1) + R"(}
+    - {id: 2, rack: )" +
+         racks.substr(2, 1) + R"(}
+topics: [{name: orders, partitions: 6, replication.factor: 3}]
+producers:
+  - name: pa
+    rack: a
+    config: {acks: all, linger.ms: 5}
+    workload:
+      topic: orders
+      arrivals: {kind: poisson, rate: 2000}
+      values: {kind: fixed, size: 300}
+consumers:
+  - group: g
+    topics: [orders]
+    members: 3
+    rack: [a, b, c]
+)";
+}
+
+const model::TrafficKind& kind_named(const model::RunResult& r, const std::string& name) {
+  for (const auto& k : r.traffic.kinds)
+    if (k.name == name) return k;
+  FAIL("no traffic kind " << name);
+  throw;
+}
+
+std::int64_t payload(const model::TrafficKind& k) { return k.bytes - k.framing_bytes; }
+
+std::int64_t sum(const std::vector<std::int64_t>& v) { return std::accumulate(v.begin(), v.end(), std::int64_t{0}); }
+
+}  // namespace
+
+TEST_CASE("every kind's bytes are the bytes counted where they start, each once") {
+  const auto s = scenarios::load_scenario_text(zones_yaml("abc", "followers"), "inline");
+  const auto r = model::run_scenario(s, 5, 0, {});
+  REQUIRE(r.failed.total() == 0);
+  REQUIRE(r.records_acked == r.records_sent);
+  for (const auto& k : r.traffic.kinds) {
+    INFO(k.name);
+    CHECK(sum(k.matrix) == k.bytes);  // every byte in one cell
+  }
+  // The produce requests: the batches the producers' senders drained (their metrics).
+  double drained = 0;
+  std::int64_t responses = 0;
+  for (const auto& pm : r.producer_metrics) {
+    drained += static_cast<double>(pm.batches) * pm.batch_size_avg;
+    responses += pm.responses;
+  }
+  CHECK(static_cast<double>(payload(kind_named(r, "produce_request"))) == doctest::Approx(drained).epsilon(1e-9));
+  CHECK(kind_named(r, "produce_response").messages == responses);
+  CHECK(payload(kind_named(r, "produce_response")) == 0);
+  // The consumers' fetches: what the leaders answered.
+  std::int64_t answered = 0, answers = 0;
+  for (const auto& b : r.consumer_fetches) answered += b.bytes, answers += b.fetches;
+  CHECK(answered > 0);
+  CHECK(payload(kind_named(r, "consumer_fetch")) == answered);
+  CHECK(kind_named(r, "consumer_fetch").messages == answers);
+  // The followers: each of the two copies every byte of the leaders' logs, no more.
+  std::int64_t logs = 0;
+  for (const auto& p : r.partitions) logs += p.bytes;
+  CHECK(payload(kind_named(r, "replication_fetch")) == 2 * logs);
+  CHECK(kind_named(r, "migration_copy").bytes == 0);
+}
+
+TEST_CASE("produce requests cross racks as the partitions' leaders lie outside the producer's rack") {
+  const auto s = scenarios::load_scenario_text(zones_yaml("abc", "followers"), "inline");
+  const auto r = model::run_scenario(s, 5, 0, {});
+  std::int64_t all = 0, elsewhere = 0;
+  for (const auto& p : r.partitions) {
+    all += p.bytes;
+    elsewhere += s.brokers[static_cast<std::size_t>(p.leader)].rack != "a" ? p.bytes : 0;
+  }
+  const auto& produce = kind_named(r, "produce_request");
+  const double expected = static_cast<double>(elsewhere) / static_cast<double>(all);
+  const double measured = static_cast<double>(produce.cross_rack_bytes) / static_cast<double>(produce.bytes);
+  CHECK(expected > 0.3);
+  CHECK(measured == doctest::Approx(expected).epsilon(0.005));  // the requests' framing: ~1% of the bytes
+  // RF 3 over three racks: every follower is in another rack than its leader.
+  const auto& replication = kind_named(r, "replication_fetch");
+  CHECK(replication.cross_rack_bytes == replication.bytes);
+  CHECK(r.traffic.cross_rack_bytes() > replication.bytes);
+}
+
+TEST_CASE("one rack: nothing crosses; fixed replication: the followers' copies are not simulated") {
+  const auto one = model::run_scenario(scenarios::load_scenario_text(
+                                           [] {
+                                             std::string y = zones_yaml("aaa", "followers");
+                                             for (const char* from : {"rack: [a, b, c]"})
+                                               y.replace(y.find(from), 15, "rack: [a]");
+                                             return y;
+                                           }(),
+                                           "inline"),
+                                       5, 0, {});
+  CHECK(one.traffic.racks == std::vector<std::string>{"a"});
+  CHECK(one.traffic.bytes() > 0);
+  CHECK(one.traffic.cross_rack_bytes() == 0);
+  const auto fixed = model::run_scenario(scenarios::load_scenario_text(zones_yaml("abc", "fixed"), "inline"), 5, 0, {});
+  CHECK_FALSE(fixed.traffic.replication_simulated);
+  CHECK(kind_named(fixed, "replication_fetch").bytes == 0);
+  CHECK(kind_named(fixed, "produce_request").cross_rack_bytes > 0);
+}
