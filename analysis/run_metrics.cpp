@@ -240,7 +240,7 @@ const Spec<double (*)(const model::TrafficResult&)> kTraffic[] = {
     {"cross_rack.gb_per_hour", "GB crossing racks per hour", "GB/h", 4, true,
      [](const auto& t) { return t.cross_rack_bytes_per_s() * 3600 / 1e9; }},
     {"cross_rack.cost_per_month", "cross-rack cost per 30-day month (cluster.cost.cross.rack.per.gb)", "", 2, true,
-     [](const auto& t) { return t.cost_per_month(); }},
+     [](const auto& t) { return t.cost_per_gb > 0 ? t.cost_per_month() : kUndefined; }},
     {"bytes", "bytes on the wire", "bytes", 0, false, [](const auto& t) { return d(t.bytes()); }},
 };
 
@@ -431,6 +431,7 @@ MetricRegistry::MetricRegistry(const model::RunResult& shape)
     for (const auto& s : kReplication)
       metrics_.push_back(info(s, std::string("replication.") + s.name, s.label, MetricScope::kRun, 0));
   traffic_ = shows_traffic(shape.traffic);
+  traffic_kinds_ = traffic_ ? shape.traffic.kinds.size() : 0;
   if (traffic_) {
     for (const auto& s : kTraffic)
       metrics_.push_back(info(s, std::string("traffic.") + s.name, s.label, MetricScope::kRun, 0));
@@ -519,10 +520,11 @@ std::vector<double> MetricRegistry::values(const model::RunResult& r) const {
   if (traffic_) {
     const bool racked = shows_traffic(r.traffic);
     for (const auto& s : kTraffic) v.push_back(racked ? s.value(r.traffic) : kUndefined);
-    for (const auto& k : r.traffic.kinds) {
-      v.push_back(racked ? d(k.cross_rack_bytes) : kUndefined);
-      v.push_back(racked && r.traffic.seconds > 0 ? d(k.cross_rack_bytes) / r.traffic.seconds * 3600 / 1e9
-                                                  : kUndefined);
+    for (std::size_t k = 0; k < traffic_kinds_; ++k) {
+      const bool has = racked && k < r.traffic.kinds.size();
+      const double bytes = has ? d(r.traffic.kinds[k].cross_rack_bytes) : kUndefined;
+      v.push_back(bytes);
+      v.push_back(has && r.traffic.seconds > 0 ? bytes / r.traffic.seconds * 3600 / 1e9 : has ? 0 : kUndefined);
     }
   }
   for (const auto& pm : r.producer_metrics) {

@@ -73,6 +73,7 @@ private:
   std::size_t partitions_ = 0, brokers_ = 0, groups_ = 0, producers_ = 0, topics_ = 0;
   bool keys_ = false;     // the runs count keyed records placed as Java places them
   bool traffic_ = false;  // the runs place something in a rack (or price crossing racks)
+  std::size_t traffic_kinds_ = 0;
 };
 
 /// The label with its unit when the label does not already say it: "latency p99, ms".

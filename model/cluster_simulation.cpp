@@ -122,7 +122,7 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
     const auto& spec = i >= s.producers.size() ? twin_specs_[i - s.producers.size()] : s.producers[i];
     client_racks.push_back(spec.rack.empty() ? spec.config.client_rack : spec.rack);
   }
-  traffic_.emplace(s, std::move(client_racks), bridge_client_ != 0 ? std::int64_t{bridge_client_} : -1);
+  traffic_.emplace(s, std::move(client_racks), bridge_client_ != 0 ? std::int64_t{bridge_client_} : -1, sim_.clock());
   for (std::uint32_t i = 0; i < topic_of_.size(); ++i) {
     const bool twin = i >= s.producers.size();
     const bool bridge = twin && i == bridge_client_;

@@ -95,6 +95,11 @@ struct TopicConfig {
   /// its replicas' broker ids, preferred leader first, replication_factor of them. Empty:
   /// partition p on brokers p, p+1, ... mod n (the brokers' order in the scenario).
   std::vector<std::vector<std::int32_t>> assignment{};
+  /// topics[].placer: one of Kafka's placers makes the assignment (the loader fills
+  /// `assignment` from it, model/placement/topic_placement.hpp), with java.util.Random
+  /// seeded `placer_seed`; none: the assignment as given, or the rule above.
+  enum class Placer { kNone, kAdmin, kStriped, kSimple } placer = Placer::kNone;
+  std::int64_t placer_seed = 0;
 
   /// The count after every change (the loader refuses decreases, so the largest).
   std::int32_t final_partitions() const { return partitions_before(std::nullopt); }
@@ -270,6 +275,7 @@ struct BridgeSpec {
   std::int32_t threads = 1;                                        ///< threads: writer threads
   enum class Route { kByKey, kRoundRobin } route = Route::kByKey;  ///< route: which thread writes a record
   double records_per_second = 0;                                   ///< rate: records/s over all threads (0 = unlimited)
+  std::string rack;  ///< where the bridge runs (traffic: its reads and writes); "": none
 };
 
 /// Moving a topic's records to a new topic (book ch. 10.3, book-tables T10): stop, replay

@@ -232,7 +232,7 @@ void Replication::respond(Session& s, SimTime now) {
     topics += p.topic != last_topic ? 1 : 0;
     last_topic = p.topic;
   }
-  host_.fetch_answered(s.leader, s.follower, bytes, partitions, topics);
+  if (up(s.follower)) host_.fetch_answered(s.leader, s.follower, bytes, partitions, topics);  // else no one reads it
   schedule(s, ReplicationHost::Step::kReturn, now + one_way(s));
 }
 

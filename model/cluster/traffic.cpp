@@ -15,8 +15,9 @@ static_assert(std::size(kKindNames) == static_cast<std::size_t>(Traffic::kCount)
 
 }  // namespace
 
-TrafficMeter::TrafficMeter(const Scenario& s, std::vector<std::string> client_racks, std::int64_t bridge)
-    : s_(s), bridge_(bridge) {
+TrafficMeter::TrafficMeter(const Scenario& s, std::vector<std::string> client_racks, std::int64_t bridge,
+                           const SimTime& clock)
+    : s_(s), bridge_(bridge), clock_(clock) {
   std::vector<std::string> named;  // every endpoint's rack, "" for none
   for (const auto& b : s.brokers) named.push_back(b.rack);
   named.insert(named.end(), client_racks.begin(), client_racks.end());
@@ -55,6 +56,9 @@ const std::string& TrafficMeter::member_rack(std::uint32_t group, std::int32_t m
 
 void TrafficMeter::add(Traffic kind, std::uint32_t from, std::uint32_t to, std::int64_t records_bytes,
                        std::int64_t framing) {
+  // The rates are over the time the run moved records: an empty answer (a follower's fetch
+  // that waited out replica.fetch.wait.max.ms once the producers are done) does not stretch it.
+  if (records_bytes > 0 || kind == Traffic::kProduceResponse) last_ = std::max(last_, clock_);
   TrafficKind& k = result_.kinds[static_cast<std::size_t>(kind)];
   const std::int64_t bytes = records_bytes + framing;
   k.bytes += bytes;
@@ -98,9 +102,16 @@ void TrafficMeter::consumer_fetch(std::uint32_t group, std::int32_t member, std:
       records_bytes, framing);
 }
 
-TrafficResult TrafficMeter::finish(double seconds) const {
+void TrafficMeter::migration_read(std::uint32_t broker, std::int64_t bytes) {
+  // The bridge's consumer reads the records: their bytes, without a fetch's framing (the
+  // bridge's reads are not fetches in the model).
+  PARTSIM_CHECK(bridge_ >= 0, "a migration read without a bridge");
+  add(Traffic::kMigrationCopy, broker_rack_[broker], client_rack_[static_cast<std::size_t>(bridge_)], bytes, 0);
+}
+
+TrafficResult TrafficMeter::finish() const {
   TrafficResult r = result_;
-  r.seconds = seconds;
+  r.seconds = last_.to_ms() / 1000;
   return r;
 }
 

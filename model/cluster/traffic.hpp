@@ -31,12 +31,17 @@ constexpr std::int64_t varint_bytes(std::int64_t bytes) {
   for (std::uint64_t v = static_cast<std::uint64_t>(bytes + 1) >> 7; v != 0; v >>= 7) ++n;
   return n;
 }
+// A request's partitions are framed alike: their records' length prefix sized by the mean
+// batch (a batch's own size moves it by a byte at most).
 // ProduceRequest v9-12: size 4; header v2: api key 2, version 2, correlation id 4, client id
 // (int16 length + the Java default "producer-1", 10) 12, tags 1; body: transactional id
 // (null) 1, acks 2, timeout 4, topics count 1, tags 1.
 inline constexpr std::int64_t kProduceRequest = 4 + 21 + 9;
-// Per topic: name (compact string: length + bytes), partitions count 1, tags 1.
-constexpr std::int64_t produce_topic(std::size_t name) { return 1 + static_cast<std::int64_t>(name) + 2; }
+// Per topic: name (compact string: its varint length + bytes), partitions count 1, tags 1.
+constexpr std::int64_t produce_topic(std::size_t name) {
+  const auto n = static_cast<std::int64_t>(name);
+  return varint_bytes(n) + n + 2;
+}
 // Per partition: index 4, the records' length prefix, tags 1.
 constexpr std::int64_t produce_partition(std::int64_t batch_bytes) { return 4 + varint_bytes(batch_bytes) + 1; }
 // ProduceResponse v9-10: size 4; header v1: correlation id 4, tags 1; body: responses count
@@ -57,8 +62,9 @@ class TrafficMeter {
 public:
   /// `client_racks`: per client (the scenario's producers, then a migration's), where it runs;
   /// `bridge`: the migration's bridge among them (its requests and responses are the
-  /// migration's copy), or -1.
-  TrafficMeter(const Scenario& s, std::vector<std::string> client_racks, std::int64_t bridge);
+  /// migration's copy), or -1; `clock`: the simulation's time (the rates are over the time
+  /// up to the last message counted).
+  TrafficMeter(const Scenario& s, std::vector<std::string> client_racks, std::int64_t bridge, const SimTime& clock);
 
   /// Client `client` sends a request of `batches` batches (`batch_bytes` in all, one topic
   /// named `topic`) to broker `broker` (node index).
@@ -70,6 +76,8 @@ public:
   /// `records_bytes` of `partitions` partitions (those with records) of `topics` topics.
   void replication_fetch(std::uint32_t leader, std::uint32_t follower, std::int64_t records_bytes,
                          std::int32_t partitions, std::int32_t topics);
+  /// The migration's bridge reads `bytes` of records of a partition led by `broker`.
+  void migration_read(std::uint32_t broker, std::int64_t bytes);
   /// The leader `broker` answers member `member` of group `group` likewise.
   void consumer_fetch(std::uint32_t group, std::int32_t member, std::uint32_t broker, std::int64_t records_bytes,
                       std::int32_t partitions, std::int32_t topics);
@@ -79,8 +87,8 @@ public:
   std::size_t rack_index(const std::string& rack) const;
   std::uint32_t broker_rack(std::uint32_t broker) const { return broker_rack_[broker]; }
 
-  /// The figures over `seconds` of simulated time.
-  TrafficResult finish(double seconds) const;
+  /// The figures, their rates over the simulated time up to the last message.
+  TrafficResult finish() const;
 
 private:
   void add(Traffic kind, std::uint32_t from, std::uint32_t to, std::int64_t records_bytes, std::int64_t framing);
@@ -89,6 +97,8 @@ private:
   std::vector<std::string> racks_;
   std::vector<std::uint32_t> broker_rack_, client_rack_;
   std::int64_t bridge_;
+  const SimTime& clock_;
+  SimTime last_ = SimTime::zero();  // the last message that moved records (or answered a produce)
   TrafficResult result_;
 };
 

@@ -75,14 +75,14 @@ void Consumers::answered(std::uint32_t group, std::int32_t member, std::int32_t 
 void Consumers::answer_traffic(std::uint32_t group, std::int32_t member, std::uint32_t broker, std::int64_t bytes,
                                std::span<const std::int32_t> logs) {
   if (!traffic_) return;
-  std::int32_t topics = 0;  // the answer's topics: each once, however its partitions are ordered
-  for (std::size_t i = 0; i < logs.size(); ++i) {
-    const std::int32_t t = log_topic_[static_cast<std::size_t>(logs[i])];
-    bool seen = false;
-    for (std::size_t k = 0; k < i; ++k) seen = seen || log_topic_[static_cast<std::size_t>(logs[k])] == t;
-    topics += seen ? 0 : 1;
-  }
-  traffic_->consumer_fetch(group, member, broker, bytes, static_cast<std::int32_t>(logs.size()), topics);
+  // The answer's topics, each once however its partitions are ordered (a few topics: a short list).
+  std::vector<std::int32_t> topics;
+  for (const std::int32_t log : logs)
+    if (const std::int32_t t = log_topic_[static_cast<std::size_t>(log)];
+        std::find(topics.begin(), topics.end(), t) == topics.end())
+      topics.push_back(t);
+  traffic_->consumer_fetch(group, member, broker, bytes, static_cast<std::int32_t>(logs.size()),
+                           static_cast<std::int32_t>(topics.size()));
 }
 
 // An idle member that owns `log` without a fetch at its leader (it had read everything there

@@ -112,6 +112,11 @@ public:
   void stop_sources() override;
   void switch_producers(SimTime shift) override;
   void start_dual_write() override;
+  void bridge_read(std::int32_t partition, std::int64_t bytes) override {
+    const std::int32_t leader =
+        leadership_.leaders(*s_.topic_index(s_.migration->from))[static_cast<std::size_t>(partition)];
+    if (leader >= 0) traffic_->migration_read(static_cast<std::uint32_t>(leader), bytes);
+  }
 
   // NetworkHost (cluster_simulation.cpp): the leaders serve, the producers and fetches are answered
   void request_arrived(std::uint32_t broker) override { ++result().brokers[broker].requests; }

@@ -46,6 +46,7 @@ void Engine::setup_migration() {
   bridge.config.linger = SimTime::zero();
   bridge.config.idempotence = java::default_idempotence(bridge.config.client);
   bridge.config.acks = Acks::kAll;
+  bridge.rack = s_.migration->bridge.rack;
   bridge_client_ = static_cast<std::uint32_t>(topic_of_.size());
   topic_of_.push_back(to);
   owner_.push_back(bridge_client_);

@@ -133,6 +133,10 @@ void MigrationRunner::read(std::uint32_t p, SimTime now) {
 // The bridge reads the next record of old partition `p` and hands it to a writer thread.
 void MigrationRunner::take(std::uint32_t p, SimTime now) {
   const LogRecord r = logs_.partitions[from_row_ + p].records[cursor_[p]++];
+  // What the read carried: a record of the partition's mean wire bytes so far.
+  const PartitionStats& row = rows_[from_row_ + p];
+  host_.bridge_read(static_cast<std::int32_t>(p),
+                    row.records > 0 ? std::max<std::int64_t>(1, row.bytes / row.records) : 1);
   const std::size_t j = copies_.size();
   const auto threads = threads_.size();
   std::size_t thread = j % threads;

@@ -62,6 +62,8 @@ public:
   virtual void switch_producers(SimTime shift) = 0;
   /// Dual write: the old topic's producers make every send() again through their twins.
   virtual void start_dual_write() = 0;
+  /// The bridge read a record of `bytes` from partition `partition` of the old topic.
+  virtual void bridge_read(std::int32_t partition, std::int64_t bytes) = 0;
 };
 
 class MigrationRunner final : public ProducerObserver {

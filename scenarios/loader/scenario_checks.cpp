@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "model/placement/topic_placement.hpp"
 #include "scenarios/loader/field_table.hpp"
 
 namespace partsim::scenarios {
@@ -236,6 +237,75 @@ void check_replication_mode(MapReader& top, const Scenario& s) {
 
 // topics[].assignment: one list per partition the topic will have, each of replication.factor
 // distinct brokers' ids.
+// topics[].placer: the assignment Kafka's placer makes over the scenario's brokers (as
+// partsim assign makes it), checked below like one given.
+void place_topic(MapReader& top, Scenario& s, std::size_t i) {
+  TopicConfig& t = s.topics[i];
+  if (t.placer == TopicConfig::Placer::kNone) return;
+  MapReader topic = item(top, "topics", i);
+  if (topic.has("assignment")) {
+    topic.error("placer", "a topic's replicas are placed by its assignment or by a placer, not both");
+    return;
+  }
+  if (!t.schedule.empty()) {
+    // Kafka places partitions added to an existing topic by a rule of its own (from the
+    // existing assignment), which partsim does not model yet.
+    topic.error("placer", "places a topic's partitions when it is created; for a topic with a schedule give an "
+                          "assignment that lists every partition it will have");
+    return;
+  }
+  model::TopicPlacementRequest request;
+  request.placer = t.placer == TopicConfig::Placer::kAdmin     ? model::Placer::kAdmin
+                   : t.placer == TopicConfig::Placer::kStriped ? model::Placer::kStriped
+                                                               : model::Placer::kSimple;
+  for (const auto& b : s.brokers)
+    request.brokers.push_back({b.id, b.rack.empty() ? std::nullopt : std::optional<std::string>(b.rack), false});
+  request.partitions = t.partitions;
+  request.replication_factor = t.replication_factor;
+  request.seed = t.placer_seed;
+  try {
+    t.assignment = model::place_topic(request).assignment;
+  } catch (const model::PlacementError& e) {
+    topic.error("placer", std::string("Kafka's placer refuses: ") + e.what());
+  }
+}
+
+// Racks that place the clients (traffic): a rack no broker is in is most likely a typo, and
+// would make every byte of that client cross; a producer placed in one rack that tells
+// KIP-1123's partitioner another steers by a rack it is not in.
+void check_client_racks(MapReader& top, const Scenario& s) {
+  std::vector<std::string> racks;
+  for (const auto& b : s.brokers)
+    if (!b.rack.empty()) racks.push_back(b.rack);
+  if (racks.empty()) return;
+  std::sort(racks.begin(), racks.end());
+  racks.erase(std::unique(racks.begin(), racks.end()), racks.end());
+  std::string listed;
+  for (const auto& r : racks) listed += (listed.empty() ? "" : ", ") + r;
+  const auto known = [&](const std::string& r) {
+    return r.empty() || std::binary_search(racks.begin(), racks.end(), r);
+  };
+  const auto unknown = [&](const std::string& r) {
+    return "rack '" + r + "' is no broker's (the brokers' racks: " + listed + "): every byte it sends or reads crosses";
+  };
+  for (std::size_t i = 0; i < s.producers.size(); ++i) {
+    const ProducerSpec& p = s.producers[i];
+    if (!known(p.rack)) item(top, "producers", i).warn("rack", unknown(p.rack));
+    if (!p.rack.empty() && !p.config.client_rack.empty() && p.rack != p.config.client_rack)
+      item(top, "producers", i)
+          .warn("rack", "'" + p.rack + "' is not its config's client.rack '" + p.config.client_rack +
+                            "': its traffic is counted from " + p.rack + ", its partitioner is told " +
+                            p.config.client_rack);
+  }
+  for (std::size_t g = 0; g < s.consumers.size(); ++g) {
+    const ConsumerGroupSpec& c = s.consumers[g];
+    for (const auto& r : c.racks)
+      if (!known(r)) item(top, "consumers", g).warn("rack", unknown(r));
+    if (c.racks.empty() && !known(c.config.client_rack))
+      item(top, "consumers", g).warn("config", unknown(c.config.client_rack));
+  }
+}
+
 void check_assignment(MapReader& top, const Scenario& s, std::size_t i) {
   const TopicConfig& t = s.topics[i];
   if (t.assignment.empty()) return;
@@ -285,6 +355,8 @@ void check_scenario(MapReader& top, Scenario& s) {
       item(top, "topics", i)
           .error("replication.factor", "must be <= the number of brokers (" + std::to_string(s.brokers.size()) +
                                            "), got " + std::to_string(s.topics[i].replication_factor));
+  for (std::size_t i = 0; i < s.topics.size(); ++i) place_topic(top, s, i);
+  check_client_racks(top, s);
   for (std::size_t i = 0; i < s.topics.size(); ++i) check_assignment(top, s, i);
   for (std::size_t i = 0; i < s.producers.size(); ++i) check_producer_topic(top, s, i);
   // A closed loop sends again as soon as a send completes. With acks=0 a send completes as

@@ -58,6 +58,10 @@ const Table<BridgeSpec>& bridge_table() {
                         number_text(kMinBridgeRate) +
                         " (and slow enough only "
                         "that the run's records, when bounded, fit in simulated time)"),
+          written_when_set(F::text("rack", &BridgeSpec::rack, 255,
+                                   "the rack (zone) the bridge runs in, where its reads of the old topic end and its "
+                                   "writes to the new one start (traffic); absent: none"))
+              .example("zone-a"),
       });
   return table;
 }

@@ -219,11 +219,11 @@ const Table<Scenario>& cluster_table() {
               "leader.imbalance.per.broker.percentage",
               [](auto& s) -> auto& { return s.controller.imbalance_per_broker_percent; }, 0, 100, "%",
               "a broker's share of non-preferred leaders above which the controller rebalances"),
-          written_when_set(F::number(
+          F::number(
               "cost.cross.rack.per.gb", [](auto& s) -> auto& { return s.cost_cross_rack_per_gb; }, 0, 1e6, "per GB",
               "the price of a GB (10^9 bytes) crossing between racks, counted once per byte (a provider that charges "
               "the sending and the receiving side: their sum); the traffic table's cost per hour and month (0: bytes "
-              "only)")),
+              "only)"),
           F::choice(
               "replication", [](auto& s) -> auto& { return s.replication.mode; }, {"fixed", "followers"},
               "how acks=all waits: fixed (each broker's replication.ms) or followers (followers fetch from the leaders; "
@@ -263,7 +263,9 @@ Field<TopicConfig> assignment_field() {
   return Fields<TopicConfig>::custom(
       std::move(info), [](MapReader& m, TopicConfig& t) { m.read_int_lists("assignment", t.assignment, 0, kInt32Max); },
       [](const TopicConfig& t) {
-        if (t.assignment.empty()) return YAML::Node(YAML::NodeType::Undefined);
+        // A placer's assignment is written as the placer that makes it.
+        if (t.assignment.empty() || t.placer != TopicConfig::Placer::kNone)
+          return YAML::Node(YAML::NodeType::Undefined);
         YAML::Node list(YAML::NodeType::Sequence);
         for (const auto& replicas : t.assignment) {
           YAML::Node row(YAML::NodeType::Sequence);
@@ -291,6 +293,17 @@ const Table<TopicConfig>& topic_table() {
           F::integer("min.insync.replicas", &TopicConfig::min_insync, 0, 1000, "",
                      "the topic's min.insync.replicas (0: cluster.min.insync.replicas)"),
           assignment_field(),
+          written_when_set(F::choice(
+              "placer", {"admin", "striped", "simple"},
+              [](const TopicConfig& t) {
+                return t.placer == TopicConfig::Placer::kNone ? std::size_t{3} : static_cast<std::size_t>(t.placer) - 1;
+              },
+              [](TopicConfig& t, std::size_t i) { t.placer = static_cast<TopicConfig::Placer>(i + 1); },
+              "where the replicas are, as one of Kafka's placers puts them (partsim assign): admin (AdminUtils, "
+              "rack-aware when the brokers have racks), striped (the KRaft controller's StripedReplicaPlacer) or simple "
+              "(partition p on the brokers p, p+1, ... as listed); absent: the assignment, or that rule")),
+          written_when_set(F::integer("placer.seed", &TopicConfig::placer_seed, 0, kInt32Max, "",
+                                      "the placer's java.util.Random seed (its start index and shift are drawn)")),
           F::list(
               "schedule", &TopicConfig::schedule, topic_step_table(), ListRules<TopicChange>("topic schedule step"),
               "partition increases over simulated time, e.g. [{at.ms: 5000, set.partitions: 8}]: new partitions are where the "

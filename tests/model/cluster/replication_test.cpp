@@ -123,6 +123,14 @@ TEST_CASE(
   CHECK(f.rep.high_watermark(0) == 100);
   REQUIRE(f.host.settled.contains(7));
   CHECK(f.host.settled[7] == SimTime::ms(12));
+  // Traffic: each follower's answers carried the 100 bytes once, in one answer with a partition.
+  std::map<std::int32_t, std::int64_t> carried;
+  for (const auto& a : f.host.answers) {
+    CHECK(a.leader == 0);
+    CHECK(a.partitions == (a.bytes > 0 ? 1 : 0));
+    carried[a.follower] += a.bytes;
+  }
+  CHECK(carried == std::map<std::int32_t, std::int64_t>{{1, 100}, {2, 100}});
 }
 
 TEST_CASE(

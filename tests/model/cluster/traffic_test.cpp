@@ -46,13 +46,15 @@ TEST_CASE("framing: the size prefix, header and fields of each message, as the s
 
 TEST_CASE("every message lands in its (from rack, to rack) cell; an endpoint without a rack never crosses") {
   const Scenario s = three_racks();
-  TrafficMeter meter(s, {"a", ""}, -1);       // producer 0 in rack a, producer 1 nowhere
-  meter.produce_request(0, 1, 1000, 2, "t");  // a -> b
-  meter.produce_request(1, 1, 1000, 2, "t");  // - -> b
-  meter.produce_response(0, 0, 2, "t");       // a -> a
-  meter.replication_fetch(0, 2, 500, 1, 1);   // a -> c
-  meter.consumer_fetch(0, 3, 0, 700, 1, 1);   // member 3: racks[3 mod 2] = c; a -> c
-  const TrafficResult r = meter.finish(2.0);
+  const SimTime clock = SimTime::ms(2000);      // every message at 2 s: the rates are over 2 s
+  TrafficMeter meter(s, {"a", ""}, -1, clock);  // producer 0 in rack a, producer 1 nowhere
+  meter.produce_request(0, 1, 1000, 2, "t");    // a -> b
+  meter.produce_request(1, 1, 1000, 2, "t");    // - -> b
+  meter.produce_response(0, 0, 2, "t");         // a -> a
+  meter.replication_fetch(0, 2, 500, 1, 1);     // a -> c
+  meter.consumer_fetch(0, 3, 0, 700, 1, 1);     // member 3: racks[3 mod 2] = c; a -> c
+  const TrafficResult r = meter.finish();
+  CHECK(r.seconds == 2.0);
   REQUIRE(r.racks == std::vector<std::string>{"a", "b", "c", ""});
   CHECK(r.racked);
   const auto cell = [&](Traffic k, std::size_t from, std::size_t to) { return kind(r, k).matrix[from * 4 + to]; };
@@ -75,12 +77,18 @@ TEST_CASE("every message lands in its (from rack, to rack) cell; an endpoint wit
 TEST_CASE("the bridge's requests and responses are the migration's copy; a price turns bytes into money") {
   Scenario s = three_racks();
   s.cost_cross_rack_per_gb = 0.02;
-  TrafficMeter meter(s, {"a", "b"}, 1);
-  meter.produce_request(1, 0, 1'000'000'000, 1, "t");  // the bridge, b -> a: 1 GB and framing
+  SimTime clock = SimTime::zero();
+  TrafficMeter meter(s, {"a", "b"}, 1, clock);
+  clock = SimTime::sec(1800);
+  meter.migration_read(2, 500'000'000);  // the bridge reads half a GB in rack c: c -> b
+  clock = SimTime::sec(3600);
+  meter.produce_request(1, 0, 500'000'000, 1, "t");  // and writes it to a leader in rack a: b -> a, and framing
   meter.produce_response(1, 0, 1, "t");
-  const TrafficResult r = meter.finish(3600);
+  const TrafficResult r = meter.finish();
+  CHECK(r.seconds == 3600);  // up to the last message
   CHECK(kind(r, Traffic::kProduceRequest).messages == 0);
-  CHECK(kind(r, Traffic::kMigrationCopy).messages == 2);
+  CHECK(kind(r, Traffic::kMigrationCopy).messages == 3);
+  CHECK(kind(r, Traffic::kMigrationCopy).matrix[2 * 3 + 1] == 500'000'000);
   const double gb = static_cast<double>(r.cross_rack_bytes()) / 1e9;
   CHECK(gb == doctest::Approx(1.0).epsilon(1e-6));
   CHECK(r.cost_per_hour() == doctest::Approx(0.02 * gb));  // a GB in the hour at 0.02 per GB
@@ -90,10 +98,11 @@ TEST_CASE("the bridge's requests and responses are the migration's copy; a price
 TEST_CASE("one rack: nothing crosses") {
   Scenario s;
   s.brokers = {broker(0, "z"), broker(1, "z")};
-  TrafficMeter meter(s, {"z"}, -1);
+  const SimTime clock = SimTime::sec(1);
+  TrafficMeter meter(s, {"z"}, -1, clock);
   meter.produce_request(0, 1, 100, 1, "t");
   meter.replication_fetch(1, 0, 100, 1, 1);
-  const TrafficResult r = meter.finish(1);
+  const TrafficResult r = meter.finish();
   CHECK(r.racks == std::vector<std::string>{"z"});
   CHECK(r.cross_rack_bytes() == 0);
   CHECK(r.bytes() > 200);

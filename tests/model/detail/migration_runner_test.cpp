@@ -36,6 +36,8 @@ struct FakeMigrationHost final : MigrationHost {
   void stop_sources() override { steps.push_back("stop sources"); }
   void switch_producers(SimTime shift) override { switched.push_back(shift.to_ms()); }
   void start_dual_write() override { steps.push_back("dual write"); }
+  void bridge_read(std::int32_t partition, std::int64_t bytes) override { reads.emplace_back(partition, bytes); }
+  std::vector<std::pair<std::int32_t, std::int64_t>> reads;  // the bridge's reads: partition, bytes
   std::string take() { return join(std::exchange(steps, {})); }
 };
 
@@ -139,6 +141,8 @@ TEST_CASE("the bridge reads the backlog in the order it became readable; one wri
   CHECK(b.runner->copied(0).send_index == 0);  // p0's first (readable at 1 ms)
   CHECK(b.runner->copied(1).send_index == 1);  // p1's (2 ms) before p0's second (3 ms)
   CHECK(b.runner->copied(2).send_index == 2);
+  // Each read is reported once, sized as its partition's mean record (1,000 bytes / 10).
+  CHECK(b.host.reads == std::vector<std::pair<std::int32_t, std::int64_t>>{{0, 100}, {1, 100}, {0, 100}});
   CHECK(b.pass() == 1);  // the writer waits for the acknowledgement of its first record
   b.at(7);
   CHECK(b.pass() == 1);
