@@ -111,8 +111,9 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
   for (const auto& b : s.brokers) broker_racks.push_back(b.rack);
   if (s.migration) {  // before the bridge's producer, which reports to it
     const std::size_t to = *s.topic_index(s.migration->to);
-    migration_.emplace(s, *leaders_->logs(), result().partitions, stats_offset_[*s.topic_index(s.migration->from)],
-                       stats_offset_[to], streams_, sim_.clock(), *this);
+    migration_from_ = *s.topic_index(s.migration->from);
+    migration_.emplace(s, *leaders_->logs(), result().partitions, stats_offset_[migration_from_], stats_offset_[to],
+                       streams_, sim_.clock(), *this);
     // The new topic's order is the migration's figure (a copy repeats its original's send()).
     recorder_->skip_order_check(stats_offset_[to],
                                 static_cast<std::size_t>(s.topics[to].partitions_before(s.run.duration)));

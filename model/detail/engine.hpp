@@ -113,8 +113,7 @@ public:
   void switch_producers(SimTime shift) override;
   void start_dual_write() override;
   void bridge_read(std::int32_t partition, std::int64_t bytes) override {
-    const std::int32_t leader =
-        leadership_.leaders(*s_.topic_index(s_.migration->from))[static_cast<std::size_t>(partition)];
+    const std::int32_t leader = leadership_.leaders(migration_from_)[static_cast<std::size_t>(partition)];
     if (leader >= 0) traffic_->migration_read(static_cast<std::uint32_t>(leader), bytes);
   }
 
@@ -172,6 +171,7 @@ private:
   std::vector<std::uint32_t> owner_;                   // per producer (twins too): whose send() its records are
   std::vector<const ProducerConfig*> client_configs_;  // per producer: the scenario's, twins, the bridge
   std::uint32_t bridge_client_ = 0;                    // the bridge's producer (0: none)
+  std::size_t migration_from_ = 0;                     // the old topic (a bridge reads it record by record)
   std::vector<std::unique_ptr<TwinMirror>> mirrors_;
 
   void leaders_changed();  // parked consumer fetches of partitions moved are answered
