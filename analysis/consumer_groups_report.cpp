@@ -102,20 +102,35 @@ nlohmann::ordered_json consumer_groups_to_json(const model::RunResult& r) {
   return groups;
 }
 
+namespace {
+// Whether a member read from a follower (KIP-392): the fetch tables then say so.
+bool reads_from_replicas(const model::RunResult& r) {
+  return std::any_of(r.consumer_fetches.begin(), r.consumer_fetches.end(),
+                     [](const auto& b) { return b.as_follower > 0 || b.redirected > 0; });
+}
+}  // namespace
+
 nlohmann::ordered_json consumer_fetches_to_json(const model::RunResult& r) {
   if (r.consumer_fetches.empty()) return nullptr;
   Json brokers = Json::array();
   const auto mean = [](double sum, std::int64_t n) {
     return n > 0 ? Json(round_to(sum / static_cast<double>(n), 3)) : Json(nullptr);
   };
-  for (const auto& b : r.consumer_fetches)
-    brokers.push_back({{"broker", b.broker},
-                       {"fetches", b.fetches},
-                       {"records", b.records},
-                       {"empty", b.empty},
-                       {"failed", b.failed},
-                       {"queue_wait_ms_mean", mean(b.queue_wait_ms_sum, b.fetches)},
-                       {"parked_ms_mean", mean(b.parked_ms_sum, b.fetches)}});
+  const bool read_replicas = reads_from_replicas(r);
+  for (const auto& b : r.consumer_fetches) {
+    Json row = {{"broker", b.broker},
+                {"fetches", b.fetches},
+                {"records", b.records},
+                {"empty", b.empty},
+                {"failed", b.failed},
+                {"queue_wait_ms_mean", mean(b.queue_wait_ms_sum, b.fetches)},
+                {"parked_ms_mean", mean(b.parked_ms_sum, b.fetches)}};
+    if (read_replicas) {
+      row["as_follower"] = b.as_follower;
+      row["redirected"] = b.redirected;
+    }
+    brokers.push_back(std::move(row));
+  }
   return brokers;
 }
 
@@ -204,13 +219,26 @@ std::string consumer_groups_to_text(const model::RunResult& r) {
   }
   if (!r.consumer_fetches.empty()) {
     // The groups' fetches as the brokers served them (beside the produce requests above).
-    Table fetches({{"broker"}, {"fetches"}, {"records"}, {"empty"}, {"failed"}, {"queue wait ms"}, {"parked ms"}});
+    // KIP-392's columns when a member read from a follower.
+    const bool read_replicas = reads_from_replicas(r);
+    std::vector<Column> columns{{"broker"}, {"fetches"},       {"records"},  {"empty"},
+                                {"failed"}, {"queue wait ms"}, {"parked ms"}};
+    if (read_replicas) columns.insert(columns.end(), {{"as follower"}, {"redirected"}});
+    Table fetches(columns);
     const auto mean = [](double sum, std::int64_t n) { return n > 0 ? fixed(sum / static_cast<double>(n), 3) : "-"; };
-    for (const auto& b : r.consumer_fetches)
-      fetches.add_row({std::to_string(b.broker), std::to_string(b.fetches), std::to_string(b.records),
-                       std::to_string(b.empty), std::to_string(b.failed), mean(b.queue_wait_ms_sum, b.fetches),
-                       mean(b.parked_ms_sum, b.fetches)});
-    out += "\nconsumer fetches per broker (parked: waiting at the leader for fetch.min.bytes):\n" + fetches.to_text();
+    for (const auto& b : r.consumer_fetches) {
+      std::vector<std::string> row{std::to_string(b.broker),        std::to_string(b.fetches),
+                                   std::to_string(b.records),       std::to_string(b.empty),
+                                   std::to_string(b.failed),        mean(b.queue_wait_ms_sum, b.fetches),
+                                   mean(b.parked_ms_sum, b.fetches)};
+      if (read_replicas) row.insert(row.end(), {std::to_string(b.as_follower), std::to_string(b.redirected)});
+      fetches.add_row(row);
+    }
+    out += read_replicas ? "\nconsumer fetches per broker (parked: waiting at the leader or read replica for "
+                           "fetch.min.bytes; as follower: answered as a member's read replica; redirected: partitions "
+                           "the leader named a read replica for; KIP-392):\n"
+                         : "\nconsumer fetches per broker (parked: waiting at the leader for fetch.min.bytes):\n";
+    out += fetches.to_text();
   }
   return out;
 }

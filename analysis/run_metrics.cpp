@@ -228,6 +228,10 @@ const Spec<double (*)(const model::BrokerFetches&)> kFetch[] = {
      [](const auto& b) { return fetch_mean(b.queue_wait_ms_sum, b.fetches); }},
     {"parked_ms", "consumer fetch parked at the leader, mean", "ms", 3, true,
      [](const auto& b) { return fetch_mean(b.parked_ms_sum, b.fetches); }},
+    {"as_follower", "consumer fetches answered as a follower (KIP-392)", "", 0, false,
+     [](const auto& b) { return d(b.as_follower); }},
+    {"redirected", "partitions named a read replica (KIP-392)", "", 0, false,
+     [](const auto& b) { return d(b.redirected); }},
 };
 
 // Traffic between racks, when the scenario places something in a rack or prices it

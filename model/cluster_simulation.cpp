@@ -180,7 +180,7 @@ RunResult Engine::run() {
   }
   if (!s_.consumers.empty()) {  // before the topic steps at 0 ms, which the groups learn of
     consumers_.emplace(s_, options_, *leaders_->logs(), result(), stats_offset_, leadership_, *network_, sim_, *this,
-                       &*traffic_);
+                       &*traffic_, replication_ ? &*replication_ : nullptr);
     consumers_->start();
   }
   if (migration_) migration_->start();

@@ -189,6 +189,9 @@ struct BrokerFetches {
   std::int64_t failed = 0;       ///< lost with the broker, or sent to it while it was down
   double queue_wait_ms_sum = 0;  ///< of the answered: waited for a server (the queue, a core)
   double parked_ms_sum = 0;      ///< of the answered: waited at the leader for fetch.min.bytes
+  // KIP-392 (cluster.replica.selector.class rack-aware):
+  std::int64_t as_follower = 0;  ///< answered as a follower of some partition (a member's read replica)
+  std::int64_t redirected = 0;   ///< partitions it led that it named a member a read replica for
 };
 
 /// Per-key order in the brokers' logs, as the leaders appended the records (checked when the

@@ -266,6 +266,9 @@ struct ReplicationConfig {
   SimTime heartbeat_interval = SimTime::ms(2000);  ///< broker.heartbeat.interval.ms
   SimTime session_timeout = SimTime::ms(9000);     ///< broker.session.timeout.ms
   std::int32_t min_insync = 1;                     ///< min.insync.replicas (the brokers' default)
+  /// replica.selector.class: org.apache.kafka.common.replica.RackAwareReplicaSelector (KIP-392):
+  /// a leader names consumers an in-sync replica in their client.rack to fetch from.
+  bool rack_aware_selector = false;
   bool followers() const { return mode == Mode::kFollowers; }
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <tuple>
 
 #include "sim/check.hpp"
 
@@ -41,6 +42,7 @@ Replication::Replication(const Scenario& s, Leadership& leadership, ReplicationH
       session.follower = static_cast<std::int32_t>(f);
       session.leader = static_cast<std::int32_t>(l);
     }
+  read_replicas_ = s.replication.rack_aware_selector;
   result_.enabled = true;
   result_.partitions.resize(parts_.size());
   for (std::size_t i = 0; i < parts_.size(); ++i)
@@ -218,13 +220,14 @@ Replication::Session* Replication::current(std::uint32_t session, std::uint64_t 
 void Replication::respond(Session& s, SimTime now) {
   s.state = FetchState::kInFlight;
   s.carried.clear();
+  s.answered = now;
   std::int64_t bytes = 0;  // what the answer carries: the leader's log past the follower's end
   std::int32_t partitions = 0, topics = 0;
   std::size_t last_topic = parts_.size();  // parts_ are in topic order
   for (std::size_t i = 0; i < parts_.size(); ++i) {
     const Partition& p = parts_[i];
     if (!fetches(s, p)) continue;
-    s.carried.emplace_back(i, leader_leo(p));
+    s.carried.push_back({i, leader_leo(p), p.hw});
     const std::int64_t more = leader_leo(p) - p.state[pos(p, s.follower)].leo;
     if (more <= 0) continue;
     bytes += more;
@@ -285,14 +288,59 @@ void Replication::on_fetch_return(std::uint32_t session, std::uint64_t fetch, Si
   if (!found) return;
   Session& s = *found;
   // The follower appends what came back (if the partition still has that leader).
-  for (const auto& [i, leo] : s.carried) {
-    Partition& p = parts_[i];
+  for (const auto& c : s.carried) {
+    Partition& p = parts_[c.partition];
     if (p.leader != s.leader) continue;
     Follower& f = p.state[pos(p, s.follower)];
-    f.leo = leo;
+    f.leo = c.leo;
+    // The answer's high watermark, bounded by the follower's log end (UnifiedLog.maybeUpdateHighWatermark);
+    // a higher one lets the follower's delayed consumer fetches complete (KIP-392).
+    const std::int64_t hw = std::min(c.hw, f.leo);
+    if (hw <= f.hw) continue;
+    f.hw = hw;
+    f.hw_as_of = s.answered;
+    if (read_replicas_) host_.follower_high_watermark(c.partition, s.follower);
   }
   s.carried.clear();
   send_fetch(s, now);
+}
+
+// ---- KIP-392: consumers fetching from the closest replica --------------------------------------
+
+// ReplicaManager.findPreferredReadReplica with RackAwareReplicaSelector (docs/traffic.md,
+// "Fetching from the closest replica"): the candidates are the leader and its in-sync
+// followers whose log covers the fetch offset. A consumer's fetch offset is at most the high
+// watermark, which every in-sync follower's log end has passed, so the ISR's followers all
+// cover it. In the client's rack: the leader if it is there, else the most caught-up follower
+// (ReplicaView.comparator: the largest log end, then the least time since it was last caught
+// up, then the largest broker id); none there: the leader.
+std::int32_t Replication::preferred_read_replica(std::size_t partition, const std::string& rack) const {
+  if (!read_replicas_ || rack.empty()) return -1;
+  const Partition& p = parts_[partition];
+  if (p.leader < 0 || s_.brokers[static_cast<std::size_t>(p.leader)].rack == rack) return -1;
+  std::int32_t best = -1;
+  for (const std::int32_t b : p.isr) {
+    if (b == p.leader || s_.brokers[static_cast<std::size_t>(b)].rack != rack) continue;
+    if (best < 0) {
+      best = b;
+      continue;
+    }
+    const Follower& f = p.state[pos(p, b)];
+    const Follower& g = p.state[pos(p, best)];
+    const auto key = [&](const Follower& x, std::int32_t broker) {
+      return std::tuple(x.fetched, x.last_caught_up, s_.brokers[static_cast<std::size_t>(broker)].id);
+    };
+    if (key(f, b) > key(g, best)) best = b;
+  }
+  return best;
+}
+
+std::optional<SimTime> Replication::follower_high_watermark_as_of(std::size_t partition, std::int32_t broker) const {
+  const Partition& p = parts_[partition];
+  if (broker == p.leader || !up(broker) || !p.created()) return std::nullopt;
+  const auto it = std::find(p.replicas.begin(), p.replicas.end(), broker);
+  if (it == p.replicas.end()) return std::nullopt;
+  return p.state[static_cast<std::size_t>(it - p.replicas.begin())].hw_as_of;
 }
 
 // Idle fetchers of live followers towards live leaders start again.

@@ -51,6 +51,9 @@ public:
   /// `partitions` partitions of `topics` topics (those with records; node indexes): traffic.
   virtual void fetch_answered(std::int32_t leader, std::int32_t follower, std::int64_t bytes, std::int32_t partitions,
                               std::int32_t topics) = 0;
+  /// KIP-392 (replica.selector.class rack-aware): `follower` has learnt a higher high
+  /// watermark of `partition` from its leader's answer; it may serve consumers more.
+  virtual void follower_high_watermark(std::size_t partition, std::int32_t follower) = 0;
 };
 
 class Replication {
@@ -109,6 +112,17 @@ public:
 
   // For tests and reports.
   std::span<const std::int32_t> isr(std::size_t partition) const { return parts_[partition].isr; }
+
+  // KIP-392: fetching from the closest replica (replica.selector.class rack-aware).
+  /// The replica the leader of `partition` names to a consumer in `rack` fetching from it:
+  /// RackAwareReplicaSelector's choice among the leader and the in-sync followers whose log
+  /// covers the fetch offset, or -1 for the leader itself (no selector, no rack, the leader
+  /// in the rack, or no in-sync replica there). A node index.
+  std::int32_t preferred_read_replica(std::size_t partition, const std::string& rack) const;
+  /// When `broker` is a live follower of `partition` under its current leader: the time of
+  /// the leader's answer whose high watermark it knows (it serves consumers the records
+  /// readable then). None: it is not (a consumer's fetch there is refused).
+  std::optional<SimTime> follower_high_watermark_as_of(std::size_t partition, std::int32_t broker) const;
   std::int64_t high_watermark(std::size_t partition) const { return parts_[partition].hw; }
   /// The end of the partition's log (bytes): its leader's, or the last leader's while offline.
   std::int64_t log_end(std::size_t partition) const { return parts_[partition].log_end; }
@@ -120,6 +134,10 @@ private:
     std::int64_t leo_at_prev_fetch = 0;
     SimTime prev_fetch = SimTime::zero();
     SimTime last_caught_up = SimTime::zero();
+    // The high watermark this follower learnt from its leader's last answer, and that
+    // answer's time (KIP-392: what it may serve consumers).
+    std::int64_t hw = 0;
+    SimTime hw_as_of = SimTime::zero();
   };
   struct Pending {
     std::int64_t end;
@@ -142,8 +160,13 @@ private:
   struct Session {
     std::int32_t follower = 0, leader = 0;
     FetchState state = FetchState::kIdle;
-    std::uint64_t fetch = 0;                                    // the current fetch's id
-    std::vector<std::pair<std::size_t, std::int64_t>> carried;  // (partition, leader's log end) in the response
+    std::uint64_t fetch = 0;  // the current fetch's id
+    struct Carried {
+      std::size_t partition;
+      std::int64_t leo, hw;  // the leader's log end and high watermark in the response
+    };
+    std::vector<Carried> carried;
+    SimTime answered = SimTime::zero();  // when the leader answered the fetch on its way back
   };
 
   std::size_t pos(const Partition& p, std::int32_t b) const;
@@ -178,6 +201,7 @@ private:
   std::uint64_t next_fetch_ = 1;
   SimTime accounted_ = SimTime::zero();
   ReplicationResult result_;
+  bool read_replicas_ = false;  // replica.selector.class rack-aware: followers' high watermarks are told
 };
 
 }  // namespace partsim::model

@@ -111,7 +111,12 @@ void TrafficMeter::migration_read(std::uint32_t broker, std::int64_t bytes) {
 
 TrafficResult TrafficMeter::finish() const {
   TrafficResult r = result_;
-  r.seconds = last_.to_ms() / 1000;
+  // A run of run.duration.ms: the workload's time, so that bytes a slower path moves after it
+  // (consumers catching up, a follower's late high watermark) count at the workload's rate
+  // rather than diluting it; a run that stops by records: up to the last message that moved records.
+  // A run with both stops at the first: the records, whose time is the last message's.
+  const bool timed = s_.run.duration && !s_.run.records;
+  r.seconds = (timed ? *s_.run.duration : last_).to_ms() / 1000;
   return r;
 }
 

@@ -62,8 +62,9 @@ class TrafficMeter {
 public:
   /// `client_racks`: per client (the scenario's producers, then a migration's), where it runs;
   /// `bridge`: the migration's bridge among them (its requests and responses are the
-  /// migration's copy), or -1; `clock`: the simulation's time (the rates are over the time
-  /// up to the last message counted).
+  /// migration's copy), or -1; `clock`: the simulation's time (the rates are over
+  /// run.duration.ms, or for a run that stops by records the time up to the last message
+  /// that moved records).
   TrafficMeter(const Scenario& s, std::vector<std::string> client_racks, std::int64_t bridge, const SimTime& clock);
 
   /// Client `client` sends a request of `batches` batches (`batch_bytes` in all, one topic

@@ -110,22 +110,22 @@ void GroupSimulation::send_fetches(std::int32_t member, SimTime now) {
   auto& ms = members_[static_cast<std::size_t>(member)];
   const bool growing = fetches_.logs_growing();
   SimTime retry_at = SimTime::max();  // a zero-time empty answer's retry (MemberState::spun_at)
-  // A partition whose leader moved joins the end of its new leader's session. One without a
-  // leader (its replicas down) is fetched once the member's metadata names one: it looks
-  // again after retry.backoff.ms.
+  // A partition whose leader (or read replica) moved joins the end of its new broker's
+  // session. One without a leader (its replicas down) is fetched once the member's metadata
+  // names one: it looks again after retry.backoff.ms.
   bool leaderless = false;
   for (std::size_t b = 0; b < ms.session.size(); ++b) {
     auto& order = ms.session[b];
     for (std::size_t i = 0; i < order.size();) {
       const auto& s = parts_[static_cast<std::size_t>(order[i])];
-      const std::int32_t leader = fetches_.leader(s.log);
-      if (leader < 0)
+      const std::int32_t to = target(order[i], now);
+      if (to < 0)
         leaderless = leaderless || (s.fetched == s.position && (growing || s.fetched < log_end(s.log, growing)));
-      if (leader < 0 || static_cast<std::size_t>(leader) == b) {
+      if (to < 0 || static_cast<std::size_t>(to) == b) {
         ++i;
         continue;
       }
-      ms.session[static_cast<std::size_t>(leader)].push_back(order[i]);
+      ms.session[static_cast<std::size_t>(to)].push_back(order[i]);
       order.erase(order.begin() + static_cast<std::ptrdiff_t>(i));
     }
   }
@@ -142,14 +142,16 @@ void GroupSimulation::send_fetches(std::int32_t member, SimTime now) {
     for (const std::int32_t p : ms.session[b]) {
       const auto& s = parts_[static_cast<std::size_t>(p)];
       if (s.fetched != s.position || (!growing && s.fetched >= log_end(s.log, growing)) ||
-          fetches_.leader(s.log) != static_cast<std::int32_t>(b))
+          target(p, now) != static_cast<std::int32_t>(b))
         continue;
-      if (ms.spun_at[b] == now && high_watermark(s.log, now) <= s.fetched) {
-        // Nothing readable yet, and this leader has just said so at this very instant: the
-        // member fetches once the next record it knows of is readable, or one arrives.
+      if (ms.spun_at[b] == now && readable_at(s.log, static_cast<std::int32_t>(b), now) <= s.fetched) {
+        // Nothing readable yet, and this broker has just said so at this very instant: the
+        // member fetches once the next record it knows of is readable, or one arrives (at a
+        // follower: once it learns a higher high watermark, GroupRunner::records_arrived).
         const auto& records = logs_.partitions[static_cast<std::size_t>(s.log)].records;
         if (s.fetched < static_cast<std::int64_t>(records.size()) &&
-            records[static_cast<std::size_t>(s.fetched)].readable != SimTime::max())
+            records[static_cast<std::size_t>(s.fetched)].readable != SimTime::max() &&
+            records[static_cast<std::size_t>(s.fetched)].readable > now)
           retry_at = std::min(retry_at, records[static_cast<std::size_t>(s.fetched)].readable);
         continue;
       }
@@ -169,12 +171,29 @@ void GroupSimulation::send_fetches(std::int32_t member, SimTime now) {
 }
 
 void GroupSimulation::fetch_answered(std::int32_t member, std::int32_t broker,
-                                     std::optional<std::vector<std::int64_t>> counts, SimTime at) {
+                                     std::optional<std::vector<std::int64_t>> counts, SimTime at,
+                                     const std::vector<std::int32_t>& read_replicas) {
   auto& ms = members_[static_cast<std::size_t>(member)];
   auto& ranges = ms.in_flight[static_cast<std::size_t>(broker)];
   PARTSIM_CHECK(ranges.has_value(), "a fetch answered that was not sent");
   --fetches_in_flight_;
   std::vector<std::int32_t> returned;
+  // KIP-392: the leader named a read replica, valid until metadata.max.age.ms after the answer
+  // (FetchCollector: metadataExpireMs); an error of the replica, or a failed fetch of its
+  // session, sends the member back to the leader (FetchUtils.requestMetadataUpdate,
+  // AbstractFetch.handleFetchFailure).
+  if (counts && !read_replicas.empty()) {
+    PARTSIM_CHECK(read_replicas.size() == ranges->size(), "a fetch answer of another request");
+    for (std::size_t i = 0; i < ranges->size(); ++i) {
+      auto& s = parts_[static_cast<std::size_t>((*ranges)[i].part)];
+      if (s.epoch != (*ranges)[i].epoch || read_replicas[i] == kSameReplica) continue;
+      s.read_replica = read_replicas[i] >= 0 ? read_replicas[i] : -1;
+      s.read_replica_until = at + spec_.config.metadata_max_age;
+    }
+  } else if (!counts) {
+    for (const std::int32_t p : ms.session[static_cast<std::size_t>(broker)])
+      parts_[static_cast<std::size_t>(p)].read_replica = -1;
+  }
   if (counts) {
     PARTSIM_CHECK(counts->size() == ranges->size(), "a fetch answer of another request");
     std::size_t kept = 0;
@@ -435,8 +454,9 @@ void GroupRunner::start() { sim_->start(); }
 SimTime GroupRunner::next_time() { return sim_->next_time(); }
 void GroupRunner::step() { sim_->step(); }
 void GroupRunner::fetch_answered(std::int32_t member, std::int32_t broker,
-                                 std::optional<std::vector<std::int64_t>> counts, SimTime at) {
-  sim_->fetch_answered(member, broker, std::move(counts), at);
+                                 std::optional<std::vector<std::int64_t>> counts, SimTime at,
+                                 std::vector<std::int32_t> read_replicas) {
+  sim_->fetch_answered(member, broker, std::move(counts), at, read_replicas);
 }
 bool GroupRunner::records_arrived(std::int32_t log, SimTime at) { return sim_->records_arrived(log, at); }
 void GroupRunner::partitions_added(std::size_t topic, std::int32_t partitions, SimTime at) {

@@ -16,6 +16,10 @@
 // starts from its committed offset, else from auto.offset.reset (§5.2). Group membership is
 // model/consumer/consumer_group.hpp.
 //
+// A partition's fetches go to its leader, or to the read replica the leader named (KIP-392:
+// until metadata.max.age.ms after the naming answer, an error from that replica, or a failed
+// fetch of its session; kafka-consumer-spec §4.2, docs/traffic.md).
+//
 // Approximations, stated: a record's bytes are its partition's mean wire bytes per record
 // (the logs carry no sizes); a fetch goes to the leader the FetchPath names when it is sent
 // (replayed: the leader each partition had at the end of the producers' run); the network
@@ -99,6 +103,9 @@ public:
   /// or the followers run on): a member then fetches its partitions even when it has read
   /// everything there is, waiting for more.
   virtual bool logs_growing() const = 0;
+  /// KIP-392: when `broker` is a follower of `log` that serves consumers, the time whose high
+  /// watermark it serves up to (none: it serves as the leader, or not at all).
+  virtual std::optional<SimTime> replica_as_of(std::int32_t, std::int32_t) const { return std::nullopt; }
 };
 
 namespace group_sim {
@@ -123,8 +130,11 @@ public:
   void step();
   /// The answer to `member`'s fetch to `broker`: per requested partition the records
   /// returned, or none (an error: the connection failed); it reaches the member at `at`.
+  /// `read_replicas` (KIP-392; empty: nothing said): per requested partition, the replica the
+  /// leader names to read from until metadata.max.age.ms from now, or kSameReplica, or
+  /// kNotReplica (the broker serves it no more: the member reads from the leader again).
   void fetch_answered(std::int32_t member, std::int32_t broker, std::optional<std::vector<std::int64_t>> counts,
-                      SimTime at);
+                      SimTime at, std::vector<std::int32_t> read_replicas = {});
   /// Records of log partition `log` were appended or became readable at `at` (or will be, at
   /// a time already known): an idle member that owns it and has no fetch at its leader
   /// fetches. True when the group took an event from it.

@@ -13,7 +13,7 @@ std::int64_t high_watermark(const PartitionLog& log, SimTime t) {
 
 FetchAnswer answer_fetch(const BrokerLogs& logs, const std::vector<double>& record_bytes,
                          const std::vector<FetchRequestPartition>& request, SimTime arrival,
-                         const ConsumerConfig& config) {
+                         const ConsumerConfig& config, const std::vector<std::int64_t>* limits) {
   auto log_of = [&](std::size_t i) -> const PartitionLog& {
     return logs.partitions[static_cast<std::size_t>(request[i].log)];
   };
@@ -24,14 +24,18 @@ FetchAnswer answer_fetch(const BrokerLogs& logs, const std::vector<double>& reco
   a.at = deadline;
   std::vector<std::int64_t> next;
   for (const auto& p : request) next.push_back(p.from);
+  // The records each partition may return (all of the log, or up to a follower's high watermark).
+  const auto end_of = [&](std::size_t i) {
+    const auto size = static_cast<std::int64_t>(log_of(i).records.size());
+    return limits ? std::min(size, (*limits)[i]) : size;
+  };
   double bytes = 0;
   while (true) {
     std::size_t best = request.size();
     SimTime best_t = SimTime::max();
     for (std::size_t i = 0; i < request.size(); ++i) {
       const auto& recs = log_of(i).records;
-      if (next[i] < static_cast<std::int64_t>(recs.size()) &&
-          recs[static_cast<std::size_t>(next[i])].readable < best_t) {
+      if (next[i] < end_of(i) && recs[static_cast<std::size_t>(next[i])].readable < best_t) {
         best_t = recs[static_cast<std::size_t>(next[i])].readable;
         best = i;
       }
@@ -48,7 +52,7 @@ FetchAnswer answer_fetch(const BrokerLogs& logs, const std::vector<double>& reco
   double remaining = config.fetch_max_bytes;
   bool any = false;
   for (std::size_t i = 0; i < request.size(); ++i) {
-    const std::int64_t avail = high_watermark(log_of(i), a.at) - request[i].from;
+    const std::int64_t avail = std::min(high_watermark(log_of(i), a.at), end_of(i)) - request[i].from;
     std::int64_t n = 0;
     if (avail > 0) {
       const double per = record_bytes[static_cast<std::size_t>(request[i].log)];

@@ -8,7 +8,7 @@ namespace partsim::model::detail {
 
 Consumers::Consumers(const Scenario& s, const RunOptions& options, const BrokerLogs& logs, RunResult& result,
                      std::span<const std::size_t> first_log, const Leadership& leadership, Network& network,
-                     EventLoop& loop, ConsumersHost& host, TrafficMeter* traffic)
+                     EventLoop& loop, ConsumersHost& host, TrafficMeter* traffic, const Replication* replication)
     : s_(s),
       result_(result),
       first_log_(first_log),
@@ -17,6 +17,7 @@ Consumers::Consumers(const Scenario& s, const RunOptions& options, const BrokerL
       loop_(loop),
       host_(host),
       traffic_(traffic),
+      replication_(replication),
       in_(consume_inputs(s, options)),
       log_topic_(result.partitions.size(), 0),
       fetches_(logs, result.partitions, s.consumers, network.connections(), result.consumer_fetches, *this) {
@@ -67,9 +68,10 @@ void Consumers::send_fetch(std::uint32_t group, std::int32_t member, std::int32_
 }
 
 void Consumers::answered(std::uint32_t group, std::int32_t member, std::int32_t broker,
-                         std::optional<std::vector<std::int64_t>> counts, SimTime at) {
+                         std::optional<std::vector<std::int64_t>> counts, std::vector<std::int32_t> read_replicas,
+                         SimTime at) {
   woken_ = true;
-  groups_[group]->fetch_answered(member, broker, std::move(counts), at);
+  groups_[group]->fetch_answered(member, broker, std::move(counts), at, std::move(read_replicas));
 }
 
 void Consumers::answer_traffic(std::uint32_t group, std::int32_t member, std::uint32_t broker, std::int64_t bytes,

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "model/cluster/leadership.hpp"
+#include "model/cluster/replication.hpp"
 #include "model/cluster/traffic.hpp"
 #include "model/consumer/consumer_simulation.hpp"
 #include "model/detail/events.hpp"
@@ -36,11 +37,12 @@ class Consumers final : public consumer::FetchPath, public FetchServerHost {
 public:
   /// The scenario's groups over `logs`; `result` takes their figures (its partitions size a
   /// record; its consumer_fetches get a row per broker); `first_log`: per topic, its first
-  /// log; `traffic`: counts the fetch answers' bytes (null: nothing counts them). Nothing
+  /// log; `traffic`: counts the fetch answers' bytes (null: nothing counts them);
+  /// `replication`: the followers (null: replication fixed), whom KIP-392 reads from. Nothing
   /// runs before start().
   Consumers(const Scenario& s, const RunOptions& options, const BrokerLogs& logs, RunResult& result,
             std::span<const std::size_t> first_log, const Leadership& leadership, Network& network, EventLoop& loop,
-            ConsumersHost& host, TrafficMeter* traffic = nullptr);
+            ConsumersHost& host, TrafficMeter* traffic = nullptr, const Replication* replication = nullptr);
   Consumers(const Consumers&) = delete;  // its groups and fetches keep references to it
   Consumers& operator=(const Consumers&) = delete;
 
@@ -66,6 +68,8 @@ public:
   /// Records of `log` were appended or became readable: an idle member that owns it fetches,
   /// and a fetch parked on it may be answered sooner.
   void readable_changed(std::size_t log, SimTime now);
+  /// KIP-392: a follower of `log` learnt a higher high watermark: it may serve more.
+  void follower_high_watermark(std::size_t log, SimTime now) { readable_changed(log, now); }
   void partitions_added(std::size_t topic, std::int32_t partitions, SimTime now);
   void leaders_changed(SimTime now) { fetches_.leaders_changed(now); }
   void broker_failed(std::uint32_t broker, SimTime now) { fetches_.broker_failed(broker, now); }
@@ -78,6 +82,9 @@ public:
                   std::vector<consumer::FetchRequestPartition> request, SimTime at) override;
   std::int32_t leader(std::int32_t log) const override;
   bool logs_growing() const override { return host_.logs_growing(); }
+  std::optional<SimTime> replica_as_of(std::int32_t log, std::int32_t broker) const override {
+    return follower_as_of(log, static_cast<std::uint32_t>(broker));
+  }
 
   // FetchServerHost
   bool broker_up(std::uint32_t broker) const override { return network_.broker(broker).up(); }
@@ -94,8 +101,17 @@ public:
   void schedule_due(std::uint64_t fetch, std::uint32_t generation, SimTime at) override {
     loop_.schedule_at(at, ConsumerFetchDue{fetch, generation});
   }
+  std::int32_t read_replica(std::int32_t log, const std::string& rack) const override {
+    return replication_ ? replication_->preferred_read_replica(static_cast<std::size_t>(log), rack) : -1;
+  }
+  std::optional<SimTime> follower_as_of(std::int32_t log, std::uint32_t broker) const override {
+    if (!replication_) return std::nullopt;
+    return replication_->follower_high_watermark_as_of(static_cast<std::size_t>(log),
+                                                       static_cast<std::int32_t>(broker));
+  }
   void answered(std::uint32_t group, std::int32_t member, std::int32_t broker,
-                std::optional<std::vector<std::int64_t>> counts, SimTime at) override;
+                std::optional<std::vector<std::int64_t>> counts, std::vector<std::int32_t> read_replicas,
+                SimTime at) override;
   void answer_traffic(std::uint32_t group, std::int32_t member, std::uint32_t broker, std::int64_t bytes,
                       std::span<const std::int32_t> logs) override;
 
@@ -107,7 +123,8 @@ private:
   Network& network_;
   EventLoop& loop_;
   ConsumersHost& host_;
-  TrafficMeter* traffic_;  // counts the answers' bytes (null: not counted)
+  TrafficMeter* traffic_;           // counts the answers' bytes (null: not counted)
+  const Replication* replication_;  // the followers (null: replication fixed)
   consumer::ConsumeInputs in_;
   std::vector<std::int32_t> log_topic_;  // per log: its topic
   FetchServer fetches_;

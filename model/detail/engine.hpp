@@ -79,6 +79,9 @@ public:
   std::int64_t records_acked() const override { return recorder_->result().records_acked; }
   void high_watermark_moved(std::size_t partition, std::int64_t hw) override;
   void log_truncated(std::size_t partition, std::int64_t end) override;
+  void follower_high_watermark(std::size_t partition, std::int32_t) override {
+    if (consumers_) consumers_->follower_high_watermark(partition, now());
+  }
   void fetch_answered(std::int32_t leader, std::int32_t follower, std::int64_t bytes, std::int32_t partitions,
                       std::int32_t topics) override {
     traffic_->replication_fetch(static_cast<std::uint32_t>(leader), static_cast<std::uint32_t>(follower), bytes,

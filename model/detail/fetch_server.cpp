@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "model/consumer/consumer_simulation.hpp"
 
@@ -29,6 +30,10 @@ void FetchServer::send(std::uint32_t group, std::int32_t member, std::uint32_t b
   f.epoch = host_.broker_epoch(broker);
   f.connection = connections_.consumer(group, member, broker);  // opened at its first fetch and after a failure
   f.request = std::move(request);
+  for (const auto& p : f.request) f.leaders.push_back(host_.leader(p.log));
+  // The member's client.rack rides in every fetch (FetchRequest v11+, KIP-392).
+  const ConsumerGroupSpec& g = groups_[group];
+  f.rack = g.racks.empty() ? &g.config.client_rack : &g.racks[static_cast<std::size_t>(member) % g.racks.size()];
   fetches_.emplace(id, std::move(f));
   host_.schedule_arrival(id, now + host_.one_way(broker));
 }
@@ -50,18 +55,37 @@ void FetchServer::started(std::uint64_t id, SimTime waited) {
   if (const auto it = fetches_.find(id); it != fetches_.end()) it->second.waited = waited;
 }
 
-bool FetchServer::leads_all(const Fetch& f) const {
-  return std::all_of(f.request.begin(), f.request.end(),
-                     [&](const auto& p) { return host_.leader(p.log) == static_cast<std::int32_t>(f.broker); });
+FetchServer::Role FetchServer::role(const Fetch& f, std::size_t i) const {
+  const std::int32_t log = f.request[i].log;
+  const std::int32_t leader = host_.leader(log);
+  if (leader == static_cast<std::int32_t>(f.broker)) return Role::kLeader;
+  // A follower serves a fetch sent while the leader it follows led (a later leader epoch
+  // fences it: FENCED_LEADER_EPOCH, and the member refreshes its metadata).
+  if (leader >= 0 && leader == f.leaders[i] && host_.follower_as_of(log, f.broker)) return Role::kFollower;
+  return Role::kNone;
+}
+
+bool FetchServer::serves_all(const Fetch& f) const {
+  for (std::size_t i = 0; i < f.request.size(); ++i)
+    if (role(f, i) == Role::kNone) return false;
+  return true;
+}
+
+bool FetchServer::redirects(const Fetch& f) const {
+  if (f.rack->empty()) return false;
+  for (std::size_t i = 0; i < f.request.size(); ++i)
+    if (role(f, i) == Role::kLeader && host_.read_replica(f.request[i].log, *f.rack) >= 0) return true;
+  return false;
 }
 
 void FetchServer::served(std::uint64_t id, SimTime now) {
   Fetch& f = fetches_.at(id);
   f.served = now;
   const consumer::FetchAnswer a = evaluate(f);
-  // Answered at once when fetch.min.bytes are readable, or with an error (a partition this
-  // broker does not lead: NOT_LEADER_OR_FOLLOWER).
-  if (a.at <= now || !leads_all(f)) {
+  // Answered at once when fetch.min.bytes are readable, with an error (a partition this
+  // broker does not lead: NOT_LEADER_OR_FOLLOWER), or naming a preferred read replica
+  // (ReplicaManager.fetchMessages).
+  if (a.at <= now || !serves_all(f) || redirects(f)) {
     answer(id, now);
     return;
   }
@@ -78,7 +102,19 @@ consumer::FetchAnswer FetchServer::evaluate(const Fetch& f) {
     record_bytes_[static_cast<std::size_t>(p.log)] =
         ps.records > 0 ? std::max(1.0, static_cast<double>(ps.bytes) / static_cast<double>(ps.records)) : 1.0;
   }
-  return consumer::answer_fetch(logs_, record_bytes_, f.request, f.served, groups_[f.group].config);
+  // A follower returns only what is below the high watermark it learnt (KIP-392).
+  bool limited = false;
+  limits_.assign(f.request.size(), std::numeric_limits<std::int64_t>::max());
+  for (std::size_t i = 0; i < f.request.size(); ++i) {
+    const Role r = role(f, i);
+    if (r == Role::kLeader) continue;
+    limited = true;
+    const auto& log = logs_.partitions[static_cast<std::size_t>(f.request[i].log)];
+    limits_[i] = r == Role::kFollower ? consumer::high_watermark(log, *host_.follower_as_of(f.request[i].log, f.broker))
+                                      : 0;
+  }
+  return consumer::answer_fetch(logs_, record_bytes_, f.request, f.served, groups_[f.group].config,
+                                limited ? &limits_ : nullptr);
 }
 
 void FetchServer::due(std::uint64_t id, std::uint32_t generation, SimTime now) {
@@ -98,6 +134,13 @@ void FetchServer::answer(std::uint64_t id, SimTime now) {
   std::int64_t records = 0;
   double bytes = 0;
   std::vector<std::int32_t> carried;  // the partitions with records
+  std::vector<std::int32_t> read_replicas;
+  BrokerFetches& stats = stats_[f.broker];
+  bool as_follower = false;
+  const auto say = [&](std::size_t i, std::int32_t replica) {
+    if (read_replicas.empty()) read_replicas.assign(f.request.size(), consumer::kSameReplica);
+    read_replicas[i] = replica;
+  };
   for (std::size_t i = 0; i < f.request.size(); ++i) {
     // Answered before the records it would return at its due time are readable (a leader
     // change ends its wait): only what is readable now.
@@ -106,21 +149,36 @@ void FetchServer::answer(std::uint64_t id, SimTime now) {
           consumer::high_watermark(logs_.partitions[static_cast<std::size_t>(f.request[i].log)], now) -
               f.request[i].from,
           0, counts[i]);
-    if (host_.leader(f.request[i].log) != static_cast<std::int32_t>(f.broker)) counts[i] = 0;
+    switch (role(f, i)) {
+      case Role::kLeader:
+        // KIP-392: the leader names the member's read replica; the answer carries no records of it.
+        if (const std::int32_t replica = f.rack->empty() ? -1 : host_.read_replica(f.request[i].log, *f.rack);
+            replica >= 0) {
+          counts[i] = 0;
+          say(i, replica);
+          ++stats.redirected;
+        }
+        break;
+      case Role::kFollower: as_follower = true; break;
+      case Role::kNone:
+        counts[i] = 0;
+        say(i, consumer::kNotReplica);
+        break;
+    }
     records += counts[i];
     if (counts[i] == 0) continue;
     bytes += static_cast<double>(counts[i]) * record_bytes_[static_cast<std::size_t>(f.request[i].log)];
     carried.push_back(f.request[i].log);
   }
-  BrokerFetches& stats = stats_[f.broker];
   ++stats.fetches;
+  stats.as_follower += as_follower ? 1 : 0;
   stats.records += records;
   stats.bytes += std::llround(bytes);
   stats.empty += records == 0 ? 1 : 0;
   stats.queue_wait_ms_sum += f.waited.to_ms();
   stats.parked_ms_sum += (now - f.served).to_ms();
   host_.answer_traffic(f.group, f.member, f.broker, std::llround(bytes), carried);
-  host_.answered(f.group, f.member, static_cast<std::int32_t>(f.broker), std::move(counts),
+  host_.answered(f.group, f.member, static_cast<std::int32_t>(f.broker), std::move(counts), std::move(read_replicas),
                  now + host_.one_way(f.broker));
   // Threaded: the connection was muted from the read until the answer is sent.
   host_.answer_sent(f.broker, f.connection);
@@ -132,7 +190,7 @@ void FetchServer::fail(std::uint64_t id, SimTime noticed) {
   fetches_.erase(id);
   connections_.drop_consumer(f.group, f.member, f.broker);
   ++stats_[f.broker].failed;
-  host_.answered(f.group, f.member, static_cast<std::int32_t>(f.broker), std::nullopt,
+  host_.answered(f.group, f.member, static_cast<std::int32_t>(f.broker), std::nullopt, {},
                  noticed + consumer::kMetadataRetry);
 }
 
@@ -157,7 +215,7 @@ void FetchServer::readable_changed(std::size_t log, SimTime now) {
 void FetchServer::leaders_changed(SimTime now) {
   std::vector<std::uint64_t> moved;
   for (const auto& [id, f] : fetches_)
-    if (f.due != SimTime::max() && !leads_all(f)) moved.push_back(id);
+    if (f.due != SimTime::max() && !serves_all(f)) moved.push_back(id);
   for (const std::uint64_t id : moved) answer(id, now);
 }
 

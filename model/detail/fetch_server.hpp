@@ -7,7 +7,12 @@
 // fetch.min.bytes are readable or fetch.max.wait.ms passed, and its answer travels back. A
 // record is readable once the high watermark passes it (with followers, once they have it).
 // A partition the broker does not lead answers NOT_LEADER_OR_FOLLOWER (no records), and a
-// broker's failure loses the fetches it holds with their connections. It keeps the per
+// broker's failure loses the fetches it holds with their connections.
+// KIP-392 (cluster.replica.selector.class rack-aware; docs/traffic.md): a leader answers at once,
+// without records, naming an in-sync replica in the member's client.rack, and a live follower
+// serves the records below the high watermark it learnt from its leader's last answer (its
+// purgatory wakes when it learns a higher one); a partition whose leader moved since the
+// fetch was sent is refused there (the fetch's leader epoch is fenced). It keeps the per
 // broker figures (RunResult::consumer_fetches). It knows no events: its host schedules
 // them, serves the fetch in the broker's queue and hands the answers to the groups.
 // Internal to partsim_model.
@@ -16,6 +21,7 @@
 #include <map>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "model/cluster/partition_log.hpp"
@@ -37,6 +43,12 @@ public:
   virtual SimTime one_way(std::uint32_t broker) const = 0;
   /// The broker leading `log` now (-1: none).
   virtual std::int32_t leader(std::int32_t log) const = 0;
+  /// KIP-392: the replica `log`'s leader names a consumer in `rack` to read from (-1: none,
+  /// read from the leader).
+  virtual std::int32_t read_replica(std::int32_t log, const std::string& rack) const = 0;
+  /// KIP-392: when `broker` is a live follower of `log`, the time whose high watermark it
+  /// serves up to (it learnt it from its leader's answer then); none: it is not.
+  virtual std::optional<SimTime> follower_as_of(std::int32_t log, std::uint32_t broker) const = 0;
   /// The fetch joins `broker`'s queue, read on `connection` as a request for `partitions`
   /// partitions; the host calls FetchServer::served once the broker has read it.
   virtual void queue_at_broker(std::uint64_t fetch, std::uint32_t broker, std::uint32_t connection,
@@ -47,9 +59,12 @@ public:
   virtual void schedule_arrival(std::uint64_t fetch, SimTime at) = 0;
   virtual void schedule_due(std::uint64_t fetch, std::uint32_t generation, SimTime at) = 0;
   /// Member `member` of `group` learns at `at` what its fetch from `broker` returned (records
-  /// per requested partition), or (none) that it failed.
+  /// per requested partition), or (none) that it failed. `read_replicas` (empty: nothing to
+  /// say): per requested partition, the replica to read from next (KIP-392), or
+  /// consumer::kSameReplica, or consumer::kNotReplica.
   virtual void answered(std::uint32_t group, std::int32_t member, std::int32_t broker,
-                        std::optional<std::vector<std::int64_t>> counts, SimTime at) = 0;
+                        std::optional<std::vector<std::int64_t>> counts, std::vector<std::int32_t> read_replicas,
+                        SimTime at) = 0;
   /// The answer leaving `broker` for that member carries `bytes` of records from `logs` (the
   /// partitions with records, in the answer's order): traffic on the wire.
   virtual void answer_traffic(std::uint32_t group, std::int32_t member, std::uint32_t broker, std::int64_t bytes,
@@ -95,16 +110,24 @@ private:
     std::uint32_t broker = 0;
     std::uint32_t connection = 0;
     std::vector<consumer::FetchRequestPartition> request;
-    SimTime served = SimTime::max();   // when the broker read it (its wait starts); max: not yet
-    SimTime due = SimTime::max();      // parked: when it is answered, as known now
-    std::uint32_t generation = 0;      // of its schedule_due
-    bool at_broker = false;            // arrived: queued, in service or parked
-    std::uint64_t epoch = 0;           // the broker's when it was sent (a failure since loses it)
-    SimTime waited = SimTime::zero();  // for a server
+    std::vector<std::int32_t> leaders;  // per partition: its leader when the fetch was sent (its leader epoch)
+    const std::string* rack = nullptr;  // the member's client.rack
+    SimTime served = SimTime::max();    // when the broker read it (its wait starts); max: not yet
+    SimTime due = SimTime::max();       // parked: when it is answered, as known now
+    std::uint32_t generation = 0;       // of its schedule_due
+    bool at_broker = false;             // arrived: queued, in service or parked
+    std::uint64_t epoch = 0;            // the broker's when it was sent (a failure since loses it)
+    SimTime waited = SimTime::zero();   // for a server
   };
-  /// The answer the leader would give now, records sized as the run has them so far.
+  /// The answer the broker would give now, records sized as the run has them so far.
   consumer::FetchAnswer evaluate(const Fetch& f);
-  bool leads_all(const Fetch& f) const;
+  /// How the fetch's broker holds its partition i: leading it, following it (KIP-392), neither.
+  enum class Role { kLeader, kFollower, kNone };
+  Role role(const Fetch& f, std::size_t i) const;
+  /// Every partition served where it was sent (else the answer, with an error, is at once).
+  bool serves_all(const Fetch& f) const;
+  /// Whether the leader names a read replica for some partition (the answer is then at once).
+  bool redirects(const Fetch& f) const;
   void answer(std::uint64_t id, SimTime now);
   void fail(std::uint64_t id, SimTime noticed);
   void unpark(std::uint64_t id);
@@ -119,6 +142,7 @@ private:
   std::uint64_t next_ = 0;
   std::vector<std::vector<std::uint64_t>> parked_on_;  // per log: parked fetches reading it
   std::vector<double> record_bytes_;                   // per log, as evaluate() last sized them
+  std::vector<std::int64_t> limits_;                   // evaluate()'s per request partition (a follower's)
 };
 
 }  // namespace partsim::model::detail

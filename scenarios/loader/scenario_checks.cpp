@@ -207,6 +207,12 @@ void check_replication_mode(MapReader& top, const Scenario& s) {
         "or fencing; set cluster.replication: followers for it to take effect";
     if (top.has("cluster")) {
       MapReader cluster = top.map("cluster");
+      // A follower serves reads up to the high watermark it learns from its leader: fixed
+      // models no followers to read from.
+      if (s.replication.rack_aware_selector)
+        cluster.error("replica.selector.class",
+                      "rack-aware needs cluster.replication: followers (consumers read from in-sync followers, "
+                      "which fixed does not model)");
       const std::pair<const char*, bool> set[] = {
           {"replica.fetch.wait.max.ms", s.replication.fetch_wait_max != defaults.fetch_wait_max},
           {"replica.fetch.min.bytes", s.replication.fetch_min_bytes != defaults.fetch_min_bytes},

@@ -244,6 +244,12 @@ const Table<Scenario>& cluster_table() {
               "broker.session.timeout.ms", [](auto& s) -> auto& { return s.replication.session_timeout; }, kMs, 1,
               kMaxMs,
               "followers: the controller fences a broker this long after its last heartbeat (it leaves every ISR)"),
+          F::choice(
+              "replica.selector.class", [](auto& s) -> auto& { return s.replication.rack_aware_selector; },
+              {"none", "rack-aware"},
+              "followers: rack-aware is Kafka's org.apache.kafka.common.replica.RackAwareReplicaSelector (KIP-392): a "
+              "leader names a consumer with a client.rack an in-sync replica in its rack to fetch from, which serves "
+              "it up to the high watermark it has learnt; none: consumers fetch from the leaders (Kafka's default)"),
           F::integer(
               "min.insync.replicas", [](auto& s) -> auto& { return s.replication.min_insync; }, 1, 1000, "",
               "the brokers' default; acks=all writes fail with NOT_ENOUGH_REPLICAS while the ISR is smaller (fixed: the replicas "

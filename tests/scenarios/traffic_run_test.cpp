@@ -128,6 +128,64 @@ TEST_CASE("one rack: nothing crosses; fixed replication: the followers' copies a
   CHECK(kind_named(fixed, "produce_request").cross_rack_bytes > 0);
 }
 
+TEST_CASE(
+    "KIP-392: members read their zone's replica; no record crosses, and the followers' high watermark costs latency") {
+  const std::string base = zones_yaml("abc", "followers");
+  const auto leaders_only = model::run_scenario(scenarios::load_scenario_text(base, "inline"), 5, 0, {});
+  std::string yaml = base;
+  yaml.replace(yaml.find("  brokers:"), 0, "  replica.selector.class: rack-aware\n");
+  const auto s = scenarios::load_scenario_text(yaml, "inline");
+  const auto r = model::run_scenario(s, 5, 0, {});
+  REQUIRE(r.consumer_groups.size() == 1);
+  const auto& g = r.consumer_groups[0];
+  CHECK(g.records_consumed == r.records_acked);
+  CHECK(g.duplicates == 0);
+  CHECK(g.order_violations == 0);
+  // Every record is read in its member's own rack: only the leaders' empty answers naming the
+  // read replica cross (framing), against two thirds of the bytes when members read the leaders.
+  const auto& fetch = kind_named(r, "consumer_fetch");
+  std::int64_t logs = 0;
+  for (const auto& p : r.partitions) logs += p.bytes;
+  CHECK(static_cast<double>(payload(fetch)) == doctest::Approx(static_cast<double>(logs)).epsilon(0.02));
+  CHECK(fetch.cross_rack_bytes > 0);
+  CHECK(fetch.cross_rack_bytes < 1000);
+  CHECK(kind_named(leaders_only, "consumer_fetch").cross_rack_bytes > logs / 2);
+  // A leader named a read replica once for each partition whose owner is in another rack (the
+  // naming lasts metadata.max.age.ms, longer than the run), counted from the assignment and
+  // the leaders.
+  const std::vector<std::string> member_rack{"a", "b", "c"};
+  std::int64_t apart = 0;
+  for (std::size_t m = 0; m < g.members.size(); ++m)
+    for (const auto& name : g.members[m].partitions) {
+      const auto p = static_cast<std::size_t>(std::stoi(name.substr(name.rfind('-') + 1)));
+      apart += s.brokers[static_cast<std::size_t>(r.partitions[p].leader)].rack != member_rack[m] ? 1 : 0;
+    }
+  std::int64_t redirected = 0, as_follower = 0, follower_records = 0;
+  for (const auto& b : r.consumer_fetches) {
+    redirected += b.redirected;
+    as_follower += b.as_follower;
+    follower_records += b.as_follower > 0 ? b.records : 0;
+  }
+  CHECK(apart >= 3);
+  CHECK(redirected == apart);
+  CHECK(as_follower > 0);
+  // The followers serve up to the high watermark their leader last told them, which lags the
+  // leader's: a follower learns it from the answer to its next fetch, which waits for new data
+  // at the leader (a sticky producer leaves a leader quiet for tens of ms). Not only the tail:
+  // a tenth of the records wait 20 ms more (a follower serving up to the leader's high
+  // watermark would match the leaders, except for the members' first redirect).
+  const auto ms = [](const model::GroupResult& group, double q) {
+    return static_cast<double>(group.e2e_latency.quantile(q)) / 1e6;
+  };
+  CHECK(ms(g, 0.9) > ms(leaders_only.consumer_groups[0], 0.9) + 20);
+  CHECK(ms(g, 0.5) > ms(leaders_only.consumer_groups[0], 0.5) + 2);
+  // Fixed replication has no followers to read from: refused at load.
+  std::string fixed = zones_yaml("abc", "fixed");
+  fixed.replace(fixed.find("  brokers:"), 0, "  replica.selector.class: rack-aware\n");
+  CHECK_THROWS_WITH(scenarios::load_scenario_text(fixed, "inline"),
+                    doctest::Contains("replica.selector.class: rack-aware needs cluster.replication: followers"));
+}
+
 TEST_CASE("the loader warns of a client rack no broker is in, and of a producer placed apart from its client.rack") {
   std::vector<std::string> w;
   std::string yaml = zones_yaml("abc", "followers");

@@ -139,6 +139,7 @@ void GroupSimulation::apply(const std::vector<OwnershipChange>& changes, SimTime
         s.fetched = s.position;
         ++s.epoch;
         ++s.assigned;
+        s.read_replica = -1;  // a new assignment reads from the leader until it names a replica
         ms.session[static_cast<std::size_t>(broker_of(c.partition))].push_back(c.partition);
         // A member blocked in poll() wakes to fetch its new partition.
         if (ms.idle && alive(c.member)) queue_.schedule(now, PollAt{c.member});

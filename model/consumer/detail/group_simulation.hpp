@@ -78,6 +78,8 @@ struct PartState {
   std::int64_t replayed_high = 0;    ///< one past the highest offset processed again (the stall check's)
   std::uint32_t epoch = 0;           ///< bumped at every assign and revoke: stale responses are dropped
   std::uint32_t assigned = 0;        ///< bumped at every assign: a commit sent before is of an older generation
+  std::int32_t read_replica = -1;    ///< KIP-392: the broker the leader named to read from (-1: the leader)
+  SimTime read_replica_until;        ///< ... while the time is at most this
 };
 
 struct FetchedRange {
@@ -153,7 +155,7 @@ public:
   SimTime next_time() { return stopped_ || queue_.empty() ? SimTime::max() : queue_.next_time(); }
   void step();
   void fetch_answered(std::int32_t member, std::int32_t broker, std::optional<std::vector<std::int64_t>> counts,
-                      SimTime at);
+                      SimTime at, const std::vector<std::int32_t>& read_replicas = {});
   bool records_arrived(std::int32_t log, SimTime at) {
     if (log < 0 || static_cast<std::size_t>(log) >= part_of_log_.size()) return false;
     const std::int32_t part = part_of_log_[static_cast<std::size_t>(log)];
@@ -161,8 +163,8 @@ public:
     const std::int32_t m = group_.owner(part);
     if (m < 0 || !alive(m)) return false;
     auto& ms = members_[static_cast<std::size_t>(m)];
-    const std::int32_t leader = fetches_.leader(log);
-    if (!ms.idle || ms.arrival || (leader >= 0 && ms.in_flight[static_cast<std::size_t>(leader)])) return false;
+    const std::int32_t to = target(part, at);
+    if (!ms.idle || ms.arrival || (to >= 0 && ms.in_flight[static_cast<std::size_t>(to)])) return false;
     ms.arrival = true;
     queue_.schedule(at, Arrival{m});
     return true;
@@ -202,6 +204,20 @@ private:
   }
   std::int64_t high_watermark(std::int32_t log, SimTime t) const {
     return consumer::high_watermark(logs_.partitions[static_cast<std::size_t>(log)], t);
+  }
+  /// The broker `part`'s next fetch goes to: the read replica the leader named while it is
+  /// valid (SubscriptionState.preferredReadReplica), else the leader (-1: none).
+  std::int32_t target(std::int32_t part, SimTime now) const {
+    const PartState& s = parts_[static_cast<std::size_t>(part)];
+    const std::int32_t leader = fetches_.leader(s.log);
+    return leader >= 0 && s.read_replica >= 0 && now <= s.read_replica_until ? s.read_replica : leader;
+  }
+  /// How many records of `log` broker `broker` serves at `t` (a follower: up to the high
+  /// watermark it learnt, KIP-392).
+  std::int64_t readable_at(std::int32_t log, std::int32_t broker, SimTime t) const {
+    const std::int64_t hw = high_watermark(log, t);
+    const auto as_of = fetches_.replica_as_of(log, broker);
+    return as_of ? std::min(hw, high_watermark(log, *as_of)) : hw;
   }
   /// The broker whose fetch session takes `part` (its leader; broker 0 while it has none).
   std::int32_t broker_of(std::int32_t part) const {

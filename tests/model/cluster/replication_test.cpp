@@ -40,7 +40,11 @@ public:
                       std::int32_t) override {
     answers.push_back({leader, follower, bytes, partitions});
   }
+  void follower_high_watermark(std::size_t partition, std::int32_t follower) override {
+    hw_learnt.emplace_back(partition, follower, now_);
+  }
   std::vector<std::pair<std::size_t, std::int64_t>> hw_moves, truncations;
+  std::vector<std::tuple<std::size_t, std::int32_t, SimTime>> hw_learnt;  // KIP-392: (partition, follower, when)
   struct Answer {
     std::int32_t leader, follower;
     std::int64_t bytes;
@@ -381,4 +385,48 @@ TEST_CASE("partitions a topic schedule adds exist from their step: empty, in syn
   CHECK(r.history.front().isr_size == Ints{3, 0, 0});
   CHECK(r.partitions[1].isr_min == 2);
   CHECK(r.partitions[1].offline_ms == 0.0);  // not offline before it existed
+}
+
+TEST_CASE(
+    "KIP-392: a follower learns the high watermark from its leader's next answer; the leader names a replica in the client's rack") {
+  Scenario s = cluster(3, 1, 3, SimTime::ms(2));
+  s.replication.rack_aware_selector = true;
+  s.brokers[0].rack = "a";
+  s.brokers[1].rack = "b";
+  s.brokers[2].rack = "b";
+  ReplicationFixture f(s);
+  REQUIRE(f.leaders() == Ints{0});
+  // The append at 10 ms reaches the followers at 11; their next fetches (12 ms) move the high
+  // watermark to 100, and park: nothing more to fetch. The followers learn it only from the
+  // answer to those, when replica.fetch.wait.max.ms (500) has passed: answered at 512, back at 513.
+  f.append_at(SimTime::ms(10), 1);
+  f.host.run_until(SimTime::ms(20));
+  CHECK(f.rep.high_watermark(0) == 100);
+  CHECK(f.host.hw_learnt.empty());
+  CHECK(f.rep.follower_high_watermark_as_of(0, 1) == SimTime::zero());
+  f.host.run_until(SimTime::ms(600));
+  REQUIRE(f.host.hw_learnt.size() == 2);
+  CHECK(f.host.hw_learnt[0] == std::make_tuple(std::size_t{0}, 1, SimTime::ms(513)));
+  CHECK(f.host.hw_learnt[1] == std::make_tuple(std::size_t{0}, 2, SimTime::ms(513)));
+  CHECK(f.rep.follower_high_watermark_as_of(0, 1) == SimTime::ms(512));
+  // On a busy partition sooner: an append answers the parked fetches at once (700 ms, with the
+  // high watermark of 100 they knew); their next fetches (702) move it to 200 and park, and the
+  // next append (710) answers them with it.
+  f.append_at(SimTime::ms(700), 2);
+  f.host.run_until(SimTime::ms(705));
+  CHECK(f.rep.high_watermark(0) == 200);
+  CHECK(f.rep.follower_high_watermark_as_of(0, 2) == SimTime::ms(512));
+  f.append_at(SimTime::ms(710), 3);
+  f.host.run_until(SimTime::ms(711));
+  CHECK(f.rep.follower_high_watermark_as_of(0, 2) == SimTime::ms(710));
+  CHECK_FALSE(f.rep.follower_high_watermark_as_of(0, 0));  // the leader serves as the leader
+  // RackAwareReplicaSelector: the leader in the client's rack, or none there, or no rack: the
+  // leader (-1); two in-sync followers in rack b, equally caught up: the larger broker id.
+  CHECK(f.rep.preferred_read_replica(0, "a") == -1);
+  CHECK(f.rep.preferred_read_replica(0, "c") == -1);
+  CHECK(f.rep.preferred_read_replica(0, "") == -1);
+  CHECK(f.rep.preferred_read_replica(0, "b") == 2);
+  s.replication.rack_aware_selector = false;
+  ReplicationFixture off(s);
+  CHECK(off.rep.preferred_read_replica(0, "b") == -1);
 }

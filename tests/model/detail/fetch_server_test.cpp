@@ -9,7 +9,9 @@
 
 #include <doctest/doctest.h>
 
+#include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 using namespace partsim::model;
@@ -23,6 +25,7 @@ struct Answer {
   std::int32_t member;
   std::int32_t broker;
   std::optional<std::vector<std::int64_t>> counts;
+  std::vector<std::int32_t> read_replicas;
   SimTime at;
 };
 
@@ -38,6 +41,10 @@ struct FakeEngine final : FetchServerHost {
   std::uint32_t last_generation = 0;
   std::vector<Answer> answers;
   std::vector<std::uint32_t> sent_on;  // connections whose answer was sent
+  // KIP-392: per log, the replica its leader names a member in rack "a" (-1: none), and per
+  // (log, broker) the time whose high watermark that follower serves up to.
+  std::vector<std::int32_t> read_replicas{-1, -1};
+  std::map<std::pair<std::int32_t, std::uint32_t>, SimTime> followers;
 
   bool broker_up(std::uint32_t b) const override { return up[b] != 0; }
   std::uint64_t broker_epoch(std::uint32_t b) const override { return epoch[b]; }
@@ -53,9 +60,16 @@ struct FakeEngine final : FetchServerHost {
     dues.emplace_back(fetch, at);
     last_generation = generation;
   }
+  std::int32_t read_replica(std::int32_t log, const std::string& rack) const override {
+    return rack == "a" ? read_replicas[static_cast<std::size_t>(log)] : -1;
+  }
+  std::optional<SimTime> follower_as_of(std::int32_t log, std::uint32_t broker) const override {
+    const auto it = followers.find({log, broker});
+    return it == followers.end() ? std::nullopt : std::optional<SimTime>(it->second);
+  }
   void answered(std::uint32_t group, std::int32_t member, std::int32_t broker,
-                std::optional<std::vector<std::int64_t>> counts, SimTime at) override {
-    answers.push_back({group, member, broker, std::move(counts), at});
+                std::optional<std::vector<std::int64_t>> counts, std::vector<std::int32_t> rr, SimTime at) override {
+    answers.push_back({group, member, broker, std::move(counts), std::move(rr), at});
   }
   void answer_traffic(std::uint32_t, std::int32_t, std::uint32_t, std::int64_t bytes,
                       std::span<const std::int32_t> logs) override {
@@ -204,4 +218,96 @@ TEST_CASE("a broker's failure loses the fetches it holds and every member's conn
   f.server.send(0, 0, 0, {{0, 0}}, SimTime::ms(200));
   f.server.arrived(f.engine.arrivals.back().first, SimTime::ms(201));
   CHECK(f.engine.queued_connections.back() != f.engine.queued_connections.front());
+}
+
+// KIP-392 (docs/traffic.md, "Fetching from the closest replica").
+
+TEST_CASE("a leader that names a member's read replica answers at once, without the partition's records") {
+  ServerFixture f;
+  f.groups[0].config.client_rack = "a";
+  f.engine.read_replicas = {1, -1};  // log 0's leader names broker 1 to members in rack a
+  f.add(0, 1);
+  f.add(1, 1);
+  // Nothing readable yet at 0 ms: without the naming it would park.
+  f.server.send(0, 0, 0, {{0, 0}}, SimTime::zero());
+  f.server.arrived(f.engine.arrivals.back().first, SimTime::ms(1));
+  f.server.served(f.engine.arrivals.back().first, SimTime::ms(1));
+  REQUIRE(f.engine.answers.size() == 1);
+  CHECK(f.engine.answers[0].counts == std::vector<std::int64_t>{0});  // 1 record readable, not returned
+  CHECK(f.engine.answers[0].read_replicas == std::vector<std::int32_t>{1});
+  CHECK(f.engine.dues.empty());
+  CHECK(f.stats[0].redirected == 1);
+  // A member without a rack is served by the leader as before.
+  f.groups[0].config.client_rack.clear();
+  f.fetch_read(0, 0, 2);
+  REQUIRE(f.engine.answers.size() == 2);
+  CHECK(f.engine.answers[1].counts == std::vector<std::int64_t>{1});
+  CHECK(f.engine.answers[1].read_replicas.empty());
+  CHECK(f.stats[0].redirected == 1);
+}
+
+TEST_CASE("a follower serves the records below the high watermark it learnt, and parks for more") {
+  ServerFixture f;
+  for (const double t : {1.0, 2.0, 3.0, 4.0}) f.add(0, t);  // log 0, led by broker 0
+  f.engine.followers[{0, 1}] = SimTime::ms(2);              // broker 1 learnt the high watermark of 2 ms
+  f.fetch_read(0, 1, 10);  // at broker 1 at 11 ms: the leader has 4 readable, the follower 2
+  REQUIRE(f.engine.answers.size() == 1);
+  CHECK(f.engine.answers[0].counts == std::vector<std::int64_t>{2});
+  CHECK(f.engine.answers[0].read_replicas.empty());
+  CHECK(f.stats[1].as_follower == 1);
+  CHECK(f.stats[1].records == 2);
+  // From offset 2 nothing is below its high watermark: the fetch parks though the leader has two.
+  f.server.send(0, 0, 1, {{0, 2}}, SimTime::ms(20));
+  const auto id = f.engine.arrivals.back().first;
+  f.server.arrived(id, SimTime::ms(21));
+  f.server.served(id, SimTime::ms(21));
+  CHECK(f.engine.answers.size() == 1);
+  REQUIRE(f.engine.dues.size() == 1);
+  CHECK(f.engine.dues[0].second == SimTime::ms(521));  // fetch.max.wait.ms
+  // It learns a higher high watermark (its leader's answer at 4 ms): the fetch is answered now.
+  f.engine.followers[{0, 1}] = SimTime::ms(4);
+  f.server.readable_changed(0, SimTime::ms(30));
+  REQUIRE(f.engine.dues.size() == 2);
+  CHECK(f.engine.dues[1].second == SimTime::ms(30));
+  f.server.due(id, f.engine.last_generation, SimTime::ms(30));
+  REQUIRE(f.engine.answers.size() == 2);
+  CHECK(f.engine.answers[1].counts == std::vector<std::int64_t>{2});
+}
+
+TEST_CASE(
+    "a follower refuses a partition whose leader moved since the fetch was sent, and one it holds no replica of") {
+  ServerFixture f;
+  f.add(0, 1);
+  f.engine.followers[{0, 1}] = SimTime::ms(5);
+  f.fetch_read(0, 1, 10);  // sent to follower 1 while broker 0 leads: served
+  REQUIRE(f.engine.answers.size() == 1);
+  CHECK(f.engine.answers[0].counts == std::vector<std::int64_t>{1});
+  // Sent while broker 0 led; broker 1 leads by the time it reads it: served as the leader.
+  f.server.send(0, 0, 1, {{0, 0}}, SimTime::ms(20));
+  const auto moved = f.engine.arrivals.back().first;
+  f.engine.leaders[0] = 1;
+  f.server.arrived(moved, SimTime::ms(21));
+  f.server.served(moved, SimTime::ms(21));
+  REQUIRE(f.engine.answers.size() == 2);
+  CHECK(f.engine.answers[1].counts == std::vector<std::int64_t>{1});
+  CHECK(f.engine.answers[1].read_replicas.empty());
+  // Broker 1 neither leads nor follows log 0: NOT_LEADER_OR_FOLLOWER, the member forgets its read replica.
+  f.engine.leaders[0] = 0;
+  f.engine.followers.clear();
+  f.fetch_read(0, 1, 30);
+  REQUIRE(f.engine.answers.size() == 3);
+  CHECK(f.engine.answers[2].counts == std::vector<std::int64_t>{0});
+  CHECK(f.engine.answers[2].read_replicas == std::vector<std::int32_t>{partsim::model::consumer::kNotReplica});
+  // Parked at follower 1 (nothing past offset 1), sent while broker 0 led: when the leadership
+  // moves (the leader epoch it carries is fenced) it is answered at once, refused.
+  f.engine.followers[{0, 1}] = SimTime::ms(5);
+  f.server.send(0, 0, 1, {{0, 1}}, SimTime::ms(40));
+  const auto parked = f.engine.arrivals.back().first;
+  f.server.arrived(parked, SimTime::ms(41));
+  f.server.served(parked, SimTime::ms(41));
+  CHECK(f.engine.answers.size() == 3);
+  f.engine.leaders[0] = -1;
+  f.server.leaders_changed(SimTime::ms(42));
+  REQUIRE(f.engine.answers.size() == 4);
+  CHECK(f.engine.answers[3].read_replicas == std::vector<std::int32_t>{partsim::model::consumer::kNotReplica});
 }

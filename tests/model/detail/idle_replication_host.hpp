@@ -15,6 +15,7 @@ struct IdleReplicationHost final : ReplicationHost {
   void high_watermark_moved(std::size_t, std::int64_t) override {}
   void log_truncated(std::size_t, std::int64_t) override {}
   void fetch_answered(std::int32_t, std::int32_t, std::int64_t, std::int32_t, std::int32_t) override {}
+  void follower_high_watermark(std::size_t, std::int32_t) override {}
 };
 
 }  // namespace partsim::model::testing
