@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "analysis/format.hpp"
+#include "analysis/traffic_report.hpp"
 
 namespace partsim::analysis {
 namespace {
@@ -294,12 +295,36 @@ void Plotter::batch_size_histogram(const std::string& title, const std::vector<s
   draw("batch-sizes", data, script);
 }
 
+namespace {
+
+// "produce_request" as "produce request" (gnuplot would set "_r" as a subscript).
+std::string spaced(std::string s) {
+  std::replace(s.begin(), s.end(), '_', ' ');
+  return s;
+}
+
+double gb_per_hour(std::int64_t bytes, double seconds) {
+  return seconds > 0 ? static_cast<double>(bytes) / seconds * 3600 / 1e9 : 0;
+}
+
+// A histogram of rows (a label, then a GB/h column per kind) stacked by kind.
+std::string stacked_kinds_script(const std::string& title, const std::string& xlabel,
+                                 const std::vector<model::TrafficKind>& kinds) {
+  std::string plots;
+  for (std::size_t k = 0; k < kinds.size(); ++k)
+    plots += std::string(k ? ", '' " : "datafile ") + "using " + std::to_string(k + 2) + (k ? "" : ":xtic(1)") +
+             " title " + quoted(spaced(kinds[k].name)) + " lc " + std::to_string(k + 1);
+  return "set title " + quoted(title) + "\nset xlabel " + quoted(xlabel) +
+         "\nset ylabel 'GB per hour crossing racks'\n"
+         "set style data histograms\nset style histogram rowstacked\n"
+         "set style fill solid 0.8 border -1\nset boxwidth 0.6\nset yrange [0:*]\n"
+         "set grid ytics\nset key outside right top\nplot " +
+         plots + "\n";
+}
+
+}  // namespace
+
 void Plotter::cross_rack_traffic(const std::string& title, const model::TrafficResult& t) {
-  // "produce_request" as "produce request" (gnuplot would set "_r" as a subscript).
-  const auto spaced = [](std::string s) {
-    std::replace(s.begin(), s.end(), '_', ' ');
-    return s;
-  };
   const std::size_t n = t.racks.size();
   std::string data;
   for (std::size_t from = 0; from < n; ++from) {
@@ -309,23 +334,27 @@ void Plotter::cross_rack_traffic(const std::string& title, const model::TrafficR
       std::int64_t crossing = 0;
       for (std::size_t to = 0; to < n; ++to)
         if (to != from && !t.racks[to].empty()) crossing += k.matrix[from * n + to];
-      const double gb_per_hour = t.seconds > 0 ? static_cast<double>(crossing) / t.seconds * 3600 / 1e9 : 0;
-      data += " " + fixed(gb_per_hour, 6);
+      data += " " + fixed(gb_per_hour(crossing, t.seconds), 6);
     }
     data += "\n";
   }
   if (data.empty()) return;
-  std::string plots;
-  for (std::size_t k = 0; k < t.kinds.size(); ++k)
-    plots += std::string(k ? ", '' " : "datafile ") + "using " + std::to_string(k + 2) + (k ? "" : ":xtic(1)") +
-             " title " + quoted(spaced(t.kinds[k].name)) + " lc " + std::to_string(k + 1);
-  const std::string script = "set title " + quoted(title) +
-                             "\nset xlabel 'sending rack'\nset ylabel 'GB per hour crossing racks'\n"
-                             "set style data histograms\nset style histogram rowstacked\n"
-                             "set style fill solid 0.8 border -1\nset boxwidth 0.6\nset yrange [0:*]\n"
-                             "set grid ytics\nset key outside right top\nplot " +
-                             plots + "\n";
-  draw("cross-rack-traffic", data, script);
+  draw("cross-rack-traffic", data, stacked_kinds_script(title, "sending rack", t.kinds));
+}
+
+void Plotter::cross_rack_traffic_by_run(const std::string& title,
+                                        const std::vector<std::pair<std::string, const model::TrafficResult*>>& runs) {
+  std::string data;
+  const std::vector<model::TrafficKind>* kinds = nullptr;
+  for (const auto& [name, t] : runs) {
+    if (!analysis::shows_traffic(*t)) continue;
+    kinds = &t->kinds;
+    data += data_quoted(name);
+    for (const auto& k : t->kinds) data += " " + fixed(gb_per_hour(k.cross_rack_bytes, t->seconds), 6);
+    data += "\n";
+  }
+  if (!kinds) return;
+  draw("cross-rack-traffic", data, stacked_kinds_script(title, "run", *kinds));
 }
 
 void Plotter::consumer_lag(const std::string& title, const model::RunResult& r) {

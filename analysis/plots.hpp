@@ -50,6 +50,10 @@ public:
   /// Bytes crossing racks per hour, a bar per sending rack stacked by kind (produce requests,
   /// responses, follower copies, consumer fetches, a migration's copy).
   void cross_rack_traffic(const std::string& title, const model::TrafficResult& t);
+  /// The same by run (compare --plot): a bar per run, its bytes crossing racks per hour stacked
+  /// by kind; nothing is drawn when no run shows traffic.
+  void cross_rack_traffic_by_run(const std::string& title,
+                                 const std::vector<std::pair<std::string, const model::TrafficResult*>>& runs);
 
   const std::vector<std::string>& written() const { return written_; }
 

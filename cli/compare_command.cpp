@@ -97,6 +97,7 @@ struct CompareResults {
   std::vector<std::optional<model::RunResult>> singles;
   std::vector<std::optional<analysis::ReplicationSummary>> summaries;
   std::vector<model::LatencyHistogram> first_latency;
+  std::vector<model::TrafficResult> first_traffic;  // --plot: the traffic of each run's first replication
 };
 
 std::vector<std::string> parse_partitioners(const std::string& text) {
@@ -200,7 +201,7 @@ std::optional<CompareSettings> parse_compare_args(const Args& args) {
   add_scenario_options(desc, s.common);
   // clang-format off
   desc.add_options()
-      ("plot", po::value<std::string>(&s.plot_dir), "draw the latency CDF of every run into DIR (gnuplot)")
+      ("plot", po::value<std::string>(&s.plot_dir), "draw the latency CDF of every run, and with racks the traffic crossing them, into DIR (gnuplot)")
       ("out", po::value<std::string>(&s.out_dir), "also write compare.json and compare.csv into DIR");
   // clang-format on
   if (!parse_scenario_command(args, desc, s.common, kCompareUsage, "partsim compare SCENARIO.yaml --partitioners A,B"))
@@ -275,6 +276,7 @@ CompareResults run_jobs(const std::vector<Job>& jobs, const CompareSettings& s) 
   out.singles.resize(replications == 1 ? jobs.size() : 0);
   out.summaries.resize(replications > 1 ? jobs.size() : 0);
   out.first_latency.resize(s.plot_dir.empty() ? 0 : jobs.size());
+  out.first_traffic.resize(out.first_latency.size());
   std::vector<std::string> unmeasured;
   Progress progress("runs");
   sim::for_each_replication<model::RunResult>(
@@ -292,7 +294,10 @@ CompareResults run_jobs(const std::vector<Job>& jobs, const CompareSettings& s) 
           unmeasured.push_back("'" + jobs[j].name + "'" +
                                (jobs[j].sweep_value.empty() ? "" : " at " + jobs[j].sweep_value) +
                                (replications > 1 ? " replication " + std::to_string(k % replications) : ""));
-        if (!s.plot_dir.empty() && k % replications == 0) out.first_latency[j] = r.latency;
+        if (!s.plot_dir.empty() && k % replications == 0) {
+          out.first_latency[j] = r.latency;
+          out.first_traffic[j] = r.traffic;
+        }
         if (replications == 1) {
           out.singles[j] = std::move(r);
           return;
@@ -311,14 +316,19 @@ CompareResults run_jobs(const std::vector<Job>& jobs, const CompareSettings& s) 
   return out;
 }
 
-// One curve per run (its first replication), in run order.
+// One curve per run (its first replication), in run order; with traffic between racks, a
+// bar per run of what crosses them.
 void plot_compare(const std::string& dir, const std::vector<Job>& jobs, const CompareResults& results) {
   analysis::Plotter plot(dir);
   std::vector<analysis::LatencyCurve> curves;
-  for (std::size_t k = 0; k < jobs.size(); ++k)
-    curves.push_back({jobs[k].name + (jobs[k].sweep_value.empty() ? "" : " @ " + jobs[k].sweep_value),
-                      &results.first_latency[k]});
+  std::vector<std::pair<std::string, const model::TrafficResult*>> traffic;
+  for (std::size_t k = 0; k < jobs.size(); ++k) {
+    const std::string name = jobs[k].name + (jobs[k].sweep_value.empty() ? "" : " @ " + jobs[k].sweep_value);
+    curves.push_back({name, &results.first_latency[k]});
+    traffic.emplace_back(name, &results.first_traffic[k]);
+  }
   plot.latency_cdf(jobs.front().scenario.name + ": latency by run", curves);
+  plot.cross_rack_traffic_by_run(jobs.front().scenario.name + ": traffic crossing racks by run", traffic);
 }
 
 // compare.json and compare.csv with --out, and the chosen format on stdout; `text` and

@@ -83,6 +83,22 @@ TEST_CASE("--plot draws the consumer groups' lag when the scenario has groups") 
   CHECK(slurp(dir.path / "consumer-lag.png").substr(0, 8) == "\x89PNG\r\n\x1a\n");
 }
 
+TEST_CASE("compare --plot draws the traffic crossing racks with a bar per run when the scenario has racks") {
+  ScratchDir dir;
+  const auto r = run_cli("compare " + scenario_arg("examples/three-zones.yaml") +
+                         " --variant leaders:linger.ms=5 --variant 'closest:cluster.replica.selector.class=rack-aware'"
+                         " --plot '" +
+                         dir.path.string() + "'");
+  REQUIRE(r.exit_code == 0);
+  CHECK(slurp(dir.path / "latency-cdf.png").substr(0, 8) == "\x89PNG\r\n\x1a\n");
+  CHECK(slurp(dir.path / "cross-rack-traffic.png").substr(0, 8) == "\x89PNG\r\n\x1a\n");
+  ScratchDir none;
+  REQUIRE(run_cli("compare " + scenario_arg("book/null-key-sticky.yaml") + " --variant a:linger.ms=5 --plot '" +
+                  none.path.string() + "'")
+              .exit_code == 0);
+  CHECK_FALSE(std::filesystem::exists(none.path / "cross-rack-traffic.png"));  // no racks, no price
+}
+
 TEST_CASE("the Poisson batching check fits its closed form") {
   const auto r = run_cli("run " + scenario_arg("theory/poisson-batching.yaml") + " --format json");
   REQUIRE(r.exit_code == 0);
