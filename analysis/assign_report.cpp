@@ -28,6 +28,8 @@ Table assignment_table(const AssignReport& r) {
 
 }  // namespace
 
+std::string placement_method(const AssignReport& r) { return method_text(r); }
+
 const char* placer_name(model::Placer placer) {
   switch (placer) {
     case model::Placer::kAdmin: return "admin";
@@ -85,5 +87,154 @@ std::string assign_to_text(const AssignReport& r) {
 }
 
 std::string assign_to_csv(const AssignReport& r) { return assignment_table(r).to_csv(); }
+
+namespace {
+
+// Whose rule placed the new partitions, and how it drew.
+std::string added_method(const AddPartitionsReport& r) {
+  const auto first = std::to_string(r.existing.size());
+  if (r.placer == model::Placer::kStriped)
+    return "the KRaft controller places them (ReplicationControlManager.createPartitions): a fresh "
+           "StripedReplicaPlacer placement of the new partitions alone, java.util.Random seed " +
+           std::to_string(r.seed);
+  return std::string("the ZooKeeper-era controller places them (AdminZkClient.createNewPartitionsAssignment): ") +
+         "AdminUtils, " + (r.added.rack_aware ? "rack-aware" : "rack-unaware") + ", over every broker, start index " +
+         std::to_string(r.added.start_index) + " (the first broker whose id is at least partition 0's leader, " +
+         std::to_string(r.existing[0][0]) + "), partition ids from " + first;
+}
+
+std::string range(std::int32_t lo, std::int32_t hi) { return std::to_string(lo) + ".." + std::to_string(hi); }
+
+std::string score_line(const model::AssignmentScore& s) {
+  return "replicas per broker " + range(s.replica_min, s.replica_max) + ", preferred leaders " +
+         range(s.leader_min, s.leader_max) + ", rack spread " + std::to_string(s.partitions_rack_ok) + "/" +
+         std::to_string(s.partitions) + ", worst single failure " + std::to_string(s.worst_failure_max_leaders) +
+         " leaders";
+}
+
+const char* plan_status_name(model::PlanStatus s) {
+  switch (s) {
+    case model::PlanStatus::kOptimal: return "optimal";
+    case model::PlanStatus::kFeasible: return "feasible";
+    case model::PlanStatus::kInfeasible: return "infeasible";
+    case model::PlanStatus::kTimedOut: break;
+  }
+  return "timed out";
+}
+
+bool has_plan(const AddPartitionsReport& r) {
+  return r.plan.status == model::PlanStatus::kOptimal || r.plan.status == model::PlanStatus::kFeasible;
+}
+
+// The load of broker `id` in a score (zeros when it holds nothing there).
+model::BrokerLoad load_of(const model::AssignmentScore& s, std::int32_t id) {
+  for (const auto& b : s.brokers)
+    if (b.broker == id) return b;
+  return {};
+}
+
+}  // namespace
+
+nlohmann::ordered_json add_partitions_to_json(const AddPartitionsReport& r) {
+  nlohmann::ordered_json j;
+  j["topic"] = r.topic;
+  j["existing_from"] = r.existing_from;
+  j["existing_partitions"] = r.existing.size();
+  j["placer"] = placer_name(r.placer);
+  j["method"] = added_method(r);
+  auto& added = j["added"] = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < r.added.assignment.size(); ++i)
+    added.push_back({{"partition", r.existing.size() + i}, {"replicas", r.added.assignment[i]}});
+  const auto score_json = [](const model::AssignmentScore& s) {
+    return nlohmann::ordered_json{{"replicas_per_broker", {{"min", s.replica_min}, {"max", s.replica_max}}},
+                                  {"leaders_per_broker", {{"min", s.leader_min}, {"max", s.leader_max}}},
+                                  {"partitions_rack_spread", s.partitions_rack_ok},
+                                  {"worst_single_failure_max_leaders", s.worst_failure_max_leaders}};
+  };
+  j["before"] = score_json(r.before);
+  j["after"] = score_json(r.after);
+  auto& brokers = j["brokers"] = nlohmann::ordered_json::array();
+  for (const auto& b : r.after.brokers) {
+    const auto was = load_of(r.before, b.broker);
+    nlohmann::ordered_json row{{"broker", b.broker},
+                               {"rack", b.rack},
+                               {"replicas_before", was.replicas},
+                               {"replicas_after", b.replicas},
+                               {"leaders_before", was.leaders},
+                               {"leaders_after", b.leaders}};
+    if (has_plan(r)) {
+      const auto then = load_of(r.evened, b.broker);
+      row["replicas_planned"] = then.replicas;
+      row["leaders_planned"] = then.leaders;
+    }
+    brokers.push_back(std::move(row));
+  }
+  auto& plan = j["plan"];
+  plan["status"] = plan_status_name(r.plan.status);
+  plan["rack_mode"] = r.rack_mode;
+  if (!has_plan(r)) {
+    plan["reason"] = r.plan.reason;
+    return j;
+  }
+  plan["moves"] = r.plan.moves;
+  plan["leader_changes"] = r.plan.leader_changes;
+  plan["method"] = r.plan.method;
+  plan["evened"] = score_json(r.evened);
+  auto& changed = plan["changed"] = nlohmann::ordered_json::array();
+  const auto all = [&](std::size_t p) {
+    return p < r.existing.size() ? r.existing[p] : r.added.assignment[p - r.existing.size()];
+  };
+  for (std::size_t p = 0; p < r.plan.plan.size(); ++p)
+    if (r.plan.plan[p] != all(p)) changed.push_back({{"partition", p}, {"from", all(p)}, {"to", r.plan.plan[p]}});
+  return j;
+}
+
+std::string add_partitions_to_text(const AddPartitionsReport& r) {
+  std::string out = "the topic: " + r.existing_from + "\nadding " + std::to_string(r.added.assignment.size()) +
+                    " partitions: " + added_method(r) + "\n\n";
+  Table a({{"partition"}, {"replicas (leader first)", Align::kLeft}});
+  for (std::size_t i = 0; i < r.added.assignment.size(); ++i)
+    a.add_row({std::to_string(r.existing.size() + i), replica_list(r.added.assignment[i])});
+  out += "the new partitions:\n" + a.to_text() + "\n";
+  const bool planned = has_plan(r);
+  std::vector<Column> columns{{"broker"}, {"rack", Align::kLeft}, {"replicas before"}, {"after"}};
+  if (planned) columns.push_back({"planned"});
+  columns.insert(columns.end(), {{"leaders before"}, {"after"}});
+  if (planned) columns.push_back({"planned"});
+  Table b(columns);
+  for (const auto& x : r.after.brokers) {
+    const auto was = load_of(r.before, x.broker), then = load_of(r.evened, x.broker);
+    std::vector<std::string> row{std::to_string(x.broker), x.rack, std::to_string(was.replicas),
+                                 std::to_string(x.replicas)};
+    if (planned) row.push_back(std::to_string(then.replicas));
+    row.insert(row.end(), {std::to_string(was.leaders), std::to_string(x.leaders)});
+    if (planned) row.push_back(std::to_string(then.leaders));
+    b.add_row(row);
+  }
+  out += b.to_text() + "\nbefore: " + score_line(r.before) + "\nafter:  " + score_line(r.after) + "\n";
+  if (!planned)
+    return out + "\nno plan evens it (" + std::string(plan_status_name(r.plan.status)) + "): " + r.plan.reason + "\n";
+  out += "planned: " + score_line(r.evened) +
+         "\n\nthe least-move plan that evens it (replicas and preferred leaders per broker within floor..ceil of "
+         "the average, racks " +
+         r.rack_mode + "): " + std::to_string(r.plan.moves) + " replica moves, " +
+         std::to_string(r.plan.leader_changes) + " preferred-leader changes (" + plan_status_name(r.plan.status) +
+         ", " + r.plan.method + ")\n";
+  Table c({{"partition"}, {"now", Align::kLeft}, {"planned", Align::kLeft}});
+  for (std::size_t p = 0; p < r.plan.plan.size(); ++p) {
+    const auto& now = p < r.existing.size() ? r.existing[p] : r.added.assignment[p - r.existing.size()];
+    if (r.plan.plan[p] != now) c.add_row({std::to_string(p), replica_list(now), replica_list(r.plan.plan[p])});
+  }
+  if (r.plan.moves == 0 && r.plan.leader_changes == 0) return out;
+  return out + c.to_text();
+}
+
+std::string add_partitions_to_csv(const AddPartitionsReport& r) {
+  Table a({{"partition"}, {"replicas (leader first)", Align::kLeft}});
+  for (std::size_t p = 0; p < r.existing.size(); ++p) a.add_row({std::to_string(p), replica_list(r.existing[p])});
+  for (std::size_t i = 0; i < r.added.assignment.size(); ++i)
+    a.add_row({std::to_string(r.existing.size() + i), replica_list(r.added.assignment[i])});
+  return a.to_csv();
+}
 
 }  // namespace partsim::analysis

@@ -53,10 +53,10 @@ TopicPlacement place_topic(const TopicPlacementRequest& r) {
         out.start_index = random.next_int(n);
         out.replica_shift = random.next_int(n);
       }
-      out.assignment =
-          out.rack_aware
-              ? admin_rack_aware(racked, r.partitions, r.replication_factor, out.start_index, out.replica_shift)
-              : admin_rack_unaware(ids, r.partitions, r.replication_factor, out.start_index, out.replica_shift);
+      out.assignment = out.rack_aware ? admin_rack_aware(racked, r.partitions, r.replication_factor, out.start_index,
+                                                         out.replica_shift, r.start_partition)
+                                      : admin_rack_unaware(ids, r.partitions, r.replication_factor, out.start_index,
+                                                           out.replica_shift, r.start_partition);
       break;
     }
     case Placer::kStriped:
@@ -65,6 +65,26 @@ TopicPlacement place_topic(const TopicPlacementRequest& r) {
       break;
   }
   return out;
+}
+
+TopicPlacement place_added_partitions(const Assignment& existing, TopicPlacementRequest how) {
+  if (existing.empty() || existing[0].empty())
+    throw PlacementError("the topic has no partition 0 to take the replication factor from");
+  if (how.placer == Placer::kSimple)
+    throw PlacementError("no controller places added partitions by plain round-robin (use admin or striped)");
+  how.replication_factor = static_cast<std::int32_t>(existing[0].size());
+  how.start_index.reset();
+  how.start_partition = 0;
+  if (how.placer == Placer::kAdmin) {
+    // AdminZkClient: max(0, allBrokers.indexWhere(_.id >= partition 0's first replica)).
+    std::vector<std::int32_t> ids;
+    for (const auto& b : how.brokers) ids.push_back(b.id);
+    std::sort(ids.begin(), ids.end());
+    const auto at = std::find_if(ids.begin(), ids.end(), [&](std::int32_t id) { return id >= existing[0][0]; });
+    how.start_index = at == ids.end() ? 0 : static_cast<std::int32_t>(at - ids.begin());
+    how.start_partition = static_cast<std::int32_t>(existing.size());
+  }
+  return place_topic(how);
 }
 
 }  // namespace partsim::model

@@ -26,6 +26,7 @@ struct TopicPlacementRequest {
   std::int32_t replication_factor = 0;
   std::optional<std::int32_t> start_index;  ///< kAdmin: Kafka's fixedStartIndex (start and shift); else both drawn
   std::int64_t seed = 0;                    ///< java.util.Random seed for the draws
+  std::int32_t start_partition = 0;         ///< kAdmin: startPartitionId, the first partition's id (added partitions)
 };
 
 struct TopicPlacement {
@@ -39,5 +40,22 @@ struct TopicPlacement {
 /// replication factor above the broker count, kAdmin with racks on some brokers only
 /// (AdminOperationException), kStriped with every broker fenced.
 TopicPlacement place_topic(const TopicPlacementRequest& request);
+
+/// Where Kafka puts the partitions a CreatePartitions adds to a topic that has `existing`
+/// (its partitions 0.., preferred leader first), as `how.placer`'s controller would, over
+/// `how.brokers` (the cluster now) with partition 0's replication factor:
+/// - kAdmin, the ZooKeeper-era rule (AdminZkClient.createNewPartitionsAssignment):
+///   AdminUtils over the brokers sorted by id (rack-aware when they have racks), its fixed
+///   start index (and so its replica shift) the position of the first broker whose id is at
+///   least partition 0's preferred leader, the partition ids continuing from existing.size().
+///   The old partitions do not move, so brokers added since the topic was made get only new
+///   ones. Kafka's AddPartitionsTest: p0 [1,2] on brokers 0-3, to 3 partitions: p1 [2,0],
+///   p2 [3,1].
+/// - kStriped, the KRaft controller (ReplicationControlManager.createPartitions): a fresh
+///   StripedReplicaPlacer placement of the added partitions alone, drawn from `how.seed`;
+///   the start partition does not enter it.
+/// `how.partitions` is the number added; `how.replication_factor` and `how.start_index` are
+/// ignored. Throws PlacementError where Kafka refuses (and kSimple, which no controller has).
+TopicPlacement place_added_partitions(const Assignment& existing, TopicPlacementRequest how);
 
 }  // namespace partsim::model

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <fstream>
 #include <string>
 
 #include "cli/cli_runner.hpp"
@@ -152,6 +153,93 @@ TEST_CASE("bad assign input exits 2 naming the option") {
        "partsim assign: --brokers: must list at least one broker as ID[:RACK[:fenced]],..., got ''\n"},
       {"assign --brokers 0,1 --partitions 3 --rf 1 --placer best",
        "partsim assign: --placer: must be admin, striped or simple, got 'best'\n"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.args);
+    const auto r = run_cli(c.args);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == c.message);
+  }
+}
+
+// --add-partitions: where Kafka's controller puts partitions added to a topic, and the plan that evens it.
+
+TEST_CASE("assign --add-partitions follows Kafka's AddPartitionsTest, and shows what brokers added later miss") {
+  partsim::testing::ScratchDir dir;
+  // testReplicaPlacementPartialServers: four brokers, p0 [1,2], increased to 3 partitions.
+  const auto current = dir.path / "current.json";
+  std::ofstream(current) << R"({"version":1,"partitions":[{"topic":"new-topic2","partition":0,"replicas":[1,2]}]})";
+  const auto kafka =
+      run_cli("assign --brokers 0,1,2,3 --current '" + current.string() + "' --add-partitions 2 --format csv");
+  REQUIRE(kafka.exit_code == 0);
+  CHECK(kafka.out == "partition,replicas (leader first)\n0,\"1,2\"\n1,\"2,0\"\n2,\"3,1\"\n");
+  // A topic made on brokers 0-2; brokers 3-5 came later. The new partitions start at partition
+  // 0's leader and continue its pattern over every broker: the old brokers keep all they had.
+  const auto plan = dir.path / "plan.json";
+  const auto r = run_cli("assign --brokers 0,1,2,3,4,5 --created-on 0,1,2 --partitions 6 --rf 2 --start-index 0 "
+                         "--add-partitions 3 --topic orders --format json --plan-out '" +
+                         plan.string() + "'");
+  REQUIRE(r.exit_code == 0);
+  const auto j = compact_json(r.out);
+  CHECK(
+      j.find(
+          R"("added":[{"partition":6,"replicas":[0,2]},{"partition":7,"replicas":[1,3]},{"partition":8,"replicas":[2,4]}])") !=
+      std::string::npos);
+  CHECK(j.find(R"("after":{"replicas_per_broker":{"min":0,"max":6},"leaders_per_broker":{"min":0,"max":3})") !=
+        std::string::npos);
+  // The fewest moves to 3 replicas and 1-2 preferred leaders on every broker: broker 5 needs
+  // 3 replicas and the brokers 3 and 4 two more each (7), three leaders move to the new brokers.
+  CHECK(
+      j.find(
+          R"("moves":7,"leader_changes":3,"method":"flow","evened":{"replicas_per_broker":{"min":3,"max":3},"leaders_per_broker":{"min":1,"max":2})") !=
+      std::string::npos);
+  const auto written = compact_json(partsim::testing::slurp(plan));
+  CHECK(written.find(R"("topic":"orders","partition":0,"replicas":[0,5])") != std::string::npos);
+  CHECK(written.find(R"("partition":2)") == std::string::npos);  // unchanged partitions are not in the plan
+  // KRaft: a fresh striped placement of the new partitions alone, as the same seed places a new topic.
+  const auto kraft = run_cli("assign --brokers 0,1,2,3,4,5 --current '" + current.string() +
+                             "' --add-partitions 3 --placer striped --seed 5 --format csv");
+  const auto fresh =
+      run_cli("assign --brokers 0,1,2,3,4,5 --partitions 3 --rf 2 --placer striped --seed 5 --format csv");
+  REQUIRE(kraft.exit_code == 0);
+  const auto rows = [](const std::string& csv) { return csv.substr(csv.find('\n') + 1); };
+  CHECK(kraft.out == "partition,replicas (leader first)\n0,\"1,2\"\n" + [&] {
+    std::string shifted, rest = rows(fresh.out);
+    for (std::size_t at = 0, p = 1; at < rest.size(); ++p) {
+      const auto comma = rest.find(',', at), end = rest.find('\n', at);
+      shifted += std::to_string(p) + rest.substr(comma, end - comma + 1);
+      at = end + 1;
+    }
+    return shifted;
+  }());
+}
+
+TEST_CASE("bad assign --add-partitions input exits 2 naming the option") {
+  partsim::testing::ScratchDir dir;
+  const auto two = dir.path / "two.json";
+  std::ofstream(two)
+      << R"({"version":1,"partitions":[{"topic":"a","partition":0,"replicas":[1]},{"topic":"b","partition":0,"replicas":[1]}]})";
+  struct Case {
+    std::string args, message;
+  };
+  const Case cases[] = {
+      {"assign --brokers 0,1 --partitions 3 --rf 1 --add-partitions 2 --placer simple",
+       "partsim assign: --add-partitions: takes --placer admin (the ZooKeeper-era controller's rule) or striped (KRaft's); no "
+       "controller adds partitions by plain round-robin\n"},
+      {"assign --brokers 0,1 --partitions 3 --rf 1 --created-on 0,7 --add-partitions 2",
+       "partsim assign: --created-on: broker 7 is not in --brokers (list every broker there)\n"},
+      {"assign --brokers 0,1 --current '" + two.string() + "' --partitions 3 --add-partitions 2",
+       "partsim assign: --partitions: the topic's partitions come from --current; leave --partitions out\n"},
+      {"assign --brokers 0,1 --current '" + two.string() + "' --add-partitions 2",
+       "partsim assign: --current: lists topics a and b; --add-partitions takes one topic\n"},
+      {"assign --brokers 0,1 --partitions 3 --rf 1 --plan-out x.json",
+       "partsim assign: --plan-out: only with --add-partitions\n"},
+      {"assign --brokers 0,1 --rf 1 --add-partitions 2",
+       "partsim assign: the option '--partitions' is required but missing (or give the topic's assignment with --current)\n"},
+      {"assign --brokers 0,1 --partitions 2 --rf 2 --created-on 0 --add-partitions 2",
+       "partsim assign: --rf: must be <= the number of brokers the topic was created on (1), got 2\n"},
+      {"assign --brokers 0,1 --partitions 2 --rf 1 --add-partitions 0",
+       "partsim assign: --add-partitions: must be an integer in [1, 1000000], got 0\n"},
   };
   for (const auto& c : cases) {
     CAPTURE(c.args);

@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include <set>
+
 using namespace partsim::model;
 
 namespace {
@@ -65,4 +67,46 @@ TEST_CASE("place_topic refuses what Kafka refuses, with Kafka's messages") {
                        PlacementError);
   r = request(Placer::kStriped, {{0, "a", true}, {1, "a", true}}, 3, 1);
   CHECK_THROWS_WITH_AS(place_topic(r), "All brokers are currently fenced.", PlacementError);
+}
+
+TEST_CASE(
+    "added partitions, ZooKeeper-era rule: AdminUtils continued from partition 0's leader (Kafka's AddPartitionsTest)") {
+  const std::vector<UsableBroker> four{{0, {}, false}, {1, {}, false}, {2, {}, false}, {3, {}, false}};
+  auto how = request(Placer::kAdmin, four, 2, 0);
+  // testReplicaPlacementPartialServers: p0 [1,2], increased to 3.
+  auto added = place_added_partitions({{1, 2}}, how);
+  CHECK(added.start_index == 1);
+  CHECK(added.assignment == Assignment{{2, 0}, {3, 1}});
+  // testReplicaPlacementAllServers: p0 [2,3,0,1], increased to 7: leaders 3, 0, 1, 2, 3, 0.
+  how.partitions = 6;
+  added = place_added_partitions({{2, 3, 0, 1}}, how);
+  REQUIRE(added.assignment.size() == 6);
+  std::vector<std::int32_t> leaders;
+  for (const auto& r : added.assignment) {
+    leaders.push_back(r[0]);
+    CHECK(std::set<std::int32_t>(r.begin(), r.end()) == std::set<std::int32_t>{0, 1, 2, 3});
+  }
+  CHECK(leaders == std::vector<std::int32_t>{3, 0, 1, 2, 3, 0});
+  // Partition 0 led by a broker gone since: the first broker with a larger id starts.
+  how.partitions = 1;
+  CHECK(place_added_partitions({{5, 0}}, how).start_index == 0);
+  const std::vector<UsableBroker> gap{{0, {}, false}, {4, {}, false}, {8, {}, false}};
+  how.brokers = gap;
+  added = place_added_partitions({{5, 0}}, how);
+  CHECK(added.start_index == 2);                  // broker 8
+  CHECK(added.assignment == Assignment{{0, 4}});  // partition 1: (1 + 2) mod 3 = position 0
+}
+
+TEST_CASE("added partitions, KRaft: a fresh striped placement of the new partitions alone") {
+  const std::vector<UsableBroker> six{{0, {}, false}, {1, {}, false}, {2, {}, false},
+                                      {3, {}, false}, {4, {}, false}, {5, {}, false}};
+  auto how = request(Placer::kStriped, six, 3, 0);
+  how.seed = 11;
+  const auto added = place_added_partitions({{0, 1}, {1, 2}, {2, 0}}, how);
+  auto fresh = request(Placer::kStriped, six, 3, 2);
+  fresh.seed = 11;
+  CHECK(added.assignment == place_topic(fresh).assignment);
+  CHECK_THROWS_AS(place_added_partitions({}, how), PlacementError);
+  how.placer = Placer::kSimple;
+  CHECK_THROWS_AS(place_added_partitions({{0, 1}}, how), PlacementError);
 }
