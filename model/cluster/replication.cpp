@@ -150,6 +150,20 @@ void Replication::advance_hw(Partition& p, SimTime) {
   p.hw = hw;
   host_.high_watermark_moved(static_cast<std::size_t>(&p - parts_.data()), hw);
   settle(p, hw, std::nullopt);
+  if (read_replicas_) wake_parked(p.leader);
+}
+
+// A parked fetch always waits out replica.fetch.wait.max.ms in Kafka; the host drops the
+// expiry when nothing would come of it (the producers done, every follower up to date). A
+// high watermark that moves after that gives the leader's parked followers something to
+// learn, so their expiry comes back, at the time it would have been.
+void Replication::wake_parked(std::int32_t leader) {
+  for (Session& s : sessions_) {
+    if (s.leader != leader || s.state != FetchState::kParked || s.expiry_pending) continue;
+    s.expiry_pending = host_.schedule_fetch(ReplicationHost::Step::kExpire,
+                                            static_cast<std::uint32_t>(&s - sessions_.data()), s.fetch,
+                                            s.parked_at + s_.replication.fetch_wait_max);
+  }
 }
 
 // Pending acks=all batches up to `upto` are answered: covered (no error) or with `error`.
@@ -193,6 +207,7 @@ std::int64_t Replication::available(const Session& s) const {
 
 void Replication::send_fetch(Session& s, SimTime now) {
   s.state = FetchState::kInFlight;
+  s.expiry_pending = false;
   s.fetch = next_fetch_++;
   schedule(s, ReplicationHost::Step::kArrive, now + one_way(s));
 }
@@ -217,17 +232,23 @@ Replication::Session* Replication::current(std::uint32_t session, std::uint64_t 
 }
 
 // The leader answers a fetch with everything up to its log end, now.
-void Replication::respond(Session& s, SimTime now) {
+void Replication::respond(Session& s, SimTime now, bool at_arrival) {
   s.state = FetchState::kInFlight;
   s.carried.clear();
-  s.answered = now;
   std::int64_t bytes = 0;  // what the answer carries: the leader's log past the follower's end
   std::int32_t partitions = 0, topics = 0;
   std::size_t last_topic = parts_.size();  // parts_ are in topic order
+  std::size_t k = 0;                       // the partition's place in s.arrival_hw
   for (std::size_t i = 0; i < parts_.size(); ++i) {
     const Partition& p = parts_[i];
     if (!fetches(s, p)) continue;
-    s.carried.push_back({i, leader_leo(p), p.hw});
+    // The answer's high watermark (KIP-392): read before the fetch's own update when answered
+    // as it arrives (Partition.fetchRecords reads, then updateFollowerFetchState), else now.
+    std::pair<std::int64_t, std::int64_t> hw{p.hw, 0};
+    if (read_replicas_)
+      hw = at_arrival && k < s.arrival_hw.size() ? s.arrival_hw[k] : std::pair{p.hw, host_.readable_records(i)};
+    ++k;
+    s.carried.push_back({i, leader_leo(p), hw.first, hw.second});
     const std::int64_t more = leader_leo(p) - p.state[pos(p, s.follower)].leo;
     if (more <= 0) continue;
     bytes += more;
@@ -243,10 +264,13 @@ void Replication::on_fetch_arrive(std::uint32_t session, std::uint64_t fetch, Si
   Session* const found = current(session, fetch, FetchState::kInFlight, kNeedsBoth);
   if (!found) return;
   Session& s = *found;
+  s.arrival_hw.clear();
   bool any = false;
   for (Partition& p : parts_) {
     if (!fetches(s, p)) continue;
     any = true;
+    if (read_replicas_)
+      s.arrival_hw.emplace_back(p.hw, host_.readable_records(static_cast<std::size_t>(&p - parts_.data())));
     Follower& f = p.state[pos(p, s.follower)];
     const std::int64_t leo = leader_leo(p);
     // lastCaughtUpTime (§9.3, RP:127-133).
@@ -272,15 +296,21 @@ void Replication::on_fetch_arrive(std::uint32_t session, std::uint64_t fetch, Si
     return;
   }
   if (available(s) >= s_.replication.fetch_min_bytes) {
-    respond(s, now);
+    respond(s, now, true);
     return;
   }
   s.state = FetchState::kParked;
-  schedule(s, ReplicationHost::Step::kExpire, now + s_.replication.fetch_wait_max);
+  s.parked_at = now;
+  s.expiry_pending = host_.schedule_fetch(ReplicationHost::Step::kExpire,
+                                          static_cast<std::uint32_t>(&s - sessions_.data()), s.fetch,
+                                          now + s_.replication.fetch_wait_max);
 }
 
 void Replication::on_fetch_expire(std::uint32_t session, std::uint64_t fetch, SimTime now) {
-  if (Session* const s = current(session, fetch, FetchState::kParked, kNeedsLeader)) respond(*s, now);
+  if (Session* const s = current(session, fetch, FetchState::kParked, kNeedsLeader)) {
+    s->expiry_pending = false;
+    respond(*s, now);
+  }
 }
 
 void Replication::on_fetch_return(std::uint32_t session, std::uint64_t fetch, SimTime now) {
@@ -293,12 +323,12 @@ void Replication::on_fetch_return(std::uint32_t session, std::uint64_t fetch, Si
     if (p.leader != s.leader) continue;
     Follower& f = p.state[pos(p, s.follower)];
     f.leo = c.leo;
-    // The answer's high watermark, bounded by the follower's log end (UnifiedLog.maybeUpdateHighWatermark);
-    // a higher one lets the follower's delayed consumer fetches complete (KIP-392).
-    const std::int64_t hw = std::min(c.hw, f.leo);
-    if (hw <= f.hw) continue;
-    f.hw = hw;
-    f.hw_as_of = s.answered;
+    // The answer's high watermark, bounded by the follower's log end (UnifiedLog.maybeUpdateHighWatermark,
+    // which the answer's log end always covers); a higher one lets the follower's delayed
+    // consumer fetches complete (KIP-392).
+    if (std::min(c.hw, f.leo) <= f.hw) continue;
+    f.hw = std::min(c.hw, f.leo);
+    f.hw_records = c.hw_records;
     if (read_replicas_) host_.follower_high_watermark(c.partition, s.follower);
   }
   s.carried.clear();
@@ -328,19 +358,31 @@ std::int32_t Replication::preferred_read_replica(std::size_t partition, const st
     const Follower& f = p.state[pos(p, b)];
     const Follower& g = p.state[pos(p, best)];
     const auto key = [&](const Follower& x, std::int32_t broker) {
-      return std::tuple(x.fetched, x.last_caught_up, s_.brokers[static_cast<std::size_t>(broker)].id);
+      // (Kafka's times are whole milliseconds: followers caught up within one tie there)
+      return std::tuple(x.fetched, x.last_caught_up.count_ns() / 1'000'000,
+                        s_.brokers[static_cast<std::size_t>(broker)].id);
     };
     if (key(f, b) > key(g, best)) best = b;
   }
   return best;
 }
 
-std::optional<SimTime> Replication::follower_high_watermark_as_of(std::size_t partition, std::int32_t broker) const {
+std::optional<std::int64_t> Replication::follower_readable_records(std::size_t partition, std::int32_t broker) const {
   const Partition& p = parts_[partition];
   if (broker == p.leader || !up(broker) || !p.created()) return std::nullopt;
   const auto it = std::find(p.replicas.begin(), p.replicas.end(), broker);
   if (it == p.replicas.end()) return std::nullopt;
-  return p.state[static_cast<std::size_t>(it - p.replicas.begin())].hw_as_of;
+  return p.state[static_cast<std::size_t>(it - p.replicas.begin())].hw_records;
+}
+
+bool Replication::followers_behind() const {
+  if (!read_replicas_) return false;
+  for (const Partition& p : parts_) {
+    if (p.leader < 0 || !up(p.leader)) continue;
+    for (const std::int32_t b : p.isr)
+      if (b != p.leader && up(b) && !fenced_[static_cast<std::size_t>(b)] && p.state[pos(p, b)].hw < p.hw) return true;
+  }
+  return false;
 }
 
 // Idle fetchers of live followers towards live leaders start again.
@@ -359,6 +401,7 @@ void Replication::stop_sessions(std::int32_t b) {
       s.state = FetchState::kIdle;
       s.fetch = next_fetch_++;  // what is on its way is stale
       s.carried.clear();
+      s.expiry_pending = false;
     }
 }
 

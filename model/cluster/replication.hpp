@@ -33,9 +33,10 @@ class ReplicationHost {
 public:
   virtual ~ReplicationHost() = default;
   /// A fetcher's step at `at`: call Replication::on_fetch_arrive / on_fetch_return /
-  /// on_fetch_expire with (session, fetch).
+  /// on_fetch_expire with (session, fetch). False: the host dropped it (an expiry that would
+  /// change nothing once the producers are done; the run ends without it).
   enum class Step { kArrive, kReturn, kExpire };
-  virtual void schedule_fetch(Step step, std::uint32_t session, std::uint64_t fetch, SimTime at) = 0;
+  virtual bool schedule_fetch(Step step, std::uint32_t session, std::uint64_t fetch, SimTime at) = 0;
   /// The leader answers `request` now (every acks=all batch of it settled).
   virtual void acks_settled(std::uint64_t request) = 0;
   /// A waiting batch of `request` on partition `partition` is answered with `error`.
@@ -54,6 +55,9 @@ public:
   /// KIP-392 (replica.selector.class rack-aware): `follower` has learnt a higher high
   /// watermark of `partition` from its leader's answer; it may serve consumers more.
   virtual void follower_high_watermark(std::size_t partition, std::int32_t follower) = 0;
+  /// KIP-392: how many of `partition`'s records are below its high watermark now (the
+  /// leaders' logs count them; what a follower that learns this high watermark may serve).
+  virtual std::int64_t readable_records(std::size_t partition) const = 0;
 };
 
 class Replication {
@@ -119,10 +123,14 @@ public:
   /// covers the fetch offset, or -1 for the leader itself (no selector, no rack, the leader
   /// in the rack, or no in-sync replica there). A node index.
   std::int32_t preferred_read_replica(std::size_t partition, const std::string& rack) const;
-  /// When `broker` is a live follower of `partition` under its current leader: the time of
-  /// the leader's answer whose high watermark it knows (it serves consumers the records
-  /// readable then). None: it is not (a consumer's fetch there is refused).
-  std::optional<SimTime> follower_high_watermark_as_of(std::size_t partition, std::int32_t broker) const;
+  /// When `broker` is a live follower of `partition` under its current leader: how many
+  /// records lie below the high watermark it learnt from its leader's last answer (what it
+  /// serves consumers). None: it is not (a consumer's fetch there is refused).
+  std::optional<std::int64_t> follower_readable_records(std::size_t partition, std::int32_t broker) const;
+  /// KIP-392: a live in-sync follower has not learnt its leader's high watermark yet (its
+  /// leader's next answer tells it, at the latest when its fetch has waited
+  /// replica.fetch.wait.max.ms): consumers reading from it may still get more.
+  bool followers_behind() const;
   std::int64_t high_watermark(std::size_t partition) const { return parts_[partition].hw; }
   /// The end of the partition's log (bytes): its leader's, or the last leader's while offline.
   std::int64_t log_end(std::size_t partition) const { return parts_[partition].log_end; }
@@ -134,10 +142,10 @@ private:
     std::int64_t leo_at_prev_fetch = 0;
     SimTime prev_fetch = SimTime::zero();
     SimTime last_caught_up = SimTime::zero();
-    // The high watermark this follower learnt from its leader's last answer, and that
-    // answer's time (KIP-392: what it may serve consumers).
+    // The high watermark this follower learnt from its leader's last answer, in bytes and in
+    // records (KIP-392: what it may serve consumers).
     std::int64_t hw = 0;
-    SimTime hw_as_of = SimTime::zero();
+    std::int64_t hw_records = 0;
   };
   struct Pending {
     std::int64_t end;
@@ -163,10 +171,15 @@ private:
     std::uint64_t fetch = 0;  // the current fetch's id
     struct Carried {
       std::size_t partition;
-      std::int64_t leo, hw;  // the leader's log end and high watermark in the response
+      std::int64_t leo, hw;     // the leader's log end and high watermark in the response
+      std::int64_t hw_records;  // KIP-392: the records below that high watermark
     };
     std::vector<Carried> carried;
-    SimTime answered = SimTime::zero();  // when the leader answered the fetch on its way back
+    // KIP-392: per partition it fetches (parts_ order), the high watermark (bytes, records)
+    // when the fetch arrived: an answer at once carries it, read before the fetch moved it.
+    std::vector<std::pair<std::int64_t, std::int64_t>> arrival_hw;
+    SimTime parked_at = SimTime::zero();
+    bool expiry_pending = false;  // its parked fetch's expiry is scheduled (the host may drop it)
   };
 
   std::size_t pos(const Partition& p, std::int32_t b) const;
@@ -179,7 +192,11 @@ private:
   void schedule(const Session& s, ReplicationHost::Step step, SimTime at);         // the session's current fetch
   enum Needs : unsigned { kNeedsLeader = 1, kNeedsFollower = 2, kNeedsBoth = 3 };  // brokers that must be up
   Session* current(std::uint32_t session, std::uint64_t fetch, FetchState state, Needs needs);
-  void respond(Session& s, SimTime now);
+  /// `at_arrival`: answered as the fetch arrives (its high watermark from before the fetch).
+  void respond(Session& s, SimTime now, bool at_arrival = false);
+  /// KIP-392: a high watermark moved while the producers may be done: parked fetches of the
+  /// leader whose expiry was dropped get one (their followers have something to learn).
+  void wake_parked(std::int32_t leader);
   std::int64_t available(const Session& s) const;
   SimTime one_way(const Session& s) const;
   bool fetches(const Session& s, const Partition& p) const;  // the session carries the partition

@@ -109,13 +109,15 @@ void TrafficMeter::migration_read(std::uint32_t broker, std::int64_t bytes) {
   add(Traffic::kMigrationCopy, broker_rack_[broker], client_rack_[static_cast<std::size_t>(bridge_)], bytes, 0);
 }
 
-TrafficResult TrafficMeter::finish() const {
+TrafficResult TrafficMeter::finish(bool partial) const {
   TrafficResult r = result_;
   // A run of run.duration.ms: the workload's time, so that bytes a slower path moves after it
   // (consumers catching up, a follower's late high watermark) count at the workload's rate
-  // rather than diluting it; a run that stops by records: up to the last message that moved records.
-  // A run with both stops at the first: the records, whose time is the last message's.
-  const bool timed = s_.run.duration && !s_.run.records;
+  // rather than diluting it. A run that may stop before it (a record count, the run's or a
+  // producer's) or was interrupted: up to the last message that moved records.
+  const bool by_records = s_.run.records || std::any_of(s_.producers.begin(), s_.producers.end(),
+                                                        [](const auto& p) { return p.workload.records.has_value(); });
+  const bool timed = s_.run.duration && !by_records && !partial;
   r.seconds = (timed ? *s_.run.duration : last_).to_ms() / 1000;
   return r;
 }

@@ -63,8 +63,8 @@ public:
   /// `client_racks`: per client (the scenario's producers, then a migration's), where it runs;
   /// `bridge`: the migration's bridge among them (its requests and responses are the
   /// migration's copy), or -1; `clock`: the simulation's time (the rates are over
-  /// run.duration.ms, or for a run that stops by records the time up to the last message
-  /// that moved records).
+  /// run.duration.ms, or for a run that may stop by records, or was interrupted, the time up
+  /// to the last message that moved records).
   TrafficMeter(const Scenario& s, std::vector<std::string> client_racks, std::int64_t bridge, const SimTime& clock);
 
   /// Client `client` sends a request of `batches` batches (`batch_bytes` in all, one topic
@@ -89,7 +89,8 @@ public:
   std::uint32_t broker_rack(std::uint32_t broker) const { return broker_rack_[broker]; }
 
   /// The figures, their rates over the simulated time up to the last message.
-  TrafficResult finish() const;
+  /// `partial`: the run was interrupted (its rates are over the time it ran).
+  TrafficResult finish(bool partial) const;
 
 private:
   void add(Traffic kind, std::uint32_t from, std::uint32_t to, std::int64_t records_bytes, std::int64_t framing);

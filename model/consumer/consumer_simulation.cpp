@@ -181,18 +181,16 @@ void GroupSimulation::fetch_answered(std::int32_t member, std::int32_t broker,
   // KIP-392: the leader named a read replica, valid until metadata.max.age.ms after the answer
   // (FetchCollector: metadataExpireMs); an error of the replica, or a failed fetch of its
   // session, sends the member back to the leader (FetchUtils.requestMetadataUpdate,
-  // AbstractFetch.handleFetchFailure).
+  // AbstractFetch.handleFetchFailure). The member acts on it when the answer reaches it.
+  auto& notes = ms.notes[static_cast<std::size_t>(broker)];
+  notes.clear();
   if (counts && !read_replicas.empty()) {
     PARTSIM_CHECK(read_replicas.size() == ranges->size(), "a fetch answer of another request");
-    for (std::size_t i = 0; i < ranges->size(); ++i) {
-      auto& s = parts_[static_cast<std::size_t>((*ranges)[i].part)];
-      if (s.epoch != (*ranges)[i].epoch || read_replicas[i] == kSameReplica) continue;
-      s.read_replica = read_replicas[i] >= 0 ? read_replicas[i] : -1;
-      s.read_replica_until = at + spec_.config.metadata_max_age;
-    }
+    for (std::size_t i = 0; i < ranges->size(); ++i)
+      if (read_replicas[i] != kSameReplica) notes.push_back({(*ranges)[i].part, (*ranges)[i].epoch, read_replicas[i]});
   } else if (!counts) {
     for (const std::int32_t p : ms.session[static_cast<std::size_t>(broker)])
-      parts_[static_cast<std::size_t>(p)].read_replica = -1;
+      notes.push_back({p, parts_[static_cast<std::size_t>(p)].epoch, kNotReplica});
   }
   if (counts) {
     PARTSIM_CHECK(counts->size() == ranges->size(), "a fetch answer of another request");
@@ -222,6 +220,15 @@ void GroupSimulation::fetch_done(std::int32_t member, std::int32_t broker, SimTi
   auto& ms = members_[static_cast<std::size_t>(member)];
   auto ranges = std::move(*ms.in_flight[static_cast<std::size_t>(broker)]);
   ms.in_flight[static_cast<std::size_t>(broker)].reset();
+  for (const ReadReplicaNote& n : ms.notes[static_cast<std::size_t>(broker)]) {
+    auto& s = parts_[static_cast<std::size_t>(n.part)];
+    if (s.epoch != n.epoch) continue;  // revoked or assigned again since
+    // The same replica named again keeps its expiry (SubscriptionState.tryUpdatingPreferredReadReplica).
+    if (n.replica >= 0 && n.replica == s.read_replica && now <= s.read_replica_until) continue;
+    s.read_replica = n.replica >= 0 ? n.replica : -1;
+    s.read_replica_until = now + spec_.config.metadata_max_age;
+  }
+  ms.notes[static_cast<std::size_t>(broker)].clear();
   if (!alive(member)) return;
   for (const auto& r : ranges) {
     auto& s = parts_[static_cast<std::size_t>(r.part)];

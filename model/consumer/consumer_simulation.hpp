@@ -103,9 +103,10 @@ public:
   /// or the followers run on): a member then fetches its partitions even when it has read
   /// everything there is, waiting for more.
   virtual bool logs_growing() const = 0;
-  /// KIP-392: when `broker` is a follower of `log` that serves consumers, the time whose high
-  /// watermark it serves up to (none: it serves as the leader, or not at all).
-  virtual std::optional<SimTime> replica_as_of(std::int32_t, std::int32_t) const { return std::nullopt; }
+  /// KIP-392: when `broker` is a follower of `log` that serves consumers, how many records
+  /// it serves (those below the high watermark it learnt; none: it serves as the leader, or
+  /// not at all).
+  virtual std::optional<std::int64_t> replica_readable(std::int32_t, std::int32_t) const { return std::nullopt; }
 };
 
 namespace group_sim {

@@ -82,8 +82,8 @@ public:
                   std::vector<consumer::FetchRequestPartition> request, SimTime at) override;
   std::int32_t leader(std::int32_t log) const override;
   bool logs_growing() const override { return host_.logs_growing(); }
-  std::optional<SimTime> replica_as_of(std::int32_t log, std::int32_t broker) const override {
-    return follower_as_of(log, static_cast<std::uint32_t>(broker));
+  std::optional<std::int64_t> replica_readable(std::int32_t log, std::int32_t broker) const override {
+    return follower_readable(log, static_cast<std::uint32_t>(broker));
   }
 
   // FetchServerHost
@@ -104,10 +104,9 @@ public:
   std::int32_t read_replica(std::int32_t log, const std::string& rack) const override {
     return replication_ ? replication_->preferred_read_replica(static_cast<std::size_t>(log), rack) : -1;
   }
-  std::optional<SimTime> follower_as_of(std::int32_t log, std::uint32_t broker) const override {
+  std::optional<std::int64_t> follower_readable(std::int32_t log, std::uint32_t broker) const override {
     if (!replication_) return std::nullopt;
-    return replication_->follower_high_watermark_as_of(static_cast<std::size_t>(log),
-                                                       static_cast<std::int32_t>(broker));
+    return replication_->follower_readable_records(static_cast<std::size_t>(log), static_cast<std::int32_t>(broker));
   }
   void answered(std::uint32_t group, std::int32_t member, std::int32_t broker,
                 std::optional<std::vector<std::int64_t>> counts, std::vector<std::int32_t> read_replicas,

@@ -73,7 +73,8 @@ public:
   void operator()(const MigrationEvent& e) { migration_->step(e.step, now()); }
 
   // ReplicationHost
-  void schedule_fetch(ReplicationHost::Step step, std::uint32_t session, std::uint64_t fetch, SimTime at) override;
+  bool schedule_fetch(ReplicationHost::Step step, std::uint32_t session, std::uint64_t fetch, SimTime at) override;
+  std::int64_t readable_records(std::size_t partition) const override { return leaders_->readable_records(partition); }
   void acks_settled(std::uint64_t request) override;
   void ack_error(std::uint64_t request, std::size_t partition, ProduceError error) override;
   std::int64_t records_acked() const override { return recorder_->result().records_acked; }

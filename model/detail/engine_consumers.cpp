@@ -7,11 +7,13 @@
 namespace partsim::model::detail {
 
 // Records may still come, or become readable: a producer runs on, or (followers) records
-// above the high watermark wait for followers that still fetch or brokers that may recover.
+// above the high watermark wait for followers that still fetch or brokers that may recover,
+// or a follower consumers read from has yet to learn the high watermark.
 bool Engine::logs_growing() const {
   if (!quiet()) return true;
   if (!replication_ || (replication_steps_ == 0 && broker_steps_left_ == 0)) return false;
-  return leaders_->unreplicated();
+  // (KIP-392: a follower that has yet to learn the high watermark will serve more)
+  return leaders_->unreplicated() || replication_->followers_behind();
 }
 
 // Records of `log` were appended or became readable: the bridge may copy them, an idle member

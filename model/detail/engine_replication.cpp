@@ -18,11 +18,14 @@ void Engine::operator()(const FetchStep& e) {
   }
 }
 
-void Engine::schedule_fetch(ReplicationHost::Step step, std::uint32_t session, std::uint64_t fetch, SimTime at) {
-  // Once no producer will send again, an idle fetcher (waiting for data) stops: the run ends.
-  if (step == ReplicationHost::Step::kExpire && quiet()) return;
+bool Engine::schedule_fetch(ReplicationHost::Step step, std::uint32_t session, std::uint64_t fetch, SimTime at) {
+  // Once no producer will send again, an idle fetcher (waiting for data) stops: the run ends;
+  // unless a follower has yet to learn its leader's high watermark (KIP-392: consumers read
+  // from it), which the expiry's answer tells it.
+  if (step == ReplicationHost::Step::kExpire && quiet() && !replication_->followers_behind()) return false;
   ++replication_steps_;
   sim_.schedule_at(at, FetchStep{step, session, fetch});
+  return true;
 }
 
 bool Engine::quiet() const {

@@ -50,7 +50,7 @@ void Engine::gather_results() {
   if (migration_) result().migration = migration_->finish();  // from the logs as the run left them
   if (leaders_->keeps_logs()) result().logs = leaders_->logs();
   result().leader_history = controller_->take_history();
-  result().traffic = traffic_->finish();
+  result().traffic = traffic_->finish(result().partial);
   for (std::size_t t = 0; t < s_.topics.size(); ++t) {
     const auto leaders = leadership_.leaders(t);
     for (std::size_t p = 0; p < leaders.size(); ++p)

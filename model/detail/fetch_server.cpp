@@ -58,11 +58,12 @@ void FetchServer::started(std::uint64_t id, SimTime waited) {
 FetchServer::Role FetchServer::role(const Fetch& f, std::size_t i) const {
   const std::int32_t log = f.request[i].log;
   const std::int32_t leader = host_.leader(log);
+  // The fetch carries the leader epoch the member knew: a leader change since fences it
+  // wherever it is read (FENCED_LEADER_EPOCH; the member refreshes its metadata), at a
+  // follower and at a new leader alike.
+  if (leader < 0 || leader != f.leaders[i]) return Role::kNone;
   if (leader == static_cast<std::int32_t>(f.broker)) return Role::kLeader;
-  // A follower serves a fetch sent while the leader it follows led (a later leader epoch
-  // fences it: FENCED_LEADER_EPOCH, and the member refreshes its metadata).
-  if (leader >= 0 && leader == f.leaders[i] && host_.follower_as_of(log, f.broker)) return Role::kFollower;
-  return Role::kNone;
+  return host_.follower_readable(log, f.broker) ? Role::kFollower : Role::kNone;
 }
 
 bool FetchServer::serves_all(const Fetch& f) const {
@@ -109,9 +110,7 @@ consumer::FetchAnswer FetchServer::evaluate(const Fetch& f) {
     const Role r = role(f, i);
     if (r == Role::kLeader) continue;
     limited = true;
-    const auto& log = logs_.partitions[static_cast<std::size_t>(f.request[i].log)];
-    limits_[i] = r == Role::kFollower ? consumer::high_watermark(log, *host_.follower_as_of(f.request[i].log, f.broker))
-                                      : 0;
+    limits_[i] = r == Role::kFollower ? *host_.follower_readable(f.request[i].log, f.broker) : 0;
   }
   return consumer::answer_fetch(logs_, record_bytes_, f.request, f.served, groups_[f.group].config,
                                 limited ? &limits_ : nullptr);

@@ -46,9 +46,9 @@ public:
   /// KIP-392: the replica `log`'s leader names a consumer in `rack` to read from (-1: none,
   /// read from the leader).
   virtual std::int32_t read_replica(std::int32_t log, const std::string& rack) const = 0;
-  /// KIP-392: when `broker` is a live follower of `log`, the time whose high watermark it
-  /// serves up to (it learnt it from its leader's answer then); none: it is not.
-  virtual std::optional<SimTime> follower_as_of(std::int32_t log, std::uint32_t broker) const = 0;
+  /// KIP-392: when `broker` is a live follower of `log`, how many records it serves (those
+  /// below the high watermark it learnt from its leader); none: it is not a follower.
+  virtual std::optional<std::int64_t> follower_readable(std::int32_t log, std::uint32_t broker) const = 0;
   /// The fetch joins `broker`'s queue, read on `connection` as a request for `partitions`
   /// partitions; the host calls FetchServer::served once the broker has read it.
   virtual void queue_at_broker(std::uint64_t fetch, std::uint32_t broker, std::uint32_t connection,

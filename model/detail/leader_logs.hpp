@@ -74,6 +74,11 @@ public:
   /// Followers, the run over: records still above the high watermark were never readable (an
   /// ISR below min.insync.replicas kept it): the logs end at it.
   void finish();
+  /// Followers, with logs kept: how many of `log`'s records are below its high watermark (0
+  /// without logs).
+  std::int64_t readable_records(std::size_t log) const {
+    return keeping_.keep_logs ? static_cast<std::int64_t>(readable_records_[log]) : 0;
+  }
   /// Followers: records a failover truncated, and those never readable (after finish()).
   std::int64_t records_truncated() const { return truncated_; }
   std::int64_t records_uncommitted() const { return uncommitted_; }

@@ -179,11 +179,33 @@ TEST_CASE(
   };
   CHECK(ms(g, 0.9) > ms(leaders_only.consumer_groups[0], 0.9) + 20);
   CHECK(ms(g, 0.5) > ms(leaders_only.consumer_groups[0], 0.5) + 2);
+  // acks=1: the producers are done before the followers' fetches have told them the last high
+  // watermark; those fetches still wait out replica.fetch.wait.max.ms and answer with it, so
+  // the members read every record (they stalled, 8 records short, before).
+  std::string acks1 = yaml;
+  acks1.replace(acks1.find("acks: all"), 9, "acks: 1");
+  const auto r1 = model::run_scenario(scenarios::load_scenario_text(acks1, "inline"), 5, 0, {});
+  REQUIRE(r1.consumer_groups.size() == 1);
+  CHECK_FALSE(r1.consumer_groups[0].stalled);
+  CHECK(r1.consumer_groups[0].records_unconsumed == 0);
+  CHECK(r1.consumer_groups[0].records_consumed == r1.records_acked);
   // Fixed replication has no followers to read from: refused at load.
   std::string fixed = zones_yaml("abc", "fixed");
   fixed.replace(fixed.find("  brokers:"), 0, "  replica.selector.class: rack-aware\n");
   CHECK_THROWS_WITH(scenarios::load_scenario_text(fixed, "inline"),
                     doctest::Contains("replica.selector.class: rack-aware needs cluster.replication: followers"));
+}
+
+TEST_CASE("the rates are over run.duration.ms, or up to the last message when producers stop by a record count") {
+  const auto timed =
+      model::run_scenario(scenarios::load_scenario_text(zones_yaml("abc", "followers"), "inline"), 5, 0, {});
+  CHECK(timed.traffic.seconds == doctest::Approx(3.0));
+  std::string yaml = zones_yaml("abc", "followers");
+  yaml.replace(yaml.find("      topic: orders"), 0, "      records: 500\n");
+  const auto counted = model::run_scenario(scenarios::load_scenario_text(yaml, "inline"), 5, 0, {});
+  REQUIRE(counted.records_acked == 500);
+  CHECK(counted.traffic.seconds < 0.5);  // 500 records at 2,000/s: about a quarter of a second
+  CHECK(counted.traffic.seconds > 0.2);
 }
 
 TEST_CASE("the loader warns of a client rack no broker is in, and of a producer placed apart from its client.rack") {

@@ -26,6 +26,7 @@ void GroupSimulation::add_members(std::int32_t count, SimTime now) {
     MemberState s;
     s.in_flight.resize(in_.broker_rtt.size());
     s.session.resize(in_.broker_rtt.size());
+    s.notes.resize(in_.broker_rtt.size());
     s.sent_at.assign(in_.broker_rtt.size(), SimTime::max());
     s.spun_at.assign(in_.broker_rtt.size(), SimTime::max());
     s.next_commit = now + spec_.config.auto_commit_interval;

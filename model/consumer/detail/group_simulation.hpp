@@ -88,11 +88,19 @@ struct FetchedRange {
   std::int64_t from, to;
 };
 
+/// KIP-392: what an answer says of a partition's read replica, applied when it reaches the member.
+struct ReadReplicaNote {
+  std::int32_t part;
+  std::uint32_t epoch;
+  std::int32_t replica;  ///< a broker, or kNotReplica (back to the leader)
+};
+
 struct MemberState {
   SimTime busy_until;
   bool idle = true;                                                 ///< blocked in poll() waiting for data
   std::vector<std::optional<std::vector<FetchedRange>>> in_flight;  ///< per broker
   std::vector<std::vector<std::int32_t>> session;                   ///< per broker: the fetch session's partition order
+  std::vector<std::vector<ReadReplicaNote>> notes;                  ///< per broker: of the answer on its way
   std::deque<std::int32_t> ready;                                   ///< partitions with buffered data, in arrival order
   SimTime next_commit;
   std::optional<SimTime> crash_at;
@@ -216,8 +224,8 @@ private:
   /// watermark it learnt, KIP-392).
   std::int64_t readable_at(std::int32_t log, std::int32_t broker, SimTime t) const {
     const std::int64_t hw = high_watermark(log, t);
-    const auto as_of = fetches_.replica_as_of(log, broker);
-    return as_of ? std::min(hw, high_watermark(log, *as_of)) : hw;
+    const auto served = fetches_.replica_readable(log, broker);
+    return served ? std::min(hw, *served) : hw;
   }
   /// The broker whose fetch session takes `part` (its leader; broker 0 while it has none).
   std::int32_t broker_of(std::int32_t part) const {

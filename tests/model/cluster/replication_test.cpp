@@ -26,9 +26,12 @@ public:
   std::map<std::uint64_t, SimTime> settled;  // request -> when answered
   std::vector<std::tuple<std::uint64_t, std::size_t, ProduceError>> errors;
 
-  void schedule_fetch(Step step, std::uint32_t session, std::uint64_t fetch, SimTime at) override {
+  bool schedule_fetch(Step step, std::uint32_t session, std::uint64_t fetch, SimTime at) override {
     steps_.emplace(std::make_pair(at.count_ns(), order_++), std::make_tuple(step, session, fetch));
+    return true;
   }
+  /// KIP-392: the records below the high watermark, one per 100 bytes here (the appends' size).
+  std::int64_t readable_records(std::size_t partition) const override { return rep->high_watermark(partition) / 100; }
   void acks_settled(std::uint64_t request) override { settled[request] = now_; }
   void ack_error(std::uint64_t request, std::size_t partition, ProduceError e) override {
     errors.emplace_back(request, partition, e);
@@ -403,23 +406,36 @@ TEST_CASE(
   f.host.run_until(SimTime::ms(20));
   CHECK(f.rep.high_watermark(0) == 100);
   CHECK(f.host.hw_learnt.empty());
-  CHECK(f.rep.follower_high_watermark_as_of(0, 1) == SimTime::zero());
+  CHECK(f.rep.follower_readable_records(0, 1) == 0);
+  CHECK(f.rep.followers_behind());  // the host keeps their expiry when the producers are done
   f.host.run_until(SimTime::ms(600));
+  CHECK_FALSE(f.rep.followers_behind());
   REQUIRE(f.host.hw_learnt.size() == 2);
   CHECK(f.host.hw_learnt[0] == std::make_tuple(std::size_t{0}, 1, SimTime::ms(513)));
   CHECK(f.host.hw_learnt[1] == std::make_tuple(std::size_t{0}, 2, SimTime::ms(513)));
-  CHECK(f.rep.follower_high_watermark_as_of(0, 1) == SimTime::ms(512));
+  CHECK(f.rep.follower_readable_records(0, 1) == 1);  // the host's count: one record per 100 bytes
   // On a busy partition sooner: an append answers the parked fetches at once (700 ms, with the
   // high watermark of 100 they knew); their next fetches (702) move it to 200 and park, and the
   // next append (710) answers them with it.
   f.append_at(SimTime::ms(700), 2);
   f.host.run_until(SimTime::ms(705));
   CHECK(f.rep.high_watermark(0) == 200);
-  CHECK(f.rep.follower_high_watermark_as_of(0, 2) == SimTime::ms(512));
+  CHECK(f.rep.follower_readable_records(0, 2) == 1);
   f.append_at(SimTime::ms(710), 3);
   f.host.run_until(SimTime::ms(711));
-  CHECK(f.rep.follower_high_watermark_as_of(0, 2) == SimTime::ms(710));
-  CHECK_FALSE(f.rep.follower_high_watermark_as_of(0, 0));  // the leader serves as the leader
+  CHECK(f.rep.follower_readable_records(0, 2) == 2);
+  CHECK_FALSE(f.rep.follower_readable_records(0, 0));  // the leader serves as the leader
+  // A fetch answered as it arrives carries the high watermark from before it: the leader reads,
+  // then updates the follower's state (Partition.fetchRecords). The appends at 720 and 721.5:
+  // the fetches that arrive at 722 with the second append to take move the high watermark to
+  // 400 and are answered at once, with the 300 they found.
+  f.append_at(SimTime::ms(720), 4);
+  f.host.run_until(SimTime::from_ms(721.5));
+  f.rep.append(0, 100, SimTime::from_ms(721.5), 5);
+  f.host.run_until(SimTime::ms(723));
+  CHECK(f.rep.high_watermark(0) == 400);
+  CHECK(f.rep.follower_readable_records(0, 1) == 3);
+  CHECK(f.rep.follower_readable_records(0, 2) == 3);
   // RackAwareReplicaSelector: the leader in the client's rack, or none there, or no rack: the
   // leader (-1); two in-sync followers in rack b, equally caught up: the larger broker id.
   CHECK(f.rep.preferred_read_replica(0, "a") == -1);

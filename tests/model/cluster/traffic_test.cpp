@@ -53,7 +53,7 @@ TEST_CASE("every message lands in its (from rack, to rack) cell; an endpoint wit
   meter.produce_response(0, 0, 2, "t");         // a -> a
   meter.replication_fetch(0, 2, 500, 1, 1);     // a -> c
   meter.consumer_fetch(0, 3, 0, 700, 1, 1);     // member 3: racks[3 mod 2] = c; a -> c
-  const TrafficResult r = meter.finish();
+  const TrafficResult r = meter.finish(false);
   CHECK(r.seconds == 2.0);
   REQUIRE(r.racks == std::vector<std::string>{"a", "b", "c", ""});
   CHECK(r.racked);
@@ -84,7 +84,7 @@ TEST_CASE("the bridge's requests and responses are the migration's copy; a price
   clock = SimTime::sec(3600);
   meter.produce_request(1, 0, 500'000'000, 1, "t");  // and writes it to a leader in rack a: b -> a, and framing
   meter.produce_response(1, 0, 1, "t");
-  const TrafficResult r = meter.finish();
+  const TrafficResult r = meter.finish(false);
   CHECK(r.seconds == 3600);  // up to the last message
   CHECK(kind(r, Traffic::kProduceRequest).messages == 0);
   CHECK(kind(r, Traffic::kMigrationCopy).messages == 3);
@@ -102,7 +102,7 @@ TEST_CASE("one rack: nothing crosses") {
   TrafficMeter meter(s, {"z"}, -1, clock);
   meter.produce_request(0, 1, 100, 1, "t");
   meter.replication_fetch(1, 0, 100, 1, 1);
-  const TrafficResult r = meter.finish();
+  const TrafficResult r = meter.finish(false);
   CHECK(r.racks == std::vector<std::string>{"z"});
   CHECK(r.cross_rack_bytes() == 0);
   CHECK(r.bytes() > 200);

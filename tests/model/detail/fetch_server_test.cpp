@@ -42,9 +42,9 @@ struct FakeEngine final : FetchServerHost {
   std::vector<Answer> answers;
   std::vector<std::uint32_t> sent_on;  // connections whose answer was sent
   // KIP-392: per log, the replica its leader names a member in rack "a" (-1: none), and per
-  // (log, broker) the time whose high watermark that follower serves up to.
+  // (log, broker) the records that follower serves (below the high watermark it learnt).
   std::vector<std::int32_t> read_replicas{-1, -1};
-  std::map<std::pair<std::int32_t, std::uint32_t>, SimTime> followers;
+  std::map<std::pair<std::int32_t, std::uint32_t>, std::int64_t> followers;
 
   bool broker_up(std::uint32_t b) const override { return up[b] != 0; }
   std::uint64_t broker_epoch(std::uint32_t b) const override { return epoch[b]; }
@@ -63,9 +63,9 @@ struct FakeEngine final : FetchServerHost {
   std::int32_t read_replica(std::int32_t log, const std::string& rack) const override {
     return rack == "a" ? read_replicas[static_cast<std::size_t>(log)] : -1;
   }
-  std::optional<SimTime> follower_as_of(std::int32_t log, std::uint32_t broker) const override {
+  std::optional<std::int64_t> follower_readable(std::int32_t log, std::uint32_t broker) const override {
     const auto it = followers.find({log, broker});
-    return it == followers.end() ? std::nullopt : std::optional<SimTime>(it->second);
+    return it == followers.end() ? std::nullopt : std::optional<std::int64_t>(it->second);
   }
   void answered(std::uint32_t group, std::int32_t member, std::int32_t broker,
                 std::optional<std::vector<std::int64_t>> counts, std::vector<std::int32_t> rr, SimTime at) override {
@@ -249,7 +249,7 @@ TEST_CASE("a leader that names a member's read replica answers at once, without 
 TEST_CASE("a follower serves the records below the high watermark it learnt, and parks for more") {
   ServerFixture f;
   for (const double t : {1.0, 2.0, 3.0, 4.0}) f.add(0, t);  // log 0, led by broker 0
-  f.engine.followers[{0, 1}] = SimTime::ms(2);              // broker 1 learnt the high watermark of 2 ms
+  f.engine.followers[{0, 1}] = 2;                           // broker 1 learnt a high watermark of 2 records
   f.fetch_read(0, 1, 10);  // at broker 1 at 11 ms: the leader has 4 readable, the follower 2
   REQUIRE(f.engine.answers.size() == 1);
   CHECK(f.engine.answers[0].counts == std::vector<std::int64_t>{2});
@@ -264,8 +264,8 @@ TEST_CASE("a follower serves the records below the high watermark it learnt, and
   CHECK(f.engine.answers.size() == 1);
   REQUIRE(f.engine.dues.size() == 1);
   CHECK(f.engine.dues[0].second == SimTime::ms(521));  // fetch.max.wait.ms
-  // It learns a higher high watermark (its leader's answer at 4 ms): the fetch is answered now.
-  f.engine.followers[{0, 1}] = SimTime::ms(4);
+  // It learns a higher high watermark (all 4 records): the fetch is answered now.
+  f.engine.followers[{0, 1}] = 4;
   f.server.readable_changed(0, SimTime::ms(30));
   REQUIRE(f.engine.dues.size() == 2);
   CHECK(f.engine.dues[1].second == SimTime::ms(30));
@@ -278,19 +278,20 @@ TEST_CASE(
     "a follower refuses a partition whose leader moved since the fetch was sent, and one it holds no replica of") {
   ServerFixture f;
   f.add(0, 1);
-  f.engine.followers[{0, 1}] = SimTime::ms(5);
+  f.engine.followers[{0, 1}] = 1;
   f.fetch_read(0, 1, 10);  // sent to follower 1 while broker 0 leads: served
   REQUIRE(f.engine.answers.size() == 1);
   CHECK(f.engine.answers[0].counts == std::vector<std::int64_t>{1});
-  // Sent while broker 0 led; broker 1 leads by the time it reads it: served as the leader.
+  // Sent while broker 0 led; broker 1 leads by the time it reads it: the fetch's leader epoch
+  // is fenced at the new leader too.
   f.server.send(0, 0, 1, {{0, 0}}, SimTime::ms(20));
   const auto moved = f.engine.arrivals.back().first;
   f.engine.leaders[0] = 1;
   f.server.arrived(moved, SimTime::ms(21));
   f.server.served(moved, SimTime::ms(21));
   REQUIRE(f.engine.answers.size() == 2);
-  CHECK(f.engine.answers[1].counts == std::vector<std::int64_t>{1});
-  CHECK(f.engine.answers[1].read_replicas.empty());
+  CHECK(f.engine.answers[1].counts == std::vector<std::int64_t>{0});
+  CHECK(f.engine.answers[1].read_replicas == std::vector<std::int32_t>{partsim::model::consumer::kNotReplica});
   // Broker 1 neither leads nor follows log 0: NOT_LEADER_OR_FOLLOWER, the member forgets its read replica.
   f.engine.leaders[0] = 0;
   f.engine.followers.clear();
@@ -300,7 +301,7 @@ TEST_CASE(
   CHECK(f.engine.answers[2].read_replicas == std::vector<std::int32_t>{partsim::model::consumer::kNotReplica});
   // Parked at follower 1 (nothing past offset 1), sent while broker 0 led: when the leadership
   // moves (the leader epoch it carries is fenced) it is answered at once, refused.
-  f.engine.followers[{0, 1}] = SimTime::ms(5);
+  f.engine.followers[{0, 1}] = 1;
   f.server.send(0, 0, 1, {{0, 1}}, SimTime::ms(40));
   const auto parked = f.engine.arrivals.back().first;
   f.server.arrived(parked, SimTime::ms(41));

@@ -8,7 +8,8 @@
 namespace partsim::model::testing {
 
 struct IdleReplicationHost final : ReplicationHost {
-  void schedule_fetch(Step, std::uint32_t, std::uint64_t, sim::SimTime) override {}
+  bool schedule_fetch(Step, std::uint32_t, std::uint64_t, sim::SimTime) override { return true; }
+  std::int64_t readable_records(std::size_t) const override { return 0; }
   void acks_settled(std::uint64_t) override {}
   void ack_error(std::uint64_t, std::size_t, ProduceError) override {}
   std::int64_t records_acked() const override { return 0; }
