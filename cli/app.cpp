@@ -41,6 +41,8 @@ constexpr Command kCommands[] = {
      "partsim book --only T1,T5"},
     {"assign", run_assign_command, "place replicas as Kafka's placers do and score the result",
      "partsim assign --brokers 0,1,2,3 --partitions 6 --rf 2 --start-index 0"},
+    {"size", run_size_command, "how many partitions a new topic wants: throughput, members, brokers, later growth",
+     "partsim size --peak 200MB/s --per-partition 10MB/s --consumers 12 --brokers 6"},
     {"leaders", run_leaders_command, "balance preferred leaders among existing replicas, and failover order",
      "partsim leaders --current examples/reassign/kafka-assignment-optimizer-demo.json --brokers examples/reassign/brokers-2-zones.json --failover"},
     {"reassign", run_reassign_command,

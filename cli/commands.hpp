@@ -23,5 +23,6 @@ int run_sweep_command(const Args& args);
 int run_merge_command(const Args& args);
 int run_report_command(const Args& args);
 int run_status_command(const Args& args);
+int run_size_command(const Args& args);
 
 }  // namespace partsim::cli

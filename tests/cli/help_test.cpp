@@ -45,7 +45,7 @@ TEST_CASE("partsim --help lists every command with its summary in one column") {
   const auto r = run_cli("--help");
   REQUIRE(r.exit_code == 0);
   const CommandList list = command_list(r.out);
-  REQUIRE(list.names.size() == 15);  // 14 commands and version
+  REQUIRE(list.names.size() == 16);  // 15 commands and version
   for (std::size_t i = 0; i < list.names.size(); ++i) {
     INFO(list.names[i]);
     CHECK(list.summary_columns[i] == list.summary_columns.front());
