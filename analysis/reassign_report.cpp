@@ -198,6 +198,62 @@ std::string comparison_text(const ReassignReport& r) {
 
 }  // namespace
 
+namespace {
+
+// Disks (--disk-capacity): per target broker, its bytes before and after, the peak during the
+// move (what moves in counted with the reserve), and its largest partition after.
+struct DiskRow {
+  std::int32_t broker = 0;
+  std::int64_t capacity = 0;
+  double before = 0, after = 0, peak = 0;
+  std::string largest;  ///< "" when it holds nothing
+  std::int64_t largest_bytes = 0;
+};
+
+std::vector<DiskRow> disk_rows(const ReassignReport& r) {
+  const auto& req = r.request.plan;
+  std::vector<DiskRow> rows;
+  for (std::size_t b = 0; b < req.targets.size(); ++b) {
+    DiskRow row;
+    row.broker = req.targets[b].id;
+    row.capacity = req.disk_capacity[b];
+    row.before = model::broker_bytes(req, req.current, row.broker, false);
+    row.after = model::broker_bytes(req, r.study.planned, row.broker, false);
+    row.peak = model::broker_bytes(req, r.study.planned, row.broker, true);
+    for (std::size_t p = 0; p < r.study.planned.size(); ++p) {
+      const auto& reps = r.study.planned[p];
+      if (std::find(reps.begin(), reps.end(), row.broker) == reps.end() || req.sizes[p] <= row.largest_bytes) continue;
+      row.largest_bytes = req.sizes[p];
+      row.largest = r.request.partitions[p].name();
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::string percent(double bytes, std::int64_t capacity) {
+  return fixed(100 * bytes / static_cast<double>(capacity), 1) + "%";
+}
+
+std::string disks_text(const ReassignReport& r) {
+  const auto& req = r.request.plan;
+  if (req.disk_capacity.empty()) return "";
+  Table t({{"broker"}, {"disk"}, {"before"}, {"after"}, {"peak moving in"}, {"largest partition after", Align::kLeft}});
+  for (const auto& row : disk_rows(r))
+    t.add_row({std::to_string(row.broker), human_bytes(static_cast<double>(row.capacity)),
+               human_bytes(row.before) + " " + percent(row.before, row.capacity),
+               human_bytes(row.after) + " " + percent(row.after, row.capacity), percent(row.peak, row.capacity),
+               row.largest.empty() ? "-" : row.largest + " " + human_bytes(static_cast<double>(row.largest_bytes))});
+  return "disks (every broker under " + fixed(100 * req.max_disk, 0) + "% with what moves in counted x" +
+         exact(req.move_in_reserve) +
+         (req.disk_balance > 0 ? "; each within [avg (2 - " + exact(req.disk_balance) + "), avg " +
+                                     exact(req.disk_balance) + "] of the average use"
+                               : "") +
+         "):\n" + t.to_text() + "\n";
+}
+
+}  // namespace
+
 nlohmann::ordered_json reassign_to_json(const ReassignReport& r) {
   const auto& req = r.request.plan;
   const auto& s = r.study;
@@ -261,12 +317,27 @@ nlohmann::ordered_json reassign_to_json(const ReassignReport& r) {
                      {"max_moves", g.max_moves}}}};
   if (r.have_sizes) j["generate"]["bytes_to_copy"] = s.generate_load.total_bytes;
   if (r.throttle_bytes_per_s > 0) j["generate"]["copy_seconds"] = round_to(seconds(r, s.generate_load), 3);
+  if (!req.disk_capacity.empty()) {
+    auto& d = j["disks"];
+    d["max_disk"] = req.max_disk;
+    d["move_in_reserve"] = req.move_in_reserve;
+    if (req.disk_balance > 0) d["balance"] = req.disk_balance;
+    auto& rows = d["brokers"] = nlohmann::ordered_json::array();
+    for (const auto& row : disk_rows(r))
+      rows.push_back({{"broker", row.broker},
+                      {"capacity", row.capacity},
+                      {"bytes_before", std::llround(row.before)},
+                      {"bytes_after", std::llround(row.after)},
+                      {"peak_bytes", std::llround(row.peak)},
+                      {"largest_partition", row.largest},
+                      {"largest_bytes", row.largest_bytes}});
+  }
   j["plan"] = nlohmann::ordered_json::parse(r.plan_json);
   return j;
 }
 
 std::string reassign_to_text(const ReassignReport& r) {
-  return headline_text(r) + tables_text(r, tally(r)) + comparison_text(r);
+  return headline_text(r) + tables_text(r, tally(r)) + disks_text(r) + comparison_text(r);
 }
 
 }  // namespace partsim::analysis

@@ -6,6 +6,7 @@
 // (analysis/reassign_report.hpp).
 
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <limits>
 #include <map>
@@ -35,6 +36,7 @@ constexpr const char* kReassignUsage =
     "                        [--rf N] [--rack-mode strict|even|none] [--balance exact|band:T]\n"
     "                        [--replicas-per-broker LO:HI] [--leaders-per-broker LO:HI]\n"
     "                        [--partition-size SIZE | --sizes FILE] [--throttle RATE] [--failover] [--plan-out FILE]\n"
+    "                        [--disk-capacity SIZE|ID:SIZE,... [--max-disk F] [--disk-balance T]]\n"
     "                        [--seed S] [--time-limit SEC] [--format table|json]\n"
     "Plans a reassignment onto the target brokers with the fewest replica moves, then the fewest preferred-leader\n"
     "changes, that keeps racks and per-broker balance within bounds (exact, by integer programming); prints what\n"
@@ -46,7 +48,8 @@ constexpr std::int64_t kMaxVariables = 4'000'000;
 struct ReassignArgs {
   std::string current_file, describe_file, brokers_text, targets_text, rf_text, rack_text,
       balance = "band:1.10", replicas_text, leaders_text, size_text, sizes_file, throttle_text, plan_out,
-      format_text = "table", seed_text = "0", limit_text = "60", scope_text = "cluster";
+      format_text = "table", seed_text = "0", limit_text = "60", scope_text = "cluster", disk_text, max_disk_text,
+      disk_balance_text;
   bool failover = false;
   bool targets_given = false;  ///< --target-brokers was given (an empty list is an error, not the default)
 };
@@ -76,6 +79,13 @@ po::options_description reassign_options(ReassignArgs& a) {
       ("failover", po::bool_switch(&a.failover),
        "also order each plan's followers so that any single broker failure spreads its leadership evenly (as partsim leaders)")
       ("plan-out", po::value<std::string>(&a.plan_out), "write the plan (changed partitions) as Kafka's reassignment JSON to FILE")
+      ("disk-capacity", po::value<std::string>(&a.disk_text),
+       "each target broker's disk, e.g. 2TB, or per broker 0:2TB,1:4TB,...: keep every broker under --max-disk of it, "
+       "partitions moving in counted 1.2x (needs --sizes or --partition-size)")
+      ("max-disk", po::value<std::string>(&a.max_disk_text), "with --disk-capacity: the fill a broker may reach (default 0.85)")
+      ("disk-balance", po::value<std::string>(&a.disk_balance_text),
+       "with --disk-capacity: T, each broker's disk use within [avg (2 - T), avg T] of the average use (Cruise Control's "
+       "DiskUsageDistributionGoal), e.g. 1.10")
       ("seed", po::value<std::string>(&a.seed_text), "java.util.Random seed for --generate's draw (default 0)")
       ("time-limit", po::value<std::string>(&a.limit_text), "seconds the solver may search (default 60)")
       ("format", po::value<std::string>(&a.format_text)->default_value("table"), "table or json");
@@ -199,6 +209,64 @@ void check_placeable(const ReassignArgs& a, const std::vector<scenarios::Partiti
                    "): there is nothing to copy from");
 }
 
+// --disk-capacity: one size for every target broker, or ID:SIZE for each of them.
+std::vector<std::int64_t> disk_capacity(const ReassignArgs& a, const model::ReassignRequest& req, bool have_sizes) {
+  for (const auto& [given, name] : {std::pair{a.max_disk_text, "--max-disk"}, {a.disk_balance_text, "--disk-balance"}})
+    if (!given.empty() && a.disk_text.empty()) throw UsageError(std::string(name) + ": needs --disk-capacity");
+  if (a.disk_text.empty()) return {};
+  if (!have_sizes)
+    throw UsageError("--disk-capacity: needs partition sizes (--sizes from kafka-log-dirs, or --partition-size)");
+  std::vector<std::int64_t> out(req.targets.size(), -1);
+  if (a.disk_text.find(':') == std::string::npos) {
+    std::fill(out.begin(), out.end(), parse_bytes(a.disk_text, "--disk-capacity"));
+  } else {
+    std::size_t pos = 0;
+    for (;;) {
+      const auto comma = a.disk_text.find(',', pos);
+      const std::string item = a.disk_text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+      const auto colon = item.find(':');
+      if (colon == std::string::npos)
+        throw UsageError("--disk-capacity: each broker's is ID:SIZE, e.g. 0:2TB, got '" + item + "'");
+      const auto id = parse_int(item.substr(0, colon), "--disk-capacity", 0, std::numeric_limits<std::int32_t>::max());
+      const auto it = std::find_if(req.targets.begin(), req.targets.end(), [&](const auto& t) { return t.id == id; });
+      if (it != req.targets.end())
+        out[static_cast<std::size_t>(it - req.targets.begin())] =
+            parse_bytes(item.substr(colon + 1), "--disk-capacity");
+      if (comma == std::string::npos) break;
+      pos = comma + 1;
+    }
+    for (std::size_t b = 0; b < out.size(); ++b)
+      if (out[b] < 0)
+        throw UsageError("--disk-capacity: no capacity for target broker " + std::to_string(req.targets[b].id) +
+                         " (give one size for all, or ID:SIZE for every target)");
+  }
+  for (std::size_t b = 0; b < out.size(); ++b)
+    if (out[b] <= 0)
+      throw UsageError("--disk-capacity: must be above 0 bytes, for broker " + std::to_string(req.targets[b].id));
+  return out;
+}
+
+// The planner's disk rules: the fill cap (the 1.2x reserve for what moves in) and, with
+// --disk-balance, the band around the average use.
+void set_disks(const ReassignArgs& a, model::ReassignRequest& req, const std::vector<std::int64_t>& sizes,
+               const std::vector<std::int64_t>& capacity) {
+  const double max_disk = a.max_disk_text.empty() ? 0.85 : parse_number(a.max_disk_text, "--max-disk", 0.01, 1);
+  req.sizes = sizes;
+  req.disk_capacity = capacity;
+  for (const auto c : capacity) req.disk_limit.push_back(static_cast<std::int64_t>(static_cast<double>(c) * max_disk));
+  req.max_disk = max_disk;
+  if (a.disk_balance_text.empty()) return;
+  const double t = parse_number(a.disk_balance_text, "--disk-balance", 1, 2);
+  double bytes = 0, total = 0;
+  for (std::size_t p = 0; p < sizes.size(); ++p) bytes += static_cast<double>(sizes[p]) * req.rf[p];
+  for (const auto c : capacity) total += static_cast<double>(c);
+  const double average = bytes / total;  // the use every broker would have if perfectly even
+  for (const auto c : capacity)
+    req.disk_band.emplace_back(static_cast<std::int64_t>(std::floor(average * (2 - t) * static_cast<double>(c))),
+                               static_cast<std::int64_t>(std::ceil(average * t * static_cast<double>(c))));
+  req.disk_balance = t;
+}
+
 struct ReassignInputs {
   model::ReassignStudyRequest request;
   analysis::BalanceScope scope = analysis::BalanceScope::kCluster;
@@ -254,6 +322,8 @@ int run_reassign_command(const Args& args) {
   request.generate_seed = seed;
   request.sizes_bytes = partition_sizes(a, request.partitions);
   const bool have_sizes = !a.size_text.empty() || !a.sizes_file.empty();
+  const auto capacity = disk_capacity(a, request.plan, have_sizes);
+  if (!capacity.empty()) set_disks(a, request.plan, request.sizes_bytes, capacity);
   const std::int64_t throttle = a.throttle_text.empty() ? 0 : parse_bytes(a.throttle_text, "--throttle", true);
   if (!a.throttle_text.empty() && throttle <= 0) throw UsageError("--throttle: must be above 0 bytes per second");
   if (throttle > 0 && !have_sizes)

@@ -35,6 +35,12 @@ std::string seconds_text(double s) {
   return buf;
 }
 
+std::string number_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
 std::string range_text(CountBounds b) { return std::to_string(b.lo) + ".." + std::to_string(b.hi); }
 
 const char* mode_name(RackMode m) {
@@ -225,6 +231,25 @@ public:
       for (std::size_t p = 0; p < P; ++p) {
         put(topic_rep[topic_of(p)], x(p, b), 1);
         put(topic_lead[topic_of(p)], y(p, b), 1);
+      }
+    }
+    if (r_.disks()) {
+      // Bytes in units of the largest partition, so that the simplex sees coefficients near 1.
+      const double unit = std::max<double>(1, static_cast<double>(*std::max_element(r_.sizes.begin(), r_.sizes.end())));
+      const auto in_units = [&](std::int64_t bytes) { return static_cast<double>(bytes) / unit; };
+      for (std::size_t b = 0; b < B; ++b) {
+        const auto id = r_.targets[b].id;
+        if (!r_.disk_limit.empty()) {
+          const int cap = row(GLP_UP, 0, in_units(r_.disk_limit[b]));
+          for (std::size_t p = 0; p < P; ++p) {
+            const bool held = std::find(r_.current[p].begin(), r_.current[p].end(), id) != r_.current[p].end();
+            put(cap, x(p, b), in_units(r_.sizes[p]) * (held ? 1.0 : r_.move_in_reserve));
+          }
+        }
+        if (!r_.disk_band.empty()) {
+          const int band = row(GLP_DB, in_units(r_.disk_band[b].first), in_units(r_.disk_band[b].second));
+          for (std::size_t p = 0; p < P; ++p) put(band, x(p, b), in_units(r_.sizes[p]));
+        }
       }
     }
     glp_load_matrix(g, static_cast<int>(ia.size() - 1), ia.data(), ja.data(), ar.data());
@@ -478,6 +503,21 @@ std::string check_plan(const ReassignRequest& r, const Assignment& a) {
       if (n < range.lo || n > range.hi) return name + ": rack '" + rack + "' holds " + std::to_string(n);
     }
   }
+  for (std::size_t b = 0; r.disks() && b < r.targets.size(); ++b) {
+    const auto id = r.targets[b].id;
+    // (a relative tolerance as the solver's, 1e-7 of the bound)
+    if (const double bytes = broker_bytes(r, a, id, true);
+        !r.disk_limit.empty() && bytes > static_cast<double>(r.disk_limit[b]) * (1 + 1e-7))
+      return "broker " + std::to_string(id) + " would hold " + number_text(bytes) + " bytes (moving in x" +
+             number_text(r.move_in_reserve) + "), over its " + std::to_string(r.disk_limit[b]);
+    if (!r.disk_band.empty()) {
+      const double bytes = broker_bytes(r, a, id, false);
+      if (bytes < static_cast<double>(r.disk_band[b].first) * (1 - 1e-7) ||
+          bytes > static_cast<double>(r.disk_band[b].second) * (1 + 1e-7))
+        return "broker " + std::to_string(id) + " would hold " + number_text(bytes) + " bytes, outside " +
+               std::to_string(r.disk_band[b].first) + ".." + std::to_string(r.disk_band[b].second);
+    }
+  }
   for (std::size_t b = 0; b < r.targets.size(); ++b) {
     if (replicas[b] < r.replicas.lo || replicas[b] > r.replicas.hi)
       return "broker " + std::to_string(r.targets[b].id) + " holds " + std::to_string(replicas[b]) + " replicas";
@@ -496,6 +536,17 @@ std::string check_plan(const ReassignRequest& r, const Assignment& a) {
     }
   }
   return "";
+}
+
+double broker_bytes(const ReassignRequest& r, const Assignment& a, std::int32_t broker, bool reserve) {
+  double bytes = 0;
+  for (std::size_t p = 0; p < a.size() && p < r.sizes.size(); ++p) {
+    if (std::find(a[p].begin(), a[p].end(), broker) == a[p].end()) continue;
+    const bool moving_in = p >= r.current.size() ||
+                           std::find(r.current[p].begin(), r.current[p].end(), broker) == r.current[p].end();
+    bytes += static_cast<double>(r.sizes[p]) * (reserve && moving_in ? r.move_in_reserve : 1.0);
+  }
+  return bytes;
 }
 
 ReassignPlan plan_reassignment(const ReassignRequest& r) {
@@ -545,29 +596,39 @@ ReassignPlan plan_reassignment(const ReassignRequest& r) {
   //    more changes than any plan needs, the pair is optimal for the joint problem too.
   const auto leaders = problem.flow_leaders(*replicas);
   out.lower_bound_leader_changes = ideal.changes;
-  if (leaders) {
-    if (cost(*replicas, *leaders).second == out.lower_bound_leader_changes)
-      return finish(*replicas, *leaders, PlanStatus::kOptimal);
-  }
+  // (With disks, the flows know nothing of bytes: their plan stands only if it keeps the disks within bounds.)
+  const auto meets_disks = [&](const std::vector<std::vector<std::int32_t>>& chosen,
+                               const std::vector<std::int32_t>& leader) {
+    if (!r.disks()) return true;
+    Assignment a;
+    for (std::size_t p = 0; p < r.current.size(); ++p) a.push_back(problem.order(p, chosen[p], leader[p]));
+    return check_plan(r, a).empty();
+  };
+  const bool flow_ok = leaders && meets_disks(*replicas, *leaders);
+  if (flow_ok && cost(*replicas, *leaders).second == out.lower_bound_leader_changes)
+    return finish(*replicas, *leaders, PlanStatus::kOptimal);
   out.method = "0-1 program";
   // 3. Otherwise the joint 0-1 program decides (the flow plan stands in if time runs out).
   glp_term_out(GLP_OFF);
   // With the flow's fewest moves fixed first (their minimum is proven, so if a plan exists
   // there it is the optimum), and only if none does, with the moves free.
-  auto s = problem.solve(r.time_limit_s, out.lower_bound_moves, leaders ? &*replicas : nullptr,
-                         leaders ? &*leaders : nullptr);
+  auto s = problem.solve(r.time_limit_s, out.lower_bound_moves, flow_ok ? &*replicas : nullptr,
+                         flow_ok ? &*leaders : nullptr);
   if (s.glpk_status == GLP_NOFEAS) s = problem.solve(r.time_limit_s, -1, nullptr, nullptr);
   glp_free_env();
   if (s.glpk_status == GLP_OPT) return finish(s.replicas, s.leader, PlanStatus::kOptimal);
   if (s.glpk_status == GLP_NOFEAS) {
     out.reason = "no plan keeps preferred leaders per broker within " + range_text(r.leaders) +
+                 (r.disks() ? " and every broker's disk within its bounds (partitions moving in counted x" +
+                                  number_text(r.move_in_reserve) + ")"
+                            : "") +
                  " while meeting the replica and rack constraints (which alone can be met)";
     return out;
   }
   // Time ran out: the better of the program's incumbent and the flow plan, if either exists.
-  if (s.glpk_status == GLP_FEAS && (!leaders || cost(s.replicas, s.leader) < cost(*replicas, *leaders)))
+  if (s.glpk_status == GLP_FEAS && (!flow_ok || cost(s.replicas, s.leader) < cost(*replicas, *leaders)))
     return finish(s.replicas, s.leader, PlanStatus::kFeasible);
-  if (leaders) {
+  if (flow_ok) {
     out.method = "flow";
     return finish(*replicas, *leaders, PlanStatus::kFeasible);
   }

@@ -49,7 +49,24 @@ struct ReassignRequest {
   std::vector<CountBounds> topic_replicas, topic_leaders;  ///< per topic, per target broker (empty: none)
   double time_limit_s = 60;                                ///< for the solver's search
   std::vector<std::string> names;                          ///< per partition, for messages ("t-3"); optional
+  // Disks (all three empty: none). A broker's bytes are the sizes of the partitions it holds,
+  // those moving in counted `move_in_reserve` times (the ops guidance's 1.2x free space
+  // before a move); they must stay within disk_limit. With disk_band, each broker's bytes
+  // (plain sizes) also lie within [lo, hi]: Cruise Control's DiskUsageDistributionGoal.
+  std::vector<std::int64_t> sizes;                               ///< per partition, bytes
+  std::vector<std::int64_t> disk_limit;                          ///< per target broker, bytes (the fill cap x capacity)
+  std::vector<std::pair<std::int64_t, std::int64_t>> disk_band;  ///< per target broker, bytes (empty: none)
+  double move_in_reserve = 1.2;
+  // For reports: what the bounds came from.
+  std::vector<std::int64_t> disk_capacity;  ///< per target broker, bytes
+  double max_disk = 0;                      ///< the fill cap (disk_limit = it x capacity)
+  double disk_balance = 0;                  ///< the band's threshold T (0: no band)
+  bool disks() const { return !sizes.empty() && (!disk_limit.empty() || !disk_band.empty()); }
 };
+
+/// A broker's bytes under `a`: its partitions' sizes (`reserve`: those it did not hold in
+/// `before`, i.e. moving in, times move_in_reserve).
+double broker_bytes(const ReassignRequest& r, const Assignment& a, std::int32_t broker, bool reserve);
 
 enum class PlanStatus {
   kOptimal,     ///< proven fewest moves, then fewest leader changes

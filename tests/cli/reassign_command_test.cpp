@@ -384,3 +384,43 @@ TEST_CASE(
                        ":1:42: Replicas: broker 0 appears twice in '0,0'\n");
   }
 }
+
+TEST_CASE(
+    "reassign --disk-capacity: even replica counts leave broker 0 over 85% of its disk; the plan moves two replicas") {
+  const std::string base = "reassign --current " + example("disk-full-current.json") + " --brokers 0,1,2,3 --sizes " +
+                           example("disk-full-log-dirs.txt") + " --balance exact";
+  const auto counts = run_cli(base + " --format json");
+  REQUIRE(counts.exit_code == 0);
+  CHECK(counts.out.find("\"moves\": 0") != std::string::npos);
+  const auto r = run_cli(base + " --disk-capacity 1.5TB");
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("plan (optimal): 2 replica moves, 2 preferred-leader changes; 700 GB to copy") != std::string::npos);
+  CHECK(r.out.find("     0  1.50 TB  1.30 TB 86.7%  800 GB 53.3%           54.7%  logs-1 500 GB\n") !=
+        std::string::npos);
+  CHECK(r.out.find("     3  1.50 TB   400 GB 26.7%  900 GB 60.0%           68.0%  logs-0 600 GB\n") !=
+        std::string::npos);
+  const auto j = run_cli(base + " --disk-capacity 0:1.5TB,1:1.5TB,2:1.5TB,3:1.5TB --format json");
+  REQUIRE(j.exit_code == 0);
+  CHECK(j.out.find("\"bytes_before\": 1300000000000") != std::string::npos);
+  CHECK(j.out.find("\"max_disk\": 0.85") != std::string::npos);
+  // At 1 TB no plan with four replicas per broker keeps every disk under 85%.
+  const auto tight = run_cli(base + " --disk-capacity 1TB");
+  CHECK(tight.exit_code == 1);
+  CHECK(tight.err.find("infeasible: no plan keeps preferred leaders per broker within 2..2 and every broker's disk") !=
+        std::string::npos);
+  for (const auto& [args, message] :
+       {std::pair<std::string, std::string>{" --max-disk 0.9", "partsim reassign: --max-disk: needs --disk-capacity\n"},
+        {" --disk-capacity 0:1TB,1:1TB",
+         "partsim reassign: --disk-capacity: no capacity for target broker 2 (give one size "
+         "for all, or ID:SIZE for every target)\n"}}) {
+    CAPTURE(args);
+    const auto bad = run_cli(base + args);
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err == message);
+  }
+  const auto no_sizes =
+      run_cli("reassign --current " + example("disk-full-current.json") + " --brokers 0,1,2,3 --disk-capacity 1TB");
+  CHECK(
+      no_sizes.err ==
+      "partsim reassign: --disk-capacity: needs partition sizes (--sizes from kafka-log-dirs, or --partition-size)\n");
+}

@@ -73,6 +73,7 @@ TEST_CASE("removing a broker moves only its replicas, to the rack that loses one
   const auto r =
       request(current, {{0, "a"}, {1, "a"}, {2, "b"}, {3, "b"}, {4, "c"}}, RackMode::kStrict, {0, 4}, {0, 2});
   const auto plan = plan_reassignment(r);
+  INFO(plan.reason);
   REQUIRE(plan.status == PlanStatus::kOptimal);
   CHECK(plan.moves == 2);
   CHECK(plan.leader_changes == 0);
@@ -253,4 +254,72 @@ TEST_CASE("no partitions: the empty plan is optimal and the solver is never aske
   CHECK(plan.plan.empty());
   CHECK(plan.moves == 0);
   CHECK(plan.method == "flow");
+}
+
+TEST_CASE("disks: replica counts already even, one broker too full; the fewest moves bring every disk under its cap") {
+  // Three brokers of 100 GB, 85% the cap: broker 0 holds 50 + 40 GB. Even replica counts are
+  // met with no move, and leave it at 90%. Moving the 40 GB partition away (counted 1.2x on
+  // its new broker: 48 GB) and a 5 GB one back (6 GB) keeps two replicas everywhere.
+  const Assignment current{{0}, {0}, {1}, {1}, {2}, {2}};
+  auto r = request(current, {{0, ""}, {1, ""}, {2, ""}}, RackMode::kNone, {2, 2}, {2, 2});
+  const auto counts_only = plan_reassignment(r);
+  REQUIRE(counts_only.status == PlanStatus::kOptimal);
+  CHECK(counts_only.moves == 0);
+  const std::int64_t gb = 1'000'000'000;
+  r.sizes = {50 * gb, 40 * gb, 5 * gb, 5 * gb, 5 * gb, 5 * gb};
+  r.disk_limit = {85 * gb, 85 * gb, 85 * gb};
+  CHECK(check_plan(r, current).find("broker 0 would hold 9e+10 bytes") == 0);
+  const auto plan = plan_reassignment(r);
+  INFO(plan.reason);
+  REQUIRE(plan.status == PlanStatus::kOptimal);
+  CHECK(plan.moves == 2);
+  CHECK(check_plan(r, plan.plan).empty());
+  CHECK(plan.plan[0] == std::vector<std::int32_t>{0});  // the 50 GB partition stays
+  CHECK(plan.plan[1] != std::vector<std::int32_t>{0});
+  const auto brute = brute_force(r);
+  REQUIRE(brute);
+  CHECK(brute->first == plan.moves);
+  CHECK(brute->second == plan.leader_changes);
+  // A band on bytes (DiskUsageDistributionGoal) no placement can meet: 110 GB over three
+  // brokers within 33..41 GB each, with a 50 GB partition.
+  r.disk_band = {{33 * gb, 41 * gb}, {33 * gb, 41 * gb}, {33 * gb, 41 * gb}};
+  const auto banded = plan_reassignment(r);
+  CHECK(banded.status == PlanStatus::kInfeasible);
+  CHECK(banded.reason.find("every broker's disk within its bounds") != std::string::npos);
+}
+
+TEST_CASE("disks: the planner matches brute force on random small cases with sizes and caps") {
+  boost::random::mt19937 rng(29);
+  int checked = 0;
+  for (int round = 0; round < 60; ++round) {
+    const std::size_t B = 3 + rng() % 2, P = 3 + rng() % 3;
+    std::vector<RackedBroker> targets;
+    for (std::size_t b = 0; b < B; ++b) targets.push_back({static_cast<std::int32_t>(b), ""});
+    Assignment current;
+    for (std::size_t p = 0; p < P; ++p) {
+      const auto a = static_cast<std::int32_t>(rng() % B);
+      auto b = static_cast<std::int32_t>(rng() % B);
+      if (b == a) b = (a + 1) % static_cast<std::int32_t>(B);
+      current.push_back(rng() % 2 ? std::vector<std::int32_t>{a, b} : std::vector<std::int32_t>{a});
+    }
+    auto r = request(current, targets, RackMode::kNone, {0, static_cast<std::int32_t>(P)},
+                     {0, static_cast<std::int32_t>(P)});
+    for (std::size_t p = 0; p < P; ++p) r.sizes.push_back(1 + static_cast<std::int64_t>(rng() % 10));
+    std::int64_t total = 0;
+    for (std::size_t p = 0; p < P; ++p) total += r.sizes[p] * static_cast<std::int64_t>(current[p].size());
+    r.disk_limit.assign(B, total / static_cast<std::int64_t>(B) + 1 + static_cast<std::int64_t>(rng() % 6));
+    r.time_limit_s = 10;
+    const auto plan = plan_reassignment(r);
+    const auto brute = brute_force(r);
+    CAPTURE(round);
+    if (!brute) {
+      CHECK(plan.status == PlanStatus::kInfeasible);
+      continue;
+    }
+    REQUIRE(plan.status == PlanStatus::kOptimal);
+    CHECK(check_plan(r, plan.plan).empty());
+    CHECK(Cost{plan.moves, plan.leader_changes} == *brute);
+    ++checked;
+  }
+  CHECK(checked > 20);
 }
