@@ -99,8 +99,11 @@ std::string added_method(const AddPartitionsReport& r) {
            std::to_string(r.seed);
   return std::string("the ZooKeeper-era controller places them (AdminZkClient.createNewPartitionsAssignment): ") +
          "AdminUtils, " + (r.added.rack_aware ? "rack-aware" : "rack-unaware") + ", over every broker, start index " +
-         std::to_string(r.added.start_index) + " (the first broker whose id is at least partition 0's leader, " +
-         std::to_string(r.existing[0][0]) + "), partition ids from " + first;
+         std::to_string(r.added.start_index) +
+         " (the position, among the brokers sorted by id, of the first whose id is at least partition 0's leader " +
+         std::to_string(r.existing[0][0]) +
+         (r.added.rack_aware ? "; applied, as Kafka does, to the rack-alternated list" : "") +
+         "), replica shift the same, partition ids from " + first;
 }
 
 std::string range(std::int32_t lo, std::int32_t hi) { return std::to_string(lo) + ".." + std::to_string(hi); }

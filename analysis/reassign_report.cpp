@@ -200,12 +200,15 @@ std::string comparison_text(const ReassignReport& r) {
 
 namespace {
 
-// Disks (--disk-capacity): per target broker, its bytes before and after, the peak during the
-// move (what moves in counted with the reserve), and its largest partition after.
+// Disks (--disk-capacity): per target broker, its bytes before and after, after with what
+// moved in counted with the reserve (what the cap bounds), while copying (the replicas it
+// gives up stay until their new copies are in sync), and its largest partition after.
 struct DiskRow {
   std::int32_t broker = 0;
   std::int64_t capacity = 0;
-  double before = 0, after = 0, peak = 0;
+  double before = 0, after = 0;
+  double reserved = 0;  ///< after, what moved in counted with the reserve
+  double during = 0;    ///< while copying: before, plus what moves in counted with the reserve
   std::string largest;  ///< "" when it holds nothing
   std::int64_t largest_bytes = 0;
 };
@@ -219,13 +222,19 @@ std::vector<DiskRow> disk_rows(const ReassignReport& r) {
     row.capacity = req.disk_capacity[b];
     row.before = model::broker_bytes(req, req.current, row.broker, false);
     row.after = model::broker_bytes(req, r.study.planned, row.broker, false);
-    row.peak = model::broker_bytes(req, r.study.planned, row.broker, true);
+    row.reserved = model::broker_bytes(req, r.study.planned, row.broker, true);
+    double kept = 0;  // held before and after
     for (std::size_t p = 0; p < r.study.planned.size(); ++p) {
+      const auto& now = req.current[p];
       const auto& reps = r.study.planned[p];
-      if (std::find(reps.begin(), reps.end(), row.broker) == reps.end() || req.sizes[p] <= row.largest_bytes) continue;
+      const bool holds = std::find(reps.begin(), reps.end(), row.broker) != reps.end();
+      if (holds && std::find(now.begin(), now.end(), row.broker) != now.end())
+        kept += static_cast<double>(req.sizes[p]);
+      if (!holds || req.sizes[p] <= row.largest_bytes) continue;
       row.largest_bytes = req.sizes[p];
       row.largest = r.request.partitions[p].name();
     }
+    row.during = row.before + (row.reserved - kept);
     rows.push_back(std::move(row));
   }
   return rows;
@@ -238,18 +247,26 @@ std::string percent(double bytes, std::int64_t capacity) {
 std::string disks_text(const ReassignReport& r) {
   const auto& req = r.request.plan;
   if (req.disk_capacity.empty()) return "";
-  Table t({{"broker"}, {"disk"}, {"before"}, {"after"}, {"peak moving in"}, {"largest partition after", Align::kLeft}});
+  Table t({{"broker"},
+           {"disk"},
+           {"before"},
+           {"after"},
+           {"after + reserve"},
+           {"while copying"},
+           {"largest partition after", Align::kLeft}});
   for (const auto& row : disk_rows(r))
     t.add_row({std::to_string(row.broker), human_bytes(static_cast<double>(row.capacity)),
                human_bytes(row.before) + " " + percent(row.before, row.capacity),
-               human_bytes(row.after) + " " + percent(row.after, row.capacity), percent(row.peak, row.capacity),
+               human_bytes(row.after) + " " + percent(row.after, row.capacity), percent(row.reserved, row.capacity),
+               percent(row.during, row.capacity),
                row.largest.empty() ? "-" : row.largest + " " + human_bytes(static_cast<double>(row.largest_bytes))});
-  return "disks (every broker under " + fixed(100 * req.max_disk, 0) + "% with what moves in counted x" +
+  return "disks (after the move every broker under " + fixed(100 * req.max_disk, 0) + "%, what moved in counted x" +
          exact(req.move_in_reserve) +
          (req.disk_balance > 0 ? "; each within [avg (2 - " + exact(req.disk_balance) + "), avg " +
                                      exact(req.disk_balance) + "] of the average use"
                                : "") +
-         "):\n" + t.to_text() + "\n";
+         "; while copying a broker also keeps the replicas it gives up, which the cap does not bound):\n" +
+         t.to_text() + "\n";
 }
 
 }  // namespace
@@ -328,7 +345,8 @@ nlohmann::ordered_json reassign_to_json(const ReassignReport& r) {
                       {"capacity", row.capacity},
                       {"bytes_before", std::llround(row.before)},
                       {"bytes_after", std::llround(row.after)},
-                      {"peak_bytes", std::llround(row.peak)},
+                      {"bytes_after_with_reserve", std::llround(row.reserved)},
+                      {"bytes_while_copying", std::llround(row.during)},
                       {"largest_partition", row.largest},
                       {"largest_bytes", row.largest_bytes}});
   }

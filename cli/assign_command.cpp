@@ -181,6 +181,18 @@ int run_add_partitions(const AssignArgs& a, model::TopicPlacementRequest request
                            std::to_string(creation.replication_factor) + ", created on brokers " + on + " (" +
                            analysis::placement_method(how) + ")";
   }
+  // Every broker the topic is on is in the cluster (a replica elsewhere would vanish from the
+  // counts), and the admin rule places on every broker listed (fenced ones: KRaft only).
+  for (std::size_t p = 0; p < report.existing.size(); ++p)
+    for (const auto id : report.existing[p])
+      if (std::none_of(request.brokers.begin(), request.brokers.end(), [&](const auto& b) { return b.id == id; }))
+        throw UsageError("--brokers: partition " + std::to_string(p) + " has a replica on broker " +
+                         std::to_string(id) + ", which --brokers does not list (list every broker of the cluster)");
+  if (request.placer == model::Placer::kAdmin &&
+      std::any_of(request.brokers.begin(), request.brokers.end(), [](const auto& b) { return b.fenced; }))
+    throw UsageError(
+        "--brokers: ':fenced' needs --placer striped (the KRaft controller's placer); --placer admin places on "
+        "every broker listed, so leave fenced brokers out");
   if (report.existing[0].size() > request.brokers.size())
     throw UsageError("--brokers: the topic has " + std::to_string(report.existing[0].size()) +
                      " replicas per partition and only " + std::to_string(request.brokers.size()) +

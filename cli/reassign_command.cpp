@@ -229,9 +229,11 @@ std::vector<std::int64_t> disk_capacity(const ReassignArgs& a, const model::Reas
         throw UsageError("--disk-capacity: each broker's is ID:SIZE, e.g. 0:2TB, got '" + item + "'");
       const auto id = parse_int(item.substr(0, colon), "--disk-capacity", 0, std::numeric_limits<std::int32_t>::max());
       const auto it = std::find_if(req.targets.begin(), req.targets.end(), [&](const auto& t) { return t.id == id; });
-      if (it != req.targets.end())
-        out[static_cast<std::size_t>(it - req.targets.begin())] =
-            parse_bytes(item.substr(colon + 1), "--disk-capacity");
+      if (it == req.targets.end())
+        throw UsageError("--disk-capacity: broker " + std::to_string(id) + " is not a target broker");
+      auto& slot = out[static_cast<std::size_t>(it - req.targets.begin())];
+      if (slot >= 0) throw UsageError("--disk-capacity: broker " + std::to_string(id) + " is listed twice");
+      slot = parse_bytes(item.substr(colon + 1), "--disk-capacity");
       if (comma == std::string::npos) break;
       pos = comma + 1;
     }

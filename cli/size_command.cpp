@@ -25,7 +25,7 @@ namespace {
 
 constexpr const char* kSizeUsage =
     "usage: partsim size --peak RATE --per-partition RATE --brokers N [--rf R] [--consumers M]\n"
-    "                    [--peak-consume RATE --per-partition-consume RATE] [--headroom LO:HI]\n"
+    "                    [--peak-consume RATE --per-partition-consume RATE] [--headroom LO[:HI]]\n"
     "                    [--max-per-broker N] [--existing-per-broker N] [--grow-to P,...] [--format table|json]\n"
     "How many partitions a new topic wants: the peak over one partition's measured throughput, with\n"
     "headroom, at least one per consumer, even over the brokers and the members, within the per-broker\n"
@@ -88,7 +88,8 @@ int run_size_command(const Args& args) {
       ("peak", po::value<std::string>(&peak)->required(), "the topic's peak produce throughput, e.g. 200MB/s")
       ("per-partition", po::value<std::string>(&per)->required(),
        "one partition's produce throughput measured on your brokers, e.g. 10MB/s")
-      ("peak-consume", po::value<std::string>(&peak_consume), "every group's reads together at peak, e.g. 600MB/s")
+      ("peak-consume", po::value<std::string>(&peak_consume),
+       "the busiest group's read rate at peak, e.g. 300MB/s (each group reads every partition with members of its own)")
       ("per-partition-consume", po::value<std::string>(&per_consume), "one member's read rate of one partition")
       ("consumers", po::value<std::string>(&consumers), "the largest group's members (a partition feeds one of them)")
       ("brokers", po::value<std::string>(&brokers)->required(), "brokers in the cluster")
@@ -132,7 +133,9 @@ int run_size_command(const Args& args) {
   try {
     plan = model::plan_partition_count(in);
   } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("--peak, --per-partition: ") + e.what());
+    const std::string why = e.what();
+    throw UsageError((why.rfind("a later count", 0) == 0 ? "--grow-to: " : "--peak, --per-partition, --consumers: ") +
+                     why);
   }
   const model::CountCandidate* best = nullptr;
   for (const auto& c : plan.candidates)
@@ -187,12 +190,16 @@ int run_size_command(const Args& args) {
                                 : "  - uneven over the members\n";
   out += "  - " + std::to_string(best->divisors) + " divisors (" + divisor_list(best->partitions) +
          "): as many group sizes read it evenly\n";
-  out += "  - " + std::to_string(best->replicas_per_broker) + " replicas per broker" +
-         (in.existing_per_broker > 0 ? " with the " + std::to_string(in.existing_per_broker) + " there" : "") +
-         (best->replicas_per_broker <= in.max_per_broker
-              ? ", within " + std::to_string(in.max_per_broker) + "\n"
-              : ", over " + std::to_string(in.max_per_broker) + ": add brokers first, " +
-                    std::to_string(plan.brokers_needed) + " keep every broker within it\n");
+  out +=
+      "  - " + std::to_string(best->replicas_per_broker) + " replicas per broker" +
+      (in.existing_per_broker > 0 ? " with the " + std::to_string(in.existing_per_broker) + " there" : "") +
+      (best->replicas_per_broker <= in.max_per_broker
+           ? ", within " + std::to_string(in.max_per_broker) + "\n"
+           : ", over " + std::to_string(in.max_per_broker) +
+                 (plan.brokers_needed > 0
+                      ? ": add brokers first, " + std::to_string(plan.brokers_needed) + " keep every broker within it\n"
+                      : ": the brokers' existing replicas already reach the limit, so no number of brokers keeps "
+                        "them within it\n"));
   analysis::Table t({{"partitions"},
                      {"brokers even"},
                      {"members even"},

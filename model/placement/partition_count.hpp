@@ -10,7 +10,7 @@
 // Example: 200 MB/s at peak, 10 MB/s per partition, 12 consumers, 6 brokers, RF 3: 20
 // partitions for the produce rate, 12 for the members, x 1.5..2 = 30..40; 36 is the count
 // in that range that both 6 brokers and 12 members divide (6 leaders each, 3 partitions
-// each), with 9 divisors; 54 replicas per broker.
+// each), with 9 divisors; 18 replicas per broker.
 
 #include <cstdint>
 #include <string>
@@ -50,7 +50,8 @@ struct PartitionCountPlan {
   std::int64_t low = 0, high = 0;          ///< needed x headroom, rounded up
   std::vector<CountCandidate> candidates;  ///< low..high, and the next even count above when none is even
   std::int32_t recommended = 0;
-  std::int64_t brokers_needed = 0;  ///< for the per-broker limit at the recommended count
+  std::int64_t brokers_needed = 0;  ///< for the per-broker limit at the recommended count; -1: no number
+                                    ///< of brokers helps (the existing replicas reach the limit)
   struct Growth {
     std::int32_t to = 0;
     double keys_kept = 0;  ///< share of keys that keep their partition

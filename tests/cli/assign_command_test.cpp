@@ -248,3 +248,18 @@ TEST_CASE("bad assign --add-partitions input exits 2 naming the option") {
     CHECK(r.err == c.message);
   }
 }
+
+TEST_CASE("assign --add-partitions refuses fenced brokers for admin, and replicas on brokers --brokers leaves out") {
+  partsim::testing::ScratchDir dir;
+  const auto current = dir.path / "current.json";
+  std::ofstream(current) << R"({"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[9,1]}]})";
+  const auto away = run_cli("assign --brokers 0,1,2,3 --current '" + current.string() + "' --add-partitions 2");
+  CHECK(away.exit_code == 2);
+  CHECK(away.err ==
+        "partsim assign: --brokers: partition 0 has a replica on broker 9, which --brokers does not list (list "
+        "every broker of the cluster)\n");
+  const auto fenced =
+      run_cli("assign --brokers 0:a,1:a,2:b,3:b:fenced --partitions 3 --rf 2 --created-on 0,1,2 --add-partitions 4");
+  CHECK(fenced.exit_code == 2);
+  CHECK(fenced.err.find("':fenced' needs --placer striped") != std::string::npos);
+}

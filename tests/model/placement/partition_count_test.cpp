@@ -53,7 +53,7 @@ TEST_CASE("the consume side and the members can set the count; the per-broker li
   PartitionCountInputs in;
   in.peak_produce = 50e6;
   in.per_partition_produce = 10e6;  // 5 for the producers
-  in.peak_consume = 300e6;          // three groups reading it all
+  in.peak_consume = 300e6;          // the busiest group reads slower per partition
   in.per_partition_consume = 20e6;  // 15 for the consumers
   in.brokers = 3;
   in.replication_factor = 3;
@@ -89,4 +89,33 @@ TEST_CASE("over the per-broker limit the fewest replicas win, and the brokers th
   CHECK(plan.brokers_needed == 18);  // 1,800 replicas, 100 per broker
   in.existing_per_broker = 0;
   CHECK(plan_partition_count(in).recommended == 720);
+}
+
+TEST_CASE(
+    "a count within the per-broker limit beats an even one over it; later counts must be increases; no overflow") {
+  PartitionCountInputs in;
+  in.peak_produce = 200e6;
+  in.per_partition_produce = 10e6;
+  in.consumers = 12;
+  in.brokers = 6;
+  in.replication_factor = 3;
+  in.existing_per_broker = 1984;  // 36 would make 2,002: 30 (even over the brokers, 1,999) is within
+  auto plan = plan_partition_count(in);
+  CHECK(plan.recommended == 30);
+  in.existing_per_broker = 2000;  // already at the limit: no broker count helps
+  plan = plan_partition_count(in);
+  CHECK(plan.brokers_needed == -1);
+  in.existing_per_broker = 0;
+  in.growth = {36};
+  CHECK_THROWS_AS(plan_partition_count(in), std::invalid_argument);
+  in.growth = {};
+  in.headroom_low = in.headroom_high = 1;
+  in.peak_produce = 1;  // one partition: its defaults are increases only
+  in.consumers = 0;
+  plan = plan_partition_count(in);
+  CHECK(plan.recommended == 1);  // no even count within twice the range: the range's own
+  for (const auto& g : plan.growth) CHECK(g.to > plan.recommended);
+  in.peak_produce = 5e18;
+  in.per_partition_produce = 1;
+  CHECK_THROWS_AS(plan_partition_count(in), std::invalid_argument);
 }
