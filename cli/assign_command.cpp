@@ -102,20 +102,11 @@ void check_placer_inputs(model::TopicPlacementRequest& r, const std::string& sta
 // made before brokers were added.
 std::vector<model::UsableBroker> created_on(const std::string& text, const std::vector<model::UsableBroker>& all) {
   std::vector<model::UsableBroker> out;
-  std::set<std::int32_t> seen;
-  std::size_t pos = 0;
-  for (;;) {
-    const auto comma = text.find(',', pos);
-    const auto id = static_cast<std::int32_t>(parse_int(text.substr(pos, comma == std::string::npos ? std::string::npos
-                                                                                                    : comma - pos),
-                                                        "--created-on", 0, std::numeric_limits<std::int32_t>::max()));
+  for (const auto id : parse_id_ranges(text, "--created-on")) {
     const auto it = std::find_if(all.begin(), all.end(), [&](const auto& b) { return b.id == id; });
     if (it == all.end())
       throw UsageError("--created-on: broker " + std::to_string(id) + " is not in --brokers (list every broker there)");
-    if (!seen.insert(id).second) throw UsageError("--created-on: broker " + std::to_string(id) + " is listed twice");
     out.push_back(*it);
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
   }
   return out;
 }

@@ -34,19 +34,6 @@ constexpr const char* kSizeUsage =
 std::string rate(double bytes_per_s) { return analysis::human_bytes(bytes_per_s) + "/s"; }
 std::string yes_no(bool b) { return b ? "yes" : "no"; }
 
-std::vector<std::int32_t> parse_counts(const std::string& text) {
-  std::vector<std::int32_t> out;
-  std::size_t pos = 0;
-  for (;;) {
-    const auto comma = text.find(',', pos);
-    out.push_back(static_cast<std::int32_t>(parse_int(
-        text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos), "--grow-to", 1, 1'000'000)));
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
-  }
-  return out;
-}
-
 std::string divisor_list(std::int64_t n) {
   std::vector<std::int64_t> low, high;
   for (std::int64_t d = 1; d * d <= n; ++d)
@@ -128,7 +115,7 @@ int run_size_command(const Args& args) {
                          : parse_number(headroom.substr(colon + 1), "--headroom", in.headroom_low, 100);
   in.max_per_broker = static_cast<std::int32_t>(parse_int(max_per_broker, "--max-per-broker", 1, 10'000'000));
   in.existing_per_broker = static_cast<std::int32_t>(parse_int(existing, "--existing-per-broker", 0, 10'000'000));
-  if (!grow.empty()) in.growth = parse_counts(grow);
+  if (!grow.empty()) in.growth = parse_partition_counts(grow, "--grow-to");
   model::PartitionCountPlan plan;
   try {
     plan = model::plan_partition_count(in);

@@ -10,6 +10,19 @@
 
 using namespace partsim::model;
 
+namespace {
+// The placement article's 10 MB/s per partition: 200 MB/s at peak, 12 members, 6 brokers, RF 3.
+PartitionCountInputs worked_example() {
+  PartitionCountInputs in;
+  in.peak_produce = 200e6;
+  in.per_partition_produce = 10e6;
+  in.consumers = 12;
+  in.brokers = 6;
+  in.replication_factor = 3;
+  return in;
+}
+}  // namespace
+
 TEST_CASE("keys kept by a partition count change: book T5's gcd / max") {
   CHECK(keys_kept(4, 8) == doctest::Approx(0.5));
   CHECK(keys_kept(4, 5) == doctest::Approx(0.2));
@@ -19,12 +32,7 @@ TEST_CASE("keys kept by a partition count change: book T5's gcd / max") {
 }
 
 TEST_CASE("10 MB/s per partition: 200 MB/s at peak, 12 members, 6 brokers, RF 3 -> 36") {
-  PartitionCountInputs in;
-  in.peak_produce = 200e6;
-  in.per_partition_produce = 10e6;
-  in.consumers = 12;
-  in.brokers = 6;
-  in.replication_factor = 3;
+  PartitionCountInputs in = worked_example();
   const auto plan = plan_partition_count(in);
   CHECK(plan.for_produce == 20);
   CHECK(plan.for_consumers == 12);
@@ -93,12 +101,7 @@ TEST_CASE("over the per-broker limit the fewest replicas win, and the brokers th
 
 TEST_CASE(
     "a count within the per-broker limit beats an even one over it; later counts must be increases; no overflow") {
-  PartitionCountInputs in;
-  in.peak_produce = 200e6;
-  in.per_partition_produce = 10e6;
-  in.consumers = 12;
-  in.brokers = 6;
-  in.replication_factor = 3;
+  PartitionCountInputs in = worked_example();
   in.existing_per_broker = 1984;  // 36 would make 2,002: 30 (even over the brokers, 1,999) is within
   auto plan = plan_partition_count(in);
   CHECK(plan.recommended == 30);
