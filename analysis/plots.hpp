@@ -55,6 +55,12 @@ public:
   void cross_rack_traffic_by_run(const std::string& title,
                                  const std::vector<std::pair<std::string, const model::TrafficResult*>>& runs);
 
+  /// A reassignment by run (reassignment_plot.cpp): bytes left to copy, the partitions
+  /// reassigning and under-replicated, and the producers' p99 per interval, against simulated
+  /// time, a line per run; nothing is drawn when no run reassigns.
+  void reassignment_by_run(const std::string& title,
+                           const std::vector<std::pair<std::string, const model::ReassignmentResult*>>& runs);
+
   const std::vector<std::string>& written() const { return written_; }
 
 private:

@@ -9,6 +9,7 @@
 #include "analysis/distribution.hpp"
 #include "analysis/format.hpp"
 #include "analysis/isr_report.hpp"
+#include "analysis/reassignment_report.hpp"
 #include "analysis/repartition_report.hpp"
 #include "analysis/run_producer_metrics.hpp"
 #include "analysis/traffic_report.hpp"
@@ -265,6 +266,18 @@ const Spec<double (*)(const model::ReplicationResult&)> kReplication[] = {
      [](const auto& r) { return replication_time(r, &model::PartitionReplication::offline_ms); }},
 };
 
+// The topics' reassignments, when the scenario has one: "reassignment.completed_s".
+const Spec<double (*)(const model::ReassignmentResult&)> kReassignment[] = {
+    {"completed_s", "reassignment: every move completed at (none: not by the end)", "s", 1, true,
+     [](const auto& r) { return r.completed_ms ? *r.completed_ms / 1000 : kUndefined; }},
+    {"bytes_left", "reassignment: bytes left to copy at the end", "bytes", 0, true,
+     [](const auto& r) { return d(r.bytes_left); }},
+    {"never", "reassignment: never at its throttle (1) or not (0)", "", 0, true,
+     [](const auto& r) { return r.never ? 1.0 : 0.0; }},
+    {"p99_max_ms", "reassignment: producers' largest p99 per interval from the first step", "ms", 2, true,
+     [](const auto& r) { return reassignment_p99_max(r); }},
+};
+
 // The run's migration, when the scenario has one: "migration.order_violations".
 const Spec<double (*)(const model::migration::MigrationResult&)> kMigration[] = {
     {"records_migrated", "migration: records migrated", "records", 0, true,
@@ -434,6 +447,10 @@ MetricRegistry::MetricRegistry(const model::RunResult& shape)
   if (shape.replication.enabled)
     for (const auto& s : kReplication)
       metrics_.push_back(info(s, std::string("replication.") + s.name, s.label, MetricScope::kRun, 0));
+  reassignment_ = shape.replication.reassignment.enabled();
+  if (reassignment_)
+    for (const auto& s : kReassignment)
+      metrics_.push_back(info(s, std::string("reassignment.") + s.name, s.label, MetricScope::kRun, 0));
   traffic_ = shows_traffic(shape.traffic);
   traffic_kinds_ = traffic_ ? shape.traffic.kinds.size() : 0;
   if (traffic_) {
@@ -519,6 +536,9 @@ std::vector<double> MetricRegistry::values(const model::RunResult& r) const {
     for (const auto& s : kRepartition) v.push_back(s.value(*r.repartition));
   if (r.replication.enabled)
     for (const auto& s : kReplication) v.push_back(s.value(r.replication));
+  if (reassignment_)
+    for (const auto& s : kReassignment)
+      v.push_back(r.replication.reassignment.enabled() ? s.value(r.replication.reassignment) : kUndefined);
   // Whether a run has racks depends on its scenario, which a compare arm may vary: the
   // registry's shape decides, a run without racks is undefined there.
   if (traffic_) {

@@ -71,8 +71,9 @@ public:
 private:
   std::vector<MetricInfo> metrics_;
   std::size_t partitions_ = 0, brokers_ = 0, groups_ = 0, producers_ = 0, topics_ = 0;
-  bool keys_ = false;     // the runs count keyed records placed as Java places them
-  bool traffic_ = false;  // the runs place something in a rack (or price crossing racks)
+  bool keys_ = false;          // the runs count keyed records placed as Java places them
+  bool traffic_ = false;       // the runs place something in a rack (or price crossing racks)
+  bool reassignment_ = false;  // the runs reassign (a compare arm may not)
   std::size_t traffic_kinds_ = 0;
 };
 

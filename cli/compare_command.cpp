@@ -97,7 +97,8 @@ struct CompareResults {
   std::vector<std::optional<model::RunResult>> singles;
   std::vector<std::optional<analysis::ReplicationSummary>> summaries;
   std::vector<model::LatencyHistogram> first_latency;
-  std::vector<model::TrafficResult> first_traffic;  // --plot: the traffic of each run's first replication
+  std::vector<model::TrafficResult> first_traffic;            // --plot: the traffic of each run's first replication
+  std::vector<model::ReassignmentResult> first_reassignment;  // --plot: and its reassignment
 };
 
 std::vector<std::string> parse_partitioners(const std::string& text) {
@@ -277,6 +278,7 @@ CompareResults run_jobs(const std::vector<Job>& jobs, const CompareSettings& s) 
   out.summaries.resize(replications > 1 ? jobs.size() : 0);
   out.first_latency.resize(s.plot_dir.empty() ? 0 : jobs.size());
   out.first_traffic.resize(out.first_latency.size());
+  out.first_reassignment.resize(out.first_latency.size());
   std::vector<std::string> unmeasured;
   Progress progress("runs");
   sim::for_each_replication<model::RunResult>(
@@ -297,6 +299,7 @@ CompareResults run_jobs(const std::vector<Job>& jobs, const CompareSettings& s) 
         if (!s.plot_dir.empty() && k % replications == 0) {
           out.first_latency[j] = r.latency;
           out.first_traffic[j] = r.traffic;
+          out.first_reassignment[j] = r.replication.reassignment;
         }
         if (replications == 1) {
           out.singles[j] = std::move(r);
@@ -322,13 +325,16 @@ void plot_compare(const std::string& dir, const std::vector<Job>& jobs, const Co
   analysis::Plotter plot(dir);
   std::vector<analysis::LatencyCurve> curves;
   std::vector<std::pair<std::string, const model::TrafficResult*>> traffic;
+  std::vector<std::pair<std::string, const model::ReassignmentResult*>> moves;
   for (std::size_t k = 0; k < jobs.size(); ++k) {
     const std::string name = jobs[k].name + (jobs[k].sweep_value.empty() ? "" : " @ " + jobs[k].sweep_value);
     curves.push_back({name, &results.first_latency[k]});
     traffic.emplace_back(name, &results.first_traffic[k]);
+    moves.emplace_back(name, &results.first_reassignment[k]);
   }
   plot.latency_cdf(jobs.front().scenario.name + ": latency by run", curves);
   plot.cross_rack_traffic_by_run(jobs.front().scenario.name + ": traffic crossing racks by run", traffic);
+  plot.reassignment_by_run(jobs.front().scenario.name + ": reassignment by run", moves);
 }
 
 // compare.json and compare.csv with --out, and the chosen format on stdout; `text` and

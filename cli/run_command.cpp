@@ -91,6 +91,7 @@ void plot_run(const std::string& dir, const model::RunResult& first, const analy
   if (!abandoned()) plot.latency_cdf(name + ": latency", {{name, &first.latency}});
   if (!abandoned()) plot.batch_size_histogram(name + ": records per batch", first.batch_records);
   if (!abandoned()) plot.consumer_lag(name + ": consumer lag and latency", first);
+  if (!abandoned()) plot.reassignment_by_run(name + ": reassignment", {{name, &first.replication.reassignment}});
   if (analysis::shows_traffic(first.traffic) && !abandoned())
     plot.cross_rack_traffic(name + ": traffic crossing racks", first.traffic);
 }

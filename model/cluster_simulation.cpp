@@ -87,8 +87,7 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
   for (const auto& tc : s.topics) {
     stats_offset_.push_back(rows);
     rows += static_cast<std::size_t>(tc.partitions_before(s.run.duration));
-    grows.push_back(std::any_of(tc.schedule.begin(), tc.schedule.end(),
-                                [&](const TopicChange& c) { return !s.run.duration || c.at < *s.run.duration; }));
+    grows.push_back(tc.grows_before(s.run.duration));
   }
   controller_.emplace(s, leadership_, up_, replication_ ? &*replication_ : nullptr);
   recorder_.emplace(s, options_, sim_.clock(), RunLayout{topic_of_, stats_offset_, controller_->partition_counts()},
@@ -173,6 +172,20 @@ RunResult Engine::run() {
   if (replication_) {
     replication_->start(now());
     sim_.schedule_in(replication_->isr_check_interval(), IsrCheck{});
+    bool reassigns = false;
+    for (std::uint32_t t = 0; t < s_.topics.size(); ++t)
+      for (std::uint32_t i = 0; i < s_.topics[t].schedule.size(); ++i) {
+        const TopicChange& c = s_.topics[t].schedule[i];
+        if (!c.reassign || (s_.run.duration && c.at >= *s_.run.duration)) continue;
+        sim_.schedule_at(c.at, ReassignStart{t, i});
+        reassigns = true;
+      }
+    if (reassigns) {
+      // Sampled from the start, so the latency before the move is there to compare.
+      reassign_interval_ = options_.timeseries > SimTime::zero() ? options_.timeseries : SimTime::ms(1000);
+      recorder_->keep_interval_latency();
+      sim_.schedule_at(SimTime::zero(), ReassignSample{});
+    }
   }
   if (controller_->keeps_history()) {
     controller_->start(now());

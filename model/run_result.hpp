@@ -11,6 +11,7 @@
 #include "model/group_result.hpp"
 #include "model/latency_histogram.hpp"
 #include "model/migration_result.hpp"
+#include "model/reassignment_result.hpp"
 #include "model/repartition_result.hpp"
 #include "model/traffic_result.hpp"
 
@@ -167,6 +168,7 @@ struct ReplicationResult {
   std::map<std::string, std::int64_t> errors;  ///< batches answered with each error code by the replication model
   std::int64_t records_truncated = 0;    ///< appended by a leader, gone when a follower that lacked them took over
   std::int64_t records_uncommitted = 0;  ///< above the high watermark when the run ended: never readable
+  ReassignmentResult reassignment;       ///< topics' reassignment steps (none: not enabled)
   std::int64_t shrinks() const {
     std::int64_t n = 0;
     for (const auto& p : partitions) n += p.shrinks;

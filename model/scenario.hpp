@@ -78,11 +78,31 @@ struct HostConfig {
   std::int32_t cores = 1;
 };
 
+/// One partition's new replicas in a reassignment (Kafka's reassignment JSON).
+struct ReassignTarget {
+  std::string topic;  ///< as the plan names it ("": inline, this topic)
+  std::int32_t partition = 0;
+  std::vector<std::int32_t> replicas;  ///< broker ids, preferred leader first
+};
+
+/// A reassignment started by a topic's schedule (kafka-reassign-partitions --execute
+/// --throttle; docs/reassignment.md): the plan's partitions get their new replicas, copied
+/// under the throttle. A step with no plan changes the throttle of the moves under way.
+struct ReassignStep {
+  std::vector<ReassignTarget> plan;  ///< this topic's partitions; empty: a throttle change
+  /// leader/follower.replication.throttled.rate on the brokers of the move, bytes/s (0: none).
+  double throttle = 0;
+  std::string plan_file;  ///< where the plan was read from ("": inline)
+};
+
 /// A change to a topic at a simulated time (the topic's schedule): its partition count
-/// grows (CreatePartitions, kafka-consumer-spec §7; a decrease is refused at load).
+/// grows (CreatePartitions, kafka-consumer-spec §7; a decrease is refused at load), or a
+/// reassignment starts or changes its throttle.
 struct TopicChange {
   SimTime at;
-  std::int32_t partitions = 0;  ///< set.partitions: the new count
+  std::int32_t partitions = 0;  ///< set.partitions: the new count (0: a reassignment step)
+  std::optional<ReassignStep> reassign;
+  bool adds_partitions() const { return !reassign; }
 };
 
 struct TopicConfig {
@@ -108,8 +128,17 @@ struct TopicConfig {
   std::int32_t partitions_before(std::optional<SimTime> end) const {
     std::int32_t n = partitions;
     for (const auto& c : schedule)
-      if (!end || c.at < *end) n = std::max(n, c.partitions);
+      if (c.adds_partitions() && (!end || c.at < *end)) n = std::max(n, c.partitions);
     return n;
+  }
+  /// Whether a step before `end` adds partitions.
+  bool grows_before(std::optional<SimTime> end) const {
+    return std::any_of(schedule.begin(), schedule.end(),
+                       [&](const TopicChange& c) { return c.adds_partitions() && (!end || c.at < *end); });
+  }
+  /// Whether a step moves replicas.
+  bool reassigns() const {
+    return std::any_of(schedule.begin(), schedule.end(), [](const TopicChange& c) { return c.reassign.has_value(); });
   }
 };
 
@@ -262,6 +291,9 @@ struct ReplicationConfig {
   enum class Mode { kFixed, kFollowers } mode = Mode::kFixed;
   SimTime fetch_wait_max = SimTime::ms(500);       ///< replica.fetch.wait.max.ms
   std::int64_t fetch_min_bytes = 1;                ///< replica.fetch.min.bytes
+  std::int64_t fetch_max_bytes = 1 << 20;          ///< replica.fetch.max.bytes: per partition in an answer
+  std::int64_t response_max_bytes = 10 << 20;      ///< replica.fetch.response.max.bytes: per answer
+  SimTime fetch_backoff = SimTime::ms(1000);       ///< replica.fetch.backoff.ms: every partition throttled
   SimTime lag_time_max = SimTime::ms(30000);       ///< replica.lag.time.max.ms
   SimTime heartbeat_interval = SimTime::ms(2000);  ///< broker.heartbeat.interval.ms
   SimTime session_timeout = SimTime::ms(9000);     ///< broker.session.timeout.ms

@@ -41,6 +41,10 @@ public:
   bool rebalance_preferred(std::span<const char> up, double imbalance_percent, const Eligible& eligible = {});
   /// The controller's election under the followers' model (model/cluster/replication.*).
   void set_leader(std::size_t t, std::size_t partition, std::int32_t broker) { leaders_[t][partition] = broker; }
+  /// A reassignment changed the partition's replicas (the followers' model).
+  void set_replicas(std::size_t t, std::size_t partition, std::span<const std::int32_t> replicas) {
+    replicas_[t][partition].assign(replicas.begin(), replicas.end());
+  }
 
   std::size_t topics() const { return replicas_.size(); }
   /// Leaders of topic `t` (broker index or -1), by partition.

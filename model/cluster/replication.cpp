@@ -24,6 +24,7 @@ Replication::Replication(const Scenario& s, Leadership& leadership, ReplicationH
       Partition part;
       part.topic = t;
       part.index = static_cast<std::size_t>(p);
+      part.min_insync = min_insync;
       part.min_isr = std::min(min_insync, tc.replication_factor);
       if (p < tc.partitions) {
         const auto reps = leadership.replicas(t, p);
@@ -43,6 +44,10 @@ Replication::Replication(const Scenario& s, Leadership& leadership, ReplicationH
       session.leader = static_cast<std::int32_t>(l);
     }
   read_replicas_ = s.replication.rack_aware_selector;
+  leader_quota_.resize(n);
+  follower_quota_.resize(n);
+  bytes_.resize(n);
+  throttled_.assign(n, 0);
   result_.enabled = true;
   result_.partitions.resize(parts_.size());
   for (std::size_t i = 0; i < parts_.size(); ++i)
@@ -94,7 +99,7 @@ void Replication::add_partitions(std::size_t t, std::int32_t partitions, SimTime
     if (p.isr.empty()) p.isr = p.replicas;
     p.state.resize(p.replicas.size());
     p.leader = leadership_.leaders(t)[p.index];
-    p.min_isr = std::min(p.min_isr, static_cast<std::int32_t>(p.replicas.size()));
+    p.min_isr = std::min(p.min_insync, static_cast<std::int32_t>(p.replicas.size()));
     for (Follower& f : p.state) {
       f.last_caught_up = now;
       f.prev_fetch = now;
@@ -135,7 +140,7 @@ bool Replication::append(std::size_t partition, std::int64_t bytes, SimTime now,
   // The append completes parked follower fetches of this leader that now have enough
   // bytes (§9.2, RM:977-999).
   for (Session& s : sessions_)
-    if (s.leader == p.leader && s.state == FetchState::kParked && available(s) >= s_.replication.fetch_min_bytes)
+    if (s.leader == p.leader && s.state == FetchState::kParked && available(s, now) >= s_.replication.fetch_min_bytes)
       respond(s, now);
   return waits;
 }
@@ -198,18 +203,49 @@ bool Replication::fetches(const Session& s, const Partition& p) const {
          std::find(p.replicas.begin(), p.replicas.end(), s.follower) != p.replicas.end();
 }
 
-std::int64_t Replication::available(const Session& s) const {
+// DelayedFetch's accumulated bytes: a partition the leader holds back adds none.
+std::int64_t Replication::available(const Session& s, SimTime now) const {
   std::int64_t bytes = 0;
-  for (const Partition& p : parts_)
-    if (fetches(s, p)) bytes += leader_leo(p) - p.state[pos(p, s.follower)].fetched;
+  for (std::size_t i = 0; i < parts_.size(); ++i) {
+    const Partition& p = parts_[i];
+    if (!carries(s, i) || leader_holds_back(s, p, now)) continue;
+    bytes += std::min(leader_leo(p) - p.state[pos(p, s.follower)].fetched, s_.replication.fetch_max_bytes);
+  }
   return bytes;
 }
 
+// The follower builds its fetch: a listed partition its fetcher does not see in sync is left
+// out while the follower's throttle is over (RemoteLeaderEndPoint.buildFetch); none left,
+// it waits replica.fetch.backoff.ms and builds again.
 void Replication::send_fetch(Session& s, SimTime now) {
-  s.state = FetchState::kInFlight;
   s.expiry_pending = false;
   s.fetch = next_fetch_++;
+  s.omitted.clear();
+  if (follower_quota_[static_cast<std::size_t>(s.follower)].exceeded(now)) {
+    bool asks = false, any = false;
+    for (std::size_t i = 0; i < parts_.size(); ++i) {
+      const Partition& p = parts_[i];
+      if (!fetches(s, p)) continue;
+      any = true;
+      if (!follower_leaves_out(s, p, now)) {
+        asks = true;
+        continue;
+      }
+      if (s.omitted.empty()) s.omitted.assign(parts_.size(), 0);
+      s.omitted[i] = 1;
+    }
+    if (any && !asks) {
+      s.state = FetchState::kBackoff;
+      schedule(s, ReplicationHost::Step::kBackoff, now + s_.replication.fetch_backoff);
+      return;
+    }
+  }
+  s.state = FetchState::kInFlight;
   schedule(s, ReplicationHost::Step::kArrive, now + one_way(s));
+}
+
+void Replication::on_fetch_backoff(std::uint32_t session, std::uint64_t fetch, SimTime now) {
+  if (Session* const s = current(session, fetch, FetchState::kBackoff, kNeedsFollower)) send_fetch(*s, now);
 }
 
 void Replication::schedule(const Session& s, ReplicationHost::Step step, SimTime at) {
@@ -231,31 +267,47 @@ Replication::Session* Replication::current(std::uint32_t session, std::uint64_t 
   return &s;
 }
 
-// The leader answers a fetch with everything up to its log end, now.
+// The leader answers a fetch with its log past the follower's end, now: at most
+// replica.fetch.max.bytes of a partition and replica.fetch.response.max.bytes in all
+// (ReplicaManager.readFromLog; offsets are bytes, so no batch is split), nothing of a
+// partition it holds back. The bytes of listed partitions count against its throttle
+// (KafkaApis: sizeOfThrottledPartitions, in-sync followers' too).
 void Replication::respond(Session& s, SimTime now, bool at_arrival) {
   s.state = FetchState::kInFlight;
   s.carried.clear();
-  std::int64_t bytes = 0;  // what the answer carries: the leader's log past the follower's end
+  std::int64_t bytes = 0;  // what the answer carries
+  std::int64_t budget = s_.replication.response_max_bytes;
+  std::int64_t listed = 0;  // of it, the leader's throttled partitions'
+  BrokerBytes& counts = bytes_[static_cast<std::size_t>(s.leader)];
   std::int32_t partitions = 0, topics = 0;
   std::size_t last_topic = parts_.size();  // parts_ are in topic order
   std::size_t k = 0;                       // the partition's place in s.arrival_hw
   for (std::size_t i = 0; i < parts_.size(); ++i) {
     const Partition& p = parts_[i];
-    if (!fetches(s, p)) continue;
+    if (!carries(s, i)) continue;
     // The answer's high watermark (KIP-392): read before the fetch's own update when answered
     // as it arrives (Partition.fetchRecords reads, then updateFollowerFetchState), else now.
     std::pair<std::int64_t, std::int64_t> hw{p.hw, 0};
     if (read_replicas_)
       hw = at_arrival && k < s.arrival_hw.size() ? s.arrival_hw[k] : std::pair{p.hw, host_.readable_records(i)};
     ++k;
-    s.carried.push_back({i, leader_leo(p), hw.first, hw.second});
-    const std::int64_t more = leader_leo(p) - p.state[pos(p, s.follower)].leo;
+    const std::int64_t leo = p.state[pos(p, s.follower)].leo;
+    std::int64_t more = std::min({leader_leo(p) - leo, s_.replication.fetch_max_bytes, budget});
+    if (more > 0 && leader_holds_back(s, p, now)) more = 0;
+    s.carried.push_back({i, leo + std::max<std::int64_t>(more, 0), hw.first, hw.second});
     if (more <= 0) continue;
+    budget -= more;
+    if (std::find(p.leader_throttled.begin(), p.leader_throttled.end(), s.leader) != p.leader_throttled.end()) {
+      listed += more;
+      if (in_isr(p, s.follower)) counts.listed_in_sync_out += more;
+    }
+    if (std::find(p.adding.begin(), p.adding.end(), s.follower) != p.adding.end()) counts.reassign_out += more;
     bytes += more;
     ++partitions;
     topics += p.topic != last_topic ? 1 : 0;
     last_topic = p.topic;
   }
+  leader_quota_[static_cast<std::size_t>(s.leader)].record(listed, now);
   if (up(s.follower)) host_.fetch_answered(s.leader, s.follower, bytes, partitions, topics);  // else no one reads it
   schedule(s, ReplicationHost::Step::kReturn, now + one_way(s));
 }
@@ -266,8 +318,9 @@ void Replication::on_fetch_arrive(std::uint32_t session, std::uint64_t fetch, Si
   Session& s = *found;
   s.arrival_hw.clear();
   bool any = false;
-  for (Partition& p : parts_) {
-    if (!fetches(s, p)) continue;
+  for (std::size_t i = 0; i < parts_.size(); ++i) {
+    Partition& p = parts_[i];
+    if (!carries(s, i)) continue;
     any = true;
     if (read_replicas_)
       s.arrival_hw.emplace_back(p.hw, host_.readable_records(static_cast<std::size_t>(&p - parts_.data())));
@@ -287,6 +340,7 @@ void Replication::on_fetch_arrive(std::uint32_t session, std::uint64_t fetch, Si
       ++result_.partitions[static_cast<std::size_t>(&p - parts_.data())].expands;
       advance_hw(p, now);
       snapshot(now, "isr expand");
+      maybe_complete(p, now);
     } else {
       advance_hw(p, now);
     }
@@ -295,7 +349,7 @@ void Replication::on_fetch_arrive(std::uint32_t session, std::uint64_t fetch, Si
     s.state = FetchState::kIdle;
     return;
   }
-  if (available(s) >= s_.replication.fetch_min_bytes) {
+  if (available(s, now) >= s_.replication.fetch_min_bytes) {
     respond(s, now, true);
     return;
   }
@@ -317,12 +371,30 @@ void Replication::on_fetch_return(std::uint32_t session, std::uint64_t fetch, Si
   Session* const found = current(session, fetch, FetchState::kInFlight, kNeedsFollower);
   if (!found) return;
   Session& s = *found;
-  // The follower appends what came back (if the partition still has that leader).
+  // The follower appends what came back (if the partition still has that leader and it is
+  // still a replica), counting the listed partitions' bytes against its throttle.
+  std::int64_t listed = 0;
+  BrokerBytes& counts = bytes_[static_cast<std::size_t>(s.follower)];
   for (const auto& c : s.carried) {
     Partition& p = parts_[c.partition];
-    if (p.leader != s.leader) continue;
+    if (p.leader != s.leader || !fetches(s, p)) continue;
     Follower& f = p.state[pos(p, s.follower)];
+    const std::int64_t got = c.leo - f.leo;
+    if (got > 0) {
+      if (std::find(p.follower_throttled.begin(), p.follower_throttled.end(), s.follower) !=
+          p.follower_throttled.end()) {
+        listed += got;
+        if (f.fetcher_in_sync) counts.listed_in_sync_in += got;
+      }
+      if (std::find(p.adding.begin(), p.adding.end(), s.follower) != p.adding.end()) counts.reassign_in += got;
+    }
     f.leo = c.leo;
+    // The fetcher's lag: the answer's high watermark less its new log end, updated by an
+    // answer with records (AbstractFetcherThread.processFetchRequest).
+    if (got > 0 || !f.lag_known) {
+      f.lag_known = true;
+      f.fetcher_in_sync = c.hw <= f.leo;
+    }
     // The answer's high watermark, bounded by the follower's log end (UnifiedLog.maybeUpdateHighWatermark,
     // which the answer's log end always covers); a higher one lets the follower's delayed
     // consumer fetches complete (KIP-392).
@@ -331,6 +403,7 @@ void Replication::on_fetch_return(std::uint32_t session, std::uint64_t fetch, Si
     f.hw_records = c.hw_records;
     if (read_replicas_) host_.follower_high_watermark(c.partition, s.follower);
   }
+  follower_quota_[static_cast<std::size_t>(s.follower)].record(listed, now);
   s.carried.clear();
   send_fetch(s, now);
 }
@@ -546,7 +619,7 @@ void Replication::account(SimTime now) {
     PartitionReplication& r = result_.partitions[i];
     const bool led = p.leader >= 0 && up(p.leader);
     if (!led) r.offline_ms += dt;
-    if (led && p.isr.size() < p.replicas.size()) r.under_replicated_ms += dt;
+    if (led && p.isr.size() < p.factor()) r.under_replicated_ms += dt;
     if (static_cast<std::int32_t>(p.isr.size()) < p.min_isr) r.under_min_isr_ms += dt;
   }
 }
@@ -564,7 +637,7 @@ void Replication::snapshot(SimTime now, const std::string& cause) {
     r.isr_min = std::min(r.isr_min, size);
     const bool led = p.leader >= 0 && up(p.leader);
     // UnderReplicatedPartitions is reported by the leader (§9.5): offline partitions apart.
-    if (led && p.isr.size() < p.replicas.size()) ++snap.under_replicated;
+    if (led && p.isr.size() < p.factor()) ++snap.under_replicated;
     if (size < p.min_isr) ++snap.under_min_isr;
     if (!led) ++snap.offline;
     snap.not_enough_replicas += r.not_enough_replicas;
@@ -581,6 +654,7 @@ ReplicationResult Replication::finish(SimTime end) {
     isr.clear();
     for (const std::int32_t b : parts_[i].isr) isr.push_back(s_.brokers[static_cast<std::size_t>(b)].id);
   }
+  if (result_.reassignment.enabled()) judge(now);
   snapshot(now, "end");
   return result_;
 }

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "model/cluster/leadership.hpp"
+#include "model/cluster/replication_quota.hpp"
 #include "model/produce_error.hpp"
 #include "model/run_result.hpp"
 #include "model/scenario.hpp"
@@ -35,7 +36,7 @@ public:
   /// A fetcher's step at `at`: call Replication::on_fetch_arrive / on_fetch_return /
   /// on_fetch_expire with (session, fetch). False: the host dropped it (an expiry that would
   /// change nothing once the producers are done; the run ends without it).
-  enum class Step { kArrive, kReturn, kExpire };
+  enum class Step { kArrive, kReturn, kExpire, kBackoff };
   virtual bool schedule_fetch(Step step, std::uint32_t session, std::uint64_t fetch, SimTime at) = 0;
   /// The leader answers `request` now (every acks=all batch of it settled).
   virtual void acks_settled(std::uint64_t request) = 0;
@@ -58,6 +59,9 @@ public:
   /// KIP-392: how many of `partition`'s records are below its high watermark now (the
   /// leaders' logs count them; what a follower that learns this high watermark may serve).
   virtual std::int64_t readable_records(std::size_t partition) const = 0;
+  /// A reassignment of `partition` completed; `leader_moved`: its leader was a removed
+  /// replica and another leads now (the producers learn it as from any election).
+  virtual void reassignment_done(std::size_t partition, bool leader_moved) = 0;
 };
 
 class Replication {
@@ -91,6 +95,19 @@ public:
   void on_fetch_arrive(std::uint32_t session, std::uint64_t fetch, SimTime now);
   void on_fetch_return(std::uint32_t session, std::uint64_t fetch, SimTime now);
   void on_fetch_expire(std::uint32_t session, std::uint64_t fetch, SimTime now);
+  /// A follower whose throttle left every partition out waited replica.fetch.backoff.ms.
+  void on_fetch_backoff(std::uint32_t session, std::uint64_t fetch, SimTime now);
+
+  // ---- reassignments (replication_reassign.cpp; docs/reassignment.md) ----
+  /// A topic schedule's reassignment step of topic `t` starts now (kafka-reassign-partitions
+  /// --execute --throttle): the plan's partitions get their new replicas, which copy the log
+  /// by fetching; a step without a plan changes the throttle of the moves under way.
+  void reassign(std::size_t t, const ReassignStep& step, SimTime now);
+  /// Whether a partition is being reassigned (its fetchers keep going while the run is quiet).
+  bool reassigning() const { return moving_ > 0; }
+  /// A sample of the reassignment's gauges for the time series, with the producers'
+  /// latency over the interval since the last.
+  void sample_reassignment(SimTime now, const LatencyHistogram& interval_latency);
   /// The leaders' periodic ISR check (every replica.lag.time.max.ms / 2).
   void check_isr(SimTime now);
   SimTime isr_check_interval() const;
@@ -146,6 +163,10 @@ private:
     // records (KIP-392: what it may serve consumers).
     std::int64_t hw = 0;
     std::int64_t hw_records = 0;
+    // The fetcher's isReplicaInSync: its lag (the leader's high watermark less its log end,
+    // as of the last answer with records) is 0; unknown (false) before the first answer.
+    bool fetcher_in_sync = false;
+    bool lag_known = false;
   };
   struct Pending {
     std::int64_t end;
@@ -153,18 +174,28 @@ private:
   };
   struct Partition {
     std::size_t topic = 0, index = 0;
-    std::vector<std::int32_t> replicas;  // assignment order
-    std::vector<std::int32_t> isr;       // assignment order
-    std::vector<Follower> state;         // per replica position
-    std::int32_t leader = -1;            // as last settled
-    std::int32_t min_isr = 1;            // effective: min(min.insync.replicas, replicas)
+    // assignment order; during a reassignment the target's replicas, then those it removes
+    // (KRaft's PartitionReassignmentReplicas)
+    std::vector<std::int32_t> replicas;
+    std::vector<std::int32_t> adding, removing;  // a reassignment under way (by broker id order)
+    // The brokers the topic's leader/follower.replication.throttled.replicas list for it.
+    std::vector<std::int32_t> leader_throttled, follower_throttled;
+    std::int32_t min_insync = 1;    // min.insync.replicas as configured
+    std::vector<std::int32_t> isr;  // assignment order
+    std::vector<Follower> state;    // per replica position
+    std::int32_t leader = -1;       // as last settled
+    std::int32_t min_isr = 1;       // effective: min(min.insync.replicas, replicas)
     std::int64_t hw = 0;
     std::int64_t log_end = 0;      // the partition's log: its leader's log end, or the last leader's
     std::vector<Pending> pending;  // end offsets ascending
     // A partition a topic schedule adds exists from its step on: before, it has no replicas.
     bool created() const { return !replicas.empty(); }
+    bool moving() const { return !adding.empty() || !removing.empty(); }
+    // The replication factor UnderReplicatedPartitions compares the ISR with: the adding
+    // replicas do not count (Partition.isUnderReplicated).
+    std::size_t factor() const { return replicas.size() - adding.size(); }
   };
-  enum class FetchState { kIdle, kInFlight, kParked };
+  enum class FetchState { kIdle, kInFlight, kParked, kBackoff };
   struct Session {
     std::int32_t follower = 0, leader = 0;
     FetchState state = FetchState::kIdle;
@@ -180,6 +211,9 @@ private:
     std::vector<std::pair<std::int64_t, std::int64_t>> arrival_hw;
     SimTime parked_at = SimTime::zero();
     bool expiry_pending = false;  // its parked fetch's expiry is scheduled (the host may drop it)
+    // Per partition (parts_ order), left out of the current fetch by the follower's throttle;
+    // empty: none.
+    std::vector<char> omitted;
   };
 
   std::size_t pos(const Partition& p, std::int32_t b) const;
@@ -197,9 +231,21 @@ private:
   /// KIP-392: a high watermark moved while the producers may be done: parked fetches of the
   /// leader whose expiry was dropped get one (their followers have something to learn).
   void wake_parked(std::int32_t leader);
-  std::int64_t available(const Session& s) const;
+  std::int64_t available(const Session& s, SimTime now) const;
   SimTime one_way(const Session& s) const;
-  bool fetches(const Session& s, const Partition& p) const;  // the session carries the partition
+  bool fetches(const Session& s, const Partition& p) const;  // the session fetches the partition
+  bool carries(const Session& s, std::size_t i) const {      // ... and its current fetch asks for it
+    return fetches(s, parts_[i]) && (s.omitted.empty() || !s.omitted[i]);
+  }
+  // The leader keeps a listed, out-of-sync replica's records back while its quota is over
+  // (ReplicaManager.shouldLeaderThrottle); the follower leaves such a partition out of its
+  // fetch while its own is (shouldFollowerThrottle, with the fetcher's own view of in sync).
+  bool leader_holds_back(const Session& s, const Partition& p, SimTime now) const;
+  bool follower_leaves_out(const Session& s, const Partition& p, SimTime now) const;
+  /// After an ISR expansion (or at its start): a reassignment whose target replicas are all in
+  /// the ISR completes (PartitionReassignmentReplicas.maybeCompleteReassignment).
+  void maybe_complete(Partition& p, SimTime now);
+  std::int64_t disk_bytes(std::int32_t broker) const;
   void kick(SimTime now);
   void stop_sessions(std::int32_t b);
   void sync_leaders(SimTime now);
@@ -219,6 +265,28 @@ private:
   SimTime accounted_ = SimTime::zero();
   ReplicationResult result_;
   bool read_replicas_ = false;  // replica.selector.class rack-aware: followers' high watermarks are told
+
+  // Reassignments: the brokers' throttles, what they count, and the time series.
+  std::vector<ReplicationQuota> leader_quota_, follower_quota_;  // per broker
+  std::int32_t moving_ = 0;                                      // partitions being reassigned
+  struct BrokerBytes {
+    std::int64_t reassign_out = 0, reassign_in = 0;  // ReassignmentBytesOut/InPerSec's counts
+    std::int64_t listed_in_sync_out = 0;             // a leader's listed bytes to in-sync followers
+    std::int64_t listed_in_sync_in = 0;              // a follower's listed bytes while its fetcher is in sync
+  };
+  std::vector<BrokerBytes> bytes_;
+  std::vector<char> throttled_;                       // per broker: a move's throttle applies to it
+  std::vector<std::vector<std::size_t>> step_parts_;  // per reassignment step: the partitions it moves
+  // The counters at the previous sample.
+  SimTime last_sample_time_ = SimTime::zero();
+  std::int64_t last_out_ = 0, last_in_ = 0, last_shrinks_ = 0, last_expands_ = 0;
+  // Since the last throttle change: its time, and per partition its log end then ("never").
+  SimTime window_start_ = SimTime::zero();
+  std::vector<std::int64_t> window_log_end_;
+  std::vector<BrokerBytes> window_bytes_;
+  void open_window(SimTime now);
+  void judge(SimTime now);  // ReassignmentResult's budgets of the moves left
+  void step_done(std::size_t k, SimTime now);
 };
 
 }  // namespace partsim::model

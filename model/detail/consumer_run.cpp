@@ -40,7 +40,7 @@ consumer::ConsumeInputs consume_inputs(const Scenario& s, const RunOptions& opti
     in.topic_first_log.push_back(first);
     in.start_partitions.push_back(t.partitions);
     first += in.topics.back().partitions;
-    grows = grows || !t.schedule.empty();
+    grows = grows || t.grows_before(std::nullopt);
   }
   if (!grows) in.start_partitions.clear();
   in.sample_interval = options.timeseries;

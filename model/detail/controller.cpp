@@ -12,12 +12,13 @@ Controller::Controller(const Scenario& s, Leadership& leadership, std::vector<ch
     keep_history_ = keep_history_ || std::any_of(b.schedule.begin(), b.schedule.end(), [](const BrokerChange& c) {
                       return c.kind == BrokerChange::Kind::kFail;
                     });
+  for (const TopicConfig& tc : s.topics) keep_history_ = keep_history_ || tc.reassigns();
   for (const TopicConfig& tc : s.topics) {
     count_.push_back(tc.partitions);
     // A step at or after the run's end is never made (the loader warns).
     auto& steps = steps_.emplace_back();
     for (const TopicChange& c : tc.schedule)
-      if (!s.run.duration || c.at < *s.run.duration) steps.push_back(c);
+      if (c.adds_partitions() && (!s.run.duration || c.at < *s.run.duration)) steps.push_back(c);
     std::stable_sort(steps.begin(), steps.end(),
                      [](const TopicChange& a, const TopicChange& b) { return a.at < b.at; });
     grows_ = grows_ || !steps.empty();

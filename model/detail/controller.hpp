@@ -50,6 +50,9 @@ public:
   /// followers' model.
   void topic_grew(std::size_t t, std::int32_t partitions, SimTime now);
 
+  /// A reassignment moved a leader (the followers' model): the history notes it.
+  void leaders_moved(SimTime now, const std::string& cause) { snapshot(now, cause); }
+
   const Leadership& leadership() const { return leadership_; }
   const std::vector<LeaderSnapshot>& history() const { return history_; }
   std::vector<LeaderSnapshot> take_history() { return std::move(history_); }

@@ -68,6 +68,8 @@ public:
   void operator()(const FetchStep& e);
   void operator()(const IsrCheck& e);
   void operator()(const Fence& e);
+  void operator()(const ReassignStart& e);
+  void operator()(const ReassignSample& e);
   void operator()(const ConsumerFetchArrive& e) { (*consumers_)(e); }
   void operator()(const ConsumerFetchDue& e) { (*consumers_)(e); }
   void operator()(const MigrationEvent& e) { migration_->step(e.step, now()); }
@@ -80,6 +82,7 @@ public:
   std::int64_t records_acked() const override { return recorder_->result().records_acked; }
   void high_watermark_moved(std::size_t partition, std::int64_t hw) override;
   void log_truncated(std::size_t partition, std::int64_t end) override;
+  void reassignment_done(std::size_t partition, bool leader_moved) override;
   void follower_high_watermark(std::size_t partition, std::int32_t) override {
     if (consumers_) consumers_->follower_high_watermark(partition, now());
   }
@@ -182,6 +185,7 @@ private:
   // Whether the logs may still grow (logs_growing): followers' fetch steps and broker
   // schedule steps pending.
   std::size_t replication_steps_ = 0, broker_steps_left_ = 0;
+  SimTime reassign_interval_ = SimTime::zero();  // > 0: the reassignments' time series is sampled
   const Scenario& s_;
   RunOptions options_;
   // Speed: where the state a large run reads at random lives (producers, their partitions and

@@ -15,6 +15,7 @@ void Engine::operator()(const FetchStep& e) {
     case ReplicationHost::Step::kArrive: replication_->on_fetch_arrive(e.session, e.fetch, now()); break;
     case ReplicationHost::Step::kReturn: replication_->on_fetch_return(e.session, e.fetch, now()); break;
     case ReplicationHost::Step::kExpire: replication_->on_fetch_expire(e.session, e.fetch, now()); break;
+    case ReplicationHost::Step::kBackoff: replication_->on_fetch_backoff(e.session, e.fetch, now()); break;
   }
 }
 
@@ -22,7 +23,10 @@ bool Engine::schedule_fetch(ReplicationHost::Step step, std::uint32_t session, s
   // Once no producer will send again, an idle fetcher (waiting for data) stops: the run ends;
   // unless a follower has yet to learn its leader's high watermark (KIP-392: consumers read
   // from it), which the expiry's answer tells it.
-  if (step == ReplicationHost::Step::kExpire && quiet() && !replication_->followers_behind()) return false;
+  // A throttled follower's backoff likewise: a move left unfinished stays so once the run is over.
+  if ((step == ReplicationHost::Step::kExpire || step == ReplicationHost::Step::kBackoff) && quiet() &&
+      !replication_->followers_behind())
+    return false;
   ++replication_steps_;
   sim_.schedule_at(at, FetchStep{step, session, fetch});
   return true;
@@ -43,6 +47,30 @@ void Engine::operator()(const IsrCheck&) {
 void Engine::operator()(const Fence& e) {
   if (network_->broker(e.broker).epoch() != e.epoch) return;  // back before the controller fenced it
   if (controller_->fence(e.broker, now())) refresh_metadata();
+}
+
+// A topic schedule's reassignment step (docs/reassignment.md): none once the run is over, as
+// a partition step then.
+void Engine::operator()(const ReassignStart& e) {
+  const bool over = std::all_of(producers_.begin(), producers_.end(), [](const auto& p) { return p->stopped(); }) &&
+                    !(migration_ && migration_->active());
+  if (over) return;
+  replication_->reassign(e.topic, *s_.topics[e.topic].schedule[e.index].reassign, now());
+}
+
+// The reassignments' time series: every interval from the start while the run goes on.
+void Engine::operator()(const ReassignSample&) {
+  replication_->sample_reassignment(now(), recorder_->interval_latency());
+  recorder_->reset_interval_latency();
+  if (!quiet() && sim_.has_pending()) sim_.schedule_in(reassign_interval_, ReassignSample{});
+}
+
+// A completed reassignment whose leader was removed has a new leader: the producers and the
+// groups learn it as from any election.
+void Engine::reassignment_done(std::size_t, bool leader_moved) {
+  if (!leader_moved) return;
+  controller_->leaders_moved(now(), "reassignment completed");
+  refresh_metadata();
 }
 
 void Engine::acks_settled(std::uint64_t id) { network_->acks_settled(id); }

@@ -79,6 +79,11 @@ struct FetchStep {
   std::uint64_t fetch;
 };
 struct IsrCheck {};  // the leaders' periodic ISR check
+struct ReassignStart {
+  std::uint32_t topic;
+  std::uint32_t index;
+};                         // a reassignment step (index into the topic's schedule)
+struct ReassignSample {};  // the reassignment's time series
 struct Fence {
   std::uint32_t broker;
   std::uint64_t epoch;
@@ -98,7 +103,7 @@ struct MigrationEvent {
 using Event = std::variant<AppSend, SenderWake, RequestArrive, BrokerDone, ResponseArrive, RequestTimeout, Disconnect,
                            BufferTimeout, MetadataRefresh, BrokerScheduleStep, SecondCall, Sample, LeaderCheck,
                            ResponseSent, TopicStep, PeriodicRefresh, FetchStep, IsrCheck, Fence, ConsumerFetchArrive,
-                           ConsumerFetchDue, MigrationEvent>;
+                           ConsumerFetchDue, MigrationEvent, ReassignStart, ReassignSample>;
 
 /// The engine's event loop.
 using EventLoop = sim::Simulation<Event, sim::CalendarStore<Event>>;

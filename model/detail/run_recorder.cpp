@@ -118,6 +118,7 @@ void RunRecorder::batch_done(std::uint32_t p, const BatchArena& batches, BatchId
             result_.windows.resize(w + 1, std::vector<std::int64_t>(result_.brokers.size(), 0));
           ++result_.windows[w][ub];
         }
+        if (interval_latency_) interval_latency_->record((now() - t).count_ns());
         if (t < warmup) return;
         ++measured;
         result_.latency.record((now() - t).count_ns());

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -73,6 +74,12 @@ public:
   void sample(std::vector<std::int32_t> partition_queue, std::vector<std::int32_t> broker_in_flight,
               std::int64_t buffer_bytes);
 
+  /// The reassignments' time series: the latency of the records acknowledged since the
+  /// last reset is kept too.
+  void keep_interval_latency() { interval_latency_ = std::make_unique<LatencyHistogram>(); }
+  const LatencyHistogram& interval_latency() const { return *interval_latency_; }
+  void reset_interval_latency() { *interval_latency_ = LatencyHistogram{}; }
+
   SimTime last_append() const { return last_append_; }          ///< the run's last record appended
   SimTime last_completion() const { return last_completion_; }  ///< its last batch acknowledged or failed
   /// The run is over: the hot keys and the keys a partition increase split.
@@ -116,7 +123,8 @@ private:
   std::vector<std::unordered_map<std::uint64_t, std::int64_t>> order_max_;
   std::vector<std::vector<bool>> appended_;
   std::vector<char> key_reordered_;
-  std::vector<char> unchecked_rows_;  // per row: 1 when skipped (skip_order_check), or empty
+  std::vector<char> unchecked_rows_;                    // per row: 1 when skipped (skip_order_check), or empty
+  std::unique_ptr<LatencyHistogram> interval_latency_;  // kept for the reassignments' time series
   // Per topic that grows: key -> the partition of its records so far, -1 once split.
   // Looked up by string_view (transparent hash), so a key seen before costs no allocation.
   struct KeyHash {

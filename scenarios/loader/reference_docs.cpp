@@ -74,12 +74,20 @@ YAML::Node differences(const YAML::Node& item, const Schema& schema) {
 void render(std::vector<std::string>& out, const YAML::Node& node, const Schema& schema, std::size_t indent);
 
 // An empty list of mappings: its item's keys, commented out, with examples.
-void render_item_keys(std::vector<std::string>& out, const Schema& schema, std::size_t indent) {
+// A mapping among them (a schedule step's reassign): its keys below it, two further in.
+void render_item_keys(std::vector<std::string>& out, const Schema& schema, std::size_t indent,
+                      const std::string& first_prefix = "# - ") {
   bool first = true;
   for (const auto& f : schema.fields) {
-    const std::string value = !f.example.empty() ? f.example : f.default_text;
-    line(out, indent, std::string(first ? "# - " : "#   ") + f.key + ": " + value, comment(f));
+    const std::string prefix = first ? first_prefix : "#" + std::string(first_prefix.size() - 1, ' ');
     first = false;
+    if (f.shape == FieldInfo::Shape::kMapping && f.sub) {
+      line(out, indent, prefix + f.key + ":", comment(f));
+      render_item_keys(out, *f.sub, indent, "#" + std::string(first_prefix.size() + 1, ' '));
+      continue;
+    }
+    const std::string value = !f.example.empty() ? f.example : f.default_text;
+    line(out, indent, prefix + f.key + ": " + value, comment(f));
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -29,6 +30,51 @@ void check_step(MapReader& m, BrokerChange&) {
         "a schedule step needs exactly one of set.rtt.ms, set.request.ms, set.byte.rate, set.error.rate, set.replica.rtt.ms, fail, recover");
 }
 
+// A reassignment step's plan against its topic when it starts (`count` partitions then):
+// its own topic's entries (a file's others are left to their topics), each an existing
+// partition once, its replicas distinct (Kafka answers INVALID_REPLICA_ASSIGNMENT or
+// UNKNOWN_TOPIC_OR_PARTITION otherwise). The brokers are checked with the cluster.
+void check_plan(MapReader& step, const TopicConfig& t, std::int32_t count, ReassignStep& r) {
+  MapReader m = step.map("reassign");
+  std::vector<ReassignTarget> kept;
+  std::set<std::int32_t> seen;
+  for (std::size_t k = 0; k < r.plan.size(); ++k) {
+    ReassignTarget& e = r.plan[k];
+    const std::string where = r.plan_file.empty() ? "partitions." + std::to_string(k)
+                                                  : "partition " + std::to_string(e.partition) + " of " + r.plan_file;
+    if (!e.topic.empty() && e.topic != t.name) {
+      if (r.plan_file.empty())
+        m.error("plan", where + " names topic '" + e.topic + "': a step of topic '" + t.name +
+                            "' moves its own partitions (give the other topic's in its schedule)");
+      continue;
+    }
+    if (e.partition >= count) {
+      m.error("plan", where + ": topic '" + t.name + "' has " + std::to_string(count) +
+                          " partitions when the step starts, no partition " + std::to_string(e.partition));
+      continue;
+    }
+    if (!seen.insert(e.partition).second) {
+      m.error("plan", where + ": partition " + std::to_string(e.partition) + " is listed twice");
+      continue;
+    }
+    std::set<std::int32_t> ids(e.replicas.begin(), e.replicas.end());
+    if (ids.size() != e.replicas.size()) {
+      m.error("plan", where + ": partition " + std::to_string(e.partition) + " lists a broker twice");
+      continue;
+    }
+    e.topic = t.name;
+    kept.push_back(std::move(e));
+  }
+  if (kept.empty() && !r.plan.empty() && m.context()->errors.empty())
+    m.error("plan", "moves no partition of topic '" + t.name + "'");
+  r.plan = std::move(kept);
+}
+
+void check_topic_step(MapReader& m, TopicChange&) {
+  if (m.has("set.partitions") == m.has("reassign"))
+    m.error("at.ms", "a topic schedule step needs exactly one of set.partitions, reassign");
+}
+
 // CreatePartitions (kafka-consumer-spec §7, RCM:1754-1760): the controller refuses the same
 // count and a decrease, with these messages. Steps apply in time order (equal times in the
 // order written), each against the count the one before left.
@@ -42,8 +88,12 @@ void check_topic(MapReader& m, TopicConfig& t) {
                    [&](std::size_t a, std::size_t b) { return t.schedule[a].at < t.schedule[b].at; });
   std::int32_t current = t.partitions;
   for (const std::size_t i : order) {
-    const std::int32_t requested = t.schedule[i].partitions;
     MapReader step(*m.context(), items[i], m.path() + ".schedule." + std::to_string(i));
+    if (t.schedule[i].reassign) {
+      check_plan(step, t, current, *t.schedule[i].reassign);
+      continue;
+    }
+    const std::int32_t requested = t.schedule[i].partitions;
     if (requested == current) {
       step.error("set.partitions", "Topic already has " + std::to_string(current) + " partition(s).");
     } else if (requested < current) {
@@ -253,7 +303,7 @@ void place_topic(MapReader& top, Scenario& s, std::size_t i) {
     topic.error("placer", "a topic's replicas are placed by its assignment or by a placer, not both");
     return;
   }
-  if (!t.schedule.empty()) {
+  if (t.grows_before(std::nullopt)) {
     // Kafka places partitions added to an existing topic by a rule of its own (from the
     // existing assignment), which partsim does not model yet.
     topic.error("placer", "places a topic's partitions when it is created; for a topic with a schedule give an "
@@ -404,6 +454,29 @@ void check_scenario(MapReader& top, Scenario& s) {
                                      std::to_string(b.id) + ")");
         return;
       }
+  // A reassignment moves replicas between the scenario's brokers, copied by followers.
+  for (std::size_t i = 0; i < s.topics.size(); ++i) {
+    const TopicConfig& t = s.topics[i];
+    if (!t.reassigns()) continue;
+    MapReader topic = item(top, "topics", i);
+    const std::vector<YAML::Node> steps = topic.sequence("schedule");
+    for (std::size_t k = 0; k < t.schedule.size() && k < steps.size(); ++k) {
+      if (!t.schedule[k].reassign) continue;
+      MapReader step(*top.context(), steps[k], join_path(topic.path(), "schedule." + std::to_string(k)));
+      if (!s.replication.followers()) {
+        step.error("reassign", "needs cluster.replication: followers (the new replicas copy the log by fetching)");
+        return;
+      }
+      for (const ReassignTarget& e : t.schedule[k].reassign->plan)
+        for (const std::int32_t id : e.replicas)
+          if (std::none_of(s.brokers.begin(), s.brokers.end(), [&](const BrokerConfig& b) { return b.id == id; })) {
+            step.error("reassign", "partition " + std::to_string(e.partition) + " of topic '" + t.name +
+                                       "' gets a replica on broker " + std::to_string(id) +
+                                       ", which is not in cluster.brokers (Kafka: INVALID_REPLICA_ASSIGNMENT)");
+            return;
+          }
+    }
+  }
   // A topic step at or after the run's end is never made (the engine leaves it out): say so.
   if (s.run.duration)
     for (std::size_t i = 0; i < s.topics.size(); ++i) {
@@ -414,10 +487,12 @@ void check_scenario(MapReader& top, Scenario& s) {
       for (std::size_t k = 0; k < t.schedule.size() && k < steps.size(); ++k) {
         if (t.schedule[k].at < *s.run.duration) continue;
         MapReader step(*top.context(), steps[k], join_path(topic.path(), "schedule." + std::to_string(k)));
-        step.warn("at.ms", "the step to " + std::to_string(t.schedule[k].partitions) + " partitions at " +
-                               fixed_ms(t.schedule[k].at) + " ms is at or after the run's end (run.duration.ms " +
-                               fixed_ms(*s.run.duration) + "): it is never made, the topic keeps " +
-                               std::to_string(t.partitions_before(s.run.duration)) + " partitions");
+        step.warn("at.ms",
+                  (t.schedule[k].reassign ? std::string("the reassignment")
+                                          : "the step to " + std::to_string(t.schedule[k].partitions) + " partitions") +
+                      " at " + fixed_ms(t.schedule[k].at) + " ms is at or after the run's end (run.duration.ms " +
+                      fixed_ms(*s.run.duration) + "): it is never made, the topic keeps " +
+                      std::to_string(t.partitions_before(s.run.duration)) + " partitions");
       }
     }
   MapReader run = top.map("run");

@@ -173,19 +173,30 @@ std::vector<Field<Scenario>> with_coordinator(std::vector<Field<Scenario>> rows)
   return rows;
 }
 
+// set.partitions is written for the steps that add partitions only.
+Field<TopicChange> only_growth(Field<TopicChange> f) {
+  f.write = [write = f.write](const TopicChange& c) {
+    return c.adds_partitions() ? write(c) : YAML::Node(YAML::NodeType::Undefined);
+  };
+  f.has_default = false;
+  return f;
+}
+
 const Table<TopicChange>& topic_step_table() {
   using F = Fields<TopicChange>;
   static const Table<TopicChange> table(
       "topic schedule step",
       {
-          F::duration("at.ms", &TopicChange::at, kMs, 0, kMaxMs, "when the partitions are added (simulated time)")
-              .required("(when the partitions are added, in ms of simulated time)")
+          F::duration("at.ms", &TopicChange::at, kMs, 0, kMaxMs, "when the change happens (simulated time)")
+              .required("(when the change happens, in ms of simulated time)")
               .example("5000"),
-          F::integer("set.partitions", &TopicChange::partitions, 1, 1'000'000, "",
-                     "the topic's new partition count, more than before (Kafka refuses a decrease or the same count)")
-              .required("(the new partition count)")
-              .example("8"),
-      });
+          only_growth(F::integer("set.partitions", &TopicChange::partitions, 1, 1'000'000, "",
+                                 "action: the topic's new partition count, more than before (Kafka refuses a decrease "
+                                 "or the same count)")
+                          .example("8")),
+          reassign_field(),
+      },
+      check_topic_step);
   return table;
 }
 
@@ -234,6 +245,15 @@ const Table<Scenario>& cluster_table() {
           F::integer(
               "replica.fetch.min.bytes", [](auto& s) -> auto& { return s.replication.fetch_min_bytes; }, 1, kInt32Max,
               "bytes", "followers: the bytes a follower fetch waits for"),
+          F::integer(
+              "replica.fetch.max.bytes", [](auto& s) -> auto& { return s.replication.fetch_max_bytes; }, 1, kInt32Max,
+              "bytes", "followers: the most bytes of one partition a leader's answer carries"),
+          F::integer(
+              "replica.fetch.response.max.bytes", [](auto& s) -> auto& { return s.replication.response_max_bytes; }, 1,
+              kInt32Max, "bytes", "followers: the most bytes a leader's answer carries over all partitions"),
+          F::duration(
+              "replica.fetch.backoff.ms", [](auto& s) -> auto& { return s.replication.fetch_backoff; }, kMs, 1, kMaxMs,
+              "followers: how long a follower waits when its throttle leaves every partition out of its fetch"),
           F::duration(
               "replica.lag.time.max.ms", [](auto& s) -> auto& { return s.replication.lag_time_max; }, kMs, 1, kMaxMs,
               "followers: a follower not caught up for longer leaves the ISR (checked every half of it)"),
@@ -312,9 +332,9 @@ const Table<TopicConfig>& topic_table() {
                                       "the placer's java.util.Random seed (its start index and shift are drawn)")),
           F::list(
               "schedule", &TopicConfig::schedule, topic_step_table(), ListRules<TopicChange>("topic schedule step"),
-              "partition increases over simulated time, e.g. [{at.ms: 5000, set.partitions: 8}]: new partitions are where the "
-              "assignment puts them, or continue the "
-              "replica rule; producers and classic consumer groups see them at their next metadata refresh"),
+              "partition increases and reassignments over simulated time, e.g. [{at.ms: 5000, set.partitions: 8}]: new "
+              "partitions are where the assignment puts them, or continue the replica rule; producers and classic "
+              "consumer groups see them at their next metadata refresh"),
       },
       check_topic);
   return table;

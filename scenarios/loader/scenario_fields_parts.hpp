@@ -74,6 +74,9 @@ Field<S> client_field(Acc acc, bool top, bool group = false) {
   return f;
 }
 
+/// topics[].schedule[].reassign (reassign_step_field.cpp).
+Field<model::TopicChange> reassign_field();
+
 /// acks under a client's names for 0, 1 and all (a fourth name, if any, is all too).
 Field<model::ProducerConfig> acks_choice(std::string key, std::vector<std::string> names, std::string doc);
 /// partsim.compression.ratio, in every client's producer config.

@@ -254,7 +254,7 @@ TEST_CASE("a topic's schedule counts the partitions its steps add before the run
   auto s = scenario(6, 100);
   s.consumers.resize(1);
   const double before = estimate_run(s).memory_bytes;
-  s.topics[0].schedule = {{SimTime::ms(5000), 1'000'000}};
+  s.topics[0].schedule = {{SimTime::ms(5000), 1'000'000, std::nullopt}};
   // Per partition at least the report's row, the run's state, the producer's and the group's.
   CHECK(estimate_run(s).memory_bytes - before > 999'994 * (1000.0 + 150 + 100 + 150));
   s.topics[0].schedule[0].at = *s.run.duration;  // at the run's end: never made

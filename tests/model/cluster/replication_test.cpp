@@ -46,6 +46,10 @@ public:
   void follower_high_watermark(std::size_t partition, std::int32_t follower) override {
     hw_learnt.emplace_back(partition, follower, now_);
   }
+  void reassignment_done(std::size_t partition, bool leader_moved) override {
+    completions.emplace_back(partition, leader_moved, now_);
+  }
+  std::vector<std::tuple<std::size_t, bool, SimTime>> completions;  // reassignments: (partition, leader moved, when)
   std::vector<std::pair<std::size_t, std::int64_t>> hw_moves, truncations;
   std::vector<std::tuple<std::size_t, std::int32_t, SimTime>> hw_learnt;  // KIP-392: (partition, follower, when)
   struct Answer {
@@ -65,6 +69,7 @@ public:
       if (step == Step::kArrive) rep->on_fetch_arrive(session, fetch, now_);
       if (step == Step::kReturn) rep->on_fetch_return(session, fetch, now_);
       if (step == Step::kExpire) rep->on_fetch_expire(session, fetch, now_);
+      if (step == Step::kBackoff) rep->on_fetch_backoff(session, fetch, now_);
     }
     now_ = until;
   }
@@ -363,7 +368,7 @@ TEST_CASE("partitions a topic schedule adds exist from their step: empty, in syn
   // p2 (2,0,1) by 2 with ISR [2,0]. An acks=all append to p2 at 10 s is covered once broker
   // 0's fetch reports it: its fetcher towards broker 2 starts at the step.
   Scenario s = cluster(3, 1, 3, SimTime::ms(2));
-  s.topics[0].schedule.push_back(TopicChange{SimTime::ms(10000), 3});
+  s.topics[0].schedule.push_back(TopicChange{SimTime::ms(10000), 3, std::nullopt});
   ReplicationFixture f(s);
   CHECK(f.isr(1).empty());
   f.host.run_until(SimTime::ms(1000));

@@ -131,10 +131,10 @@ TEST_CASE("a topic's steps are made in time order, equal times as written; one a
   f.s.topics[0].partitions = 6;
   f.s.run.duration = SimTime::ms(10000);
   // Written out of order; the step at 10,000 ms is at the run's end: never made.
-  f.s.topics[0].schedule = {{SimTime::ms(5000), 9},
-                            {SimTime::ms(2000), 7},
-                            {SimTime::ms(10000), 12},
-                            {SimTime::ms(2000), 8}};
+  f.s.topics[0].schedule = {{SimTime::ms(5000), 9, std::nullopt},
+                            {SimTime::ms(2000), 7, std::nullopt},
+                            {SimTime::ms(10000), 12, std::nullopt},
+                            {SimTime::ms(2000), 8, std::nullopt}};
   Leadership leadership(f.s.topics, f.s.brokers.size());
   Controller c(f.s, leadership, f.up, nullptr);
   REQUIRE(c.topics_grow());

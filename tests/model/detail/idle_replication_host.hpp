@@ -17,6 +17,7 @@ struct IdleReplicationHost final : ReplicationHost {
   void log_truncated(std::size_t, std::int64_t) override {}
   void fetch_answered(std::int32_t, std::int32_t, std::int64_t, std::int32_t, std::int32_t) override {}
   void follower_high_watermark(std::size_t, std::int32_t) override {}
+  void reassignment_done(std::size_t, bool) override {}
 };
 
 }  // namespace partsim::model::testing

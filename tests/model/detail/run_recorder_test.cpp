@@ -40,7 +40,7 @@ struct RecorderFixture {
     TopicConfig grows;
     grows.name = "b";
     grows.partitions = 1;
-    grows.schedule.push_back(TopicChange{SimTime::ms(10), 3});
+    grows.schedule.push_back(TopicChange{SimTime::ms(10), 3, std::nullopt});
     s.topics = {a, grows};
     s.producers.resize(2);
     s.run.warmup = SimTime::ms(5);
