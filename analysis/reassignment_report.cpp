@@ -1,7 +1,6 @@
 #include "analysis/reassignment_report.hpp"
 
 #include <algorithm>
-#include <limits>
 
 #include "analysis/format.hpp"
 #include "analysis/table.hpp"
@@ -47,11 +46,11 @@ std::string verdict(const model::ReassignmentResult& r) {
                " MB/s written into the partitions it copies";
   }
   if (r.budgets.empty()) return out + "no throttle holds it back (an unthrottled copy that the run's end cut short)";
-  double spare = std::numeric_limits<double>::max();
-  for (const auto& b : r.budgets) spare = std::min(spare, b.spare());
-  return out + "every throttled broker has spare (the least " + megabytes(spare) +
-         " MB/s): it would complete, in about " + human_duration(static_cast<double>(r.bytes_left) / spare) +
-         " more at that rate";
+  // The slowest side: the most time its copies' bytes need at its spare.
+  double seconds = 0;
+  for (const auto& b : r.budgets) seconds = std::max(seconds, static_cast<double>(b.bytes_left) / b.spare());
+  return out + "every throttled broker has spare: it would complete, in about " + human_duration(seconds) +
+         " more at the slowest broker's spare";
 }
 
 }  // namespace
@@ -146,7 +145,8 @@ nlohmann::ordered_json reassignment_to_json(const model::RunResult& r) {
                        {"throttle_bytes_per_s", round_to(b.throttle, 3)},
                        {"listed_in_sync_bytes_per_s", round_to(b.listed_in_sync, 3)},
                        {"written_into_copies_bytes_per_s", round_to(b.produced, 3)},
-                       {"spare_bytes_per_s", round_to(b.spare(), 3)}});
+                       {"spare_bytes_per_s", round_to(b.spare(), 3)},
+                       {"bytes_left", b.bytes_left}});
   auto& samples = j["samples"] = nlohmann::ordered_json::array();
   for (const auto& s : re.samples)
     samples.push_back({{"time_ms", round_to(s.time_ms, 3)},

@@ -20,7 +20,7 @@ std::string reassignment_to_text(const model::RunResult& r);
 /// {"steps": [{"topic", "at_ms", "partitions", "throttle_bytes_per_s", "bytes_to_copy",
 ///  "completed_ms"}], "completed_ms", "bytes_left", "partitions_left", "never", "window_ms",
 ///  "budgets": [{"broker", "side", "throttle_bytes_per_s", "listed_in_sync_bytes_per_s",
-///  "written_into_copies_bytes_per_s", "spare_bytes_per_s"}], "samples": [{"time_ms",
+///  "written_into_copies_bytes_per_s", "spare_bytes_per_s", "bytes_left"}], "samples": [{"time_ms",
 ///  "bytes_left", "reassigning", "under_replicated", "bytes_in_per_s", "bytes_out_per_s",
 ///  "isr_shrinks_per_s", "isr_expands_per_s", "leaders", "disk_bytes", "records", "p50_ms",
 ///  "p99_ms"}]}; null without a reassignment.

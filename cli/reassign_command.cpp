@@ -15,16 +15,21 @@
 #include <vector>
 
 #include "analysis/format.hpp"
+#include "analysis/isr_report.hpp"
 #include "analysis/placement_text.hpp"
 #include "analysis/reassign_report.hpp"
+#include "analysis/reassignment_report.hpp"
 #include "cli/assignment_inputs.hpp"
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/output.hpp"
+#include "model/cluster_simulation.hpp"
 #include "model/placement/reassign_study.hpp"
 #include "scenarios/loader/assignment_reader.hpp"
 #include "scenarios/loader/key_reader.hpp"
+#include "scenarios/loader/scenario_loader.hpp"
+#include "scenarios/loader/scenario_writer.hpp"
 
 namespace po = boost::program_options;
 
@@ -37,10 +42,11 @@ constexpr const char* kReassignUsage =
     "                        [--replicas-per-broker LO:HI] [--leaders-per-broker LO:HI]\n"
     "                        [--partition-size SIZE | --sizes FILE] [--throttle RATE] [--failover] [--plan-out FILE]\n"
     "                        [--disk-capacity SIZE|ID:SIZE,... [--max-disk F] [--disk-balance T]]\n"
-    "                        [--seed S] [--time-limit SEC] [--format table|json]\n"
+    "                        [--seed S] [--time-limit SEC] [--format table|json] [--simulate SCENARIO [--at-ms MS]]\n"
     "Plans a reassignment onto the target brokers with the fewest replica moves, then the fewest preferred-leader\n"
     "changes, that keeps racks and per-broker balance within bounds (exact, by integer programming); prints what\n"
-    "kafka-reassign-partitions --generate would propose beside it.\n";
+    "kafka-reassign-partitions --generate would propose beside it. --simulate carries the plan out in a scenario\n"
+    "(cluster.replication: followers) at --throttle, as a topic schedule step, and reports the move over time.\n";
 
 constexpr std::int64_t kMaxVariables = 4'000'000;
 
@@ -49,7 +55,7 @@ struct ReassignArgs {
   std::string current_file, describe_file, brokers_text, targets_text, rf_text, rack_text,
       balance = "band:1.10", replicas_text, leaders_text, size_text, sizes_file, throttle_text, plan_out,
       format_text = "table", seed_text = "0", limit_text = "60", scope_text = "cluster", disk_text, max_disk_text,
-      disk_balance_text;
+      disk_balance_text, simulate, at_text;
   bool failover = false;
   bool targets_given = false;  ///< --target-brokers was given (an empty list is an error, not the default)
 };
@@ -88,7 +94,11 @@ po::options_description reassign_options(ReassignArgs& a) {
        "DiskUsageDistributionGoal), e.g. 1.10")
       ("seed", po::value<std::string>(&a.seed_text), "java.util.Random seed for --generate's draw (default 0)")
       ("time-limit", po::value<std::string>(&a.limit_text), "seconds the solver may search (default 60)")
-      ("format", po::value<std::string>(&a.format_text)->default_value("table"), "table or json");
+      ("format", po::value<std::string>(&a.format_text)->default_value("table"), "table or json")
+      ("simulate", po::value<std::string>(&a.simulate),
+       "carry the plan out in SCENARIO (a scenario file whose topics and brokers the plan names) at --throttle, and "
+       "report it as a run does (docs/reassignment.md)")
+      ("at-ms", po::value<std::string>(&a.at_text), "with --simulate: when the move starts (default: half run.duration.ms)");
   // clang-format on
   return desc;
 }
@@ -308,6 +318,45 @@ ReassignInputs study_request(const ReassignArgs& a, const std::vector<scenarios:
 
 }  // namespace
 
+// --simulate: the scenario, its topics placed as the plan's current assignment (an explicit
+// assignment there must be that one), with the plan as a reassignment step of each topic it
+// moves; written and read again, so the loader checks the step as one in a file.
+model::RunResult simulate_plan(const ReassignArgs& a, const std::vector<scenarios::PartitionReplicas>& current,
+                               const std::vector<scenarios::PartitionReplicas>& plan, std::int64_t throttle) {
+  model::Scenario s = scenarios::load_scenario_file(a.simulate);
+  const double at_ms = a.at_text.empty() ? (s.run.duration ? s.run.duration->to_ms() / 2 : -1.0)
+                                         : parse_number(a.at_text, "--at-ms", 0, 1e12);
+  if (at_ms < 0) throw UsageError("--at-ms: required when the scenario has no run.duration.ms");
+  if (plan.empty()) throw UsageError("--simulate: the plan moves nothing");
+  std::map<std::string, std::vector<model::ReassignTarget>> steps;
+  for (const auto& e : plan) steps[e.topic].push_back({e.topic, e.partition, e.replicas});
+  for (auto& [topic, targets] : steps) {
+    const auto t = std::find_if(s.topics.begin(), s.topics.end(), [&](const auto& x) { return x.name == topic; });
+    if (t == s.topics.end())
+      throw UsageError("--simulate: the plan moves topic '" + topic + "', which " + a.simulate + " does not have");
+    std::vector<std::vector<std::int32_t>> was;
+    for (const auto& c : current)
+      if (c.topic == topic) {
+        if (static_cast<std::size_t>(c.partition) >= was.size()) was.resize(static_cast<std::size_t>(c.partition) + 1);
+        was[static_cast<std::size_t>(c.partition)] = c.replicas;
+      }
+    if (static_cast<std::int32_t>(was.size()) != t->partitions)
+      throw UsageError("--simulate: topic '" + topic + "' has " + std::to_string(t->partitions) + " partitions in " +
+                       a.simulate + ", " + std::to_string(was.size()) + " in the current assignment");
+    if (!t->assignment.empty() && t->assignment != was)
+      throw UsageError("--simulate: " + a.simulate + " places topic '" + topic +
+                       "' otherwise than the current assignment the plan was made for (give it that assignment, or "
+                       "none)");
+    t->assignment = was;
+    t->placer = model::TopicConfig::Placer::kNone;
+    t->schedule.push_back({model::SimTime::from_ms(at_ms), 0,
+                           model::ReassignStep{targets, static_cast<double>(throttle), ""}});
+  }
+  const model::Scenario with =
+      scenarios::load_scenario_text(scenarios::write_scenario_yaml(s), a.simulate + " (with the plan)");
+  return model::run_scenario(with, with.run.seed, 0, {});
+}
+
 int run_reassign_command(const Args& args) {
   ReassignArgs a;
   const auto desc = reassign_options(a);
@@ -328,8 +377,10 @@ int run_reassign_command(const Args& args) {
   if (!capacity.empty()) set_disks(a, request.plan, request.sizes_bytes, capacity);
   const std::int64_t throttle = a.throttle_text.empty() ? 0 : parse_bytes(a.throttle_text, "--throttle", true);
   if (!a.throttle_text.empty() && throttle <= 0) throw UsageError("--throttle: must be above 0 bytes per second");
-  if (throttle > 0 && !have_sizes)
-    throw UsageError("--throttle: needs partition sizes (--partition-size or --sizes) to estimate a copy time");
+  if (throttle > 0 && !have_sizes && a.simulate.empty())
+    throw UsageError(
+        "--throttle: needs partition sizes (--partition-size or --sizes) to estimate a copy time, or --simulate");
+  if (!a.at_text.empty() && a.simulate.empty()) throw UsageError("--at-ms: only with --simulate");
 
   auto study = model::study_reassignment(request);
   if (study.plan.status == model::PlanStatus::kInfeasible || study.plan.status == model::PlanStatus::kTimedOut) {
@@ -350,13 +401,25 @@ int run_reassign_command(const Args& args) {
                                   !a.replicas_text.empty() && !a.leaders_text.empty(),
                                   scope,
                                   have_sizes,
-                                  throttle,
+                                  have_sizes ? throttle : 0,  // an estimate needs the sizes (--simulate measures)
                                   scenarios::write_reassignment_json(changed),
                                   a.plan_out};
   for (const auto& b : brokers) report.racks[b.id] = b.rack;
   if (!a.plan_out.empty()) write_file_atomically(a.plan_out, report.plan_json);
-  write_stdout(format == OutputFormat::kJson ? analysis::reassign_to_json(report).dump(2) + "\n"
-                                             : analysis::reassign_to_text(report));
+  if (a.simulate.empty()) {
+    write_stdout(format == OutputFormat::kJson ? analysis::reassign_to_json(report).dump(2) + "\n"
+                                               : analysis::reassign_to_text(report));
+    return kExitOk;
+  }
+  const model::RunResult run = simulate_plan(a, current, changed, throttle);
+  if (format == OutputFormat::kJson) {
+    auto j = analysis::reassign_to_json(report);
+    j["simulation"] = analysis::replication_to_json(run);
+    write_stdout(j.dump(2) + "\n");
+  } else {
+    write_stdout(analysis::reassign_to_text(report) + "\nsimulated in " + a.simulate + ":" +
+                 analysis::reassignment_to_text(run));
+  }
   return kExitOk;
 }
 

@@ -76,9 +76,15 @@ Engine::Engine(const Scenario& s, std::uint64_t seed, std::uint64_t replication,
     for (const auto& step : bc.schedule)
       injects_errors = injects_errors || step.kind == BrokerChange::Kind::kSetErrorRate;
   }
-  network_.emplace(std::move(brokers), clients_of(s), !s.replication.followers(), sim_, *this);
+  std::vector<double> link_rates;
+  for (const auto& bc : s.brokers) link_rates.push_back(bc.network_bytes_per_second);
+  network_.emplace(std::move(brokers), clients_of(s), !s.replication.followers(), sim_, *this,
+                   BrokerLinks(std::move(link_rates)));
   up_.assign(s.brokers.size(), 1);
-  if (s.replication.followers()) replication_.emplace(s, leadership_, *this);
+  if (s.replication.followers()) {
+    replication_.emplace(s, leadership_, *this);
+    if (network_->links().limited()) replication_->set_links(&network_->links());
+  }
   // The rows of RunResult::partitions: topic by topic, a row for every partition a topic
   // will have by the run's end. A step at or after the run's end is never made (the loader
   // warns): its partitions do not exist, in the rows, the statistics or the consumer groups.

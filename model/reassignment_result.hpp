@@ -42,11 +42,12 @@ struct ReassignmentStepResult {
 /// throttle change): the throttle less the listed replicas' in-sync traffic it counts, against
 /// what is written meanwhile into the partitions it copies (each copy must carry it).
 struct ThrottleBudget {
-  std::int32_t broker = 0;    ///< its id
-  bool leader = true;         ///< leader.replication.throttled.rate; else follower's
-  double throttle = 0;        ///< bytes/s
-  double listed_in_sync = 0;  ///< bytes/s
-  double produced = 0;        ///< bytes/s into its copies
+  std::int32_t broker = 0;      ///< its id
+  bool leader = true;           ///< leader.replication.throttled.rate; else follower's
+  double throttle = 0;          ///< bytes/s
+  double listed_in_sync = 0;    ///< bytes/s
+  double produced = 0;          ///< bytes/s into its copies
+  std::int64_t bytes_left = 0;  ///< what its copies lack at the end
   double spare() const { return throttle - listed_in_sync - produced; }
 };
 

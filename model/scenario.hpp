@@ -52,7 +52,9 @@ struct BrokerConfig {
   SimTime request_time = SimTime::us(100);  ///< request.ms: service time per produce request
   SimTime batch_time = SimTime::zero();     ///< batch.ms: service time per batch (partition) in a request
   double bytes_per_second = 0;              ///< byte.rate: service throughput (0 = unlimited)
-  SimTime replication = SimTime::ms(1);     ///< replication.ms: added for acks=all (the slowest in-sync follower)
+  /// network.bytes.per.s: its network link each way (model/cluster/broker_links.hpp; 0 = unlimited).
+  double network_bytes_per_second = 0;
+  SimTime replication = SimTime::ms(1);  ///< replication.ms: added for acks=all (the slowest in-sync follower)
   /// replica.rtt.ms: round trip of this broker's follower fetches to its leaders
   /// (cluster.replication: followers only).
   SimTime replica_rtt = SimTime::ms(1);

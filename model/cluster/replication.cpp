@@ -275,9 +275,9 @@ Replication::Session* Replication::current(std::uint32_t session, std::uint64_t 
 void Replication::respond(Session& s, SimTime now, bool at_arrival) {
   s.state = FetchState::kInFlight;
   s.carried.clear();
-  std::int64_t bytes = 0;  // what the answer carries
-  std::int64_t budget = s_.replication.response_max_bytes;
-  std::int64_t listed = 0;  // of it, the leader's throttled partitions'
+  std::int64_t bytes = 0;                                   // what the answer carries
+  std::int64_t budget = s_.replication.response_max_bytes;  // spent below, after the partitions' wants
+  std::int64_t listed = 0;                                  // of it, the leader's throttled partitions'
   BrokerBytes& counts = bytes_[static_cast<std::size_t>(s.leader)];
   std::int32_t partitions = 0, topics = 0;
   std::size_t last_topic = parts_.size();  // parts_ are in topic order
@@ -292,11 +292,27 @@ void Replication::respond(Session& s, SimTime now, bool at_arrival) {
       hw = at_arrival && k < s.arrival_hw.size() ? s.arrival_hw[k] : std::pair{p.hw, host_.readable_records(i)};
     ++k;
     const std::int64_t leo = p.state[pos(p, s.follower)].leo;
-    std::int64_t more = std::min({leader_leo(p) - leo, s_.replication.fetch_max_bytes, budget});
+    std::int64_t more = std::min(leader_leo(p) - leo, s_.replication.fetch_max_bytes);
     if (more > 0 && leader_holds_back(s, p, now)) more = 0;
-    s.carried.push_back({i, leo + std::max<std::int64_t>(more, 0), hw.first, hw.second});
-    if (more <= 0) continue;
+    s.carried.push_back({i, leo, leo + std::max<std::int64_t>(more, 0), hw.first, hw.second});
+  }
+  // The answer's budget goes round the partitions: those that got records last time go
+  // last (the fetch session and the fetcher move them to the end).
+  const std::size_t n = s.carried.size();
+  std::size_t last = n;
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::size_t at = (s.rotation + j) % n;
+    Session::Carried& c = s.carried[at];
+    const std::int64_t more = std::min(c.leo - c.from, budget);
+    c.leo = c.from + more;
     budget -= more;
+    if (more > 0) last = at;
+  }
+  if (last < n) s.rotation = last + 1;
+  for (const Session::Carried& c : s.carried) {
+    const Partition& p = parts_[c.partition];
+    const std::int64_t more = c.leo - c.from;
+    if (more <= 0) continue;
     if (std::find(p.leader_throttled.begin(), p.leader_throttled.end(), s.leader) != p.leader_throttled.end()) {
       listed += more;
       if (in_isr(p, s.follower)) counts.listed_in_sync_out += more;
@@ -309,7 +325,14 @@ void Replication::respond(Session& s, SimTime now, bool at_arrival) {
   }
   leader_quota_[static_cast<std::size_t>(s.leader)].record(listed, now);
   if (up(s.follower)) host_.fetch_answered(s.leader, s.follower, bytes, partitions, topics);  // else no one reads it
-  schedule(s, ReplicationHost::Step::kReturn, now + one_way(s));
+  SimTime back = now + one_way(s);
+  if (links_) {
+    // The answer (its records; the framing is small) passes the leader's outbound link and
+    // the follower's inbound one.
+    back = links_->receive(static_cast<std::size_t>(s.follower), bytes,
+                           links_->send(static_cast<std::size_t>(s.leader), bytes, now) + one_way(s));
+  }
+  schedule(s, ReplicationHost::Step::kReturn, back);
 }
 
 void Replication::on_fetch_arrive(std::uint32_t session, std::uint64_t fetch, SimTime now) {
@@ -379,6 +402,7 @@ void Replication::on_fetch_return(std::uint32_t session, std::uint64_t fetch, Si
     Partition& p = parts_[c.partition];
     if (p.leader != s.leader || !fetches(s, p)) continue;
     Follower& f = p.state[pos(p, s.follower)];
+    if (f.leo != c.from) continue;  // removed and added again meanwhile: a new log
     const std::int64_t got = c.leo - f.leo;
     if (got > 0) {
       if (std::find(p.follower_throttled.begin(), p.follower_throttled.end(), s.follower) !=

@@ -22,6 +22,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "model/cluster/broker_links.hpp"
 #include "model/cluster/leadership.hpp"
 #include "model/cluster/replication_quota.hpp"
 #include "model/produce_error.hpp"
@@ -103,7 +104,7 @@ public:
   /// --execute --throttle): the plan's partitions get their new replicas, which copy the log
   /// by fetching; a step without a plan changes the throttle of the moves under way.
   void reassign(std::size_t t, const ReassignStep& step, SimTime now);
-  /// Whether a partition is being reassigned (its fetchers keep going while the run is quiet).
+  /// Whether a partition is being reassigned.
   bool reassigning() const { return moving_ > 0; }
   /// A sample of the reassignment's gauges for the time series, with the producers'
   /// latency over the interval since the last.
@@ -125,6 +126,9 @@ public:
   /// Whether `b` may lead (topic t, partition p): it is in the ISR (no unclean election).
   bool eligible(std::size_t t, std::size_t p, std::int32_t b) const;
   void set_replica_rtt(std::int32_t b, SimTime rtt) { replica_rtt_[static_cast<std::size_t>(b)] = rtt; }
+  /// The brokers' network links (network.bytes.per.s): a leader's answer passes its
+  /// outbound link and the follower's inbound one. None: no limit.
+  void set_links(BrokerLinks* links) { links_ = links; }
 
   /// A snapshot for --timeseries.
   void sample(SimTime now) { snapshot(now, "sample"); }
@@ -202,10 +206,12 @@ private:
     std::uint64_t fetch = 0;  // the current fetch's id
     struct Carried {
       std::size_t partition;
-      std::int64_t leo, hw;     // the leader's log end and high watermark in the response
+      std::int64_t from;        // the follower's log end the answer starts at
+      std::int64_t leo, hw;     // the follower's log end after the answer, the leader's high watermark
       std::int64_t hw_records;  // KIP-392: the records below that high watermark
     };
     std::vector<Carried> carried;
+    std::size_t rotation = 0;  // where the next answer's budget starts among its partitions
     // KIP-392: per partition it fetches (parts_ order), the high watermark (bytes, records)
     // when the fetch arrived: an answer at once carries it, read before the fetch moved it.
     std::vector<std::pair<std::int64_t, std::int64_t>> arrival_hw;
@@ -244,7 +250,9 @@ private:
   bool follower_leaves_out(const Session& s, const Partition& p, SimTime now) const;
   /// After an ISR expansion (or at its start): a reassignment whose target replicas are all in
   /// the ISR completes (PartitionReassignmentReplicas.maybeCompleteReassignment).
-  void maybe_complete(Partition& p, SimTime now);
+  /// `started`: the move starts now (one that moves nothing is done at once).
+  void maybe_complete(Partition& p, SimTime now, bool started = false);
+  void finish_move(Partition& p, std::size_t i, bool leader_moved, SimTime now);
   std::int64_t disk_bytes(std::int32_t broker) const;
   void kick(SimTime now);
   void stop_sessions(std::int32_t b);
@@ -265,6 +273,7 @@ private:
   SimTime accounted_ = SimTime::zero();
   ReplicationResult result_;
   bool read_replicas_ = false;  // replica.selector.class rack-aware: followers' high watermarks are told
+  BrokerLinks* links_ = nullptr;
 
   // Reassignments: the brokers' throttles, what they count, and the time series.
   std::vector<ReplicationQuota> leader_quota_, follower_quota_;  // per broker

@@ -76,16 +76,18 @@ void Replication::reassign(std::size_t t, const ReassignStep& step, SimTime now)
       const auto i = static_cast<std::size_t>(it - parts_.begin());
       std::vector<std::int32_t> target;
       for (const std::int32_t id : e.replicas) target.push_back(node(id));
-      std::vector<std::int32_t> sources;  // the replicas before, an unfinished move's additions apart
+      // The tool's view of the sources (its throttle lists): an unfinished move's additions apart.
+      std::vector<std::int32_t> sources;
       for (const std::int32_t b : p.replicas)
         if (!contains(p.adding, b)) sources.push_back(b);
       const auto by_id = [&](std::int32_t a, std::int32_t b) {
         return s_.brokers[static_cast<std::size_t>(a)].id < s_.brokers[static_cast<std::size_t>(b)].id;
       };
+      // The controller's: every replica the partition has now, an unfinished move's too.
       std::vector<std::int32_t> adding, removing;
       for (const std::int32_t b : target)
-        if (!contains(sources, b)) adding.push_back(b);
-      for (const std::int32_t b : sources)
+        if (!contains(p.replicas, b)) adding.push_back(b);
+      for (const std::int32_t b : p.replicas)
         if (!contains(target, b)) removing.push_back(b);
       std::sort(adding.begin(), adding.end(), by_id);
       std::sort(removing.begin(), removing.end(), by_id);
@@ -102,27 +104,37 @@ void Replication::reassign(std::size_t t, const ReassignStep& step, SimTime now)
         f.prev_fetch = now;
         state.push_back(f);
       }
-      std::vector<std::int32_t> isr;  // an earlier move's additions the target drops leave it
-      for (const std::int32_t b : p.isr)
-        if (contains(replicas, b)) isr.push_back(b);
       const bool was_moving = p.moving();
-      p.replicas = std::move(replicas);
+      p.replicas = std::move(replicas);  // the ISR stays: every replica it lists still is one
       p.state = std::move(state);
-      p.isr = std::move(isr);
+      std::sort(p.isr.begin(), p.isr.end(), [&](std::int32_t a, std::int32_t b) { return pos(p, a) < pos(p, b); });
       p.adding = std::move(adding);
       p.removing = std::move(removing);
-      p.min_isr = std::min(p.min_insync, static_cast<std::int32_t>(p.factor()));
+      // Partition.effectiveMinIsr counts every assigned replica, adding and removing ones too.
+      p.min_isr = std::min(p.min_insync, static_cast<std::int32_t>(p.replicas.size()));
       moving_ += (p.moving() ? 1 : 0) - (was_moving ? 1 : 0);
       leadership_.set_replicas(p.topic, p.index, p.replicas);
       if (step.throttle > 0) {
         p.leader_throttled = sources;
-        p.follower_throttled = p.adding;
-        for (const std::int32_t b : sources) throttled_[static_cast<std::size_t>(b)] = 1;
-        for (const std::int32_t b : p.adding) throttled_[static_cast<std::size_t>(b)] = 1;
+        p.follower_throttled.clear();
+        for (const std::int32_t b : target)
+          if (!contains(sources, b)) p.follower_throttled.push_back(b);
       }
       for (const std::int32_t b : p.adding) r.bytes_to_copy += p.log_end - p.state[pos(p, b)].leo;
       moved.push_back(i);
     }
+    if (step.throttle > 0)
+      for (Partition& p : parts_) {
+        if (p.topic != t) continue;
+        // --additional lists the moves under way too (the lists are set whole).
+        if (p.moving() && p.leader_throttled.empty() && p.follower_throttled.empty()) {
+          for (const std::int32_t b : p.replicas)
+            if (!contains(p.adding, b)) p.leader_throttled.push_back(b);
+          p.follower_throttled = p.adding;
+        }
+        for (const std::int32_t b : p.leader_throttled) throttled_[static_cast<std::size_t>(b)] = 1;
+        for (const std::int32_t b : p.follower_throttled) throttled_[static_cast<std::size_t>(b)] = 1;
+      }
     if (step.throttle > 0)
       for (std::size_t b = 0; b < n; ++b)
         if (throttled_[b]) {
@@ -137,13 +149,18 @@ void Replication::reassign(std::size_t t, const ReassignStep& step, SimTime now)
   snapshot(now, step.plan.empty() ? "throttle of topic " + r.topic + "'s reassignment changed"
                                   : "reassignment of topic " + r.topic + " started");
   // A move that only removes replicas or reorders them completes at once.
-  for (const std::size_t i : moved) maybe_complete(parts_[i], now);
-  if (moved.empty()) step_done(result_.reassignment.steps.size() - 1, now);
+  for (const std::size_t i : moved) maybe_complete(parts_[i], now, true);
   kick(now);
 }
 
-void Replication::maybe_complete(Partition& p, SimTime now) {
+void Replication::maybe_complete(Partition& p, SimTime now, bool started) {
   const std::size_t i = static_cast<std::size_t>(&p - parts_.data());
+  // Not a move (a plan that only reorders a partition's replicas, or names them as they are):
+  // done as it starts.
+  if (!p.moving()) {
+    if (started) finish_move(p, i, false, now);
+    return;
+  }
   const std::vector<std::int32_t> target(p.replicas.begin(),
                                          p.replicas.end() - static_cast<std::ptrdiff_t>(p.removing.size()));
   if (!std::all_of(target.begin(), target.end(), [&](std::int32_t b) { return in_isr(p, b); })) return;
@@ -161,15 +178,13 @@ void Replication::maybe_complete(Partition& p, SimTime now) {
   }
   std::vector<Follower> state;
   for (const std::int32_t b : target) state.push_back(p.state[pos(p, b)]);
-  const bool was_moving = p.moving();
-  const bool changed = target != p.replicas || was_moving;
   p.replicas = target;
   p.state = std::move(state);
   p.isr = std::move(isr);
   p.adding.clear();
   p.removing.clear();
   p.min_isr = std::min(p.min_insync, static_cast<std::int32_t>(p.replicas.size()));
-  if (was_moving) --moving_;
+  --moving_;
   leadership_.set_replicas(p.topic, p.index, p.replicas);
   const bool leader_moved = leader != p.leader;
   if (leader_moved) {
@@ -177,7 +192,12 @@ void Replication::maybe_complete(Partition& p, SimTime now) {
     sync_leaders(now);
   }
   advance_hw(p, now);
-  if (!changed) return;
+  finish_move(p, i, leader_moved, now);
+}
+
+// A partition's move is over: the steps it was part of may be done, and with nothing moving
+// the throttles go.
+void Replication::finish_move(Partition& p, std::size_t i, bool leader_moved, SimTime now) {
   if (moving_ == 0) {
     // --verify: nothing moves any more, the throttles and their lists go.
     for (Partition& q : parts_) q.leader_throttled.clear(), q.follower_throttled.clear();
@@ -263,25 +283,38 @@ void Replication::judge(SimTime now) {
   if (moving_ == 0 || seconds * 1000 < ReplicationQuota::kSamples * ReplicationQuota::kWindow.to_ms()) return;
   for (std::size_t b = 0; b < s_.brokers.size(); ++b) {
     const auto broker = static_cast<std::int32_t>(b);
-    double lead = 0, follow = 0;  // bytes/s written into the copies it sends / receives
+    // The copies it sends (as a throttled leader) and receives (as a throttled follower):
+    // bytes/s written into them, bytes they lack.
+    struct Copies {
+      int count = 0;
+      double written = 0;
+      std::int64_t left = 0;
+    } lead, follow;
     for (std::size_t i = 0; i < parts_.size(); ++i) {
       const Partition& p = parts_[i];
       const double written = static_cast<double>(p.log_end - window_log_end_[i]) / seconds;
       for (const std::int32_t a : p.adding) {
         if (in_isr(p, a)) continue;
-        if (p.leader == broker && contains(p.leader_throttled, broker)) lead += written;
-        if (a == broker && contains(p.follower_throttled, broker)) follow += written;
+        const std::int64_t lacks = std::max<std::int64_t>(0, p.log_end - p.state[pos(p, a)].leo);
+        Copies* c = p.leader == broker && contains(p.leader_throttled, broker) ? &lead : nullptr;
+        for (Copies* side : {c, a == broker && contains(p.follower_throttled, broker) ? &follow : nullptr}) {
+          if (!side) continue;
+          ++side->count;
+          side->written += written;
+          side->left += lacks;
+        }
       }
     }
     const auto add = [&](bool leader, const ReplicationQuota& q, std::int64_t in_sync, std::int64_t before,
-                         double produced) {
-      if (q.bound() <= 0 || produced <= 0) return;
+                         const Copies& c) {
+      if (q.bound() <= 0 || c.count == 0) return;
       ThrottleBudget t;
       t.broker = s_.brokers[b].id;
       t.leader = leader;
       t.throttle = q.bound();
       t.listed_in_sync = static_cast<double>(in_sync - before) / seconds;
-      t.produced = produced;
+      t.produced = c.written;
+      t.bytes_left = c.left;
       r.never = r.never || t.spare() <= 0;
       r.budgets.push_back(t);
     };

@@ -90,6 +90,9 @@ public:
   bool broker_up(std::uint32_t broker) const override { return network_.broker(broker).up(); }
   std::uint64_t broker_epoch(std::uint32_t broker) const override { return network_.broker(broker).epoch(); }
   SimTime one_way(std::uint32_t broker) const override { return network_.broker(broker).one_way(); }
+  SimTime answer_leaves(std::uint32_t broker, std::int64_t bytes, SimTime now) override {
+    return network_.links().send(broker, bytes, now);
+  }
   void queue_at_broker(std::uint64_t fetch, std::uint32_t broker, std::uint32_t connection,
                        std::int32_t partitions) override {
     network_.queue_fetch(fetch, broker, connection, partitions);

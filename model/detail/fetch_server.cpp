@@ -178,7 +178,7 @@ void FetchServer::answer(std::uint64_t id, SimTime now) {
   stats.parked_ms_sum += (now - f.served).to_ms();
   host_.answer_traffic(f.group, f.member, f.broker, std::llround(bytes), carried);
   host_.answered(f.group, f.member, static_cast<std::int32_t>(f.broker), std::move(counts), std::move(read_replicas),
-                 now + host_.one_way(f.broker));
+                 host_.answer_leaves(f.broker, std::llround(bytes), now) + host_.one_way(f.broker));
   // Threaded: the connection was muted from the read until the answer is sent.
   host_.answer_sent(f.broker, f.connection);
 }

@@ -41,6 +41,9 @@ public:
   /// Counts the broker's failures: a fetch sent before the last one is lost.
   virtual std::uint64_t broker_epoch(std::uint32_t broker) const = 0;
   virtual SimTime one_way(std::uint32_t broker) const = 0;
+  /// When an answer of `bytes` handed to `broker`'s outbound link at `now` has left it
+  /// (network.bytes.per.s); by default at once.
+  virtual SimTime answer_leaves(std::uint32_t, std::int64_t, SimTime now) { return now; }
   /// The broker leading `log` now (-1: none).
   virtual std::int32_t leader(std::int32_t log) const = 0;
   /// KIP-392: the replica `log`'s leader names a consumer in `rack` to read from (-1: none,

@@ -1,5 +1,7 @@
 #include "model/detail/network.hpp"
 
+#include "model/cluster/traffic.hpp"
+
 #include <utility>
 
 namespace partsim::model::detail {
@@ -29,18 +31,20 @@ std::optional<Connections::Muted> Connections::settled(std::uint64_t request) {
 // ---- the serve path -----------------------------------------------------------------------------
 
 Network::Network(std::vector<BrokerService> brokers, std::uint32_t clients, bool fixed_replication, EventLoop& loop,
-                 NetworkHost& host)
+                 NetworkHost& host, BrokerLinks links)
     : brokers_(std::move(brokers)),
       connections_(clients, brokers_.size()),
       fixed_replication_(fixed_replication),
       loop_(loop),
-      host_(host) {}
+      host_(host),
+      links_(std::move(links)) {}
 
 std::uint64_t Network::send(std::uint32_t producer, std::uint32_t broker, std::int64_t bytes, std::int32_t batches,
                             bool live, bool acks_all, bool idempotent) {
   const std::uint64_t id = requests_.add(producer, broker, bytes, batches, live, acks_all, idempotent);
   requests_.find(id)->connection = connections_.producer(producer, broker);
-  loop_.schedule_at(now() + brokers_[broker].one_way(), RequestArrive{id});
+  // Through the broker's inbound link (the producers' own links are not limited).
+  loop_.schedule_at(links_.receive(broker, bytes, now() + brokers_[broker].one_way()), RequestArrive{id});
   return id;
 }
 
@@ -87,7 +91,7 @@ void Network::operator()(const BrokerDone& e) {
       awaits_followers = true;  // answered by acks_settled
     } else {
       answered = true;
-      respond(e.request, *r, now() + b.one_way() + replicated);
+      respond(e.request, *r, now() + replicated);
     }
   }
   if (const auto next = b.finish(now(), live)) start(e.broker, *next);
@@ -103,8 +107,11 @@ void Network::operator()(const BrokerDone& e) {
   }
 }
 
-void Network::respond(std::uint64_t id, const Request& r, SimTime at) {
-  loop_.schedule_at(at, ResponseArrive{id});
+// The response leaves through the broker's outbound link (ProduceResponse's size, wire in
+// traffic.hpp), then travels half a round trip.
+void Network::respond(std::uint64_t id, const Request& r, SimTime ready) {
+  const std::int64_t bytes = wire::kProduceResponse + wire::kProduceResponsePartition * r.batches;
+  loop_.schedule_at(links_.send(r.broker, bytes, ready) + brokers_[r.broker].one_way(), ResponseArrive{id});
   host_.responding(r);
 }
 
@@ -133,7 +140,7 @@ void Network::acks_settled(std::uint64_t id) {
     (*this)(ResponseSent{muted->broker, muted->epoch, muted->connection});
   const Request* r = requests_.find(id);
   if (!r) return;  // the producer gave it up
-  respond(id, *r, now() + brokers_[r->broker].one_way());
+  respond(id, *r, now());
 }
 
 void Network::queue_fetch(std::uint64_t fetch, std::uint32_t broker, std::uint32_t connection,

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/cluster/broker_links.hpp"
 #include "model/cluster/broker_service.hpp"
 #include "model/cluster/partition_log.hpp"
 #include "model/detail/events.hpp"
@@ -187,7 +188,7 @@ public:
   /// `clients`: producers (their first connections); `fixed_replication`: acks=all waits
   /// the brokers' replication.ms (not the followers' fetches).
   Network(std::vector<BrokerService> brokers, std::uint32_t clients, bool fixed_replication, EventLoop& loop,
-          NetworkHost& host);
+          NetworkHost& host, BrokerLinks links);
   Network(const Network&) = delete;  // its neighbours keep references to its connections
   Network& operator=(const Network&) = delete;
 
@@ -195,6 +196,9 @@ public:
   BrokerService& broker(std::size_t b) { return brokers_[b]; }
   const BrokerService& broker(std::size_t b) const { return brokers_[b]; }
   Connections& connections() { return connections_; }
+  /// The brokers' network links (network.bytes.per.s), which follower and consumer fetch
+  /// answers pass too.
+  BrokerLinks& links() { return links_; }
 
   /// Producer `producer` sends a request to `broker` now, on its connection there; it
   /// arrives half a round trip later. `live`: a response is awaited (acks != 0); `acks_all`
@@ -234,6 +238,7 @@ private:
   bool fixed_replication_;
   EventLoop& loop_;
   NetworkHost& host_;
+  BrokerLinks links_;
 };
 
 }  // namespace partsim::model::detail

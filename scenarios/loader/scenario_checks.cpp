@@ -84,13 +84,22 @@ void check_topic(MapReader& m, TopicConfig& t) {
   if (items.size() != t.schedule.size()) return;  // the list itself had errors
   std::vector<std::size_t> order(t.schedule.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return t.schedule[a].at < t.schedule[b].at; });
+  // At equal times the engine makes partition steps before reassignments.
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return std::pair(t.schedule[a].at, t.schedule[a].reassign.has_value()) <
+           std::pair(t.schedule[b].at, t.schedule[b].reassign.has_value());
+  });
   std::int32_t current = t.partitions;
+  bool planned = false;
   for (const std::size_t i : order) {
     MapReader step(*m.context(), items[i], m.path() + ".schedule." + std::to_string(i));
     if (t.schedule[i].reassign) {
-      check_plan(step, t, current, *t.schedule[i].reassign);
+      ReassignStep& r = *t.schedule[i].reassign;
+      if (r.plan.empty() && !planned)
+        step.warn("reassign", "has no plan and comes before any plan of this topic: it sets a throttle on no broker "
+                              "(a throttle change applies to the brokers of moves under way)");
+      planned = planned || !r.plan.empty();
+      check_plan(step, t, current, r);
       continue;
     }
     const std::int32_t requested = t.schedule[i].partitions;

@@ -128,6 +128,10 @@ const Table<BrokerConfig>& broker_table() {
                       "broker service time per batch (partition) in a request"),
           F::number("byte.rate", &BrokerConfig::bytes_per_second, 0, 1e15, "bytes/s",
                     "broker service throughput (0 = unlimited)"),
+          F::number("network.bytes.per.s", &BrokerConfig::network_bytes_per_second, 0, 1e15, "bytes/s",
+                    "the broker's network link, each way (0 = unlimited): produce requests in, responses out, follower "
+                    "copies out of the leader and into the follower, consumer fetch answers out, one message at a "
+                    "time (docs/reassignment.md)"),
           F::duration("replication.ms", &BrokerConfig::replication, kMs, 0, kMaxMs,
                       "added to acks=all responses: the slowest in-sync follower (cluster.replication: fixed)"),
           F::duration("replica.rtt.ms", &BrokerConfig::replica_rtt, kMs, 0, kMaxMs,

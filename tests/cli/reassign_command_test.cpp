@@ -265,7 +265,7 @@ TEST_CASE(
        "partsim reassign: --target-brokers: must be an integer in [2, 2147483647], got 0\n"},
       {"--brokers 0,1,2 --rf 4", "partsim reassign: --rf: must be an integer in [1, 3], got 4\n"},
       {"--brokers 0,1,2 --throttle 50MB/s",
-       "partsim reassign: --throttle: needs partition sizes (--partition-size or --sizes) to estimate a copy time\n"},
+       "partsim reassign: --throttle: needs partition sizes (--partition-size or --sizes) to estimate a copy time, or --simulate\n"},
       {"--brokers 0,1,2 --partition-size 1GB --throttle fast",
        "partsim reassign: --throttle: must be bytes per second, e.g. 500000000, 500MB, 1.5GiB or 50MB/s, got 'fast'\n"},
       {"--brokers 0,1,2 --partition-size 12parsecs",
@@ -428,4 +428,43 @@ TEST_CASE(
   CHECK(
       no_sizes.err ==
       "partsim reassign: --disk-capacity: needs partition sizes (--sizes from kafka-log-dirs, or --partition-size)\n");
+}
+
+TEST_CASE("partsim reassign --simulate carries its plan out in a scenario, at the throttle given") {
+  const std::string base = "reassign --current " + example("new-broker-current.json") +
+                           " --brokers 0,1,2,3 --balance exact --throttle 10MB/s --simulate " +
+                           example("new-broker.yaml") + " --at-ms 30000";
+  const auto r = run_cli(base + " --format json");
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& re = j["simulation"]["reassignment"];
+  REQUIRE(re["steps"].size() == 1);
+  CHECK(re["steps"][0]["at_ms"] == 30000.0);
+  CHECK(re["steps"][0]["throttle_bytes_per_s"] == 10e6);
+  // The step moves the plan's partitions (those it changes).
+  CHECK(re["steps"][0]["partitions"] == j["changed"].size());
+  // The copy is held to 10 MB/s: no sooner than its bytes at that rate.
+  REQUIRE(re["completed_ms"].is_number());
+  const double copy_s = re["steps"][0]["bytes_to_copy"].get<double>() / 10e6;
+  CHECK(re["completed_ms"].get<double>() >= 30000 + copy_s * 1000);
+  // Broker 3 ends with a share of the logs (it started empty).
+  CHECK(re["samples"].back()["disk_bytes"][3].get<double>() > 0);
+
+  const auto text = run_cli(base);
+  REQUIRE(text.exit_code == 0);
+  CHECK(text.out.find("simulated in ") != std::string::npos);
+  CHECK(text.out.find("reassignment: every move completed at ") != std::string::npos);
+
+  // A scenario that lacks the plan's topic, or places it otherwise, is refused.
+  ScratchDir dir;
+  const auto other = dir.write("other.yaml", R"(
+run: {duration.ms: 10000}
+cluster: {replication: followers, brokers: [{id: 0}, {id: 1}, {id: 2}, {id: 3}]}
+topics: [{name: orders, partitions: 6, replication.factor: 2, assignment: [[1, 0], [1, 2], [2, 0], [0, 1], [1, 2], [2, 0]]}]
+producers: [{name: p, workload: {topic: orders}}]
+)");
+  const auto refused = run_cli("reassign --current " + example("new-broker-current.json") +
+                               " --brokers 0,1,2,3 --balance exact --simulate '" + other.string() + "'");
+  CHECK(refused.exit_code == 2);
+  CHECK(refused.err.find("places topic 'orders' otherwise than the current assignment") != std::string::npos);
 }

@@ -74,7 +74,7 @@ struct GroupsFixture {
     std::vector<BrokerService> brokers;
     for (std::size_t b = 0; b < 2; ++b)
       brokers.emplace_back(s.brokers[b], partsim::sim::RandomStreams(1).stream("broker/" + std::to_string(b)));
-    net.emplace(std::move(brokers), 1, true, loop, net_host);
+    net.emplace(std::move(brokers), 1, true, loop, net_host, BrokerLinks(std::vector<double>(2, 0)));
     consumers.emplace(s, RunOptions{}, logs, result, first_log, *leadership, *net, loop, host);
     net_host.consumers = &*consumers;
   }

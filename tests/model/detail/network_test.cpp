@@ -132,7 +132,7 @@ struct ServePath {
       if (threaded) c.network_threads = c.io_threads = 1;
       services.emplace_back(c, partsim::sim::RandomStreams(1).stream("broker/" + std::to_string(b) + "/jitter"));
     }
-    net.emplace(std::move(services), 2, fixed_replication, loop, host);
+    net.emplace(std::move(services), 2, fixed_replication, loop, host, BrokerLinks(std::vector<double>(brokers, 0)));
   }
   /// Runs the loop to `until`, handing the network its events (the others are not sent here).
   void run(SimTime until = SimTime::max()) {
