@@ -327,28 +327,42 @@ model::RunResult simulate_plan(const ReassignArgs& a, const std::vector<scenario
   const double at_ms = a.at_text.empty() ? (s.run.duration ? s.run.duration->to_ms() / 2 : -1.0)
                                          : parse_number(a.at_text, "--at-ms", 0, 1e12);
   if (at_ms < 0) throw UsageError("--at-ms: required when the scenario has no run.duration.ms");
+  if (s.run.duration && at_ms >= s.run.duration->to_ms())
+    throw UsageError("--at-ms: " + analysis::fixed(at_ms, 0) + " is at or after the scenario's run.duration.ms (" +
+                     analysis::fixed(s.run.duration->to_ms(), 0) + "): the move would never start");
   if (plan.empty()) throw UsageError("--simulate: the plan moves nothing");
+  std::map<std::string, std::vector<std::vector<std::int32_t>>> was;  // the current assignment, by topic
+  for (const auto& c : current) {
+    auto& rows = was[c.topic];
+    if (static_cast<std::size_t>(c.partition) >= rows.size()) rows.resize(static_cast<std::size_t>(c.partition) + 1);
+    rows[static_cast<std::size_t>(c.partition)] = c.replicas;
+  }
+  // Every topic the current assignment names is placed as it says (the cluster the plan was
+  // made for); the plan's topics must be in the scenario.
+  for (auto& t : s.topics) {
+    const auto it = was.find(t.name);
+    if (it == was.end()) continue;
+    const auto& rows = it->second;
+    const auto gap = std::find_if(rows.begin(), rows.end(), [](const auto& r) { return r.empty(); });
+    if (gap != rows.end())
+      throw UsageError("--simulate: the current assignment lacks partition " + std::to_string(gap - rows.begin()) +
+                       " of topic '" + t.name + "'");
+    if (static_cast<std::int32_t>(rows.size()) != t.partitions)
+      throw UsageError("--simulate: topic '" + t.name + "' has " + std::to_string(t.partitions) + " partitions in " +
+                       a.simulate + ", " + std::to_string(rows.size()) + " in the current assignment");
+    if (!t.assignment.empty() && t.assignment != rows)
+      throw UsageError("--simulate: " + a.simulate + " places topic '" + t.name +
+                       "' otherwise than the current assignment the plan was made for (give it that assignment, or "
+                       "none)");
+    t.assignment = rows;
+    t.placer = model::TopicConfig::Placer::kNone;
+  }
   std::map<std::string, std::vector<model::ReassignTarget>> steps;
   for (const auto& e : plan) steps[e.topic].push_back({e.topic, e.partition, e.replicas});
   for (auto& [topic, targets] : steps) {
     const auto t = std::find_if(s.topics.begin(), s.topics.end(), [&](const auto& x) { return x.name == topic; });
     if (t == s.topics.end())
       throw UsageError("--simulate: the plan moves topic '" + topic + "', which " + a.simulate + " does not have");
-    std::vector<std::vector<std::int32_t>> was;
-    for (const auto& c : current)
-      if (c.topic == topic) {
-        if (static_cast<std::size_t>(c.partition) >= was.size()) was.resize(static_cast<std::size_t>(c.partition) + 1);
-        was[static_cast<std::size_t>(c.partition)] = c.replicas;
-      }
-    if (static_cast<std::int32_t>(was.size()) != t->partitions)
-      throw UsageError("--simulate: topic '" + topic + "' has " + std::to_string(t->partitions) + " partitions in " +
-                       a.simulate + ", " + std::to_string(was.size()) + " in the current assignment");
-    if (!t->assignment.empty() && t->assignment != was)
-      throw UsageError("--simulate: " + a.simulate + " places topic '" + topic +
-                       "' otherwise than the current assignment the plan was made for (give it that assignment, or "
-                       "none)");
-    t->assignment = was;
-    t->placer = model::TopicConfig::Placer::kNone;
     t->schedule.push_back({model::SimTime::from_ms(at_ms), 0,
                            model::ReassignStep{targets, static_cast<double>(throttle), ""}});
   }

@@ -43,7 +43,9 @@ private:
   sim::SimTime pass(std::vector<sim::SimTime>& free, std::size_t b, std::int64_t bytes, sim::SimTime ready) {
     const double rate = rates_[b];
     if (rate <= 0 || bytes <= 0) return ready;
-    const sim::SimTime own = sim::SimTime::ns(static_cast<std::int64_t>(static_cast<double>(bytes) * 1e9 / rate + 0.5));
+    // (At most about 30 years of simulated time: a rate far below a byte per second.)
+    const double ns = std::min(static_cast<double>(bytes) * 1e9 / rate + 0.5, 1e18);
+    const sim::SimTime own = sim::SimTime::ns(static_cast<std::int64_t>(ns));
     const sim::SimTime backlog = free[b] > ready ? free[b] - ready : sim::SimTime::zero();
     free[b] = std::max(ready, free[b]) + own;
     return ready + own + std::min(own, backlog);

@@ -281,7 +281,6 @@ void Replication::respond(Session& s, SimTime now, bool at_arrival) {
   BrokerBytes& counts = bytes_[static_cast<std::size_t>(s.leader)];
   std::int32_t partitions = 0, topics = 0;
   std::size_t last_topic = parts_.size();  // parts_ are in topic order
-  std::size_t k = 0;                       // the partition's place in s.arrival_hw
   for (std::size_t i = 0; i < parts_.size(); ++i) {
     const Partition& p = parts_[i];
     if (!carries(s, i)) continue;
@@ -289,8 +288,7 @@ void Replication::respond(Session& s, SimTime now, bool at_arrival) {
     // as it arrives (Partition.fetchRecords reads, then updateFollowerFetchState), else now.
     std::pair<std::int64_t, std::int64_t> hw{p.hw, 0};
     if (read_replicas_)
-      hw = at_arrival && k < s.arrival_hw.size() ? s.arrival_hw[k] : std::pair{p.hw, host_.readable_records(i)};
-    ++k;
+      hw = at_arrival && i < s.arrival_hw.size() ? s.arrival_hw[i] : std::pair{p.hw, host_.readable_records(i)};
     const std::int64_t leo = p.state[pos(p, s.follower)].leo;
     std::int64_t more = std::min(leader_leo(p) - leo, s_.replication.fetch_max_bytes);
     if (more > 0 && leader_holds_back(s, p, now)) more = 0;
@@ -325,14 +323,12 @@ void Replication::respond(Session& s, SimTime now, bool at_arrival) {
   }
   leader_quota_[static_cast<std::size_t>(s.leader)].record(listed, now);
   if (up(s.follower)) host_.fetch_answered(s.leader, s.follower, bytes, partitions, topics);  // else no one reads it
-  SimTime back = now + one_way(s);
-  if (links_) {
-    // The answer (its records; the framing is small) passes the leader's outbound link and
-    // the follower's inbound one.
-    back = links_->receive(static_cast<std::size_t>(s.follower), bytes,
-                           links_->send(static_cast<std::size_t>(s.leader), bytes, now) + one_way(s));
-  }
-  schedule(s, ReplicationHost::Step::kReturn, back);
+  // The answer (its records; the framing is small) passes the leader's outbound link now, and
+  // the follower's inbound one when it gets there (on_fetch_return).
+  s.answer_bytes = bytes;
+  s.passed_in = !links_;
+  schedule(s, ReplicationHost::Step::kReturn,
+           (links_ ? links_->send(static_cast<std::size_t>(s.leader), bytes, now) : now) + one_way(s));
 }
 
 void Replication::on_fetch_arrive(std::uint32_t session, std::uint64_t fetch, SimTime now) {
@@ -340,13 +336,13 @@ void Replication::on_fetch_arrive(std::uint32_t session, std::uint64_t fetch, Si
   if (!found) return;
   Session& s = *found;
   s.arrival_hw.clear();
+  if (read_replicas_) s.arrival_hw.resize(parts_.size());
   bool any = false;
   for (std::size_t i = 0; i < parts_.size(); ++i) {
     Partition& p = parts_[i];
     if (!carries(s, i)) continue;
     any = true;
-    if (read_replicas_)
-      s.arrival_hw.emplace_back(p.hw, host_.readable_records(static_cast<std::size_t>(&p - parts_.data())));
+    if (read_replicas_) s.arrival_hw[i] = {p.hw, host_.readable_records(i)};
     Follower& f = p.state[pos(p, s.follower)];
     const std::int64_t leo = leader_leo(p);
     // lastCaughtUpTime (§9.3, RP:127-133).
@@ -394,6 +390,14 @@ void Replication::on_fetch_return(std::uint32_t session, std::uint64_t fetch, Si
   Session* const found = current(session, fetch, FetchState::kInFlight, kNeedsFollower);
   if (!found) return;
   Session& s = *found;
+  if (!s.passed_in) {
+    s.passed_in = true;
+    const SimTime in = links_->receive(static_cast<std::size_t>(s.follower), s.answer_bytes, now);
+    if (in > now) {
+      schedule(s, ReplicationHost::Step::kReturn, in);
+      return;
+    }
+  }
   // The follower appends what came back (if the partition still has that leader and it is
   // still a replica), counting the listed partitions' bytes against its throttle.
   std::int64_t listed = 0;

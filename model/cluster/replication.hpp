@@ -211,10 +211,12 @@ private:
       std::int64_t hw_records;  // KIP-392: the records below that high watermark
     };
     std::vector<Carried> carried;
-    std::size_t rotation = 0;  // where the next answer's budget starts among its partitions
+    std::size_t rotation = 0;       // where the next answer's budget starts among its partitions
+    std::int64_t answer_bytes = 0;  // the answer on its way, for the follower's inbound link
+    bool passed_in = true;          // ... which it has passed
     // KIP-392: per partition it fetches (parts_ order), the high watermark (bytes, records)
     // when the fetch arrived: an answer at once carries it, read before the fetch moved it.
-    std::vector<std::pair<std::int64_t, std::int64_t>> arrival_hw;
+    std::vector<std::pair<std::int64_t, std::int64_t>> arrival_hw;  // by parts_ position
     SimTime parked_at = SimTime::zero();
     bool expiry_pending = false;  // its parked fetch's expiry is scheduled (the host may drop it)
     // Per partition (parts_ order), left out of the current fetch by the follower's throttle;

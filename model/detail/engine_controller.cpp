@@ -55,9 +55,7 @@ void Engine::recover_broker(std::uint32_t bi) {
 // Once the run is over (the producers done, nothing in flight) it moves nothing: a check
 // first due after a short run's end would change the leaders the run reports.
 void Engine::operator()(const LeaderCheck&) {
-  bool active = migration_ && migration_->active();
-  for (const auto& p : producers_) active = active || !p->stopped() || p->has_in_flight();
-  if (!active) return;
+  if (quiet()) return;
   if (controller_->check_preferred_leaders(now())) refresh_metadata();
   sim_.schedule_in(s_.controller.imbalance_check_interval, LeaderCheck{});
 }

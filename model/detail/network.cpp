@@ -1,5 +1,7 @@
 #include "model/detail/network.hpp"
 
+#include <algorithm>
+
 #include "model/cluster/traffic.hpp"
 
 #include <utility>
@@ -43,8 +45,12 @@ std::uint64_t Network::send(std::uint32_t producer, std::uint32_t broker, std::i
                             bool live, bool acks_all, bool idempotent) {
   const std::uint64_t id = requests_.add(producer, broker, bytes, batches, live, acks_all, idempotent);
   requests_.find(id)->connection = connections_.producer(producer, broker);
-  // Through the broker's inbound link (the producers' own links are not limited).
-  loop_.schedule_at(links_.receive(broker, bytes, now() + brokers_[broker].one_way()), RequestArrive{id});
+  // Through the broker's inbound link (the producers' own links are not limited), in order on
+  // its connection: a small request does not overtake a large one sent before it.
+  SimTime at = now() + brokers_[broker].one_way();
+  if (links_.limited())
+    at = in_order(arrive_after_, broker, requests_.find(id)->connection, links_.receive(broker, bytes, at));
+  loop_.schedule_at(at, RequestArrive{id});
   return id;
 }
 
@@ -108,11 +114,24 @@ void Network::operator()(const BrokerDone& e) {
 }
 
 // The response leaves through the broker's outbound link (ProduceResponse's size, wire in
-// traffic.hpp), then travels half a round trip.
+// traffic.hpp), handed to it now and gone no sooner than `ready` (fixed replication's
+// wait), then travels half a round trip; in order on its connection.
 void Network::respond(std::uint64_t id, const Request& r, SimTime ready) {
-  const std::int64_t bytes = wire::kProduceResponse + wire::kProduceResponsePartition * r.batches;
-  loop_.schedule_at(links_.send(r.broker, bytes, ready) + brokers_[r.broker].one_way(), ResponseArrive{id});
+  SimTime at = ready + brokers_[r.broker].one_way();
+  if (links_.limited()) {
+    const std::int64_t bytes = wire::kProduceResponse + wire::kProduceResponsePartition * r.batches;
+    const SimTime gone = std::max(ready, links_.send(r.broker, bytes, now()));
+    at = in_order(respond_after_, r.broker, r.connection, gone + brokers_[r.broker].one_way());
+  }
+  loop_.schedule_at(at, ResponseArrive{id});
   host_.responding(r);
+}
+
+SimTime Network::in_order(std::unordered_map<std::uint64_t, SimTime>& last, std::uint32_t broker,
+                          std::uint32_t connection, SimTime at) {
+  SimTime& previous = last[(std::uint64_t{broker} << 32) | connection];
+  previous = std::max(previous, at);
+  return previous;
 }
 
 void Network::operator()(const ResponseSent& e) {

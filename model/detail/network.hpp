@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -230,7 +231,10 @@ public:
 private:
   SimTime now() const { return loop_.now(); }
   void start(std::uint32_t broker, const BrokerService::Started& s);
-  void respond(std::uint64_t id, const Request& r, SimTime at);
+  void respond(std::uint64_t id, const Request& r, SimTime ready);
+  // With limited links: `at`, or the last arrival on the same (broker, connection) if later.
+  static SimTime in_order(std::unordered_map<std::uint64_t, SimTime>& last, std::uint32_t broker,
+                          std::uint32_t connection, SimTime at);
 
   std::vector<BrokerService> brokers_;
   RequestTable requests_;
@@ -239,6 +243,7 @@ private:
   EventLoop& loop_;
   NetworkHost& host_;
   BrokerLinks links_;
+  std::unordered_map<std::uint64_t, SimTime> arrive_after_, respond_after_;  // per (broker, connection)
 };
 
 }  // namespace partsim::model::detail

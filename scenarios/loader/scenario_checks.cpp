@@ -96,8 +96,9 @@ void check_topic(MapReader& m, TopicConfig& t) {
     if (t.schedule[i].reassign) {
       ReassignStep& r = *t.schedule[i].reassign;
       if (r.plan.empty() && !planned)
-        step.warn("reassign", "has no plan and comes before any plan of this topic: it sets a throttle on no broker "
-                              "(a throttle change applies to the brokers of moves under way)");
+        step.warn("reassign", "has no plan and comes before any plan of this topic: it changes the throttle of other "
+                              "topics' moves under way then, if any (a throttle change applies to the brokers of every "
+                              "move under way)");
       planned = planned || !r.plan.empty();
       check_plan(step, t, current, r);
       continue;
