@@ -30,6 +30,9 @@ std::string human_bytes(double bytes);
 /// A duration for people: "45 s", "12 min 30 s", "3 h 05 min", "2 d 04 h".
 std::string human_duration(double seconds);
 
+/// `n` as an English ordinal: 1st, 2nd, 3rd, 4th, 11th, 22nd, 113th.
+std::string ordinal(std::size_t n);
+
 /// Text with control characters (below 0x20, and 0x7f) shown as \xNN, so one key or
 /// name stays on one line of a table.
 std::string escape_controls(std::string_view text);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analysis/disk_report.hpp"
 #include "analysis/format.hpp"
 #include "analysis/reassignment_report.hpp"
 #include "analysis/table.hpp"
@@ -72,7 +73,7 @@ std::string replication_to_text(const model::RunResult& r) {
                std::to_string(s.offline), std::to_string(s.not_enough_replicas), std::to_string(s.records_acked)});
   }
   out += "\nISR over time (sizes by partition):\n" + h.to_text();
-  return out + reassignment_to_text(r);
+  return out + reassignment_to_text(r) + disks_to_text(r);
 }
 
 nlohmann::ordered_json replication_to_json(const model::RunResult& r) {
@@ -112,6 +113,7 @@ nlohmann::ordered_json replication_to_json(const model::RunResult& r) {
                     {"not_enough_replicas", s.not_enough_replicas},
                     {"records_acked", s.records_acked}});
   if (auto re = reassignment_to_json(r); !re.is_null()) j["reassignment"] = std::move(re);
+  if (auto disks = disks_to_json(r); !disks.is_null()) j["disks"] = std::move(disks);
   return j;
 }
 

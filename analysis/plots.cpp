@@ -121,9 +121,10 @@ std::string draw_gnuplot(const GnuplotChart& chart, const std::string& dir, cons
   return target;
 }
 
-void Plotter::draw(const std::string& name, const std::string& data, const std::string& script) {
+void Plotter::draw(const std::string& name, const std::string& data, const std::string& script,
+                   const std::string& terminal) {
   try {
-    written_.push_back(draw_gnuplot({kTerminal, "png", data, script}, dir_, name));
+    written_.push_back(draw_gnuplot({terminal.empty() ? kTerminal : terminal, "png", data, script}, dir_, name));
   } catch (const std::runtime_error& e) {
     throw std::runtime_error(std::string("--plot: ") + e.what());
   }
@@ -407,12 +408,7 @@ void Plotter::consumer_lag(const std::string& title, const model::RunResult& r) 
                              "set format x '%g'\nset xlabel 'simulated time (ms)'\n"
                              "set ylabel 'send() to processed (ms)'\nset yrange [0:*]\n" +
                              "plot " + latency_plots + "\nunset multiplot\n";
-  try {
-    written_.push_back(draw_gnuplot({"set terminal pngcairo size 1000,800 font 'sans,11'\n", "png", data, script}, dir_,
-                                    "consumer-lag"));
-  } catch (const std::runtime_error& e) {
-    throw std::runtime_error(std::string("--plot: ") + e.what());
-  }
+  draw("consumer-lag", data, script, "set terminal pngcairo size 1000,800 font 'sans,11'\n");
 }
 
 }  // namespace partsim::analysis

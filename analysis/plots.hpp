@@ -61,10 +61,19 @@ public:
   void reassignment_by_run(const std::string& title,
                            const std::vector<std::pair<std::string, const model::ReassignmentResult*>>& runs);
 
+  /// The brokers' disks by run (disk_plot.cpp): each broker's bytes in use against simulated
+  /// time, a colour per run and a dash per broker, the disks' sizes dashed in grey; nothing is
+  /// drawn when no run models disks.
+  /// `until_ms` > 0: the time axis ends there (the runs' duration; what follows is their drain).
+  void disks_by_run(const std::string& title, const std::vector<std::pair<std::string, const model::DiskResult*>>& runs,
+                    double until_ms = 0);
+
   const std::vector<std::string>& written() const { return written_; }
 
 private:
-  void draw(const std::string& name, const std::string& data, const std::string& script);
+  /// Draws NAME.png; `terminal` sets its size ("": 1000 x 600).
+  void draw(const std::string& name, const std::string& data, const std::string& script,
+            const std::string& terminal = "");
 
   std::string dir_;
   std::vector<std::string> written_;

@@ -1,8 +1,6 @@
 // Plotter::reassignment_by_run: what a reassignment looks like over time, run beside run
 // (run --plot draws one run, compare --plot every arm's first replication).
 
-#include <stdexcept>
-
 #include "analysis/format.hpp"
 #include "analysis/plots.hpp"
 
@@ -41,12 +39,7 @@ void Plotter::reassignment_by_run(const std::string& title,
       "\nset ylabel 'partitions'\nset yrange [0:*]\nplot " + counts +
       "\nset format x '%g'\nset xlabel 'simulated time (s)'\nset ylabel 'producer p99 (ms)'\nset yrange [0:*]\nplot " +
       latency + "\nunset multiplot\n";
-  try {
-    written_.push_back(draw_gnuplot({"set terminal pngcairo size 1000,900 font 'sans,11'\n", "png", data, script}, dir_,
-                                    "reassignment"));
-  } catch (const std::runtime_error& e) {
-    throw std::runtime_error(std::string("--plot: ") + e.what());
-  }
+  draw("reassignment", data, script, "set terminal pngcairo size 1000,900 font 'sans,11'\n");
 }
 
 }  // namespace partsim::analysis

@@ -112,7 +112,7 @@ std::string reassignment_to_text(const model::RunResult& r) {
                std::to_string(s.records), fixed(s.p50_ms, 2), fixed(s.p99_ms, 2)});
   }
   out += "\nreassignment over time (" +
-         (every > 1 ? "every " + std::to_string(every) + "th of " + std::to_string(n) + " samples; JSON has all"
+         (every > 1 ? "every " + ordinal(every) + " of " + std::to_string(n) + " samples; JSON has all"
                     : std::to_string(n) + " samples") +
          "; per broker in RunResult order; in/out: ReassignmentBytesIn/OutPerSec summed; latency of the records "
          "acknowledged in the interval):\n" +

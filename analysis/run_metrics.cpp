@@ -4,8 +4,10 @@
 #include <cmath>
 #include <iterator>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
+#include "analysis/disk_report.hpp"
 #include "analysis/distribution.hpp"
 #include "analysis/format.hpp"
 #include "analysis/isr_report.hpp"
@@ -278,6 +280,33 @@ const Spec<double (*)(const model::ReassignmentResult&)> kReassignment[] = {
      [](const auto& r) { return reassignment_p99_max(r); }},
 };
 
+// The brokers' disks, when the run models them: "disk.log_dir_failures".
+const Spec<double (*)(const model::DiskResult&)> kDisk[] = {
+    {"peak_share", "disks: the fullest disk's peak share of disk.bytes", "share", 4, true,
+     [](const auto& r) { return disk_peak_share(r).value_or(kUndefined); }},
+    {"peak_bytes", "disks: the most bytes in use on one broker", "bytes", 0, true,
+     [](const auto& r) {
+       std::int64_t m = 0;
+       for (const auto& b : r.brokers) m = std::max(m, b.peak);
+       return d(m);
+     }},
+    {"deleted_bytes", "disks: bytes retention deleted", "bytes", 0, true,
+     [](const auto& r) {
+       std::int64_t n = 0;
+       for (const auto& b : r.brokers) n += b.deleted_bytes;
+       return d(n);
+     }},
+    {"log_dir_failures", "disks: log directory failures (full disks)", "failures", 0, true,
+     [](const auto& r) { return d(r.failures()); }},
+    {"first_failure_s", "disks: the first log directory failed at (none: no disk filled)", "s", 1, true,
+     [](const auto& r) {
+       std::optional<double> first;
+       for (const auto& b : r.brokers)
+         for (const auto ms : b.failures_ms) first = std::min(first.value_or(ms), ms);
+       return first ? *first / 1000 : kUndefined;
+     }},
+};
+
 // The run's migration, when the scenario has one: "migration.order_violations".
 const Spec<double (*)(const model::migration::MigrationResult&)> kMigration[] = {
     {"records_migrated", "migration: records migrated", "records", 0, true,
@@ -451,6 +480,10 @@ MetricRegistry::MetricRegistry(const model::RunResult& shape)
   if (reassignment_)
     for (const auto& s : kReassignment)
       metrics_.push_back(info(s, std::string("reassignment.") + s.name, s.label, MetricScope::kRun, 0));
+  disks_ = shape.replication.disks.enabled();
+  if (disks_)
+    for (const auto& s : kDisk)
+      metrics_.push_back(info(s, std::string("disk.") + s.name, s.label, MetricScope::kRun, 0));
   traffic_ = shows_traffic(shape.traffic);
   traffic_kinds_ = traffic_ ? shape.traffic.kinds.size() : 0;
   if (traffic_) {
@@ -539,6 +572,8 @@ std::vector<double> MetricRegistry::values(const model::RunResult& r) const {
   if (reassignment_)
     for (const auto& s : kReassignment)
       v.push_back(r.replication.reassignment.enabled() ? s.value(r.replication.reassignment) : kUndefined);
+  if (disks_)
+    for (const auto& s : kDisk) v.push_back(r.replication.disks.enabled() ? s.value(r.replication.disks) : kUndefined);
   // Whether a run has racks depends on its scenario, which a compare arm may vary: the
   // registry's shape decides, a run without racks is undefined there.
   if (traffic_) {

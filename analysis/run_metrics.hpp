@@ -74,6 +74,7 @@ private:
   bool keys_ = false;          // the runs count keyed records placed as Java places them
   bool traffic_ = false;       // the runs place something in a rack (or price crossing racks)
   bool reassignment_ = false;  // the runs reassign (a compare arm may not)
+  bool disks_ = false;         // the runs model disks (a compare arm may not)
   std::size_t traffic_kinds_ = 0;
 };
 

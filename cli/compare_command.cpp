@@ -99,6 +99,7 @@ struct CompareResults {
   std::vector<model::LatencyHistogram> first_latency;
   std::vector<model::TrafficResult> first_traffic;            // --plot: the traffic of each run's first replication
   std::vector<model::ReassignmentResult> first_reassignment;  // --plot: and its reassignment
+  std::vector<model::DiskResult> first_disks;                 // ... and its disks
 };
 
 std::vector<std::string> parse_partitioners(const std::string& text) {
@@ -279,6 +280,7 @@ CompareResults run_jobs(const std::vector<Job>& jobs, const CompareSettings& s) 
   out.first_latency.resize(s.plot_dir.empty() ? 0 : jobs.size());
   out.first_traffic.resize(out.first_latency.size());
   out.first_reassignment.resize(out.first_latency.size());
+  out.first_disks.resize(out.first_latency.size());
   std::vector<std::string> unmeasured;
   Progress progress("runs");
   sim::for_each_replication<model::RunResult>(
@@ -300,6 +302,7 @@ CompareResults run_jobs(const std::vector<Job>& jobs, const CompareSettings& s) 
           out.first_latency[j] = r.latency;
           out.first_traffic[j] = r.traffic;
           out.first_reassignment[j] = r.replication.reassignment;
+          out.first_disks[j] = r.replication.disks;
         }
         if (replications == 1) {
           out.singles[j] = std::move(r);
@@ -326,15 +329,27 @@ void plot_compare(const std::string& dir, const std::vector<Job>& jobs, const Co
   std::vector<analysis::LatencyCurve> curves;
   std::vector<std::pair<std::string, const model::TrafficResult*>> traffic;
   std::vector<std::pair<std::string, const model::ReassignmentResult*>> moves;
+  std::vector<std::pair<std::string, const model::DiskResult*>> disks;
   for (std::size_t k = 0; k < jobs.size(); ++k) {
     const std::string name = jobs[k].name + (jobs[k].sweep_value.empty() ? "" : " @ " + jobs[k].sweep_value);
     curves.push_back({name, &results.first_latency[k]});
     traffic.emplace_back(name, &results.first_traffic[k]);
     moves.emplace_back(name, &results.first_reassignment[k]);
+    disks.emplace_back(name, &results.first_disks[k]);
   }
   plot.latency_cdf(jobs.front().scenario.name + ": latency by run", curves);
   plot.cross_rack_traffic_by_run(jobs.front().scenario.name + ": traffic crossing racks by run", traffic);
   plot.reassignment_by_run(jobs.front().scenario.name + ": reassignment by run", moves);
+  // The time axis ends with the longest run.duration.ms (a run without one: wherever it ends).
+  double until_ms = 0;
+  for (const auto& job : jobs) {
+    if (!job.scenario.run.duration) {
+      until_ms = 0;
+      break;
+    }
+    until_ms = std::max(until_ms, job.scenario.run.duration->to_ms());
+  }
+  plot.disks_by_run(jobs.front().scenario.name + ": disks by run", disks, until_ms);
 }
 
 // compare.json and compare.csv with --out, and the chosen format on stdout; `text` and

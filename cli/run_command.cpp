@@ -62,7 +62,11 @@ void warn_unmeasured(const RunSettings& rs, const model::RunResult& r) {
                why.c_str());
 }
 
-void plot_run(const std::string& dir, const model::RunResult& first, const analysis::ReplicationSummary* summary) {
+double duration_ms(const model::Scenario& s) { return s.run.duration ? s.run.duration->to_ms() : 0; }
+
+// `until_ms`: the scenario's run.duration.ms (0: none), where the time charts end.
+void plot_run(const std::string& dir, const model::RunResult& first, const analysis::ReplicationSummary* summary,
+              double until_ms) {
   analysis::Plotter plot(dir);
   const std::string name = first.scenario;
   std::vector<analysis::PartitionBar> bars;
@@ -92,6 +96,7 @@ void plot_run(const std::string& dir, const model::RunResult& first, const analy
   if (!abandoned()) plot.batch_size_histogram(name + ": records per batch", first.batch_records);
   if (!abandoned()) plot.consumer_lag(name + ": consumer lag and latency", first);
   if (!abandoned()) plot.reassignment_by_run(name + ": reassignment", {{name, &first.replication.reassignment}});
+  if (!abandoned()) plot.disks_by_run(name + ": disks", {{name, &first.replication.disks}}, until_ms);
   if (analysis::shows_traffic(first.traffic) && !abandoned())
     plot.cross_rack_traffic(name + ": traffic crossing racks", first.traffic);
 }
@@ -166,7 +171,7 @@ int run_single(const RunSettings& rs) {
   if (!rs.out_dir.empty() && !abandoned())
     write_file_atomically(rs.out_dir + "/summary.json", analysis::dump_json(json));
   write_run_files(rs, r);
-  if (!rs.plot_dir.empty()) plot_run(rs.plot_dir, r, nullptr);
+  if (!rs.plot_dir.empty()) plot_run(rs.plot_dir, r, nullptr, duration_ms(rs.scenario));
   if (!abandoned()) {
     switch (rs.format) {
       case OutputFormat::kTable: write_stdout(analysis::run_to_text(r) + theory); break;
@@ -246,7 +251,7 @@ int run_replicated(const RunSettings& rs) {
   write_run_files(rs, *first);
   if (!rs.out_dir.empty() && !abandoned())
     write_file_atomically(rs.out_dir + "/metrics.csv", analysis::replicated_to_csv(*summary));
-  if (!rs.plot_dir.empty()) plot_run(rs.plot_dir, *first, &*summary);
+  if (!rs.plot_dir.empty()) plot_run(rs.plot_dir, *first, &*summary, duration_ms(rs.scenario));
   if (!abandoned()) {
     if (rs.format == OutputFormat::kTable) write_stdout(analysis::replicated_to_text(*summary, *first, count) + theory);
     if (rs.format == OutputFormat::kCsv) write_stdout(analysis::replicated_to_csv(*summary));

@@ -178,6 +178,11 @@ RunResult Engine::run() {
   if (replication_) {
     replication_->start(now());
     sim_.schedule_in(replication_->isr_check_interval(), IsrCheck{});
+    if (replication_->models_disks()) {
+      sim_.schedule_in(s_.replication.initial_task_delay, RetentionCheck{});
+      disk_interval_ = options_.timeseries > SimTime::zero() ? options_.timeseries : SimTime::ms(10000);
+      sim_.schedule_at(SimTime::zero(), DiskSample{});
+    }
     bool reassigns = false;
     for (std::uint32_t t = 0; t < s_.topics.size(); ++t)
       for (std::uint32_t i = 0; i < s_.topics[t].schedule.size(); ++i) {

@@ -19,6 +19,9 @@ enum class ProduceError : std::uint8_t {
   kNotEnoughReplicas,             ///< NOT_ENOUGH_REPLICAS (19): refused before the append
   kNotEnoughReplicasAfterAppend,  ///< NOT_ENOUGH_REPLICAS_AFTER_APPEND (20): appended, the ISR shrank
   kOutOfOrderSequenceNumber,      ///< OUT_OF_ORDER_SEQUENCE_NUMBER (45): the broker's sequence check
+  /// KAFKA_STORAGE_ERROR (56): not appended, the leader's log directory failed (a full disk,
+  /// docs/disks.md); KafkaStorageException is an InvalidMetadataException.
+  kKafkaStorageError,
 };
 
 struct ProduceErrorInfo {
@@ -42,6 +45,7 @@ inline constexpr std::array<ProduceErrorInfo, 5> kInjectableErrors{{
 constexpr ProduceErrorInfo produce_error_info(ProduceError e) {
   for (const auto& i : kInjectableErrors)
     if (i.error == e) return i;
+  if (e == ProduceError::kKafkaStorageError) return {e, "KAFKA_STORAGE_ERROR", false, true};
   return {e, e == ProduceError::kNone ? "NONE" : "OUT_OF_ORDER_SEQUENCE_NUMBER", false, false};
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "model/disk_result.hpp"
 #include "model/group_result.hpp"
 #include "model/latency_histogram.hpp"
 #include "model/migration_result.hpp"
@@ -169,6 +170,7 @@ struct ReplicationResult {
   std::int64_t records_truncated = 0;    ///< appended by a leader, gone when a follower that lacked them took over
   std::int64_t records_uncommitted = 0;  ///< above the high watermark when the run ended: never readable
   ReassignmentResult reassignment;       ///< topics' reassignment steps (none: not enabled)
+  DiskResult disks;                      ///< the brokers' disks (none: not modelled)
   std::int64_t shrinks() const {
     std::int64_t n = 0;
     for (const auto& p : partitions) n += p.shrinks;

@@ -54,6 +54,10 @@ struct BrokerConfig {
   double bytes_per_second = 0;              ///< byte.rate: service throughput (0 = unlimited)
   /// network.bytes.per.s: its network link each way (model/cluster/broker_links.hpp; 0 = unlimited).
   double network_bytes_per_second = 0;
+  /// disk.bytes: the disk of its log directory (cluster.replication: followers; docs/disks.md;
+  /// 0 = unlimited). A write that does not fit fails the directory, and the broker halts.
+  std::int64_t disk_bytes = 0;
+  std::int64_t disk_used_bytes = 0;      ///< disk.used.bytes: other data on that disk, for the whole run
   SimTime replication = SimTime::ms(1);  ///< replication.ms: added for acks=all (the slowest in-sync follower)
   /// replica.rtt.ms: round trip of this broker's follower fetches to its leaders
   /// (cluster.replication: followers only).
@@ -122,6 +126,17 @@ struct TopicConfig {
   /// seeded `placer_seed`; none: the assignment as given, or the rule above.
   enum class Placer { kNone, kAdmin, kStriped, kSimple } placer = Placer::kNone;
   std::int64_t placer_seed = 0;
+  // The log's segments and retention (topic configs; cluster.replication: followers;
+  // model/cluster/log_segments.hpp).
+  std::int64_t segment_bytes = std::int64_t{1} << 30;  ///< segment.bytes
+  std::int64_t segment_ms = 604'800'000;               ///< segment.ms
+  std::int64_t retention_ms = 604'800'000;             ///< retention.ms (-1: kept for ever)
+  std::int64_t retention_bytes = -1;                   ///< retention.bytes per partition (-1: no limit)
+  /// Whether a segment or retention config differs from Kafka's default.
+  bool sets_retention() const {
+    return segment_bytes != (std::int64_t{1} << 30) || segment_ms != 604'800'000 || retention_ms != 604'800'000 ||
+           retention_bytes != -1;
+  }
 
   /// The count after every change (the loader refuses decreases, so the largest).
   std::int32_t final_partitions() const { return partitions_before(std::nullopt); }
@@ -303,6 +318,10 @@ struct ReplicationConfig {
   /// replica.selector.class: org.apache.kafka.common.replica.RackAwareReplicaSelector (KIP-392):
   /// a leader names consumers an in-sync replica in their client.rack to fetch from.
   bool rack_aware_selector = false;
+  // The brokers' log manager (docs/disks.md).
+  SimTime retention_check = SimTime::ms(300'000);    ///< log.retention.check.interval.ms
+  SimTime initial_task_delay = SimTime::ms(30'000);  ///< log.initial.task.delay.ms: the first check
+  SimTime file_delete_delay = SimTime::ms(60'000);   ///< file.delete.delay.ms: a deleted segment's bytes stay
   bool followers() const { return mode == Mode::kFollowers; }
 };
 
@@ -348,6 +367,18 @@ struct Scenario {
     for (std::size_t t = 0; t < topics.size(); ++t)
       if (topics[t].name == topic) return t;
     return std::nullopt;
+  }
+  /// Whether the run models the brokers' disks (docs/disks.md): followers, and a disk, or a
+  /// topic's or the log manager's retention config other than Kafka's default.
+  bool models_disks() const {
+    if (!replication.followers()) return false;
+    const ReplicationConfig defaults;
+    return std::any_of(brokers.begin(), brokers.end(),
+                       [](const BrokerConfig& b) { return b.disk_bytes > 0 || b.disk_used_bytes > 0; }) ||
+           std::any_of(topics.begin(), topics.end(), [](const TopicConfig& t) { return t.sets_retention(); }) ||
+           replication.retention_check != defaults.retention_check ||
+           replication.initial_task_delay != defaults.initial_task_delay ||
+           replication.file_delete_delay != defaults.file_delete_delay;
   }
 };
 

@@ -34,6 +34,7 @@ Replication::Replication(const Scenario& s, Leadership& leadership, ReplicationH
         part.leader = leadership.leaders(t)[part.index];
         part.min_isr = std::min(min_insync, static_cast<std::int32_t>(part.replicas.size()));
       }
+      part.segments = LogSegments(SegmentRules{tc.segment_bytes, tc.segment_ms, tc.retention_ms, tc.retention_bytes});
       parts_.push_back(std::move(part));
     }
   }
@@ -48,6 +49,16 @@ Replication::Replication(const Scenario& s, Leadership& leadership, ReplicationH
   follower_quota_.resize(n);
   bytes_.resize(n);
   throttled_.assign(n, 0);
+  disks_.resize(n);
+  disks_on_ = s.models_disks();
+  for (std::size_t b = 0; disks_on_ && b < n; ++b) {
+    disks_[b].capacity = s.brokers[b].disk_bytes;
+    disks_[b].other = s.brokers[b].disk_used_bytes;
+    BrokerDisk& r = result_.disks.brokers.emplace_back();
+    r.broker = s.brokers[b].id;
+    r.capacity = s.brokers[b].disk_bytes;
+    r.other = r.peak = s.brokers[b].disk_used_bytes;
+  }
   result_.enabled = true;
   result_.partitions.resize(parts_.size());
   for (std::size_t i = 0; i < parts_.size(); ++i)
@@ -126,6 +137,8 @@ bool Replication::refuses(std::size_t partition) {
 bool Replication::append(std::size_t partition, std::int64_t bytes, SimTime now, std::optional<std::uint64_t> request) {
   Partition& p = parts_[partition];
   Follower& leader = p.state[pos(p, p.leader)];
+  p.segments.append(leader.leo, bytes, timestamp_ms(now));
+  grow(p.leader, bytes, now);
   leader.leo += bytes;
   leader.fetched = leader.leo;
   p.log_end = leader.leo;
@@ -189,251 +202,6 @@ void Replication::settle(Partition& p, std::int64_t upto, std::optional<ProduceE
     waiting_.erase(it);
     host_.acks_settled(w.request);
   }
-}
-
-// ---- the followers' fetchers ---------------------------------------------------------------------
-
-// Half the follower's replica.rtt.ms, rounded half up (as BrokerService::one_way).
-SimTime Replication::one_way(const Session& s) const {
-  return SimTime::ns((replica_rtt_[static_cast<std::size_t>(s.follower)].count_ns() + 1) / 2);
-}
-
-bool Replication::fetches(const Session& s, const Partition& p) const {
-  return p.leader == s.leader && p.leader != s.follower &&
-         std::find(p.replicas.begin(), p.replicas.end(), s.follower) != p.replicas.end();
-}
-
-// DelayedFetch's accumulated bytes: a partition the leader holds back adds none.
-std::int64_t Replication::available(const Session& s, SimTime now) const {
-  std::int64_t bytes = 0;
-  for (std::size_t i = 0; i < parts_.size(); ++i) {
-    const Partition& p = parts_[i];
-    if (!carries(s, i) || leader_holds_back(s, p, now)) continue;
-    bytes += std::min(leader_leo(p) - p.state[pos(p, s.follower)].fetched, s_.replication.fetch_max_bytes);
-  }
-  return bytes;
-}
-
-// The follower builds its fetch: a listed partition its fetcher does not see in sync is left
-// out while the follower's throttle is over (RemoteLeaderEndPoint.buildFetch); none left,
-// it waits replica.fetch.backoff.ms and builds again.
-void Replication::send_fetch(Session& s, SimTime now) {
-  s.expiry_pending = false;
-  s.fetch = next_fetch_++;
-  s.omitted.clear();
-  if (follower_quota_[static_cast<std::size_t>(s.follower)].exceeded(now)) {
-    bool asks = false, any = false;
-    for (std::size_t i = 0; i < parts_.size(); ++i) {
-      const Partition& p = parts_[i];
-      if (!fetches(s, p)) continue;
-      any = true;
-      if (!follower_leaves_out(s, p, now)) {
-        asks = true;
-        continue;
-      }
-      if (s.omitted.empty()) s.omitted.assign(parts_.size(), 0);
-      s.omitted[i] = 1;
-    }
-    if (any && !asks) {
-      s.state = FetchState::kBackoff;
-      schedule(s, ReplicationHost::Step::kBackoff, now + s_.replication.fetch_backoff);
-      return;
-    }
-  }
-  s.state = FetchState::kInFlight;
-  schedule(s, ReplicationHost::Step::kArrive, now + one_way(s));
-}
-
-void Replication::on_fetch_backoff(std::uint32_t session, std::uint64_t fetch, SimTime now) {
-  if (Session* const s = current(session, fetch, FetchState::kBackoff, kNeedsFollower)) send_fetch(*s, now);
-}
-
-void Replication::schedule(const Session& s, ReplicationHost::Step step, SimTime at) {
-  host_.schedule_fetch(step, static_cast<std::uint32_t>(&s - sessions_.data()), s.fetch, at);
-}
-
-// The session of a fetch step that is still current (the session's fetch, in the state the
-// step expects), or nullptr. When a broker the step needs is down, the fetch ends there: the
-// session goes idle and the step does nothing either.
-Replication::Session* Replication::current(std::uint32_t session, std::uint64_t fetch, FetchState state, Needs needs) {
-  Session& s = sessions_[session];
-  if (s.fetch != fetch || s.state != state) return nullptr;
-  const bool leader_ok = !(needs & kNeedsLeader) || up(s.leader);
-  const bool follower_ok = !(needs & kNeedsFollower) || up(s.follower);
-  if (!leader_ok || !follower_ok) {
-    s.state = FetchState::kIdle;
-    return nullptr;
-  }
-  return &s;
-}
-
-// The leader answers a fetch with its log past the follower's end, now: at most
-// replica.fetch.max.bytes of a partition and replica.fetch.response.max.bytes in all
-// (ReplicaManager.readFromLog; offsets are bytes, so no batch is split), nothing of a
-// partition it holds back. The bytes of listed partitions count against its throttle
-// (KafkaApis: sizeOfThrottledPartitions, in-sync followers' too).
-void Replication::respond(Session& s, SimTime now, bool at_arrival) {
-  s.state = FetchState::kInFlight;
-  s.carried.clear();
-  std::int64_t bytes = 0;                                   // what the answer carries
-  std::int64_t budget = s_.replication.response_max_bytes;  // spent below, after the partitions' wants
-  std::int64_t listed = 0;                                  // of it, the leader's throttled partitions'
-  BrokerBytes& counts = bytes_[static_cast<std::size_t>(s.leader)];
-  std::int32_t partitions = 0, topics = 0;
-  std::size_t last_topic = parts_.size();  // parts_ are in topic order
-  for (std::size_t i = 0; i < parts_.size(); ++i) {
-    const Partition& p = parts_[i];
-    if (!carries(s, i)) continue;
-    // The answer's high watermark (KIP-392): read before the fetch's own update when answered
-    // as it arrives (Partition.fetchRecords reads, then updateFollowerFetchState), else now.
-    std::pair<std::int64_t, std::int64_t> hw{p.hw, 0};
-    if (read_replicas_)
-      hw = at_arrival && i < s.arrival_hw.size() ? s.arrival_hw[i] : std::pair{p.hw, host_.readable_records(i)};
-    const std::int64_t leo = p.state[pos(p, s.follower)].leo;
-    std::int64_t more = std::min(leader_leo(p) - leo, s_.replication.fetch_max_bytes);
-    if (more > 0 && leader_holds_back(s, p, now)) more = 0;
-    s.carried.push_back({i, leo, leo + std::max<std::int64_t>(more, 0), hw.first, hw.second});
-  }
-  // The answer's budget goes round the partitions: those that got records last time go
-  // last (the fetch session and the fetcher move them to the end).
-  const std::size_t n = s.carried.size();
-  std::size_t last = n;
-  for (std::size_t j = 0; j < n; ++j) {
-    const std::size_t at = (s.rotation + j) % n;
-    Session::Carried& c = s.carried[at];
-    const std::int64_t more = std::min(c.leo - c.from, budget);
-    c.leo = c.from + more;
-    budget -= more;
-    if (more > 0) last = at;
-  }
-  if (last < n) s.rotation = last + 1;
-  for (const Session::Carried& c : s.carried) {
-    const Partition& p = parts_[c.partition];
-    const std::int64_t more = c.leo - c.from;
-    if (more <= 0) continue;
-    if (std::find(p.leader_throttled.begin(), p.leader_throttled.end(), s.leader) != p.leader_throttled.end()) {
-      listed += more;
-      if (in_isr(p, s.follower)) counts.listed_in_sync_out += more;
-    }
-    if (std::find(p.adding.begin(), p.adding.end(), s.follower) != p.adding.end()) counts.reassign_out += more;
-    bytes += more;
-    ++partitions;
-    topics += p.topic != last_topic ? 1 : 0;
-    last_topic = p.topic;
-  }
-  leader_quota_[static_cast<std::size_t>(s.leader)].record(listed, now);
-  if (up(s.follower)) host_.fetch_answered(s.leader, s.follower, bytes, partitions, topics);  // else no one reads it
-  // The answer (its records; the framing is small) passes the leader's outbound link now, and
-  // the follower's inbound one when it gets there (on_fetch_return).
-  s.answer_bytes = bytes;
-  s.passed_in = !links_;
-  schedule(s, ReplicationHost::Step::kReturn,
-           (links_ ? links_->send(static_cast<std::size_t>(s.leader), bytes, now) : now) + one_way(s));
-}
-
-void Replication::on_fetch_arrive(std::uint32_t session, std::uint64_t fetch, SimTime now) {
-  Session* const found = current(session, fetch, FetchState::kInFlight, kNeedsBoth);
-  if (!found) return;
-  Session& s = *found;
-  s.arrival_hw.clear();
-  if (read_replicas_) s.arrival_hw.resize(parts_.size());
-  bool any = false;
-  for (std::size_t i = 0; i < parts_.size(); ++i) {
-    Partition& p = parts_[i];
-    if (!carries(s, i)) continue;
-    any = true;
-    if (read_replicas_) s.arrival_hw[i] = {p.hw, host_.readable_records(i)};
-    Follower& f = p.state[pos(p, s.follower)];
-    const std::int64_t leo = leader_leo(p);
-    // lastCaughtUpTime (§9.3, RP:127-133).
-    if (f.leo >= leo) f.last_caught_up = now;
-    else if (f.leo >= f.leo_at_prev_fetch) f.last_caught_up = std::max(f.last_caught_up, f.prev_fetch);
-    f.leo_at_prev_fetch = leo;
-    f.prev_fetch = now;
-    f.fetched = f.leo;
-    // Expansion: a live, unfenced replica at or past the high watermark rejoins (§9.3, PS:1050-1075).
-    if (!in_isr(p, s.follower) && f.fetched >= p.hw && !fenced_[static_cast<std::size_t>(s.follower)]) {
-      account(now);
-      p.isr.push_back(s.follower);
-      std::sort(p.isr.begin(), p.isr.end(), [&](std::int32_t a, std::int32_t b) { return pos(p, a) < pos(p, b); });
-      ++result_.partitions[static_cast<std::size_t>(&p - parts_.data())].expands;
-      advance_hw(p, now);
-      snapshot(now, "isr expand");
-      maybe_complete(p, now);
-    } else {
-      advance_hw(p, now);
-    }
-  }
-  if (!any) {
-    s.state = FetchState::kIdle;
-    return;
-  }
-  if (available(s, now) >= s_.replication.fetch_min_bytes) {
-    respond(s, now, true);
-    return;
-  }
-  s.state = FetchState::kParked;
-  s.parked_at = now;
-  s.expiry_pending = host_.schedule_fetch(ReplicationHost::Step::kExpire,
-                                          static_cast<std::uint32_t>(&s - sessions_.data()), s.fetch,
-                                          now + s_.replication.fetch_wait_max);
-}
-
-void Replication::on_fetch_expire(std::uint32_t session, std::uint64_t fetch, SimTime now) {
-  if (Session* const s = current(session, fetch, FetchState::kParked, kNeedsLeader)) {
-    s->expiry_pending = false;
-    respond(*s, now);
-  }
-}
-
-void Replication::on_fetch_return(std::uint32_t session, std::uint64_t fetch, SimTime now) {
-  Session* const found = current(session, fetch, FetchState::kInFlight, kNeedsFollower);
-  if (!found) return;
-  Session& s = *found;
-  if (!s.passed_in) {
-    s.passed_in = true;
-    const SimTime in = links_->receive(static_cast<std::size_t>(s.follower), s.answer_bytes, now);
-    if (in > now) {
-      schedule(s, ReplicationHost::Step::kReturn, in);
-      return;
-    }
-  }
-  // The follower appends what came back (if the partition still has that leader and it is
-  // still a replica), counting the listed partitions' bytes against its throttle.
-  std::int64_t listed = 0;
-  BrokerBytes& counts = bytes_[static_cast<std::size_t>(s.follower)];
-  for (const auto& c : s.carried) {
-    Partition& p = parts_[c.partition];
-    if (p.leader != s.leader || !fetches(s, p)) continue;
-    Follower& f = p.state[pos(p, s.follower)];
-    if (f.leo != c.from) continue;  // removed and added again meanwhile: a new log
-    const std::int64_t got = c.leo - f.leo;
-    if (got > 0) {
-      if (std::find(p.follower_throttled.begin(), p.follower_throttled.end(), s.follower) !=
-          p.follower_throttled.end()) {
-        listed += got;
-        if (f.fetcher_in_sync) counts.listed_in_sync_in += got;
-      }
-      if (std::find(p.adding.begin(), p.adding.end(), s.follower) != p.adding.end()) counts.reassign_in += got;
-    }
-    f.leo = c.leo;
-    // The fetcher's lag: the answer's high watermark less its new log end, updated by an
-    // answer with records (AbstractFetcherThread.processFetchRequest).
-    if (got > 0 || !f.lag_known) {
-      f.lag_known = true;
-      f.fetcher_in_sync = c.hw <= f.leo;
-    }
-    // The answer's high watermark, bounded by the follower's log end (UnifiedLog.maybeUpdateHighWatermark,
-    // which the answer's log end always covers); a higher one lets the follower's delayed
-    // consumer fetches complete (KIP-392).
-    if (std::min(c.hw, f.leo) <= f.hw) continue;
-    f.hw = std::min(c.hw, f.leo);
-    f.hw_records = c.hw_records;
-    if (read_replicas_) host_.follower_high_watermark(c.partition, s.follower);
-  }
-  follower_quota_[static_cast<std::size_t>(s.follower)].record(listed, now);
-  s.carried.clear();
-  send_fetch(s, now);
 }
 
 // ---- KIP-392: consumers fetching from the closest replica --------------------------------------
@@ -583,6 +351,9 @@ bool Replication::broker_recovered(std::int32_t b, SimTime now) {
   account(now);
   up_[static_cast<std::size_t>(b)] = 1;
   fenced_[static_cast<std::size_t>(b)] = 0;
+  // A restarted broker's log directory is online again (going offline is the running
+  // broker's state); a write that still does not fit fails it again.
+  disks_[static_cast<std::size_t>(b)].failed = false;
   bool moved = false;
   for (Partition& p : parts_) {
     // An offline partition whose ISR still lists `b` (its last member) is led by it again.
@@ -619,7 +390,9 @@ void Replication::sync_leaders(SimTime now) {
     p.leader = now_leader;
     if (p.leader < 0) continue;
     const std::int64_t leo = leader_leo(p);
-    for (Follower& f : p.state) {
+    for (std::size_t k = 0; k < p.state.size(); ++k) {
+      Follower& f = p.state[k];
+      remove_log(p.replicas[k], f.leo - leo, now);  // truncated (nothing when it ends below)
       f.leo = std::min(f.leo, leo);
       f.fetched = std::min(f.fetched, leo);
       f.last_caught_up = now;
@@ -630,7 +403,10 @@ void Replication::sync_leaders(SimTime now) {
     p.hw = std::min(p.hw, leo);
     // What the new leader never fetched is gone from the partition's log (below the high
     // watermark nothing is: an in-sync replica holds it all).
-    if (leo < p.log_end) host_.log_truncated(static_cast<std::size_t>(&p - parts_.data()), leo);
+    if (leo < p.log_end) {
+      p.segments.truncate(leo);
+      host_.log_truncated(static_cast<std::size_t>(&p - parts_.data()), leo);
+    }
     p.log_end = leo;
   }
 }
@@ -683,6 +459,7 @@ ReplicationResult Replication::finish(SimTime end) {
     for (const std::int32_t b : parts_[i].isr) isr.push_back(s_.brokers[static_cast<std::size_t>(b)].id);
   }
   if (result_.reassignment.enabled()) judge(now);
+  finish_disks(now);
   snapshot(now, "end");
   return result_;
 }

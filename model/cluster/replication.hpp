@@ -16,6 +16,7 @@
 // The unit takes the time on every call; the engine owns the events (ReplicationHost).
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <span>
 #include <string>
@@ -24,6 +25,7 @@
 
 #include "model/cluster/broker_links.hpp"
 #include "model/cluster/leadership.hpp"
+#include "model/cluster/log_segments.hpp"
 #include "model/cluster/replication_quota.hpp"
 #include "model/produce_error.hpp"
 #include "model/run_result.hpp"
@@ -63,6 +65,9 @@ public:
   /// A reassignment of `partition` completed; `leader_moved`: its leader was a removed
   /// replica and another leads now (the producers learn it as from any election).
   virtual void reassignment_done(std::size_t partition, bool leader_moved) = 0;
+  /// A write to `broker`'s disk did not fit: its log directory failed, and the broker halts
+  /// (its only one: LogManager.handleLogDirFailure, docs/disks.md).
+  virtual void log_dir_failed(std::int32_t broker) = 0;
 };
 
 class Replication {
@@ -86,6 +91,10 @@ public:
   }
   /// A batch was refused `error` outside the ISR rules (counted in the result's errors).
   void count_error(ProduceError error) { ++result_.errors[std::string(produce_error_info(error).name)]; }
+  /// A write of `bytes` to `partition`'s leader's disk does not fit (disk.bytes): its log
+  /// directory fails now (the host is told), and the batch is refused KAFKA_STORAGE_ERROR, as
+  /// is every write while the directory is failed. Counts the refusal.
+  bool disk_refuses(std::size_t partition, std::int64_t bytes, SimTime now);
   /// The leader appended `bytes` to `partition`. With `request` (acks=all), the batch waits
   /// for the high watermark: returns true if it waits (the request is answered by
   /// ReplicationHost::acks_settled), false if already covered.
@@ -109,6 +118,14 @@ public:
   /// A sample of the reassignment's gauges for the time series, with the producers'
   /// latency over the interval since the last.
   void sample_reassignment(SimTime now, const LatencyHistogram& interval_latency);
+  // ---- disks and retention (replication_disks.cpp; docs/disks.md) ----
+  /// The brokers' retention check (every log.retention.check.interval.ms): each live
+  /// replica deletes the segments its topic's retention lets go.
+  void check_retention(SimTime now);
+  /// A sample of every broker's disk for the time series (every 10 s, or --timeseries).
+  void sample_disks(SimTime now);
+  bool models_disks() const { return disks_on_; }
+
   /// The leaders' periodic ISR check (every replica.lag.time.max.ms / 2).
   void check_isr(SimTime now);
   SimTime isr_check_interval() const;
@@ -158,8 +175,10 @@ public:
 
 private:
   struct Follower {
-    std::int64_t leo = 0;      // this replica's log end (bytes)
-    std::int64_t fetched = 0;  // its log end as the leader saw it at its latest fetch
+    std::int64_t leo = 0;        // this replica's log end (bytes)
+    std::int64_t start = 0;      // ... and its start: it holds [start, leo) on its broker's disk
+    std::int64_t log_start = 0;  // the log start offset it knows (a follower: its leader's, from the answers)
+    std::int64_t fetched = 0;    // its log end as the leader saw it at its latest fetch
     std::int64_t leo_at_prev_fetch = 0;
     SimTime prev_fetch = SimTime::zero();
     SimTime last_caught_up = SimTime::zero();
@@ -191,6 +210,7 @@ private:
     std::int32_t min_isr = 1;       // effective: min(min.insync.replicas, replicas)
     std::int64_t hw = 0;
     std::int64_t log_end = 0;      // the partition's log: its leader's log end, or the last leader's
+    LogSegments segments;          // its segments (every replica keeps the leader's boundaries)
     std::vector<Pending> pending;  // end offsets ascending
     // A partition a topic schedule adds exists from its step on: before, it has no replicas.
     bool created() const { return !replicas.empty(); }
@@ -209,6 +229,7 @@ private:
       std::int64_t from;        // the follower's log end the answer starts at
       std::int64_t leo, hw;     // the follower's log end after the answer, the leader's high watermark
       std::int64_t hw_records;  // KIP-392: the records below that high watermark
+      std::int64_t log_start;   // the leader's log start offset
     };
     std::vector<Carried> carried;
     std::size_t rotation = 0;       // where the next answer's budget starts among its partitions
@@ -255,7 +276,21 @@ private:
   /// `started`: the move starts now (one that moves nothing is done at once).
   void maybe_complete(Partition& p, SimTime now, bool started = false);
   void finish_move(Partition& p, std::size_t i, bool leader_moved, SimTime now);
-  std::int64_t disk_bytes(std::int32_t broker) const;
+  // The disks: a replica's log grows (or shrinks, by truncation) by `bytes`; deleted bytes
+  // stay until file.delete.delay.ms has passed; bytes in use now (what was deleted long
+  // enough ago freed first).
+  void grow(std::int32_t b, std::int64_t bytes, SimTime now);
+  void delete_later(std::int32_t b, std::int64_t bytes, SimTime now);
+  std::int64_t used(std::int32_t b, SimTime now);
+  bool fits(std::int32_t b, std::int64_t bytes, SimTime now);
+  void fail_log_dir(std::int32_t b, SimTime now);
+  void finish_disks(SimTime now);
+  // What `b`'s copy of the partition lacks of it (a new replica starts at its leader's log start).
+  std::int64_t lacks(const Partition& p, std::int32_t b) const;
+  // The log start offset the leader of `p` answers with (0 while it is offline).
+  std::int64_t leader_log_start(const Partition& p) const;
+  // `b` drops `bytes` of a replica's log otherwise than by retention (deleted later as well).
+  void remove_log(std::int32_t b, std::int64_t bytes, SimTime now);
   void kick(SimTime now);
   void stop_sessions(std::int32_t b);
   void sync_leaders(SimTime now);
@@ -288,6 +323,18 @@ private:
   std::vector<BrokerBytes> bytes_;
   std::vector<char> throttled_;                       // per broker: a move's throttle applies to it
   std::vector<std::vector<std::size_t>> step_parts_;  // per reassignment step: the partitions it moves
+
+  // The brokers' disks; what is in use is counted always (the reassignments' gauges), the
+  // capacity and retention only when modelled (Scenario::models_disks).
+  struct Disk {
+    std::int64_t capacity = 0, other = 0;                   // disk.bytes (0: unlimited), disk.used.bytes
+    std::int64_t logs = 0;                                  // its replicas' logs
+    std::int64_t deleting = 0;                              // deleted, not yet removed
+    std::deque<std::pair<SimTime, std::int64_t>> removals;  // when, how many bytes
+    bool failed = false;                                    // its log directory failed
+  };
+  std::vector<Disk> disks_;  // per broker
+  bool disks_on_ = false;
   // The counters at the previous sample.
   SimTime last_sample_time_ = SimTime::zero();
   std::int64_t last_out_ = 0, last_in_ = 0, last_shrinks_ = 0, last_expands_ = 0;

@@ -120,7 +120,7 @@ void Replication::reassign(std::size_t t, const ReassignStep& step, SimTime now)
         for (const std::int32_t b : target)
           if (!contains(sources, b)) p.follower_throttled.push_back(b);
       }
-      for (const std::int32_t b : p.adding) r.bytes_to_copy += p.log_end - p.state[pos(p, b)].leo;
+      for (const std::int32_t b : p.adding) r.bytes_to_copy += lacks(p, b);
       moved.push_back(i);
     }
     if (step.throttle > 0)
@@ -179,6 +179,10 @@ void Replication::maybe_complete(Partition& p, SimTime now, bool started) {
   }
   std::vector<Follower> state;
   for (const std::int32_t b : target) state.push_back(p.state[pos(p, b)]);
+  for (const std::int32_t b : p.removing) {  // their logs are deleted (StopReplica)
+    const Follower& f = p.state[pos(p, b)];
+    remove_log(b, f.leo - f.start, now);
+  }
   p.replicas = target;
   p.state = std::move(state);
   p.isr = std::move(isr);
@@ -225,14 +229,6 @@ void Replication::step_done(std::size_t k, SimTime now) {
   r.completed_ms = now.to_ms();
 }
 
-std::int64_t Replication::disk_bytes(std::int32_t broker) const {
-  std::int64_t bytes = 0;
-  for (const Partition& p : parts_)
-    for (std::size_t k = 0; k < p.replicas.size(); ++k)
-      if (p.replicas[k] == broker) bytes += p.state[k].leo;
-  return bytes;
-}
-
 void Replication::sample_reassignment(SimTime now, const LatencyHistogram& latency) {
   ReassignmentSample x;
   x.time_ms = now.to_ms();
@@ -240,7 +236,7 @@ void Replication::sample_reassignment(SimTime now, const LatencyHistogram& laten
   for (const Partition& p : parts_) {
     if (!p.created()) continue;
     const bool led = p.leader >= 0 && up(p.leader);
-    for (const std::int32_t b : p.adding) x.bytes_left += std::max<std::int64_t>(0, p.log_end - p.state[pos(p, b)].leo);
+    for (const std::int32_t b : p.adding) x.bytes_left += lacks(p, b);
     if (led && p.moving()) ++x.reassigning;
     if (led && p.isr.size() < p.factor()) ++x.under_replicated;
   }
@@ -254,7 +250,7 @@ void Replication::sample_reassignment(SimTime now, const LatencyHistogram& laten
   last_out_ = out, last_in_ = in, last_shrinks_ = shrinks, last_expands_ = expands;
   last_sample_time_ = now;
   x.leaders = leadership_.leaders_per_broker();
-  for (std::size_t b = 0; b < s_.brokers.size(); ++b) x.disk.push_back(disk_bytes(static_cast<std::int32_t>(b)));
+  for (std::size_t b = 0; b < s_.brokers.size(); ++b) x.disk.push_back(used(static_cast<std::int32_t>(b), now));
   x.records = static_cast<std::int64_t>(latency.count());
   x.p50_ms = static_cast<double>(latency.quantile(0.50)) / 1e6;
   x.p99_ms = static_cast<double>(latency.quantile(0.99)) / 1e6;
@@ -278,7 +274,7 @@ void Replication::judge(SimTime now) {
   r.bytes_left = 0;
   r.partitions_left = moving_;
   for (const Partition& p : parts_)
-    for (const std::int32_t b : p.adding) r.bytes_left += std::max<std::int64_t>(0, p.log_end - p.state[pos(p, b)].leo);
+    for (const std::int32_t b : p.adding) r.bytes_left += lacks(p, b);
   const double seconds = (now - window_start_).to_ms() / 1000;
   r.window_ms = seconds * 1000;
   if (moving_ == 0 || seconds * 1000 < ReplicationQuota::kSamples * ReplicationQuota::kWindow.to_ms()) return;
@@ -296,13 +292,13 @@ void Replication::judge(SimTime now) {
       const double written = static_cast<double>(p.log_end - window_log_end_[i]) / seconds;
       for (const std::int32_t a : p.adding) {
         if (in_isr(p, a)) continue;
-        const std::int64_t lacks = std::max<std::int64_t>(0, p.log_end - p.state[pos(p, a)].leo);
+        const std::int64_t lacking = lacks(p, a);
         Copies* c = p.leader == broker && contains(p.leader_throttled, broker) ? &lead : nullptr;
         for (Copies* side : {c, a == broker && contains(p.follower_throttled, broker) ? &follow : nullptr}) {
           if (!side) continue;
           ++side->count;
           side->written += written;
-          side->left += lacks;
+          side->left += lacking;
         }
       }
     }

@@ -70,6 +70,9 @@ public:
   void operator()(const Fence& e);
   void operator()(const ReassignStart& e);
   void operator()(const ReassignSample& e);
+  void operator()(const RetentionCheck& e);
+  void operator()(const LogDirFailure& e);
+  void operator()(const DiskSample& e);
   void operator()(const ConsumerFetchArrive& e) { (*consumers_)(e); }
   void operator()(const ConsumerFetchDue& e) { (*consumers_)(e); }
   void operator()(const MigrationEvent& e) { migration_->step(e.step, now()); }
@@ -83,6 +86,9 @@ public:
   void high_watermark_moved(std::size_t partition, std::int64_t hw) override;
   void log_truncated(std::size_t partition, std::int64_t end) override;
   void reassignment_done(std::size_t partition, bool leader_moved) override;
+  void log_dir_failed(std::int32_t broker) override {
+    sim_.schedule_at(now(), LogDirFailure{static_cast<std::uint32_t>(broker)});
+  }
   void follower_high_watermark(std::size_t partition, std::int32_t) override {
     if (consumers_) consumers_->follower_high_watermark(partition, now());
   }
@@ -155,6 +161,9 @@ private:
   void gather_results();  // once the run has stopped
   void refresh_metadata();
   bool quiet() const;  // no producer will send or wait again
+  /// Every producer has stopped sending (a run stopped by its duration or its records) and no
+  /// migration is under way: a scheduled topic change is not made any more.
+  bool run_over() const;
   // Partition increases (a topic's schedule).
   void setup_repartition();
   void arm_metadata_refresh(std::uint32_t producer);
@@ -186,6 +195,7 @@ private:
   // schedule steps pending.
   std::size_t replication_steps_ = 0, broker_steps_left_ = 0;
   SimTime reassign_interval_ = SimTime::zero();  // > 0: the reassignments' time series is sampled
+  SimTime disk_interval_ = SimTime::zero();      // > 0: the disks' time series is sampled
   const Scenario& s_;
   RunOptions options_;
   // Speed: where the state a large run reads at random lives (producers, their partitions and

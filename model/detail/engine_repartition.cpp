@@ -31,10 +31,7 @@ void Engine::start_repartition() {
 // The partitions appear at once in the controller's metadata; the consumer groups learn of
 // them (a KIP-848 coordinator at once, a classic group's leader at its next refresh).
 void Engine::operator()(const TopicStep& e) {
-  // Once every producer has stopped sending the run is over (a run stopped by its records).
-  const bool over = std::all_of(producers_.begin(), producers_.end(), [](const auto& p) { return p->stopped(); }) &&
-                    !(migration_ && migration_->active());
-  const std::optional<PartitionIncrease> change = controller_->make_step(e.topic, e.index, now(), over);
+  const std::optional<PartitionIncrease> change = controller_->make_step(e.topic, e.index, now(), run_over());
   if (!change) return;
   result().repartition->changes.push_back(*change);
   if (consumers_) consumers_->partitions_added(e.topic, change->to, now());

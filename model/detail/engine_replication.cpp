@@ -32,6 +32,11 @@ bool Engine::schedule_fetch(ReplicationHost::Step step, std::uint32_t session, s
   return true;
 }
 
+bool Engine::run_over() const {
+  return std::all_of(producers_.begin(), producers_.end(), [](const auto& p) { return p->stopped(); }) &&
+         !(migration_ && migration_->active());
+}
+
 bool Engine::quiet() const {
   if (migration_ && migration_->active()) return false;  // it may still copy, or move the producers
   for (const auto& p : producers_)
@@ -52,9 +57,7 @@ void Engine::operator()(const Fence& e) {
 // A topic schedule's reassignment step (docs/reassignment.md): none once the run is over, as
 // a partition step then.
 void Engine::operator()(const ReassignStart& e) {
-  const bool over = std::all_of(producers_.begin(), producers_.end(), [](const auto& p) { return p->stopped(); }) &&
-                    !(migration_ && migration_->active());
-  if (over) return;
+  if (run_over()) return;
   replication_->reassign(e.topic, *s_.topics[e.topic].schedule[e.index].reassign, now());
 }
 
@@ -64,6 +67,25 @@ void Engine::operator()(const ReassignSample&) {
   recorder_->reset_interval_latency();
   if (!quiet() && sim_.has_pending()) sim_.schedule_in(reassign_interval_, ReassignSample{});
 }
+
+// The brokers' retention check (docs/disks.md): every interval while the run goes on. Once
+// it is over none runs (a check first due in the drain would change the disks the run reports).
+void Engine::operator()(const RetentionCheck&) {
+  if (quiet()) return;
+  replication_->check_retention(now());
+  sim_.schedule_in(s_.replication.retention_check, RetentionCheck{});
+}
+
+// The disks' time series: every interval from the start while the run goes on.
+void Engine::operator()(const DiskSample&) {
+  if (quiet()) return;  // the run's end samples them (Replication::finish)
+  replication_->sample_disks(now());
+  if (sim_.has_pending()) sim_.schedule_in(disk_interval_, DiskSample{});
+}
+
+// A write did not fit on the broker's disk: its only log directory failed, and it halts
+// (docs/disks.md). The controller moves its leaders as at any broker failure.
+void Engine::operator()(const LogDirFailure& e) { fail_broker(e.broker); }
 
 // A completed reassignment whose leader was removed has a new leader: the producers and the
 // groups learn it as from any election.

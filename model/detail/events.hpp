@@ -84,6 +84,11 @@ struct ReassignStart {
   std::uint32_t index;
 };                         // a reassignment step (index into the topic's schedule)
 struct ReassignSample {};  // the reassignment's time series
+struct RetentionCheck {};  // the brokers' log retention check (docs/disks.md)
+struct DiskSample {};      // the disks' time series
+struct LogDirFailure {
+  std::uint32_t broker;
+};  // a write did not fit on the broker's disk: it halts
 struct Fence {
   std::uint32_t broker;
   std::uint64_t epoch;
@@ -100,10 +105,11 @@ struct ConsumerFetchDue {
 struct MigrationEvent {
   MigrationStep step;
 };  // a migration's step (migration_runner.hpp)
-using Event = std::variant<AppSend, SenderWake, RequestArrive, BrokerDone, ResponseArrive, RequestTimeout, Disconnect,
-                           BufferTimeout, MetadataRefresh, BrokerScheduleStep, SecondCall, Sample, LeaderCheck,
-                           ResponseSent, TopicStep, PeriodicRefresh, FetchStep, IsrCheck, Fence, ConsumerFetchArrive,
-                           ConsumerFetchDue, MigrationEvent, ReassignStart, ReassignSample>;
+using Event =
+    std::variant<AppSend, SenderWake, RequestArrive, BrokerDone, ResponseArrive, RequestTimeout, Disconnect,
+                 BufferTimeout, MetadataRefresh, BrokerScheduleStep, SecondCall, Sample, LeaderCheck, ResponseSent,
+                 TopicStep, PeriodicRefresh, FetchStep, IsrCheck, Fence, ConsumerFetchArrive, ConsumerFetchDue,
+                 MigrationEvent, ReassignStart, ReassignSample, RetentionCheck, LogDirFailure, DiskSample>;
 
 /// The engine's event loop.
 using EventLoop = sim::Simulation<Event, sim::CalendarStore<Event>>;

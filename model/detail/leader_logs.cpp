@@ -51,6 +51,16 @@ void LeaderLogs::serve(std::uint64_t id, Request& r, ProduceError injected, SimT
   for (std::size_t k = 0; k < r.described.size(); ++k) {
     RequestBatch& rb = r.described[k];
     if (refused(r, k)) continue;
+    // A failed log directory refuses every write, a duplicate's too (docs/disks.md).
+    const auto storage_error = [&] {
+      if (r.errors.empty()) r.errors.assign(static_cast<std::size_t>(r.batches), ProduceError::kNone);
+      if (r.errors[k] != ProduceError::kNone) --counts.injected;  // an injected error it replaces
+      r.errors[k] = ProduceError::kKafkaStorageError;
+    };
+    if (replication_ && replication_->disk_refuses(rb.log, 0, now)) {
+      storage_error();
+      continue;
+    }
     if (idempotent && rb.base_sequence >= 0) {
       switch (sequences_.append(rb.log, r.producer, rb.base_sequence, rb.records)) {
         case ProducerStateTable::Verdict::kAppend: break;
@@ -72,6 +82,13 @@ void LeaderLogs::serve(std::uint64_t id, Request& r, ProduceError injected, SimT
           r.errors[k] = ProduceError::kOutOfOrderSequenceNumber;
           continue;
       }
+    }
+    // The write itself: one that does not fit on the leader's disk fails its log directory;
+    // the producer state forgets the batch (UnifiedLog.append updates it after the write).
+    if (replication_ && replication_->disk_refuses(rb.log, rb.bytes, now)) {
+      if (idempotent && rb.base_sequence >= 0) sequences_.truncate(rb.log, r.producer, rb.base_sequence);
+      storage_error();
+      continue;
     }
     if (keeping_.tag_records) append_records(rb.log, r.tagged[k], replication_ ? SimTime::max() : readable);
     // Followers: the leader's log grows; an acks=all batch answered without error waits
@@ -152,7 +169,9 @@ void LeaderLogs::refuse_for_followers(Request& r, bool acks_all) const {
     if (!replication_->led_by(r.described[k].log, static_cast<std::int32_t>(r.broker))) {
       refusal = ProduceError::kNotLeaderOrFollower;
       replication_->count_error(refusal);
-    } else if (acks_all && replication_->refuses(r.described[k].log)) refusal = ProduceError::kNotEnoughReplicas;
+    } else if (acks_all && replication_->refuses(r.described[k].log)) {
+      refusal = ProduceError::kNotEnoughReplicas;
+    }
     if (refusal == ProduceError::kNone) continue;
     if (r.errors.empty()) r.errors.assign(static_cast<std::size_t>(r.batches), ProduceError::kNone);
     r.errors[k] = refusal;

@@ -278,7 +278,10 @@ void check_replication_mode(MapReader& top, const Scenario& s) {
           {"replica.fetch.min.bytes", s.replication.fetch_min_bytes != defaults.fetch_min_bytes},
           {"replica.lag.time.max.ms", s.replication.lag_time_max != defaults.lag_time_max},
           {"broker.heartbeat.interval.ms", s.replication.heartbeat_interval != defaults.heartbeat_interval},
-          {"broker.session.timeout.ms", s.replication.session_timeout != defaults.session_timeout}};
+          {"broker.session.timeout.ms", s.replication.session_timeout != defaults.session_timeout},
+          {"log.retention.check.interval.ms", s.replication.retention_check != defaults.retention_check},
+          {"log.initial.task.delay.ms", s.replication.initial_task_delay != defaults.initial_task_delay},
+          {"file.delete.delay.ms", s.replication.file_delete_delay != defaults.file_delete_delay}};
       for (const auto& [key, changed] : set)
         if (changed && cluster.has(key)) cluster.warn(key, std::string(key) + why);
     }
@@ -288,7 +291,37 @@ void check_replication_mode(MapReader& top, const Scenario& s) {
         MapReader b = item(cluster, "brokers", i);
         if (b.has("replica.rtt.ms")) b.warn("replica.rtt.ms", std::string("replica.rtt.ms") + why);
       }
+    // The disks hold the replicas' logs, which only followers model: a disk that could fill
+    // is refused rather than ignored.
+    for (std::size_t i = 0; i < s.brokers.size(); ++i) {
+      const std::pair<const char*, bool> disk[] = {{"disk.bytes", s.brokers[i].disk_bytes > 0},
+                                                   {"disk.used.bytes", s.brokers[i].disk_used_bytes > 0}};
+      for (const auto& [key, set] : disk) {
+        if (!set) continue;
+        MapReader cluster = top.map("cluster");
+        item(cluster, "brokers", i)
+            .error(key, "needs cluster.replication: followers (the disks hold the replicas' logs, which fixed does "
+                        "not model)");
+      }
+    }
+    const TopicConfig topic_defaults;
+    for (std::size_t i = 0; i < s.topics.size(); ++i) {
+      const TopicConfig& tc = s.topics[i];
+      const std::pair<const char*, bool> set[] = {{"segment.bytes", tc.segment_bytes != topic_defaults.segment_bytes},
+                                                  {"segment.ms", tc.segment_ms != topic_defaults.segment_ms},
+                                                  {"retention.ms", tc.retention_ms != topic_defaults.retention_ms},
+                                                  {"retention.bytes",
+                                                   tc.retention_bytes != topic_defaults.retention_bytes}};
+      for (const auto& [key, changed] : set)
+        if (changed) item(top, "topics", i).warn(key, std::string(key) + why);
+    }
   } else {
+    for (std::size_t i = 0; i < s.brokers.size(); ++i)
+      if (s.brokers[i].disk_bytes > 0 && s.brokers[i].disk_used_bytes > s.brokers[i].disk_bytes) {
+        MapReader cluster = top.map("cluster");
+        item(cluster, "brokers", i)
+            .error("disk.used.bytes", "must be at most disk.bytes (" + std::to_string(s.brokers[i].disk_bytes) + ")");
+      }
     for (std::size_t i = 0; i < s.brokers.size(); ++i)
       if (s.brokers[i].replication != broker_defaults.replication) {
         MapReader cluster = top.map("cluster");

@@ -132,6 +132,12 @@ const Table<BrokerConfig>& broker_table() {
                     "the broker's network link, each way (0 = unlimited): produce requests in, responses out, follower "
                     "copies out of the leader and into the follower, consumer fetch answers out, one message at a "
                     "time (docs/reassignment.md)"),
+          F::integer("disk.bytes", &BrokerConfig::disk_bytes, 0, kMaxBytes, "bytes",
+                     "followers: the disk of the broker's log directory (0 = unlimited); a write that does not fit "
+                     "fails the directory and the broker halts, as Kafka's does with its only log directory "
+                     "(docs/disks.md)"),
+          F::integer("disk.used.bytes", &BrokerConfig::disk_used_bytes, 0, kMaxBytes, "bytes",
+                     "followers: other data on that disk for the whole run (topics the scenario leaves out)"),
           F::duration("replication.ms", &BrokerConfig::replication, kMs, 0, kMaxMs,
                       "added to acks=all responses: the slowest in-sync follower (cluster.replication: fixed)"),
           F::duration("replica.rtt.ms", &BrokerConfig::replica_rtt, kMs, 0, kMaxMs,
@@ -274,6 +280,15 @@ const Table<Scenario>& cluster_table() {
               "followers: rack-aware is Kafka's org.apache.kafka.common.replica.RackAwareReplicaSelector (KIP-392): a "
               "leader names a consumer with a client.rack an in-sync replica in its rack to fetch from, which serves "
               "it up to the high watermark it has learnt; none: consumers fetch from the leaders (Kafka's default)"),
+          F::duration(
+              "log.retention.check.interval.ms", [](auto& s) -> auto& { return s.replication.retention_check; }, kMs, 1,
+              kMaxMs, "followers: how often each broker deletes the segments retention lets go (docs/disks.md)"),
+          F::duration(
+              "log.initial.task.delay.ms", [](auto& s) -> auto& { return s.replication.initial_task_delay; }, kMs, 0,
+              kMaxMs, "followers: when the first retention check runs"),
+          F::duration(
+              "file.delete.delay.ms", [](auto& s) -> auto& { return s.replication.file_delete_delay; }, kMs, 0, kMaxMs,
+              "followers: a deleted segment's bytes stay on the disk this long"),
           F::integer(
               "min.insync.replicas", [](auto& s) -> auto& { return s.replication.min_insync; }, 1, 1000, "",
               "the brokers' default; acks=all writes fail with NOT_ENOUGH_REPLICAS while the ISR is smaller (fixed: the replicas "
@@ -323,6 +338,15 @@ const Table<TopicConfig>& topic_table() {
           F::integer("min.insync.replicas", &TopicConfig::min_insync, 0, 1000, "",
                      "the topic's min.insync.replicas (0: cluster.min.insync.replicas)"),
           assignment_field(),
+          F::integer("segment.bytes", &TopicConfig::segment_bytes, 14, kInt32Max, "bytes",
+                     "followers: a segment of the log rolls before it would pass this (docs/disks.md)"),
+          F::integer("segment.ms", &TopicConfig::segment_ms, 1, kMaxIntMs, "ms",
+                     "followers: ... or when its first batch is older than this"),
+          F::integer("retention.ms", &TopicConfig::retention_ms, -1, kMaxIntMs, "ms",
+                     "followers: a retention check deletes the segments whose newest record is older (-1: never)"),
+          F::integer("retention.bytes", &TopicConfig::retention_bytes, -1, kMaxBytes, "bytes",
+                     "followers: ... and the oldest segments while a replica's log passes this by a whole segment "
+                     "(per partition; -1: no limit)"),
           written_when_set(F::choice(
               "placer", {"admin", "striped", "simple"},
               [](const TopicConfig& t) {

@@ -16,6 +16,8 @@ namespace partsim::scenarios {
 
 inline constexpr double kMaxMs = kMaxSimulatedMs;
 inline constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
+inline constexpr std::int64_t kMaxBytes = std::int64_t{1} << 60;              ///< a byte count's bound (1 EiB)
+inline constexpr std::int64_t kMaxIntMs = static_cast<std::int64_t>(kMaxMs);  ///< an integer ms config's bound
 inline constexpr std::int64_t kMaxRecords = std::int64_t{1} << 50;
 inline constexpr auto kMs = TimeUnit::kMillis;
 inline constexpr auto kUs = TimeUnit::kMicros;

@@ -41,3 +41,16 @@ TEST_CASE("bytes and durations for people") {
   CHECK(human_duration(3 * 3600 + 5 * 60 + 20) == "3 h 05 min");
   CHECK(human_duration(2 * 86400 + 4 * 3600) == "2 d 04 h");
 }
+
+TEST_CASE("ordinals") {
+  CHECK(ordinal(1) == "1st");
+  CHECK(ordinal(2) == "2nd");
+  CHECK(ordinal(3) == "3rd");
+  CHECK(ordinal(4) == "4th");
+  CHECK(ordinal(11) == "11th");
+  CHECK(ordinal(12) == "12th");
+  CHECK(ordinal(13) == "13th");
+  CHECK(ordinal(22) == "22nd");
+  CHECK(ordinal(101) == "101st");
+  CHECK(ordinal(113) == "113th");
+}

@@ -49,6 +49,8 @@ public:
   void reassignment_done(std::size_t partition, bool leader_moved) override {
     completions.emplace_back(partition, leader_moved, now_);
   }
+  void log_dir_failed(std::int32_t broker) override { dir_failures.emplace_back(broker, now_); }
+  std::vector<std::pair<std::int32_t, SimTime>> dir_failures;       // full disks: (broker, when)
   std::vector<std::tuple<std::size_t, bool, SimTime>> completions;  // reassignments: (partition, leader moved, when)
   std::vector<std::pair<std::size_t, std::int64_t>> hw_moves, truncations;
   std::vector<std::tuple<std::size_t, std::int32_t, SimTime>> hw_learnt;  // KIP-392: (partition, follower, when)
@@ -450,4 +452,33 @@ TEST_CASE(
   s.replication.rack_aware_selector = false;
   ReplicationFixture off(s);
   CHECK(off.rep.preferred_read_replica(0, "b") == -1);
+}
+
+TEST_CASE("a disk that cannot take a write fails its log directory: a follower's copy, then the leader's append") {
+  // Broker 2's disk holds 250 bytes: its copy of the third 100-byte append does not fit. The
+  // leader's 1,000 bytes refuse an append past them, and every write after (the directory
+  // stays failed), telling the host once.
+  Scenario s = cluster(3, 1, 3, SimTime::ms(2));
+  s.brokers[0].disk_bytes = 1000;
+  s.brokers[2].disk_bytes = 250;
+  ReplicationFixture f(s);
+  REQUIRE(f.rep.models_disks());
+  f.append_at(SimTime::ms(10), 1);
+  f.append_at(SimTime::ms(30), 2);
+  f.host.run_until(SimTime::ms(40));
+  CHECK(f.host.dir_failures.empty());
+  f.append_at(SimTime::ms(50), 3);
+  f.host.run_until(SimTime::ms(60));
+  REQUIRE(f.host.dir_failures.size() == 1);
+  CHECK(f.host.dir_failures[0] == std::pair{2, SimTime::ms(51)});  // the answer's return, one way after
+  CHECK_FALSE(f.rep.disk_refuses(0, 700, SimTime::ms(60)));        // 300 + 700 fits exactly
+  CHECK(f.rep.disk_refuses(0, 701, SimTime::ms(60)));
+  CHECK(f.rep.disk_refuses(0, 1, SimTime::ms(61)));
+  REQUIRE(f.host.dir_failures.size() == 2);
+  CHECK(f.host.dir_failures[1] == std::pair{0, SimTime::ms(60)});
+  const auto r = f.rep.finish(SimTime::ms(61));
+  CHECK(r.errors.at("KAFKA_STORAGE_ERROR") == 2);
+  CHECK(r.disks.brokers[2].failures_ms == std::vector<double>{51.0});
+  CHECK(r.disks.brokers[2].peak == 200);
+  CHECK(r.disks.brokers[0].peak == 300);
 }

@@ -18,6 +18,7 @@ struct IdleReplicationHost final : ReplicationHost {
   void fetch_answered(std::int32_t, std::int32_t, std::int64_t, std::int32_t, std::int32_t) override {}
   void follower_high_watermark(std::size_t, std::int32_t) override {}
   void reassignment_done(std::size_t, bool) override {}
+  void log_dir_failed(std::int32_t) override {}
 };
 
 }  // namespace partsim::model::testing
