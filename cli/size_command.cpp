@@ -3,7 +3,10 @@
 // replicas per broker) with what it leaves out: the members, counts even over brokers and
 // members, and what a later increase does to keyed records.
 
+#include <algorithm>
+#include <cstdio>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -16,7 +19,9 @@
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/output.hpp"
+#include "model/cluster_simulation.hpp"
 #include "model/placement/partition_count.hpp"
+#include "scenarios/loader/scenario_loader.hpp"
 
 namespace po = boost::program_options;
 
@@ -24,7 +29,8 @@ namespace partsim::cli {
 namespace {
 
 constexpr const char* kSizeUsage =
-    "usage: partsim size --peak RATE --per-partition RATE --brokers N [--rf R] [--consumers M]\n"
+    "usage: partsim size --peak RATE (--per-partition RATE | --per-partition-from SCENARIO) --brokers N\n"
+    "                    [--rf R] [--consumers M]\n"
     "                    [--peak-consume RATE --per-partition-consume RATE] [--headroom LO[:HI]]\n"
     "                    [--max-per-broker N] [--existing-per-broker N] [--grow-to P,...] [--format table|json]\n"
     "How many partitions a new topic wants: the peak over one partition's measured throughput, with\n"
@@ -32,6 +38,39 @@ constexpr const char* kSizeUsage =
     "limit; the counts to avoid, and what a later increase does to keyed records.\n";
 
 std::string rate(double bytes_per_s) { return analysis::human_bytes(bytes_per_s) + "/s"; }
+
+// --per-partition-from: one partition's produce throughput as a scenario measures it, each
+// partition's acknowledged bytes over the time it took them (PartitionStats::existed_ms).
+struct Measured {
+  std::string scenario;
+  std::int32_t partitions = 0;  // those that took records
+  double mean = 0, low = 0, high = 0;
+  bool offered = false;  // a producer sends at a set rate: the partitions carried what it offered
+};
+
+Measured measure_per_partition(const std::string& path) {
+  const model::Scenario s = scenarios::load_scenario_file(path);
+  Measured m;
+  m.scenario = path;
+  for (const auto& p : s.producers) {
+    const auto kind = p.workload.arrivals.kind;
+    m.offered = m.offered || (kind != model::Arrivals::Kind::kFlatOut && kind != model::Arrivals::Kind::kClosedLoop);
+  }
+  const model::RunResult r = model::run_scenario(s, s.run.seed, 0, {});
+  double sum = 0;
+  for (const auto& p : r.partitions) {
+    if (p.records == 0 || p.existed_ms <= 0) continue;
+    const double x = static_cast<double>(p.bytes) / p.existed_ms * 1000;
+    m.low = m.partitions == 0 ? x : std::min(m.low, x);
+    m.high = std::max(m.high, x);
+    sum += x;
+    ++m.partitions;
+  }
+  if (m.partitions == 0)
+    throw UsageError("--per-partition-from: " + path + " acknowledged no records, so it measures no throughput");
+  m.mean = sum / m.partitions;
+  return m;
+}
 std::string yes_no(bool b) { return b ? "yes" : "no"; }
 
 std::string divisor_list(std::int64_t n) {
@@ -65,16 +104,19 @@ std::string flaws(const model::PartitionCountInputs& in, const model::CountCandi
 }  // namespace
 
 int run_size_command(const Args& args) {
-  std::string peak, per, peak_consume, per_consume, consumers = "0", brokers, rf = "3", headroom = "1.5:2",
-                                                    max_per_broker = "2000", existing = "0", grow,
-                                                    format_text = "table";
+  std::string peak, per, per_from, peak_consume, per_consume, consumers = "0", brokers, rf = "3", headroom = "1.5:2",
+                                                              max_per_broker = "2000", existing = "0", grow,
+                                                              format_text = "table";
   po::options_description desc("size options");
   // clang-format off
   desc.add_options()
       ("help,h", "show this help")
       ("peak", po::value<std::string>(&peak)->required(), "the topic's peak produce throughput, e.g. 200MB/s")
-      ("per-partition", po::value<std::string>(&per)->required(),
+      ("per-partition", po::value<std::string>(&per),
        "one partition's produce throughput measured on your brokers, e.g. 10MB/s")
+      ("per-partition-from", po::value<std::string>(&per_from),
+       "... or as a scenario measures it: its partitions' acknowledged bytes per second, the mean (a flat-out or "
+       "closed-loop producer measures what a partition can take)")
       ("peak-consume", po::value<std::string>(&peak_consume),
        "the busiest group's read rate at peak, e.g. 300MB/s (each group reads every partition with members of its own)")
       ("per-partition-consume", po::value<std::string>(&per_consume), "one member's read rate of one partition")
@@ -92,10 +134,15 @@ int run_size_command(const Args& args) {
   const auto format = parse_format(format_text, false);
   model::PartitionCountInputs in;
   in.peak_produce = static_cast<double>(parse_bytes(peak, "--peak", true));
-  in.per_partition_produce = static_cast<double>(parse_bytes(per, "--per-partition", true));
+  if (per.empty() == per_from.empty())
+    throw UsageError("--per-partition, --per-partition-from: give exactly one (a measured rate, or a scenario that "
+                     "measures it)");
   if (in.peak_produce <= 0) throw UsageError("--peak: must be above 0 bytes per second, got '" + peak + "'");
-  if (in.per_partition_produce <= 0)
-    throw UsageError("--per-partition: must be above 0 bytes per second, got '" + per + "'");
+  if (per_from.empty()) {
+    in.per_partition_produce = static_cast<double>(parse_bytes(per, "--per-partition", true));
+    if (in.per_partition_produce <= 0)
+      throw UsageError("--per-partition: must be above 0 bytes per second, got '" + per + "'");
+  }
   if (peak_consume.empty() != per_consume.empty())
     throw UsageError(std::string(peak_consume.empty() ? "--per-partition-consume" : "--peak-consume") + ": needs " +
                      (peak_consume.empty() ? "--peak-consume" : "--per-partition-consume") + " too");
@@ -116,6 +163,22 @@ int run_size_command(const Args& args) {
   in.max_per_broker = static_cast<std::int32_t>(parse_int(max_per_broker, "--max-per-broker", 1, 10'000'000));
   in.existing_per_broker = static_cast<std::int32_t>(parse_int(existing, "--existing-per-broker", 0, 10'000'000));
   if (!grow.empty()) in.growth = parse_partition_counts(grow, "--grow-to");
+  // The scenario runs once every option has been checked.
+  std::optional<Measured> measured;
+  if (!per_from.empty()) {
+    measured = measure_per_partition(per_from);
+    in.per_partition_produce = measured->mean;
+    if (measured->offered)
+      std::fprintf(stderr,
+                   "partsim size: warning: %s sends at a set rate: its partitions carried what it offered, not "
+                   "what one can take (arrivals.kind flat-out or closed-loop measures that)\n",
+                   per_from.c_str());
+    else if (measured->partitions > 1)
+      std::fprintf(stderr,
+                   "partsim size: warning: %s writes %d partitions, which share its brokers: each carried its "
+                   "share, less than one alone can take (a one-partition topic measures that)\n",
+                   per_from.c_str(), measured->partitions);
+  }
   model::PartitionCountPlan plan;
   try {
     plan = model::plan_partition_count(in);
@@ -130,6 +193,12 @@ int run_size_command(const Args& args) {
 
   if (format == OutputFormat::kJson) {
     nlohmann::ordered_json j;
+    if (measured)
+      j["per_partition_measured"] = {{"scenario", measured->scenario},
+                                     {"partitions", measured->partitions},
+                                     {"mean_bytes_per_s", analysis::round_to(measured->mean, 3)},
+                                     {"min_bytes_per_s", analysis::round_to(measured->low, 3)},
+                                     {"max_bytes_per_s", analysis::round_to(measured->high, 3)}};
     j["for_produce"] = plan.for_produce;
     j["for_consume"] = plan.for_consume;
     j["for_consumers"] = plan.for_consumers;
@@ -151,9 +220,16 @@ int run_size_command(const Args& args) {
     return kExitOk;
   }
   using analysis::fixed;
-  std::string out = "partitions for " + rate(in.peak_produce) + " at peak, " + rate(in.per_partition_produce) +
-                    " per partition, " + analysis::count_of(in.brokers, "broker") + ", RF " +
-                    std::to_string(in.replication_factor) + ":\n";
+  std::string out;
+  if (measured)
+    out += "per partition, as " + measured->scenario + " measures it: " + rate(measured->mean) +
+           (measured->partitions == 1 ? " (one partition)"
+                                      : " (the mean of " + std::to_string(measured->partitions) + " partitions, " +
+                                            rate(measured->low) + ".." + rate(measured->high) + ")") +
+           "\n\n";
+  out += "partitions for " + rate(in.peak_produce) + " at peak, " + rate(in.per_partition_produce) +
+         " per partition, " + analysis::count_of(in.brokers, "broker") + ", RF " +
+         std::to_string(in.replication_factor) + ":\n";
   out += "  produce:   " + rate(in.peak_produce) + " / " + rate(in.per_partition_produce) + " = " +
          std::to_string(plan.for_produce) + "\n";
   if (plan.for_consume > 0)

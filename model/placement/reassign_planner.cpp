@@ -508,14 +508,14 @@ std::string check_plan(const ReassignRequest& r, const Assignment& a) {
     // (a relative tolerance as the solver's, 1e-7 of the bound)
     if (const double bytes = broker_bytes(r, a, id, true);
         !r.disk_limit.empty() && bytes > static_cast<double>(r.disk_limit[b]) * (1 + 1e-7))
-      return "broker " + std::to_string(id) + " would hold " + number_text(bytes) + " bytes (moving in x" +
-             number_text(r.move_in_reserve) + "), over its " + std::to_string(r.disk_limit[b]);
+      return "broker " + std::to_string(id) + " would hold " + std::to_string(std::llround(bytes)) +
+             " bytes (moving in x" + number_text(r.move_in_reserve) + "), over its " + std::to_string(r.disk_limit[b]);
     if (!r.disk_band.empty()) {
       const double bytes = broker_bytes(r, a, id, false);
       if (bytes < static_cast<double>(r.disk_band[b].first) * (1 - 1e-7) ||
           bytes > static_cast<double>(r.disk_band[b].second) * (1 + 1e-7))
-        return "broker " + std::to_string(id) + " would hold " + number_text(bytes) + " bytes, outside " +
-               std::to_string(r.disk_band[b].first) + ".." + std::to_string(r.disk_band[b].second);
+        return "broker " + std::to_string(id) + " would hold " + std::to_string(std::llround(bytes)) +
+               " bytes, outside " + std::to_string(r.disk_band[b].first) + ".." + std::to_string(r.disk_band[b].second);
     }
   }
   for (std::size_t b = 0; b < r.targets.size(); ++b) {
@@ -547,6 +547,27 @@ double broker_bytes(const ReassignRequest& r, const Assignment& a, std::int32_t 
     bytes += static_cast<double>(r.sizes[p]) * (reserve && moving_in ? r.move_in_reserve : 1.0);
   }
   return bytes;
+}
+
+// Which of the two an infeasible plan with disks runs into: the replicas' bytes against the
+// limits together, else whether the leader bounds alone can be met (the flows' plan, which
+// knows nothing of bytes, shows the disk it overfills).
+static std::string disk_hint(const ReassignRequest& r, const Problem& problem, const Assignment& replicas,
+                             const std::vector<std::int32_t>* leaders) {
+  double need = 0, room = 0;
+  for (std::size_t p = 0; p < r.current.size() && p < r.sizes.size(); ++p)
+    need += static_cast<double>(r.sizes[p]) * static_cast<double>(r.rf[p]);
+  for (const auto limit : r.disk_limit) room += static_cast<double>(limit);
+  if (!r.disk_limit.empty() && need > room)
+    return ": the replicas hold " + std::to_string(std::llround(need)) + " bytes, more than the " +
+           std::to_string(r.disk_limit.size()) + " brokers' disk limits together (" +
+           std::to_string(std::llround(room)) + ")";
+  if (!leaders) return "; the leader bounds cannot be met either, even without the disks";
+  Assignment a;
+  for (std::size_t p = 0; p < r.current.size(); ++p) a.push_back(problem.order(p, replicas[p], (*leaders)[p]));
+  const std::string over = check_plan(r, a);
+  return "; the leader bounds alone can be met, so the disks bind" +
+         (over.empty() ? std::string() : " (in the fewest-moves plan that meets them, " + over + ")");
 }
 
 ReassignPlan plan_reassignment(const ReassignRequest& r) {
@@ -623,6 +644,7 @@ ReassignPlan plan_reassignment(const ReassignRequest& r) {
                                   number_text(r.move_in_reserve) + ")"
                             : "") +
                  " while meeting the replica and rack constraints (which alone can be met)";
+    if (r.disks()) out.reason += disk_hint(r, problem, *replicas, leaders ? &*leaders : nullptr);
     return out;
   }
   // Time ran out: the better of the program's incumbent and the flow plan, if either exists.

@@ -410,6 +410,15 @@ TEST_CASE(
   CHECK(tight.exit_code == 1);
   CHECK(tight.err.find("infeasible: no plan keeps preferred leaders per broker within 2..2 and every broker's disk") !=
         std::string::npos);
+  // ... and says which binds: the leader bounds alone are met, broker 0's disk is not.
+  CHECK(tight.err.find("; the leader bounds alone can be met, so the disks bind (in the fewest-moves plan that meets "
+                       "them, broker 0 would hold 1300000000000 bytes (moving in x1.2), over its 850000000000)\n") !=
+        std::string::npos);
+  // At 0.8 TB the replicas' 3.4 TB exceed the four brokers' 85% together.
+  const auto full = run_cli(base + " --disk-capacity 0.8TB");
+  CHECK(full.exit_code == 1);
+  CHECK(full.err.find(": the replicas hold 3400000000000 bytes, more than the 4 brokers' disk limits together "
+                      "(2720000000000)\n") != std::string::npos);
   for (const auto& [args, message] :
        {std::pair<std::string, std::string>{" --max-disk 0.9", "partsim reassign: --max-disk: needs --disk-capacity\n"},
         {" --disk-capacity 0:1TB,1:1TB,2:1TB,3:1TB,7:1TB",

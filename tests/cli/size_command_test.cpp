@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/cli_runner.hpp"
 
 using partsim::testing::run_cli;
@@ -28,6 +30,30 @@ TEST_CASE("partsim size: 200 MB/s at 10 MB/s per partition, 12 members, 6 broker
   CHECK(j.out.find("\"recommended\": 36") != std::string::npos);
 }
 
+TEST_CASE("partsim size --per-partition-from: a scenario measures one partition's throughput") {
+  // A flat-out producer into one partition of a broker that takes 10 MB/s: the partition
+  // carries a little under 10 MB/s of batches, and 200 MB/s wants 21 of them, so 36 again.
+  const std::string probe = std::string(PARTSIM_SOURCE_DIR) + "/examples/size/partition-throughput.yaml";
+  const auto j =
+      run_cli("size --peak 200MB/s --per-partition-from " + probe + " --consumers 12 --brokers 6 --format json");
+  REQUIRE(j.exit_code == 0);
+  const auto out = nlohmann::json::parse(j.out);
+  const double mean = out["per_partition_measured"]["mean_bytes_per_s"];
+  CHECK(mean > 9.5e6);
+  CHECK(mean <= 10e6);
+  CHECK(out["per_partition_measured"]["partitions"] == 1);
+  CHECK(out["for_produce"] == 21);
+  CHECK(out["recommended"] == 36);
+  CHECK(j.err.empty());
+  // A producer at a set rate measures what it offered (1,000 records/s of 1,000 bytes into each
+  // of the study's three partitions): said on stderr.
+  const std::string offered = std::string(PARTSIM_SOURCE_DIR) + "/scenarios/studies/disk-retention.yaml";
+  const auto t = run_cli("size --peak 200MB/s --per-partition-from " + offered + " --brokers 3");
+  REQUIRE(t.exit_code == 0);
+  CHECK(t.out.find("(the mean of 3 partitions, 1.02 MB/s..1.02 MB/s)") != std::string::npos);
+  CHECK(t.err.find("sends at a set rate: its partitions carried what it offered") != std::string::npos);
+}
+
 TEST_CASE("bad size input exits 2 naming the option") {
   struct Case {
     const char* args;
@@ -45,6 +71,12 @@ TEST_CASE("bad size input exits 2 naming the option") {
       {"size --peak 1GB/s --per-partition 10MB/s --brokers 3 --headroom 2:1.5",
        "partsim size: --headroom: must be a number in [2, 100], got '1.5'\n"},
       {"size --peak 1GB/s --per-partition 10MB/s", "partsim size: the option '--brokers' is required but missing\n"},
+      {"size --peak 1GB/s --brokers 3",
+       "partsim size: --per-partition, --per-partition-from: give exactly one (a measured rate, or a scenario that "
+       "measures it)\n"},
+      {"size --peak 1GB/s --per-partition 10MB/s --per-partition-from x.yaml --brokers 3",
+       "partsim size: --per-partition, --per-partition-from: give exactly one (a measured rate, or a scenario that "
+       "measures it)\n"},
   };
   for (const auto& c : cases) {
     CAPTURE(c.args);

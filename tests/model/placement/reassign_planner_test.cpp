@@ -268,7 +268,7 @@ TEST_CASE("disks: replica counts already even, one broker too full; the fewest m
   const std::int64_t gb = 1'000'000'000;
   r.sizes = {50 * gb, 40 * gb, 5 * gb, 5 * gb, 5 * gb, 5 * gb};
   r.disk_limit = {85 * gb, 85 * gb, 85 * gb};
-  CHECK(check_plan(r, current).find("broker 0 would hold 9e+10 bytes") == 0);
+  CHECK(check_plan(r, current).find("broker 0 would hold 90000000000 bytes") == 0);
   const auto plan = plan_reassignment(r);
   INFO(plan.reason);
   REQUIRE(plan.status == PlanStatus::kOptimal);
