@@ -45,12 +45,12 @@ TEST_CASE("partsim size --per-partition-from: a scenario measures one partition'
   CHECK(out["for_produce"] == 21);
   CHECK(out["recommended"] == 36);
   CHECK(j.err.empty());
-  // A producer at a set rate measures what it offered (1,000 records/s of 1,000 bytes into each
-  // of the study's three partitions): said on stderr.
+  // A producer at a set rate measures what it offered (1 MB/s into each of the study's three
+  // partitions): said on stderr.
   const std::string offered = std::string(PARTSIM_SOURCE_DIR) + "/scenarios/studies/disk-retention.yaml";
   const auto t = run_cli("size --peak 200MB/s --per-partition-from " + offered + " --brokers 3");
   REQUIRE(t.exit_code == 0);
-  CHECK(t.out.find("(the mean of 3 partitions, 1.02 MB/s..1.02 MB/s)") != std::string::npos);
+  CHECK(t.out.find("(the mean of 3 partitions, 1.00 MB/s..1.00 MB/s)") != std::string::npos);
   CHECK(t.err.find("sends at a set rate: its partitions carried what it offered") != std::string::npos);
 }
 
