@@ -46,6 +46,7 @@ struct Measured {
   std::int32_t partitions = 0;  // those that took records
   double mean = 0, low = 0, high = 0;
   bool offered = false;  // a producer sends at a set rate: the partitions carried what it offered
+  bool shared = false;   // two of them share a leader: each carried its share of the broker
 };
 
 Measured measure_per_partition(const std::string& path) {
@@ -58,8 +59,11 @@ Measured measure_per_partition(const std::string& path) {
   }
   const model::RunResult r = model::run_scenario(s, s.run.seed, 0, {});
   double sum = 0;
+  std::vector<std::int32_t> leaders;
   for (const auto& p : r.partitions) {
     if (p.records == 0 || p.existed_ms <= 0) continue;
+    m.shared = m.shared || std::find(leaders.begin(), leaders.end(), p.leader) != leaders.end();
+    leaders.push_back(p.leader);
     const double x = static_cast<double>(p.bytes) / p.existed_ms * 1000;
     m.low = m.partitions == 0 ? x : std::min(m.low, x);
     m.high = std::max(m.high, x);
@@ -173,11 +177,11 @@ int run_size_command(const Args& args) {
                    "partsim size: warning: %s sends at a set rate: its partitions carried what it offered, not "
                    "what one can take (arrivals.kind flat-out or closed-loop measures that)\n",
                    per_from.c_str());
-    else if (measured->partitions > 1)
+    else if (measured->shared)
       std::fprintf(stderr,
-                   "partsim size: warning: %s writes %d partitions, which share its brokers: each carried its "
-                   "share, less than one alone can take (a one-partition topic measures that)\n",
-                   per_from.c_str(), measured->partitions);
+                   "partsim size: warning: %s writes partitions that share a leader: each carried its share of "
+                   "the broker, less than one alone can take (a one-partition topic measures that)\n",
+                   per_from.c_str());
   }
   model::PartitionCountPlan plan;
   try {
@@ -198,7 +202,9 @@ int run_size_command(const Args& args) {
                                      {"partitions", measured->partitions},
                                      {"mean_bytes_per_s", analysis::round_to(measured->mean, 3)},
                                      {"min_bytes_per_s", analysis::round_to(measured->low, 3)},
-                                     {"max_bytes_per_s", analysis::round_to(measured->high, 3)}};
+                                     {"max_bytes_per_s", analysis::round_to(measured->high, 3)},
+                                     {"offered_rate", measured->offered},
+                                     {"shared_leaders", measured->shared}};
     j["for_produce"] = plan.for_produce;
     j["for_consume"] = plan.for_consume;
     j["for_consumers"] = plan.for_consumers;

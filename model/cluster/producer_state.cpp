@@ -26,6 +26,7 @@ ProducerStateTable::Verdict ProducerStateTable::append(std::size_t partition, st
   auto& states = states_[producer];
   if (partition >= states.size()) states.resize(std::max(partition + 1, states.size() * 2));
   State& s = states[partition];
+  const State before = s;
   const bool fresh = !s.used;
   if (fresh) {
     s = State{};
@@ -48,7 +49,17 @@ ProducerStateTable::Verdict ProducerStateTable::append(std::size_t partition, st
   }
   s.starts[s.count++] = first_sequence;
   s.end = after;
+  undo_state_ = before;
+  undo_partition_ = partition;
+  undo_producer_ = producer;
+  undo_ = true;
   return Verdict::kAppend;
+}
+
+void ProducerStateTable::undo_last_append() {
+  if (!undo_) return;
+  states_[undo_producer_][undo_partition_] = undo_state_;
+  undo_ = false;
 }
 
 void ProducerStateTable::reset(std::size_t partition, std::uint32_t producer) {

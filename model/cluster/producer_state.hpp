@@ -31,6 +31,11 @@ public:
   /// records it as appended.
   Verdict append(std::size_t partition, std::uint32_t producer, std::int32_t first_sequence, std::int32_t records);
 
+  /// Takes back the last append() that answered kAppend: the write it promised failed (a full
+  /// disk, docs/disks.md), so the state is as before it (UnifiedLog.append updates the
+  /// producer state only after the write).
+  void undo_last_append();
+
   /// Forgets the producer's state on the partition: the next batch may start anywhere.
   /// partsim's stand-in for Kafka's epoch bump after a sequenced batch failed for good
   /// (TM:549-570), which restarts the partition's sequences.
@@ -65,6 +70,11 @@ private:
   // producers writing every partition; a hash map's node chase, a quarter of such a run.)
   std::pmr::memory_resource* memory_;
   std::vector<std::pmr::vector<State>> states_;
+  // The last kAppend's state before it, for undo_last_append.
+  State undo_state_{};
+  std::size_t undo_partition_ = 0;
+  std::uint32_t undo_producer_ = 0;
+  bool undo_ = false;
 };
 
 }  // namespace partsim::model

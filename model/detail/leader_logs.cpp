@@ -86,7 +86,7 @@ void LeaderLogs::serve(std::uint64_t id, Request& r, ProduceError injected, SimT
     // The write itself: one that does not fit on the leader's disk fails its log directory;
     // the producer state forgets the batch (UnifiedLog.append updates it after the write).
     if (replication_ && replication_->disk_refuses(rb.log, rb.bytes, now)) {
-      if (idempotent && rb.base_sequence >= 0) sequences_.truncate(rb.log, r.producer, rb.base_sequence);
+      if (idempotent && rb.base_sequence >= 0) sequences_.undo_last_append();
       storage_error();
       continue;
     }

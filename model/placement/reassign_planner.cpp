@@ -562,7 +562,7 @@ static std::string disk_hint(const ReassignRequest& r, const Problem& problem, c
     return ": the replicas hold " + std::to_string(std::llround(need)) + " bytes, more than the " +
            std::to_string(r.disk_limit.size()) + " brokers' disk limits together (" +
            std::to_string(std::llround(room)) + ")";
-  if (!leaders) return "; the leader bounds cannot be met either, even without the disks";
+  if (!leaders) return "; the fewest-moves placement cannot meet the leader bounds either";
   Assignment a;
   for (std::size_t p = 0; p < r.current.size(); ++p) a.push_back(problem.order(p, replicas[p], (*leaders)[p]));
   const std::string over = check_plan(r, a);

@@ -477,3 +477,19 @@ producers: [{name: p, workload: {topic: orders}}]
   CHECK(refused.exit_code == 2);
   CHECK(refused.err.find("places topic 'orders' otherwise than the current assignment") != std::string::npos);
 }
+
+TEST_CASE("partsim reassign: an infeasible plan with disks says what the fewest-moves placement cannot meet") {
+  // Both partitions on broker 0 (RF 1); each broker must lead exactly one, and broker 1's
+  // 5 GB cannot take a 10 GB partition: the placement without moves misses the leader bounds,
+  // and no other claim is made about them.
+  const partsim::testing::ScratchDir dir;
+  const auto current = dir.write("current.json", R"({"version": 1, "partitions": [
+    {"topic": "t", "partition": 0, "replicas": [0]}, {"topic": "t", "partition": 1, "replicas": [0]}]})");
+  const auto r = run_cli("reassign --current " + partsim::testing::q(current) +
+                         " --brokers 0,1 --replicas-per-broker 0:2 --leaders-per-broker 1:1 --partition-size 10GB "
+                         "--disk-capacity 0:100GB,1:5GB");
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("infeasible: no plan keeps preferred leaders per broker within 1..1 and every broker's disk") !=
+        std::string::npos);
+  CHECK(r.err.find("; the fewest-moves placement cannot meet the leader bounds either\n") != std::string::npos);
+}

@@ -52,6 +52,25 @@ TEST_CASE("partsim size --per-partition-from: a scenario measures one partition'
   REQUIRE(t.exit_code == 0);
   CHECK(t.out.find("(the mean of 3 partitions, 1.00 MB/s..1.00 MB/s)") != std::string::npos);
   CHECK(t.err.find("sends at a set rate: its partitions carried what it offered") != std::string::npos);
+  // Two partitions of one 10 MB/s broker each carry about half of it: said too, and in JSON.
+  const partsim::testing::ScratchDir dir;
+  const auto two = dir.write("two.yaml", R"(name: two
+run: {seed: 1, duration.ms: 5000, warmup.ms: 1000}
+cluster: {brokers: [{id: 0, byte.rate: 10000000}]}
+topics: [{name: probe, partitions: 2}]
+producers:
+  - name: perf-test
+    config: {acks: all, linger.ms: 5, batch.size: 65536}
+    workload: {topic: probe, arrivals: {kind: flat-out, send.cost.us: 1}, values: {kind: fixed, size: 1000}}
+)");
+  const auto shared =
+      run_cli("size --peak 200MB/s --brokers 3 --format json --per-partition-from " + partsim::testing::q(two));
+  REQUIRE(shared.exit_code == 0);
+  const auto js = nlohmann::json::parse(shared.out);
+  CHECK(js["per_partition_measured"]["shared_leaders"] == true);
+  CHECK(js["per_partition_measured"]["mean_bytes_per_s"].get<double>() < 5.1e6);
+  CHECK(shared.err.find("writes partitions that share a leader") != std::string::npos);
+  CHECK(out["per_partition_measured"]["shared_leaders"] == false);
 }
 
 TEST_CASE("bad size input exits 2 naming the option") {

@@ -56,6 +56,9 @@ TEST_CASE("retention.ms keeps each disk between its retention's writes and those
     const double since_check = std::fmod(s.time_ms / 1000 - 30, kCheckS);
     for (std::size_t b = 0; b < 3; ++b) {
       CHECK(logs_at(s, b) >= kPerBroker * (1800 + since_check) * 0.995);
+      // Within file.delete.delay.ms (60 s) of a check, what it deleted is still on the disk:
+      // the 5 minutes before it too.
+      if (since_check < 60) CHECK(logs_at(s, b) >= kPerBroker * (1800 + kCheckS + since_check) * 0.995);
       // At most: the segment that holds the oldest of them (100 s) and the check's 5 minutes,
       // and what the last check deleted, which file.delete.delay.ms keeps for 60 s.
       CHECK(logs_at(s, b) <= kPerBroker * (1800 + kSegmentS + kCheckS + 60) * 1.01);
@@ -104,7 +107,7 @@ TEST_CASE("a disk that cannot take a write halts its broker when it fills, and t
   REQUIRE(d.brokers[0].failures_ms.size() == 1);
   // Broker 0 has 5 GB free and takes 2 MB/s.
   const double expected = (kDisk - kOther) / kPerBroker * 1000;
-  CHECK(d.brokers[0].failures_ms[0] == doctest::Approx(expected).epsilon(0.01));
+  CHECK(d.brokers[0].failures_ms[0] == doctest::Approx(expected).epsilon(0.002));
   for (const auto& b : d.brokers) CHECK(b.peak <= b.capacity);  // never past the disk
   CHECK(r.replication.errors.at("KAFKA_STORAGE_ERROR") >= 1);
   // Fenced out of the ISR of partitions 0 and 2 (replicas [0, 1], [2, 0]) a session timeout later.

@@ -73,3 +73,18 @@ TEST_CASE("a truncated log takes its batches out of the state: their retry is ap
   CHECK(t.append(1, 0, 10, 2) == Verdict::kOutOfOrder);
   CHECK(t.append(1, 0, 8, 2) == Verdict::kAppend);
 }
+
+TEST_CASE("a write that failed after its verdict is taken back whole: the state is as before the append") {
+  // Five batches remembered; the sixth's write fails (a full disk): the oldest stays
+  // remembered, so a retry of it is still a duplicate, and the sixth may come again.
+  ProducerStateTable t;
+  for (std::int32_t b = 0; b < 5; ++b) CHECK(t.append(0, 1, b, 1) == Verdict::kAppend);
+  CHECK(t.append(0, 1, 5, 1) == Verdict::kAppend);
+  t.undo_last_append();
+  CHECK(t.append(0, 1, 0, 1) == Verdict::kDuplicate);
+  CHECK(t.append(0, 1, 5, 1) == Verdict::kAppend);
+  // A producer the partition had no state for has none again: it may start anywhere.
+  CHECK(t.append(3, 2, 100, 1) == Verdict::kAppend);
+  t.undo_last_append();
+  CHECK(t.append(3, 2, 7, 1) == Verdict::kAppend);
+}
