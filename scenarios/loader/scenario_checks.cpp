@@ -173,13 +173,12 @@ std::string topic_names(const Scenario& s) {
   return names;
 }
 
-namespace {
-
-// The reader of item i of the list under `key`, to place an error found across sections.
-MapReader item(MapReader& parent, const std::string& key, std::size_t i) {
+MapReader list_item(MapReader& parent, const std::string& key, std::size_t i) {
   return MapReader(*parent.context(), parent.sequence(key).at(i),
                    join_path(parent.path(), key + "." + std::to_string(i)));
 }
+
+namespace {
 
 // A time in ms as a scenario writes it: 320000, 0.5.
 std::string fixed_ms(SimTime t) {
@@ -196,7 +195,7 @@ void check_producer_topic(MapReader& top, Scenario& s, std::size_t i) {
   if (s.topics.empty()) return;  // reported once, at topics
   const auto index = s.topic_index(ps.workload.topic);
   const TopicConfig* topic = index ? &s.topics[*index] : nullptr;
-  MapReader p = item(top, "producers", i);
+  MapReader p = list_item(top, "producers", i);
   if (!topic && ps.workload.topic.empty()) {
     p.map("workload").error("topic", "is required when the scenario has several topics (" + topic_names(s) + ")");
     return;
@@ -245,94 +244,15 @@ void check_hosts(MapReader& top, const Scenario& s) {
   MapReader cluster = top.map("cluster");
   for (std::size_t i = 0; i < s.brokers.size(); ++i)
     if (!known(s.brokers[i].host))
-      item(cluster, "brokers", i)
+      list_item(cluster, "brokers", i)
           .error("host", "names no host of cluster.hosts ('" + s.brokers[i].host + "'; " + allowed + ")");
   for (std::size_t i = 0; i < s.producers.size(); ++i)
     if (!known(s.producers[i].host))
-      item(top, "producers", i)
+      list_item(top, "producers", i)
           .error("host", "names no host of cluster.hosts ('" + s.producers[i].host + "'; " + allowed + ")");
 }
 
 }  // namespace
-
-// Settings only one cluster.replication mode models: set to anything but the default under
-// the other mode, they would be silently ignored, so each draws a located warning. (Under
-// fixed, min.insync.replicas takes effect: the replicas on live brokers stand for the ISR.)
-void check_replication_mode(MapReader& top, const Scenario& s) {
-  const ReplicationConfig defaults;
-  const BrokerConfig broker_defaults;
-  if (!s.replication.followers()) {
-    const char* why =
-        " is ignored under cluster.replication: fixed (the default), which models no follower fetches, ISR changes "
-        "or fencing; set cluster.replication: followers for it to take effect";
-    if (top.has("cluster")) {
-      MapReader cluster = top.map("cluster");
-      // A follower serves reads up to the high watermark it learns from its leader: fixed
-      // models no followers to read from.
-      if (s.replication.rack_aware_selector)
-        cluster.error("replica.selector.class",
-                      "rack-aware needs cluster.replication: followers (consumers read from in-sync followers, "
-                      "which fixed does not model)");
-      const std::pair<const char*, bool> set[] = {
-          {"replica.fetch.wait.max.ms", s.replication.fetch_wait_max != defaults.fetch_wait_max},
-          {"replica.fetch.min.bytes", s.replication.fetch_min_bytes != defaults.fetch_min_bytes},
-          {"replica.lag.time.max.ms", s.replication.lag_time_max != defaults.lag_time_max},
-          {"broker.heartbeat.interval.ms", s.replication.heartbeat_interval != defaults.heartbeat_interval},
-          {"broker.session.timeout.ms", s.replication.session_timeout != defaults.session_timeout},
-          {"log.retention.check.interval.ms", s.replication.retention_check != defaults.retention_check},
-          {"log.initial.task.delay.ms", s.replication.initial_task_delay != defaults.initial_task_delay},
-          {"file.delete.delay.ms", s.replication.file_delete_delay != defaults.file_delete_delay}};
-      for (const auto& [key, changed] : set)
-        if (changed && cluster.has(key)) cluster.warn(key, std::string(key) + why);
-    }
-    for (std::size_t i = 0; i < s.brokers.size(); ++i)
-      if (s.brokers[i].replica_rtt != broker_defaults.replica_rtt) {
-        MapReader cluster = top.map("cluster");
-        MapReader b = item(cluster, "brokers", i);
-        if (b.has("replica.rtt.ms")) b.warn("replica.rtt.ms", std::string("replica.rtt.ms") + why);
-      }
-    // The disks hold the replicas' logs, which only followers model: a disk that could fill
-    // is refused rather than ignored.
-    for (std::size_t i = 0; i < s.brokers.size(); ++i) {
-      const std::pair<const char*, bool> disk[] = {{"disk.bytes", s.brokers[i].disk_bytes > 0},
-                                                   {"disk.used.bytes", s.brokers[i].disk_used_bytes > 0}};
-      for (const auto& [key, set] : disk) {
-        if (!set) continue;
-        MapReader cluster = top.map("cluster");
-        item(cluster, "brokers", i)
-            .error(key, "needs cluster.replication: followers (the disks hold the replicas' logs, which fixed does "
-                        "not model)");
-      }
-    }
-    const TopicConfig topic_defaults;
-    for (std::size_t i = 0; i < s.topics.size(); ++i) {
-      const TopicConfig& tc = s.topics[i];
-      const std::pair<const char*, bool> set[] = {{"segment.bytes", tc.segment_bytes != topic_defaults.segment_bytes},
-                                                  {"segment.ms", tc.segment_ms != topic_defaults.segment_ms},
-                                                  {"retention.ms", tc.retention_ms != topic_defaults.retention_ms},
-                                                  {"retention.bytes",
-                                                   tc.retention_bytes != topic_defaults.retention_bytes}};
-      for (const auto& [key, changed] : set)
-        if (changed) item(top, "topics", i).warn(key, std::string(key) + why);
-    }
-  } else {
-    for (std::size_t i = 0; i < s.brokers.size(); ++i)
-      if (s.brokers[i].disk_bytes > 0 && s.brokers[i].disk_used_bytes > s.brokers[i].disk_bytes) {
-        MapReader cluster = top.map("cluster");
-        item(cluster, "brokers", i)
-            .error("disk.used.bytes", "must be at most disk.bytes (" + std::to_string(s.brokers[i].disk_bytes) + ")");
-      }
-    for (std::size_t i = 0; i < s.brokers.size(); ++i)
-      if (s.brokers[i].replication != broker_defaults.replication) {
-        MapReader cluster = top.map("cluster");
-        MapReader b = item(cluster, "brokers", i);
-        if (b.has("replication.ms"))
-          b.warn("replication.ms",
-                 "replication.ms is ignored under cluster.replication: followers, where acks=all waits for the "
-                 "followers' fetches (replica.rtt.ms, replica.fetch.wait.max.ms); it applies under fixed");
-      }
-  }
-}
 
 // topics[].assignment: one list per partition the topic will have, each of replication.factor
 // distinct brokers' ids.
@@ -341,7 +261,7 @@ void check_replication_mode(MapReader& top, const Scenario& s) {
 void place_topic(MapReader& top, Scenario& s, std::size_t i) {
   TopicConfig& t = s.topics[i];
   if (t.placer == TopicConfig::Placer::kNone) return;
-  MapReader topic = item(top, "topics", i);
+  MapReader topic = list_item(top, "topics", i);
   if (topic.has("assignment")) {
     topic.error("placer", "a topic's replicas are placed by its assignment or by a placer, not both");
     return;
@@ -389,9 +309,9 @@ void check_client_racks(MapReader& top, const Scenario& s) {
   };
   for (std::size_t i = 0; i < s.producers.size(); ++i) {
     const ProducerSpec& p = s.producers[i];
-    if (!known(p.rack)) item(top, "producers", i).warn("rack", unknown(p.rack));
+    if (!known(p.rack)) list_item(top, "producers", i).warn("rack", unknown(p.rack));
     if (!p.rack.empty() && !p.config.client_rack.empty() && p.rack != p.config.client_rack)
-      item(top, "producers", i)
+      list_item(top, "producers", i)
           .warn("rack", "'" + p.rack + "' is not its config's client.rack '" + p.config.client_rack +
                             "': its traffic is counted from " + p.rack + ", its partitioner is told " +
                             p.config.client_rack);
@@ -399,16 +319,16 @@ void check_client_racks(MapReader& top, const Scenario& s) {
   for (std::size_t g = 0; g < s.consumers.size(); ++g) {
     const ConsumerGroupSpec& c = s.consumers[g];
     for (const auto& r : c.racks)
-      if (!known(r)) item(top, "consumers", g).warn("rack", unknown(r));
+      if (!known(r)) list_item(top, "consumers", g).warn("rack", unknown(r));
     if (c.racks.empty() && !known(c.config.client_rack))
-      item(top, "consumers", g).warn("config", unknown(c.config.client_rack));
+      list_item(top, "consumers", g).warn("config", unknown(c.config.client_rack));
   }
 }
 
 void check_assignment(MapReader& top, const Scenario& s, std::size_t i) {
   const TopicConfig& t = s.topics[i];
   if (t.assignment.empty()) return;
-  MapReader topic = item(top, "topics", i);
+  MapReader topic = list_item(top, "topics", i);
   const auto partitions = static_cast<std::size_t>(t.final_partitions());
   if (t.assignment.size() != partitions) {
     topic.error("assignment", "lists " + std::to_string(t.assignment.size()) +
@@ -451,7 +371,7 @@ void check_scenario(MapReader& top, Scenario& s) {
   check_replication_mode(top, s);
   for (std::size_t i = 0; i < s.topics.size(); ++i)
     if (!s.brokers.empty() && s.topics[i].replication_factor > static_cast<std::int32_t>(s.brokers.size()))
-      item(top, "topics", i)
+      list_item(top, "topics", i)
           .error("replication.factor", "must be <= the number of brokers (" + std::to_string(s.brokers.size()) +
                                            "), got " + std::to_string(s.topics[i].replication_factor));
   for (std::size_t i = 0; i < s.topics.size(); ++i) place_topic(top, s, i);
@@ -473,7 +393,7 @@ void check_scenario(MapReader& top, Scenario& s) {
                                                                : nullptr;
     // clang-format on
     if (why)
-      item(top, "producers", i)
+      list_item(top, "producers", i)
           .map("workload")
           .map("arrivals")
           .error("send.cost.us", std::string("must be > 0 for closed-loop arrivals with ") + why +
@@ -501,7 +421,7 @@ void check_scenario(MapReader& top, Scenario& s) {
   for (std::size_t i = 0; i < s.topics.size(); ++i) {
     const TopicConfig& t = s.topics[i];
     if (!t.reassigns()) continue;
-    MapReader topic = item(top, "topics", i);
+    MapReader topic = list_item(top, "topics", i);
     const std::vector<YAML::Node> steps = topic.sequence("schedule");
     for (std::size_t k = 0; k < t.schedule.size() && k < steps.size(); ++k) {
       if (!t.schedule[k].reassign) continue;
@@ -525,7 +445,7 @@ void check_scenario(MapReader& top, Scenario& s) {
     for (std::size_t i = 0; i < s.topics.size(); ++i) {
       const TopicConfig& t = s.topics[i];
       if (t.schedule.empty()) continue;
-      MapReader topic = item(top, "topics", i);
+      MapReader topic = list_item(top, "topics", i);
       const std::vector<YAML::Node> steps = topic.sequence("schedule");
       for (std::size_t k = 0; k < t.schedule.size() && k < steps.size(); ++k) {
         if (t.schedule[k].at < *s.run.duration) continue;

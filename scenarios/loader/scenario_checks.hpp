@@ -16,6 +16,11 @@ inline constexpr double kMaxSimulatedMs = 1e12;
 /// migration.bridge.rate's least positive value, records/s (0 = unlimited).
 inline constexpr double kMinBridgeRate = 0.001;
 
+/// The reader of item i of the list under `key`, to place an error found across sections.
+MapReader list_item(MapReader& parent, const std::string& key, std::size_t i);
+/// The settings only one cluster.replication mode models, set under the other
+/// (replication_checks.cpp).
+void check_replication_mode(MapReader& top, const model::Scenario& s);
 void check_jitter(MapReader& m, model::Jitter& j);
 void check_step(MapReader& m, model::BrokerChange& c);
 /// A topic's schedule only increases its partition count (Kafka's CreatePartitions rules).
